@@ -1,0 +1,134 @@
+# agentic-apply — see README.md. `make` builds build/agentic-apply.
+#
+#   make            build
+#   make check      every test: unit, fixtures, fuzz corpora, sanitizers, lint
+#   make demo       replay the bundled example
+#   make lint       clang-tidy, cppcheck, banned functions
+#   make format     clang-format the sources
+#   make fuzz       libFuzzer campaigns (FUZZ_SECONDS per target, default 60)
+#   make bench      benchmarks (never timed tests)
+#   make SANITIZE=address,undefined ...   build with sanitizers (in build/san)
+
+VERSION := $(shell cat VERSION)
+CC ?= cc
+PKG_CONFIG ?= pkg-config
+DEPS := libcjson
+
+ifeq ($(SANITIZE),)
+BUILD := build
+SAN_FLAGS :=
+else
+BUILD := build/san
+SAN_FLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+endif
+
+WARN := -Wall -Wextra -Werror -Wpedantic -Wshadow -Wstrict-prototypes \
+	-Wmissing-prototypes -Wpointer-arith -Wcast-qual -Wwrite-strings \
+	-Wformat=2 -Wvla -Wundef -Wold-style-definition -Wnull-dereference
+HARDEN := -D_FORTIFY_SOURCE=2 -fstack-protector-strong -fPIE
+OPT ?= -O2 -g
+DEP_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(DEPS) 2>/dev/null)
+DEP_LIBS := $(shell $(PKG_CONFIG) --libs $(DEPS) 2>/dev/null)
+CFLAGS_ALL := -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) $(WARN) $(HARDEN) \
+	$(SAN_FLAGS) $(DEP_CFLAGS) -DAGENTIC_APPLY_VERSION='"$(VERSION)"' $(CFLAGS)
+LDFLAGS_ALL := -pie -Wl,-z,relro,-z,now $(SAN_FLAGS) $(LDFLAGS)
+LIBS := $(DEP_LIBS) -lm
+
+SRC := $(wildcard src/*.c)
+LIB_SRC := $(filter-out src/main.c,$(SRC))
+LIB_OBJ := $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
+BIN := $(BUILD)/agentic-apply
+
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_SECONDS ?= 60
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+.PHONY: all check demo lint format fuzz bench clean deps deps-test test-unit \
+	test-fixtures test-corpora test-cli sanitize-check
+
+all: $(BIN)
+
+$(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h) | deps
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<",:)
+	$(Q)$(CC) $(CFLAGS_ALL) -c $< -o $@
+
+$(BIN): $(BUILD)/obj/main.o $(LIB_OBJ)
+	@$(if $(Q),echo "  LINK    $@",:)
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
+
+# The test binaries link the library objects with cmocka.
+$(BUILD)/tests/test_%: tests/unit/test_%.c tests/unit/unit.h $(LIB_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -Isrc $(shell $(PKG_CONFIG) --cflags cmocka) \
+		$(LDFLAGS_ALL) -o $@ $< $(LIB_OBJ) $(LIBS) \
+		$(shell $(PKG_CONFIG) --libs cmocka)
+
+$(BUILD)/tests/fixture_check: tests/fixture_check.c $(LIB_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -Isrc $(LDFLAGS_ALL) -o $@ $< $(LIB_OBJ) $(LIBS)
+
+# The standalone fuzz driver: replays corpora with any compiler.
+$(BUILD)/tests/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/driver.c $(LIB_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -Isrc $(LDFLAGS_ALL) -o $@ $< tests/fuzz/driver.c \
+		$(LIB_OBJ) $(LIBS)
+
+deps:
+	@scripts/bootstrap --check-build >/dev/null 2>&1 || scripts/bootstrap --build
+
+deps-test:
+	@scripts/bootstrap --check-test >/dev/null 2>&1 || scripts/bootstrap --check
+
+test-unit: $(UNIT_BIN)
+	@tests/run-unit.sh $(UNIT_BIN)
+
+test-fixtures: $(BIN) $(BUILD)/tests/fixture_check
+	@tests/fixtures.sh $(BIN) $(BUILD)/tests/fixture_check
+
+test-corpora: $(FUZZ_TARGETS:%=$(BUILD)/tests/replay_%)
+	@tests/fuzz/replay-corpora.sh $(BUILD)/tests $(FUZZ_TARGETS)
+
+test-cli: $(BIN)
+	@tests/cli.sh $(BIN)
+
+sanitize-check:
+	$(MAKE) SANITIZE=address,undefined CC=clang test-unit test-fixtures \
+		test-corpora test-cli
+
+check: deps-test
+	$(MAKE) all
+	$(MAKE) test-unit
+	$(MAKE) test-fixtures
+	$(MAKE) test-corpora
+	$(MAKE) test-cli
+	$(MAKE) sanitize-check
+	$(MAKE) lint
+	@echo "make check: all suites passed"
+
+demo: deps $(BIN)
+	@echo "== agentic-apply replay fixtures/000-demo.json" >&2
+	@$(BIN) replay fixtures/000-demo.json
+
+lint: deps
+	@scripts/lint
+
+format:
+	clang-format -i src/*.c src/*.h tests/unit/*.c tests/unit/*.h \
+		tests/fuzz/*.c tests/*.c
+
+fuzz: deps
+	@scripts/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+bench: deps
+	@scripts/bench
+
+clean:
+	rm -rf build

@@ -1,0 +1,132 @@
+/*
+ * cli.c - option parsing without getopt's global state: every option has a
+ * long form, values are validated here, and an option a command does not
+ * take is an error rather than silently ignored.
+ */
+#include "cli.h"
+
+#include <string.h>
+
+#include "log.h"
+#include "util.h"
+
+struct option_def {
+	const char *name;
+	unsigned bit;
+	bool takes_value;
+};
+
+static const struct option_def options[] = {
+	{"--repo", OPT_REPO, true},	    {"--dry-run", OPT_DRY_RUN, false},
+	{"--json", OPT_JSON, false},	    {"--snapshot", OPT_SNAPSHOT, true},
+	{"--pr", OPT_PR, true},		    {"--comment", OPT_COMMENT, true},
+	{"--out", OPT_OUT, true},	    {"--all", OPT_ALL, false},
+	{"--watch", OPT_WATCH, false},	    {"--quiet", OPT_QUIET, false},
+	{"--interval", OPT_INTERVAL, true},
+};
+
+static int number(int64_t *out, const char *opt, const char *v, int64_t max)
+{
+	if (parse_decimal(out, v, strlen(v), max) < 0 || *out < 1) {
+		log_error("%s: '%s' is not a number from 1 to %lld", opt, v,
+			  (long long)max);
+		return -1;
+	}
+	return 0;
+}
+
+static int set(struct cli *c, const struct option_def *o, const char *v)
+{
+	switch (o->bit) {
+	case OPT_REPO:
+		c->repo = v;
+		return 0;
+	case OPT_DRY_RUN:
+		c->dry_run = true;
+		return 0;
+	case OPT_JSON:
+		c->json = true;
+		return 0;
+	case OPT_SNAPSHOT:
+		c->snapshot = v;
+		return 0;
+	case OPT_PR:
+		return number(&c->pr, o->name, v, INT32_MAX);
+	case OPT_COMMENT:
+		return number(&c->comment, o->name, v, INT64_MAX / 2);
+	case OPT_OUT:
+		c->out = v;
+		return 0;
+	case OPT_ALL:
+		c->all = true;
+		return 0;
+	case OPT_WATCH:
+		c->watch = true;
+		return 0;
+	case OPT_QUIET:
+		c->quiet = true;
+		return 0;
+	case OPT_INTERVAL:
+		return number(&c->interval, o->name, v, 86400);
+	}
+	return -1;
+}
+
+int cli_parse(struct cli *c, int argc, char **argv, unsigned allowed,
+	      int max_args)
+{
+	int i, nargs = 0;
+	size_t k;
+
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i], *eq, *value = NULL;
+		size_t len;
+
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			c->help = true;
+			continue;
+		}
+		if (a[0] != '-' || strcmp(a, "-") == 0) {
+			if (++nargs > max_args) {
+				log_error("%s: unexpected argument '%s'",
+					  c->command, a);
+				return -1;
+			}
+			c->arg = a;
+			continue;
+		}
+		if (strcmp(a, "--") == 0) {
+			log_error("%s: '--' is not supported", c->command);
+			return -1;
+		}
+		eq = strchr(a, '=');
+		len = eq ? (size_t)(eq - a) : strlen(a);
+		for (k = 0; k < ARRAY_SIZE(options); k++)
+			if (strlen(options[k].name) == len &&
+			    strncmp(options[k].name, a, len) == 0)
+				break;
+		if (k == ARRAY_SIZE(options) || !(allowed & options[k].bit)) {
+			log_error("%s: unknown option '%.*s'", c->command,
+				  (int)len, a);
+			return -1;
+		}
+		if (options[k].takes_value) {
+			if (eq)
+				value = eq + 1;
+			else if (i + 1 < argc)
+				value = argv[++i];
+			if (!value || !*value) {
+				log_error("%s: %s needs a value", c->command,
+					  options[k].name);
+				return -1;
+			}
+		} else if (eq) {
+			log_error("%s: %s takes no value", c->command,
+				  options[k].name);
+			return -1;
+		}
+		if (set(c, &options[k], value) < 0)
+			return -1;
+	}
+	return 0;
+}

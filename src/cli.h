@@ -1,0 +1,48 @@
+/*
+ * cli.h - command-line options shared by the commands (SNAPSHOT.md §1).
+ */
+#ifndef AA_CLI_H
+#define AA_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Options a command accepts (bits). */
+#define OPT_REPO (1u << 0)
+#define OPT_DRY_RUN (1u << 1)
+#define OPT_JSON (1u << 2)
+#define OPT_SNAPSHOT (1u << 3)
+#define OPT_PR (1u << 4)
+#define OPT_COMMENT (1u << 5)
+#define OPT_OUT (1u << 6)
+#define OPT_ALL (1u << 7)
+#define OPT_WATCH (1u << 8)
+#define OPT_QUIET (1u << 9)
+#define OPT_INTERVAL (1u << 10)
+
+struct cli {
+	const char *command;
+	const char *repo;
+	bool dry_run;
+	bool json;
+	const char *snapshot; /* offline: act on a snapshot, not GitHub */
+	int64_t pr;
+	int64_t comment;
+	const char *out;
+	bool all;
+	bool watch;
+	bool quiet;
+	int64_t interval;     /* --watch poll interval, seconds */
+	const char *arg;      /* the one positional argument, if any */
+	bool help;
+};
+
+/*
+ * Parse argv (after the command name). Options outside `allowed` and more
+ * than `max_args` positional arguments are usage errors: returns -1 after
+ * printing one line; 0 otherwise.
+ */
+int cli_parse(struct cli *c, int argc, char **argv, unsigned allowed,
+	      int max_args);
+
+#endif

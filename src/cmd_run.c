@@ -1,0 +1,96 @@
+/*
+ * cmd_run.c - the acting commands: `run` (act on the workflow's event),
+ * `apply --pr N --comment ID`, `gate --pr N` and `sweep`.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "event.h"
+#include "log.h"
+#include "session.h"
+
+#define ACT_OPTS (OPT_REPO | OPT_DRY_RUN | OPT_JSON | OPT_SNAPSHOT | OPT_QUIET)
+
+/* Parse, handle --help, open the session. -1: done, *code is the exit. */
+static int start(struct session *s, struct cli *c, int argc, char **argv,
+		 unsigned extra, int *code)
+{
+	bool malformed;
+
+	if (cli_parse(c, argc, argv, ACT_OPTS | extra, 0) < 0) {
+		*code = EXIT_USAGE;
+		return -1;
+	}
+	if (c->help) {
+		usage_command(c->command);
+		*code = EXIT_OK;
+		return -1;
+	}
+	log_set_quiet(c->quiet);
+	if ((extra & OPT_PR) && !c->pr) {
+		log_error("%s: --pr N is required", c->command);
+		*code = EXIT_USAGE;
+		return -1;
+	}
+	if ((extra & OPT_COMMENT) && !c->comment) {
+		log_error("%s: --comment ID is required", c->command);
+		*code = EXIT_USAGE;
+		return -1;
+	}
+	if (session_open(s, c, NULL, &malformed) != EXIT_OK) {
+		*code = EXIT_USAGE;
+		return -1;
+	}
+	return 0;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct cli c = {.command = "run"};
+	struct session s;
+	int code;
+
+	if (start(&s, &c, argc, argv, 0, &code) < 0)
+		return code;
+	session_run_event(&s, s.snap.event_name, s.snap.event_payload,
+			  strlen(s.snap.event_payload));
+	return session_close(&s, c.json);
+}
+
+int cmd_apply(int argc, char **argv)
+{
+	struct cli c = {.command = "apply"};
+	struct session s;
+	int code;
+
+	if (start(&s, &c, argc, argv, OPT_PR | OPT_COMMENT, &code) < 0)
+		return code;
+	engine_apply_id(&s.engine, c.pr, c.comment);
+	return session_close(&s, c.json);
+}
+
+int cmd_gate(int argc, char **argv)
+{
+	struct cli c = {.command = "gate"};
+	struct session s;
+	int code;
+
+	if (start(&s, &c, argc, argv, OPT_PR, &code) < 0)
+		return code;
+	engine_gate(&s.engine, c.pr);
+	return session_close(&s, c.json);
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+	struct cli c = {.command = "sweep"};
+	struct session s;
+	int code;
+
+	if (start(&s, &c, argc, argv, 0, &code) < 0)
+		return code;
+	engine_sweep(&s.engine);
+	return session_close(&s, c.json);
+}

@@ -1,0 +1,102 @@
+/*
+ * commands.c - the command table and help. Everything a command does
+ * lives in its cmd_<verb>.c; this file only picks one.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "log.h"
+#include "report.h"
+
+#ifndef AGENTIC_APPLY_VERSION
+#define AGENTIC_APPLY_VERSION "unknown"
+#endif
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *synopsis;
+	const char *help;
+};
+
+static const struct command commands[] = {
+	{"run", cmd_run, "run [--json] [--dry-run] [--snapshot FILE]",
+	 "Act on the workflow's event ($GITHUB_EVENT_NAME, $GITHUB_EVENT_PATH):\n"
+	 "  issue_comment created -> apply, then gate; status, pull_request,\n"
+	 "  workflow_dispatch -> gate; schedule -> sweep."},
+	{"apply", cmd_apply,
+	 "apply --pr N --comment ID [--json] [--dry-run] [--snapshot FILE]",
+	 "Re-read comment ID of PR N and apply its verdict (label, status)."},
+	{"gate", cmd_gate, "gate --pr N [--json] [--dry-run] [--snapshot FILE]",
+	 "Decide whether PR N may be approved; approve or dismiss."},
+	{"sweep", cmd_sweep, "sweep [--json] [--dry-run] [--snapshot FILE]",
+	 "Gate every open PR of the repository that is in the review flow."},
+	{"replay", cmd_replay, "replay SNAPSHOT.json [--dry-run]",
+	 "Run `run` against a snapshot, offline; print the JSON report."},
+	{"lint", cmd_lint, "lint [FILE|-] [--json]",
+	 "Show how the parser reads a verdict comment; exit 0 only when\n"
+	 "  apply and the gate can use it."},
+};
+
+static const char exit_codes[] =
+	"Exit codes:\n"
+	"  0  ran to completion (approved, withheld, skipped, nothing to do)\n"
+	"  1  a verdict was refused (nothing written by apply)\n"
+	"  2  usage or configuration error, or the token is not the trusted "
+	"login\n"
+	"  3  GitHub API or transport failure: failed closed, nothing "
+	"approved\n"
+	"When several steps run, the most severe code wins: 2 > 3 > 1 > 0.\n";
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "usage: agentic-apply COMMAND [OPTIONS]\n\n"
+		   "Decides whether a pull request may be approved by the "
+		   "machine account,\nfrom the agentic review's verdict "
+		   "comments and statuses.\n\nCommands:\n");
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		fprintf(f, "  %s\n", commands[i].synopsis);
+	fprintf(f, "\nCommon options: --repo OWNER/NAME, --dry-run (write "
+		   "nothing), --json (print\nthe report), --snapshot FILE "
+		   "(offline, on a snapshot), --quiet, --help,\n--version.\n\n%s",
+		exit_codes);
+}
+
+void usage_command(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		if (strcmp(commands[i].name, name) == 0)
+			printf("usage: agentic-apply %s\n\n  %s\n\n%s",
+			       commands[i].synopsis, commands[i].help,
+			       exit_codes);
+}
+
+int commands_main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "help") == 0) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("agentic-apply %s\n", AGENTIC_APPLY_VERSION);
+		return EXIT_OK;
+	}
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		if (strcmp(commands[i].name, argv[1]) == 0)
+			return commands[i].fn(argc - 2, argv + 2);
+	log_error("unknown command '%s' (agentic-apply --help lists them)",
+		  argv[1]);
+	return EXIT_USAGE;
+}

@@ -1,0 +1,21 @@
+/*
+ * commands.h - one function per command (cmd_<verb>.c); main.c dispatches.
+ * Each returns the process exit code (SNAPSHOT.md §1).
+ */
+#ifndef AA_COMMANDS_H
+#define AA_COMMANDS_H
+
+int cmd_run(int argc, char **argv);
+int cmd_apply(int argc, char **argv);
+int cmd_gate(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
+int cmd_lint(int argc, char **argv);
+
+/* Pick the command named by argv[1] and run it. */
+int commands_main(int argc, char **argv);
+
+/* Help text of a command (printed by --help). */
+void usage_command(const char *command);
+
+#endif

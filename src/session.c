@@ -1,0 +1,100 @@
+/*
+ * session.c - set up a run (read → decide → write happens in engine.c) and
+ * print its outcome: notes and the markdown summary on stderr, the JSON
+ * report on stdout.
+ */
+#include "session.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "event.h"
+#include "log.h"
+
+int session_open(struct session *s, const struct cli *c, const char *snapshot,
+		 bool *malformed)
+{
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
+	const char *path = snapshot ? snapshot : c->snapshot;
+
+	memset(s, 0, sizeof(*s));
+	*malformed = false;
+	policy_init(&s->policy);
+	if (!path) {
+		log_error("%s: live GitHub access is not available in this "
+			  "build; use --snapshot FILE", c->command);
+		goto usage;
+	}
+	if (snapshot_load_file(&s->snap, path, &err) < 0) {
+		log_error("snapshot '%s': %s", path, err.ptr);
+		*malformed = true;
+		goto usage;
+	}
+	s->offline = true;
+	if (snapshot_apply_config(&s->snap, &s->policy, &err) < 0) {
+		log_error("snapshot '%s': %s", path, err.ptr);
+		*malformed = true;
+		goto usage;
+	}
+	s->repository = s->snap.repository;
+	s->gh = github_world_new(&s->snap, &s->policy);
+	if (c->dry_run)
+		s->gh = github_dryrun_new(s->gh);
+	report_init(&s->report, NULL, c->dry_run);
+	engine_init(&s->engine, s->gh, &s->policy, s->repository, &s->report);
+	if (s->policy.sweep_deadline)
+		s->engine.deadline = s->gh->ops->now(s->gh) +
+				     s->policy.sweep_deadline * 1000;
+	buf_release(&err);
+	return EXIT_OK;
+usage:
+	buf_release(&err);
+	snapshot_release(&s->snap);
+	policy_release(&s->policy);
+	return EXIT_USAGE;
+}
+
+void session_run_event(struct session *s, const char *name,
+		       const char *payload, size_t len)
+{
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
+	struct event ev;
+
+	free(s->report.event);
+	s->report.event = xstrdup(name);
+	if (event_decode(&ev, name, payload, len, &err) < 0) {
+		report_note(&s->report, NOTE_ERROR, "event '%s': %s", name,
+			    err.ptr);
+		report_exit(&s->report, EXIT_USAGE);
+	} else {
+		engine_run(&s->engine, &ev);
+	}
+	event_release(&ev);
+	buf_release(&err);
+}
+
+int session_close(struct session *s, bool json)
+{
+	struct buf out = BUF_INIT(BUF_MAX_DOC);
+	size_t i;
+	int code;
+
+	for (i = 0; i < s->report.nnotes; i++)
+		log_note(s->report.notes[i].level, s->report.notes[i].text);
+	report_to_markdown(&s->report, &out);
+	fputs(out.ptr, stderr);
+	if (json) {
+		buf_reset(&out);
+		report_to_json(&s->report, &out);
+		fputs(out.ptr, stdout);
+		fflush(stdout);
+	}
+	code = s->report.exit;
+	buf_release(&out);
+	report_release(&s->report);
+	github_free(s->gh);
+	snapshot_release(&s->snap);
+	policy_release(&s->policy);
+	return code;
+}

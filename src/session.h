@@ -1,0 +1,42 @@
+/*
+ * session.h - what every acting command shares: configuration, the port
+ * (a snapshot in memory, or live GitHub), the report, and printing it.
+ */
+#ifndef AA_SESSION_H
+#define AA_SESSION_H
+
+#include <stdbool.h>
+
+#include "cli.h"
+#include "engine.h"
+#include "github.h"
+#include "policy.h"
+#include "report.h"
+#include "snapshot.h"
+
+struct session {
+	struct snapshot snap;
+	bool offline;         /* acting on a snapshot */
+	struct policy policy;
+	struct github *gh;
+	struct report report;
+	struct engine engine;
+	const char *repository;
+};
+
+/*
+ * Open a session for command `c`: offline on c->snapshot (or `snapshot`
+ * when given), else live. On a usage or configuration error prints one
+ * line and returns EXIT_USAGE; `malformed` tells a bad snapshot apart.
+ */
+int session_open(struct session *s, const struct cli *c, const char *snapshot,
+		 bool *malformed);
+/* Decode the event `name` with its JSON payload and act on it; a payload
+ * that does not decode is a usage error recorded in the report. */
+void session_run_event(struct session *s, const char *name,
+		       const char *payload, size_t len);
+/* Print notes, the summary and (when `json`) the report; returns the exit
+ * code. Releases everything. */
+int session_close(struct session *s, bool json);
+
+#endif

@@ -1,0 +1,97 @@
+/*
+ * util.h - allocation, overflow-checked sizes, ASCII helpers and times.
+ *
+ * Out of memory is not an error this program can recover from: the x*alloc
+ * helpers abort. Everything else reports errors by return value.
+ */
+#ifndef AA_UTIL_H
+#define AA_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Error codes shared by every module: 0 is success, errors are negative. */
+#define AA_OK 0
+#define AA_ERR (-1)       /* generic failure, message already produced */
+#define AA_ETOOBIG (-2)   /* a named ceiling was reached */
+#define AA_ENOTFOUND (-3) /* the thing asked for does not exist */
+#define AA_EAPI (-4)      /* GitHub API or transport failure */
+#define AA_EUSAGE (-5)    /* usage or configuration error */
+
+/* A full commit SHA: 40 lower-case hex digits plus NUL. */
+#define SHA_HEX_LEN 40
+#define SHA_BUF (SHA_HEX_LEN + 1)
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+void *xmalloc(size_t size);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *ptr, size_t size);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+/* xstrdup that maps NULL to NULL. */
+char *xstrdup_or_null(const char *s);
+
+/* a + b and a * b, aborting on overflow (a size that overflows is a bug or
+ * an attack, never something to continue with). */
+size_t st_add(size_t a, size_t b);
+size_t st_mult(size_t a, size_t b);
+
+/*
+ * Grow the array `x` (with `nr` used and `alloc` allocated elements) so that
+ * it holds at least `want` elements. git's ALLOC_GROW.
+ */
+#define ALLOC_GROW(x, want, alloc)                                         \
+	do {                                                               \
+		if ((want) > (alloc)) {                                    \
+			size_t aa_new_ = (alloc) < 8 ? 8 : (alloc);        \
+			while (aa_new_ < (want))                           \
+				aa_new_ = st_mult(aa_new_, 2);             \
+			(x) = xrealloc((x), st_mult(aa_new_, sizeof(*(x)))); \
+			(alloc) = aa_new_;                                 \
+		}                                                          \
+	} while (0)
+
+/* ASCII-only, locale-independent character tests. */
+static inline bool is_ws(int c) { return c == ' ' || c == '\t'; }
+static inline bool is_digit(int c) { return c >= '0' && c <= '9'; }
+static inline bool is_hex(int c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+static inline int to_lower(int c)
+{
+	return (c >= 'A' && c <= 'Z') ? c + ('a' - 'A') : c;
+}
+
+/* ASCII case-insensitive equality of two NUL-terminated strings. */
+bool str_eq_nocase(const char *a, const char *b);
+/* ASCII case-insensitive equality of a counted string and a C string. */
+bool mem_eq_nocase(const char *a, size_t alen, const char *b);
+/* Does the n bytes at hay contain the C string needle? */
+bool mem_contains(const char *hay, size_t n, const char *needle);
+/* Free a NULL-terminated-or-counted list of strings. */
+void strv_free(char **v, size_t n);
+
+/*
+ * Is s exactly 40 hex digits? If so and out is not NULL, store the
+ * lower-cased SHA in out (SHA_BUF bytes).
+ */
+bool sha_parse(char *out, const char *s, size_t len);
+
+/*
+ * Times are milliseconds since the epoch (UTC). time_parse accepts exactly
+ * "YYYY-MM-DDTHH:MM:SS[.fff…]Z" and rejects impossible dates.
+ */
+int time_parse(int64_t *out, const char *s);
+/* Writes "YYYY-MM-DDTHH:MM:SSZ" (fractions are kept when non-zero). */
+void time_format(char out[32], int64_t ms);
+
+/*
+ * Parse 1..max_digits decimal digits (the whole of s, nothing else) into a
+ * positive integer of at most max. Returns 0 or AA_ERR.
+ */
+int parse_decimal(int64_t *out, const char *s, size_t len, int64_t max);
+
+#endif

@@ -1,0 +1,53 @@
+/*
+ * verdict.h - who may speak a verdict and what a verdict is worth
+ * (BEHAVIOR T1, T2, §3.3 and the verdict lookup of §5.2). Pure functions
+ * over the snapshot model.
+ */
+#ifndef AA_VERDICT_H
+#define AA_VERDICT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "marker.h"
+#include "policy.h"
+#include "snapshot.h"
+
+/* T1: authored by the trusted login. */
+bool verdict_author_trusted(const struct snap_comment *c,
+			    const struct policy *p);
+/* T2: never edited, or last edited by the trusted login. */
+bool verdict_edit_trusted(const struct snap_comment *c, const struct policy *p);
+
+/* §3.3: the rows of a check block judged against the PR's threads. */
+struct check_judgement {
+	size_t rows;
+	size_t invalid;  /* bad shape, plus blocking nits */
+	size_t foreign;  /* not an AI-reviewer thread of this PR */
+	size_t blocking; /* blocking status */
+	bool has_clean;  /* a clean: line was present */
+	bool said_clean; /* ... and said true */
+	bool clean;      /* the value the status is written from */
+};
+
+void verdict_judge_check(struct check_judgement *out,
+			 const char *untrusted_body, size_t len,
+			 const struct marker_check *check,
+			 const struct snap_thread *threads, size_t nthreads,
+			 const struct policy *p);
+
+/* §5.2: the escalation verdict for head H. */
+struct nh_lookup {
+	const struct snap_comment *comment; /* the deciding verdict, or NULL */
+	struct marker_result marker;        /* its parse */
+	const struct snap_event *retarget;  /* newest base_ref_changed, or NULL */
+	size_t dropped;                     /* candidates older than retarget */
+};
+
+void verdict_lookup(struct nh_lookup *out, const struct snap_pull *pull,
+		    const char *head, const struct policy *p);
+
+/* Does a parsed needs-human verdict name `head` (even if malformed)? */
+bool verdict_names_head(const struct marker_nh *nh, const char *head);
+
+#endif

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Replay every fixture and compare its report with the expectation beside it
+# (fixtures/README.md). Each fixture is replayed twice: the reports must be
+# byte-identical.
+#   tests/fixtures.sh BIN CHECKER [FIXTURE...]
+set -u
+bin=$1 checker=$2
+shift 2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+if [ $# -eq 0 ]; then
+	set -- fixtures/[0-9]*.json
+fi
+for f in "$@"; do
+	case $f in *.expect.json) continue ;; esac
+	exp=${f%.json}.expect.json
+	name=$(basename "$f" .json)
+	if [ ! -f "$exp" ]; then
+		echo "FAIL $name: no expectation file"
+		fail=$((fail + 1))
+		continue
+	fi
+	mapfile -t args < <("$checker" --args "$exp")
+	"$bin" replay --quiet "${args[@]}" "$f" >"$tmp/out" 2>"$tmp/err"
+	code=$?
+	"$bin" replay --quiet "${args[@]}" "$f" >"$tmp/out2" 2>/dev/null
+	if ! out=$("$checker" "$exp" "$tmp/out" "$tmp/err" "$code"); then
+		echo "FAIL $name"
+		printf '%s\n' "$out"
+		sed 's/^/    stderr: /' "$tmp/err" | head -5
+		fail=$((fail + 1))
+	elif ! cmp -s "$tmp/out" "$tmp/out2"; then
+		echo "FAIL $name: two replays gave different reports"
+		fail=$((fail + 1))
+	else
+		pass=$((pass + 1))
+	fi
+done
+echo "fixtures: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
