@@ -67,19 +67,27 @@ $(BIN): $(BUILD)/obj/main.o $(LIB_OBJ)
 # The test binaries link the library objects with cmocka.
 $(BUILD)/tests/test_%: tests/unit/test_%.c tests/unit/unit.h $(LIB_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) -Isrc $(shell $(PKG_CONFIG) --cflags cmocka) \
+	@$(if $(Q),echo "  LINK    $@",:)
+	$(Q)$(CC) $(CFLAGS_ALL) -Isrc $(shell $(PKG_CONFIG) --cflags cmocka) \
 		$(LDFLAGS_ALL) -o $@ $< $(LIB_OBJ) $(LIBS) \
 		$(shell $(PKG_CONFIG) --libs cmocka)
 
 $(BUILD)/tests/fixture_check: tests/fixture_check.c $(LIB_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) -Isrc $(LDFLAGS_ALL) -o $@ $< $(LIB_OBJ) $(LIBS)
+	@$(if $(Q),echo "  LINK    $@",:)
+	$(Q)$(CC) $(CFLAGS_ALL) -Isrc $(LDFLAGS_ALL) -o $@ $< $(LIB_OBJ) $(LIBS)
 
 # The standalone fuzz driver: replays corpora with any compiler.
 $(BUILD)/tests/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/driver.c $(LIB_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) -Isrc $(LDFLAGS_ALL) -o $@ $< tests/fuzz/driver.c \
+	@$(if $(Q),echo "  LINK    $@",:)
+	$(Q)$(CC) $(CFLAGS_ALL) -Isrc $(LDFLAGS_ALL) -o $@ $< tests/fuzz/driver.c \
 		$(LIB_OBJ) $(LIBS)
+
+$(BUILD)/bench/bench_%: bench/bench_%.c $(LIB_OBJ)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  LINK    $@",:)
+	$(Q)$(CC) $(CFLAGS_ALL) -Isrc $(LDFLAGS_ALL) -o $@ $< $(LIB_OBJ) $(LIBS)
 
 deps:
 	@scripts/bootstrap --check-build >/dev/null 2>&1 || scripts/bootstrap --build
@@ -100,7 +108,7 @@ test-cli: $(BIN)
 	@tests/cli.sh $(BIN)
 
 sanitize-check:
-	$(MAKE) SANITIZE=address,undefined CC=clang test-unit test-fixtures \
+	@SANITIZED=1 $(MAKE) SANITIZE=address,undefined CC=clang test-unit test-fixtures \
 		test-corpora test-cli
 
 check: deps-test

@@ -27,7 +27,7 @@ static const struct option_def options[] = {
 
 static int number(int64_t *out, const char *opt, const char *v, int64_t max)
 {
-	if (parse_decimal(out, v, strlen(v), max) < 0 || *out < 1) {
+	if (!v || parse_decimal(out, v, strlen(v), max) < 0 || *out < 1) {
 		log_error("%s: '%s' is not a number from 1 to %lld", opt, v,
 			  (long long)max);
 		return -1;

@@ -195,14 +195,15 @@ static int dismiss_all(struct engine *e, size_t step, int64_t pr,
 		       const struct snap_review *reviews, size_t n,
 		       const char *message)
 {
-	const struct snap_review **mine = xcalloc(n ? n : 1, sizeof(*mine));
+	const struct snap_review **mine =
+		xcalloc(n ? n : 1, sizeof(const struct snap_review *));
 	size_t nmine = 0, i;
 	int error = AA_OK, r;
 
 	for (i = 0; i < n; i++)
 		if (is_trusted_approval(e, &reviews[i]))
 			mine[nmine++] = &reviews[i];
-	qsort(mine, nmine, sizeof(*mine), cmp_review_id);
+	qsort(mine, nmine, sizeof(const struct snap_review *), cmp_review_id);
 	for (i = 0; i < nmine; i++) {
 		struct report_write *w;
 

@@ -94,11 +94,10 @@ static int world_open_pulls(struct github *gh, struct gh_pull_brief **list,
 {
 	struct world *w = W(gh);
 	size_t i;
-	int error;
 
 	*list = NULL;
 	*n = 0;
-	if ((error = fault_hit(w, FAULT_READ, READ_PULLS, 0, NULL)) < 0)
+	if (fault_hit(w, FAULT_READ, READ_PULLS, 0, NULL) < 0)
 		return AA_EAPI;
 	*list = xcalloc(w->s->npulls ? w->s->npulls : 1, sizeof(**list));
 	for (i = 0; i < w->s->npulls; i++) {
@@ -165,10 +164,9 @@ static int world_commit_in_pull(struct github *gh, int64_t number,
 	struct world *w = W(gh);
 	const struct snap_pull *p = snapshot_pull(w->s, number);
 	size_t i;
-	int error;
 
 	*out = false;
-	if ((error = fault_hit(w, FAULT_READ, READ_COMMITS, number, NULL)) < 0)
+	if (fault_hit(w, FAULT_READ, READ_COMMITS, number, NULL) < 0)
 		return AA_EAPI;
 	if (!p) {
 		buf_setf(&gh->error, "PR #%lld not found", (long long)number);
@@ -187,10 +185,9 @@ static int world_statuses(struct github *gh, int64_t pr, const char *sha,
 {
 	struct world *w = W(gh);
 	const struct snap_statuses *st;
-	int error;
 
 	memset(out, 0, sizeof(*out));
-	if ((error = fault_hit(w, FAULT_READ, READ_STATUSES, pr, sha)) < 0)
+	if (fault_hit(w, FAULT_READ, READ_STATUSES, pr, sha) < 0)
 		return AA_EAPI;
 	st = snapshot_statuses(w->s, sha, false);
 	if (st) {
@@ -216,10 +213,9 @@ static int world_label_exists(struct github *gh, int64_t pr, const char *name,
 			      bool *out)
 {
 	struct world *w = W(gh);
-	int error;
 
 	*out = false;
-	if ((error = fault_hit(w, FAULT_READ, READ_LABELS, pr, NULL)) < 0)
+	if (fault_hit(w, FAULT_READ, READ_LABELS, pr, NULL) < 0)
 		return AA_EAPI;
 	*out = !w->s->has_labels || has_name(w->s->labels, w->s->nlabels, name);
 	return AA_OK;
@@ -235,11 +231,10 @@ static int world_create_label(struct github *gh, int64_t pr, const char *name,
 			      const char *color, const char *description)
 {
 	struct world *w = W(gh);
-	int error;
 
 	(void)color;
 	(void)description;
-	if ((error = fault_hit(w, FAULT_WRITE, WRITE_LABEL, pr, NULL)) < 0)
+	if (fault_hit(w, FAULT_WRITE, WRITE_LABEL, pr, NULL) < 0)
 		return AA_EAPI;
 	if (w->s->has_labels && has_name(w->s->labels, w->s->nlabels, name)) {
 		buf_setf(&gh->error, "label \"%s\" already exists", name);
@@ -254,9 +249,8 @@ static int world_add_label(struct github *gh, int64_t pr, const char *name)
 {
 	struct world *w = W(gh);
 	struct snap_pull *p = snapshot_pull(w->s, pr);
-	int error;
 
-	if ((error = fault_hit(w, FAULT_WRITE, WRITE_LABEL, pr, NULL)) < 0)
+	if (fault_hit(w, FAULT_WRITE, WRITE_LABEL, pr, NULL) < 0)
 		return AA_EAPI;
 	if (!p) {
 		buf_setf(&gh->error, "PR #%lld not found", (long long)pr);
@@ -290,9 +284,8 @@ static int world_create_status(struct github *gh, int64_t pr, const char *sha,
 	struct snap_statuses *st;
 	struct snap_status *x;
 	int64_t id;
-	int error;
 
-	if ((error = fault_hit(w, FAULT_WRITE, WRITE_STATUS, pr, sha)) < 0)
+	if (fault_hit(w, FAULT_WRITE, WRITE_STATUS, pr, sha) < 0)
 		return AA_EAPI;
 	id = max_status_id(w->s) + 1;
 	st = snapshot_statuses(w->s, sha, true);
@@ -317,10 +310,9 @@ static int world_approve(struct github *gh, int64_t pr, const char *commit_id,
 	struct snap_review *r;
 	int64_t max = 0;
 	size_t i, j;
-	int error;
 
 	(void)body;
-	if ((error = fault_hit(w, FAULT_WRITE, WRITE_APPROVE, pr, NULL)) < 0)
+	if (fault_hit(w, FAULT_WRITE, WRITE_APPROVE, pr, NULL) < 0)
 		return AA_EAPI;
 	if (!p) {
 		buf_setf(&gh->error, "PR #%lld not found", (long long)pr);
@@ -349,10 +341,9 @@ static int world_dismiss(struct github *gh, int64_t pr, int64_t review_id,
 	struct world *w = W(gh);
 	struct snap_pull *p = snapshot_pull(w->s, pr);
 	size_t i;
-	int error;
 
 	(void)message;
-	if ((error = fault_hit(w, FAULT_WRITE, WRITE_DISMISS, pr, NULL)) < 0)
+	if (fault_hit(w, FAULT_WRITE, WRITE_DISMISS, pr, NULL) < 0)
 		return AA_EAPI;
 	for (i = 0; p && i < p->nreviews; i++) {
 		if (p->reviews[i].id != review_id)

@@ -9,19 +9,64 @@
 
 #include "util.h"
 
+/* Length of a valid UTF-8 sequence at s (max n bytes), 0 if invalid. */
+static size_t utf8_seq(const unsigned char *s, size_t n)
+{
+	size_t len, i;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xC2 && s[0] <= 0xDF) {
+		len = 2;
+		cp = s[0] & 0x1F;
+	} else if (s[0] >= 0xE0 && s[0] <= 0xEF) {
+		len = 3;
+		cp = s[0] & 0x0F;
+	} else if (s[0] >= 0xF0 && s[0] <= 0xF4) {
+		len = 4;
+		cp = s[0] & 0x07;
+	} else {
+		return 0;
+	}
+	if (n < len)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3F);
+	}
+	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+	    cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+		return 0;
+	return len;
+}
+
 /*
  * Rewrite every "\u0000" escape outside of an escaped backslash into
- * "\ufffd" (same length, so it can be done in place), and check the nesting
- * depth of arrays and objects outside strings.
+ * "\ufffd" (same length, so it can be done in place), check that the text
+ * is UTF-8, and check the nesting depth of arrays and objects.
  */
 static int prescan(char *text, size_t len, struct buf *err)
 {
 	bool in_str = false;
 	int depth = 0;
-	size_t i;
+	size_t i, k;
 
 	for (i = 0; i < len; i++) {
 		char c = text[i];
+
+		if ((unsigned char)c >= 0x80) {
+			/* JSON is UTF-8 (RFC 8259); GitHub sends nothing else. */
+			k = utf8_seq((const unsigned char *)text + i, len - i);
+			if (!k) {
+				buf_setf(err, "JSON text is not valid UTF-8 at "
+					      "byte %zu", i);
+				return AA_ERR;
+			}
+			i += k - 1;
+			continue;
+		}
 
 		if (in_str) {
 			if (c == '\\') {
@@ -238,39 +283,6 @@ int jget_arr(const cJSON **out, const cJSON *obj, const char *path,
 }
 
 /* --- writer --- */
-
-/* Length of a valid UTF-8 sequence at s (max n bytes), 0 if invalid. */
-static size_t utf8_seq(const unsigned char *s, size_t n)
-{
-	size_t len, i;
-	uint32_t cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xC2 && s[0] <= 0xDF) {
-		len = 2;
-		cp = s[0] & 0x1F;
-	} else if (s[0] >= 0xE0 && s[0] <= 0xEF) {
-		len = 3;
-		cp = s[0] & 0x0F;
-	} else if (s[0] >= 0xF0 && s[0] <= 0xF4) {
-		len = 4;
-		cp = s[0] & 0x07;
-	} else {
-		return 0;
-	}
-	if (n < len)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3F);
-	}
-	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-	    cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-		return 0;
-	return len;
-}
 
 void json_quote(struct buf *out, const char *s, size_t n)
 {

@@ -27,8 +27,8 @@
 
 /*
  * Parse len bytes of text. A "\u0000" escape is read as U+FFFD (cJSON's
- * strings end at NUL, and a body cut at a NUL could hide a marker). Nesting
- * deeper than JSON_MAX_DEPTH is an error. On error returns AA_ERR with a
+ * strings end at NUL, and a body cut at a NUL could hide a marker). Text
+ * that is not UTF-8 and nesting deeper than JSON_MAX_DEPTH are errors. On error returns AA_ERR with a
  * message in err and *out NULL. The caller frees *out with cJSON_Delete.
  */
 int json_parse(cJSON **out, const char *text, size_t len, struct buf *err);

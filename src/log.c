@@ -79,6 +79,8 @@ void log_note(enum note_level level, const char *text)
 }
 
 static void vlog(enum note_level level, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+static void vlog(enum note_level level, const char *fmt, va_list ap)
 {
 	struct buf b = BUF_INIT(BUF_MAX_SMALL);
 

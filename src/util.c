@@ -246,15 +246,15 @@ void time_format(char out[32], int64_t ms)
 		days--;
 	}
 	civil_from_days(days, &y, &m, &d);
-	n = snprintf(out, 32, "%04lld-%02u-%02uT%02d:%02d:%02d", (long long)y,
-		     m, d, (int)(rem / 3600000), (int)(rem / 60000 % 60),
-		     (int)(rem / 1000 % 60));
-	if (n < 0 || n >= 20) {
-		out[0] = '\0';
-		return;
-	}
 	if (rem % 1000)
-		n += snprintf(out + n, (size_t)(32 - n), ".%03d",
-			      (int)(rem % 1000));
-	snprintf(out + n, (size_t)(32 - n), "Z");
+		n = snprintf(out, 32, "%04lld-%02u-%02uT%02d:%02d:%02d.%03dZ",
+			     (long long)y, m, d, (int)(rem / 3600000),
+			     (int)(rem / 60000 % 60), (int)(rem / 1000 % 60),
+			     (int)(rem % 1000));
+	else
+		n = snprintf(out, 32, "%04lld-%02u-%02uT%02d:%02d:%02dZ",
+			     (long long)y, m, d, (int)(rem / 3600000),
+			     (int)(rem / 60000 % 60), (int)(rem / 1000 % 60));
+	if (n < 0 || n >= 32)
+		out[0] = '\0'; /* a year beyond 9999: never a GitHub time */
 }

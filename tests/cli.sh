@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# Command-line behaviour: usage errors, malformed input, exit codes, lint,
+# the offline commands, and that replay never touches the network.
+#   tests/cli.sh BIN
+set -u
+bin=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+usage_report='{"report": 1, "steps": [], "writes": [], "exit": 2}'
+
+ok() { pass=$((pass + 1)); }
+bad() {
+	echo "FAIL $1"
+	[ -s "$tmp/err" ] && sed 's/^/    stderr: /' "$tmp/err" | head -3
+	fail=$((fail + 1))
+}
+
+# expect NAME CODE CMD... : run CMD, check the exit code.
+expect() {
+	local name=$1 want=$2
+	shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	local got=$?
+	if [ "$got" -eq "$want" ]; then ok; else
+		echo "    exit $got, expected $want"
+		bad "$name"
+	fi
+}
+# stdout_is NAME TEXT, stderr_has NAME TEXT, stderr_lines NAME N
+stdout_is() { if [ "$(cat "$tmp/out")" = "$2" ]; then ok; else bad "$1: stdout"; fi; }
+stdout_has() { if grep -qF -- "$2" "$tmp/out"; then ok; else bad "$1: stdout lacks '$2'"; fi; }
+stderr_has() { if grep -qF -- "$2" "$tmp/err"; then ok; else bad "$1: stderr lacks '$2'"; fi; }
+stderr_lines() {
+	local n
+	n=$(wc -l <"$tmp/err")
+	if [ "$n" -eq "$2" ]; then ok; else bad "$1: $n stderr lines, expected $2"; fi
+}
+
+# --- top level ---
+expect "no command" 2 "$bin"
+expect "--help" 0 "$bin" --help
+stdout_has "--help" "Exit codes:"
+expect "--version" 0 "$bin" --version
+stdout_has "--version" "agentic-apply $(cat VERSION)"
+expect "unknown command" 2 "$bin" frobnicate
+stderr_has "unknown command" "unknown command 'frobnicate'"
+stderr_lines "unknown command" 1
+for c in run apply gate sweep replay lint; do
+	expect "$c --help" 0 "$bin" "$c" --help
+	stdout_has "$c --help" "usage: agentic-apply $c"
+done
+
+# --- replay: malformed input gives exit 2 and the minimal report ---
+expect "replay without a file" 2 "$bin" replay
+stdout_is "replay without a file" "$usage_report"
+expect "replay missing file" 2 "$bin" replay "$tmp/nope.json"
+stdout_is "replay missing file" "$usage_report"
+stderr_has "replay missing file" "cannot open snapshot"
+expect "replay unknown option" 2 "$bin" replay --frob fixtures/000-demo.json
+stdout_is "replay unknown option" "$usage_report"
+
+bad_snapshot() { # NAME JSON FIELD-IN-MESSAGE
+	printf '%s' "$2" >"$tmp/bad.json"
+	expect "malformed: $1" 2 "$bin" replay "$tmp/bad.json"
+	stdout_is "malformed: $1" "$usage_report"
+	stderr_has "malformed: $1" "$3"
+	stderr_lines "malformed: $1" 1
+}
+ev='"event":{"name":"schedule","payload":{}}'
+bad_snapshot "not JSON" '{"snapshot": 1,' "invalid JSON"
+bad_snapshot "not an object" '[1,2]' "expected a JSON object"
+bad_snapshot "version" '{"snapshot":2,"repository":"a/b",'"$ev"',"pulls":[]}' "version 2"
+bad_snapshot "no repository" '{"snapshot":1,'"$ev"',"pulls":[]}' "repository: missing"
+bad_snapshot "bad repository" '{"snapshot":1,"repository":"a",'"$ev"',"pulls":[]}' "repository: expected OWNER/NAME"
+bad_snapshot "no pulls" '{"snapshot":1,"repository":"a/b",'"$ev"'}' "pulls: missing"
+bad_snapshot "bad sha" '{"snapshot":1,"repository":"a/b",'"$ev"',"pulls":[{"number":7,"head":{"sha":"abc"}}]}' "pulls[0].head.sha"
+bad_snapshot "bad comment id" '{"snapshot":1,"repository":"a/b",'"$ev"',"pulls":[{"number":7,"head":{"sha":"0123456789abcdef0123456789abcdef01234567"},"comments":[{"id":"x","created_at":"2026-01-01T00:00:00Z","body":""}]}]}' "pulls[0].comments[0].id"
+bad_snapshot "bad time" '{"snapshot":1,"repository":"a/b",'"$ev"',"pulls":[{"number":7,"head":{"sha":"0123456789abcdef0123456789abcdef01234567"},"comments":[{"id":1,"created_at":"yesterday","body":""}]}]}' "pulls[0].comments[0].created_at"
+bad_snapshot "bad fault" '{"snapshot":1,"repository":"a/b",'"$ev"',"pulls":[],"faults":[{"read":"everything","status":500}]}' "faults[0].read"
+bad_snapshot "bad status state" '{"snapshot":1,"repository":"a/b",'"$ev"',"pulls":[],"statuses":{"0123456789abcdef0123456789abcdef01234567":[{"id":1,"state":"green","context":"c","created_at":"2026-01-01T00:00:00Z"}]}}' "statuses.0123456789abcdef0123456789abcdef01234567[0].state"
+bad_snapshot "bad unlabeler" '{"snapshot":1,"repository":"a/b","config":{"unlabelers":["a b;c"]},'"$ev"',"pulls":[]}' "config.unlabelers"
+bad_snapshot "not UTF-8" $'{"snapshot":1,"repository":"a/b","x":"\xff",'"$ev"',"pulls":[]}' "not valid UTF-8"
+bad_snapshot "too deep" "$(printf '%0.s[' $(seq 100))" "nested deeper"
+# A control character in a message cannot start a new line.
+bad_snapshot "newline in a key" '{"snapshot":1,"repository":"a/b","config":{"label":"x\n::set-output name=a::b"},'"$ev"',"pulls":[]}' 'config label'
+
+# A payload that does not decode is a usage error with the full report.
+printf '%s' '{"snapshot":1,"repository":"a/b","event":{"name":"issue_comment","payload":{"action":"created"}},"pulls":[]}' >"$tmp/ev.json"
+expect "bad payload" 2 "$bin" replay "$tmp/ev.json"
+stdout_has "bad payload" '"event": "issue_comment"'
+stderr_has "bad payload" "payload.issue: missing"
+
+# --- offline commands on a snapshot ---
+demo=fixtures/000-demo.json
+expect "run --snapshot" 0 "$bin" run --snapshot "$demo" --json
+stdout_has "run --snapshot" '"kind": "approve"'
+expect "run without --json prints no report" 0 "$bin" run --snapshot "$demo"
+stdout_is "run without --json prints no report" ""
+expect "gate --snapshot" 0 "$bin" gate --snapshot "$demo" --pr 42 --json
+stdout_has "gate --snapshot" '"outcome": "withhold"'
+expect "gate needs --pr" 2 "$bin" gate --snapshot "$demo"
+stderr_has "gate needs --pr" "--pr N is required"
+expect "gate bad --pr" 2 "$bin" gate --snapshot "$demo" --pr 12abc
+expect "gate --pr=0" 2 "$bin" gate --snapshot "$demo" --pr=0
+expect "apply needs --comment" 2 "$bin" apply --snapshot "$demo" --pr 42
+expect "apply --comment" 0 "$bin" apply --snapshot "$demo" --pr 42 --comment 2519634101 --json
+stdout_has "apply --comment" '"state": "success"'
+expect "apply unknown comment" 0 "$bin" apply --snapshot "$demo" --pr 42 --comment 99 --json
+stdout_has "apply unknown comment" '"outcome": "skipped"'
+expect "sweep --snapshot" 0 "$bin" sweep --snapshot "$demo" --json
+stdout_has "sweep --snapshot" '"step": "gate"'
+expect "dry run plans" 0 "$bin" replay --dry-run "$demo"
+stdout_has "dry run plans" '"dry_run": true'
+stdout_has "dry run plans" '"kind": "approve"'
+expect "live without a snapshot" 2 "$bin" gate --pr 7
+
+# T2: a re-read comment edited by someone else is refused (exit 1).
+python3 - "$demo" "$tmp/edited.json" <<'PY' 2>/dev/null || cp "$demo" "$tmp/edited.json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for c in d["pulls"][0]["comments"]:
+    if c["id"] == 2519634101:
+        c["edited_by"] = "mallory"; c["edited_at"] = "2026-11-29T11:00:00Z"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect "apply edited comment" 1 "$bin" apply --snapshot "$tmp/edited.json" --pr 42 --comment 2519634101 --json
+stdout_has "apply edited comment" '"outcome": "refused"'
+stdout_has "apply edited comment" '"writes": []'
+
+# --- lint ---
+sha=0123456789abcdef0123456789abcdef01234567
+printf '<!-- agentic:needs-human v1 -->\n<!-- needs-human: no -->\n<!-- head: %s -->\n<!-- base: main -->\nroutine\n' $sha >"$tmp/nh.md"
+expect "lint good needs-human" 0 "$bin" lint "$tmp/nh.md"
+stdout_has "lint good needs-human" "well-formed"
+"$bin" lint - <"$tmp/nh.md" >/dev/null 2>&1 && ok || bad "lint from stdin"
+printf '<!-- agentic:needs-human v1 -->\n<!-- needs-human: yes -->\n<!-- head: abc123 -->\n' >"$tmp/nh-bad.md"
+expect "lint malformed needs-human" 1 "$bin" lint "$tmp/nh-bad.md"
+stdout_has "lint malformed needs-human" "MALFORMED"
+printf '<details>\n<!-- agentic:check v1 -->\nhead: %s\nround: 12\nclean: true\n- id: PRRT_1, status: fixed, severity: high, reason: done\n- id: PRRT_2, status: done, severity: high, reason: x\n</details>\n' $sha >"$tmp/check.md"
+expect "lint bad row" 1 "$bin" lint "$tmp/check.md"
+stdout_has "lint bad row" "row REJECTED: status must be one of"
+stdout_has "lint bad row" "row accepted: PRRT_1, fixed, high"
+expect "lint --json" 1 "$bin" lint --json "$tmp/check.md"
+stdout_has "lint --json" '"ok": false'
+printf 'just a comment\n' >"$tmp/plain.md"
+expect "lint no marker" 1 "$bin" lint "$tmp/plain.md"
+stdout_has "lint no marker" "no verdict marker"
+head -c 70000 /dev/zero | tr '\0' a >"$tmp/long.md"
+printf '\n<!-- agentic:check v1 -->\nhead: %s\nround: 1\nclean: true\n' $sha >>"$tmp/long.md"
+expect "lint too long" 1 "$bin" lint "$tmp/long.md"
+stdout_has "lint too long" "longer than 65,536 characters"
+printf '<!-- agentic:needs-human v1 -->\n<!-- needs-human: no -->\n<!-- head: %s -->\n<!-- base: main\x1b[31m -->\n' $sha >"$tmp/esc.md"
+"$bin" lint "$tmp/esc.md" >"$tmp/out" 2>&1
+if grep -q $'\x1b' "$tmp/out"; then bad "lint escapes control characters"; else ok; fi
+
+# --- replay never opens a network connection ---
+if [ -z "${SANITIZED:-}" ] && cc -shared -fPIC -o "$tmp/nonet.so" tests/nonet.c 2>/dev/null; then
+	n=0
+	for f in fixtures/[0-9]*.json; do
+		case $f in *.expect.json) continue ;; esac
+		LD_PRELOAD="$tmp/nonet.so" "$bin" replay --quiet "$f" >/dev/null 2>"$tmp/err"
+		if [ $? -ge 128 ] || grep -q nonet "$tmp/err"; then
+			bad "replay opened a socket: $f"
+		fi
+		n=$((n + 1))
+	done
+	ok
+fi
+
+echo "cli: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

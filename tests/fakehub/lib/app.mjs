@@ -1,0 +1,430 @@
+// The fake GitHub: request handling, authentication, rate limits, faults,
+// latency, the request log and the /_fakehub control endpoints; listens for
+// HTTP/1.1 and cleartext HTTP/2 (prior knowledge) on one port, or TLS with ALPN.
+import http, { STATUS_CODES } from 'node:http';
+import http2 from 'node:http2';
+import net from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { randomUUID } from 'node:crypto';
+
+import { State, SnapshotError } from './state.mjs';
+import { FaultAbort, FaultBook, FaultGate, FaultSpecError, faultEffect, validateFaults } from './faults.mjs';
+import { Shapes } from './shapes.mjs';
+import { matchRoute } from './rest.mjs';
+import { runGraphql } from './graphql.mjs';
+import { sleep, stableInt } from './util.mjs';
+
+const H2_PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');
+const MAX_BODY = 16 * 1024 * 1024;
+const OFFHOST = 'evil.invalid';
+
+class RateWindow {
+  constructor(limit) {
+    this.limit = limit;
+    this.used = 0;
+    this.start = Date.now();
+  }
+
+  roll() {
+    if (Date.now() >= this.resetEpoch() * 1000) {
+      this.used = 0;
+      this.start = Date.now();
+    }
+  }
+
+  resetEpoch() { return Math.floor(this.start / 1000) + 3600; }
+  remaining() { this.roll(); return Math.max(0, this.limit - this.used); }
+  consume(n = 1) { this.roll(); this.used += n; }
+}
+
+function parseBody(buffer) {
+  if (!buffer.length) return null;
+  const text = buffer.toString('utf8');
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function readBody(req) {
+  return new Promise((resolve, reject) => {
+    const chunks = [];
+    let size = 0;
+    req.on('data', (chunk) => {
+      size += chunk.length;
+      if (size > MAX_BODY) {
+        reject(new Error('request body too large'));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function authorized(header) {
+  return typeof header === 'string' && /^(bearer|token)\s+\S+/i.test(header.trim());
+}
+
+export class FakeHub {
+  /**
+   * @param {object} options
+   * @param {object} options.snapshot  the initial state (SNAPSHOT.md §2)
+   * @param {number} [options.latencyMs] delay added to every API response
+   * @param {{cert: Buffer|string, key: Buffer|string}} [options.tls] serve HTTPS (ALPN h2 and http/1.1)
+   */
+  constructor({ snapshot, latencyMs = 0, tls = null }) {
+    this.latencyMs = latencyMs;
+    this.tls = tls;
+    this.log = [];
+    this.sockets = new Set();
+    this.hanging = new Set();
+    this.base = null;
+    this.port = null;
+    this.setState(snapshot);
+  }
+
+  // ---- state -----------------------------------------------------------------
+
+  setState(snapshot) {
+    this.state = new State(snapshot);
+    this.faultBook = new FaultBook(this.state.faults);
+    this.rateLimits = {
+      rest: new RateWindow(this.state.rateLimit('rest')),
+      graphql: new RateWindow(this.state.rateLimit('graphql')),
+    };
+    this.shapes = new Shapes(this.state, this.base);
+  }
+
+  setFaults(list) {
+    validateFaults(list);
+    if (list.length) this.state.data.faults = structuredClone(list);
+    else delete this.state.data.faults;
+    this.faultBook = new FaultBook(this.state.faults);
+  }
+
+  rateLimitResource() {
+    const view = (w) => ({ limit: w.limit, used: w.used, remaining: w.remaining(), reset: w.resetEpoch() });
+    const core = view(this.rateLimits.rest);
+    const idle = (limit) => ({ limit, used: 0, remaining: limit, reset: this.rateLimits.rest.resetEpoch() });
+    return {
+      resources: {
+        core,
+        graphql: view(this.rateLimits.graphql),
+        search: idle(30),
+        code_search: idle(10),
+        integration_manifest: idle(5000),
+      },
+      rate: core,
+    };
+  }
+
+  // ---- listening -----------------------------------------------------------------
+
+  async listen(port = 0, host = '127.0.0.1') {
+    const handler = (req, res) => {
+      this.handle(req, res).catch((err) => {
+        process.stderr.write(`fakehub: ${req.method} ${req.url}: ${err.stack ?? err}\n`);
+        try {
+          if (!res.headersSent) this.send(req, res, { status: 500, body: { message: `fakehub internal error: ${err.message}` } });
+        } catch {
+          res.destroy?.();
+        }
+      });
+    };
+    if (this.tls) {
+      this.server = http2.createSecureServer({ ...this.tls, allowHTTP1: true }, handler);
+      this.server.on('connection', (socket) => this.track(socket));
+    } else {
+      this.h1 = http.createServer(handler);
+      this.h2 = http2.createServer({}, handler);
+      this.server = net.createServer((socket) => {
+        this.track(socket);
+        this.sniff(socket);
+      });
+    }
+    await new Promise((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(port, host, () => resolve());
+    });
+    this.port = this.server.address().port;
+    this.base = `${this.tls ? 'https' : 'http'}://${host}:${this.port}`;
+    this.shapes.base = this.base;
+    return this.base;
+  }
+
+  track(socket) {
+    this.sockets.add(socket);
+    socket.on('close', () => this.sockets.delete(socket));
+  }
+
+  /** Routes a cleartext connection to the HTTP/2 server when it opens with the h2 preface. */
+  sniff(socket) {
+    let seen = Buffer.alloc(0);
+    const onData = (chunk) => {
+      seen = Buffer.concat([seen, chunk]);
+      const n = Math.min(seen.length, H2_PREFACE.length);
+      const h2 = seen.subarray(0, n).equals(H2_PREFACE.subarray(0, n));
+      if (h2 && seen.length < H2_PREFACE.length) return;
+      socket.removeListener('data', onData);
+      socket.pause();
+      socket.unshift(seen);
+      // The HTTP/2 session reads the unshifted preface itself; HTTP/1 needs the stream flowing.
+      if (h2) this.h2.emit('connection', socket);
+      else {
+        this.h1.emit('connection', socket);
+        socket.resume();
+      }
+    };
+    socket.on('data', onData);
+    socket.on('error', () => {});
+  }
+
+  async close() {
+    for (const res of this.hanging) res.destroy?.();
+    this.hanging.clear();
+    await new Promise((resolve) => {
+      this.server.close(() => resolve());
+      for (const socket of this.sockets) socket.destroy();
+    });
+  }
+
+  // ---- requests ------------------------------------------------------------------
+
+  async handle(req, res) {
+    const started = performance.now();
+    const url = new URL(req.url, 'http://fakehub.invalid');
+    const raw = await readBody(req);
+    const body = parseBody(raw);
+    if (url.pathname.startsWith('/_fakehub/') || url.pathname === '/_fakehub') {
+      this.send(req, res, this.control(req.method, url.pathname, body));
+      return;
+    }
+    const entry = {
+      method: req.method,
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      body,
+      status: null,
+      ms: null,
+    };
+    this.log.push(entry);
+    const response = this.dispatch(req, url, body);
+    if (this.latencyMs > 0) await sleep(this.latencyMs);
+    if (response.hang) {
+      this.hanging.add(res);
+      const forget = () => {
+        this.hanging.delete(res);
+        entry.aborted = true;
+      };
+      res.on('close', forget);
+      return;
+    }
+    const elapsed = () => Math.round((performance.now() - started) * 10) / 10;
+    entry.status = response.status;
+    entry.ms = elapsed();
+    res.on('close', () => { entry.ms = elapsed(); });
+    this.send(req, res, response, url);
+  }
+
+  /** The response for one API request (a descriptor; `send` writes it). */
+  dispatch(req, url, body) {
+    const isGraphql = url.pathname === '/graphql';
+    const resource = isGraphql ? 'graphql' : 'core';
+    if (!authorized(req.headers.authorization)) {
+      const message = req.headers.authorization ? 'Bad credentials' : 'Requires authentication';
+      return { status: 401, body: this.shapes.error(401, isGraphql && !req.headers.authorization
+        ? 'This endpoint requires you to be authenticated.' : message) };
+    }
+    try {
+      if (isGraphql) {
+        if (req.method !== 'POST') return { status: 404, body: this.shapes.error(404, 'Not Found') };
+        const out = runGraphql(this, body);
+        return { ...out, headers: this.rateHeaders('graphql') };
+      }
+      const window = this.rateLimits.rest;
+      const counted = url.pathname !== '/rate_limit';
+      if (counted && window.remaining() <= 0) {
+        return {
+          status: 403,
+          body: this.shapes.error(403, `API rate limit exceeded for user ID ${this.viewerId()}.`),
+          headers: this.rateHeaders('core'),
+        };
+      }
+      if (counted) window.consume(1);
+      const path = this.canonicalPath(url.pathname);
+      const match = matchRoute(req.method, path);
+      if (!match || match.methodMismatch) {
+        return { status: 404, body: this.shapes.error(404, 'Not Found'), headers: this.rateHeaders('core') };
+      }
+      const gate = new FaultGate(this.faultBook);
+      const ctx = {
+        hub: this, state: this.state, shapes: this.shapes, gate,
+        params: match.params, query: Object.fromEntries(url.searchParams), body,
+      };
+      const out = match.handler(ctx);
+      return { ...out, headers: { ...this.rateHeaders('core'), ...out.headers }, mangle: gate.mangle };
+    } catch (err) {
+      if (err instanceof FaultAbort) return this.faultResponse(err.fault, resource);
+      throw err;
+    }
+  }
+
+  /** `/repositories/{id}/…` (the form GitHub's Link headers sometimes use) → `/repos/{owner}/{name}/…`. */
+  canonicalPath(path) {
+    const m = /^\/repositories\/(\d+)(\/.*)?$/.exec(path);
+    if (m && Number(m[1]) === this.state.repoId) return `/repos/${this.state.fullName}${m[2] ?? ''}`;
+    return path;
+  }
+
+  viewerId() {
+    return stableInt(`user:${this.state.viewer.toLowerCase()}`, 1000);
+  }
+
+  rateHeaders(resource) {
+    const w = resource === 'graphql' ? this.rateLimits.graphql : this.rateLimits.rest;
+    return {
+      'x-ratelimit-limit': String(w.limit),
+      'x-ratelimit-remaining': String(w.remaining()),
+      'x-ratelimit-used': String(w.used),
+      'x-ratelimit-reset': String(w.resetEpoch()),
+      'x-ratelimit-resource': resource,
+    };
+  }
+
+  faultResponse(fault, resource) {
+    const effect = faultEffect(fault);
+    const code = Number.isInteger(fault.status) ? fault.status : null;
+    switch (effect) {
+      case 'hang':
+        return { hang: true };
+      case 'secondary_limit':
+        return {
+          status: code ?? 403,
+          headers: { ...this.rateHeaders(resource), 'retry-after': String(fault.retry_after ?? 1) },
+          body: this.shapes.error(code ?? 403, 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.'),
+        };
+      case 'rate_limit': {
+        const w = resource === 'graphql' ? this.rateLimits.graphql : this.rateLimits.rest;
+        return {
+          status: code ?? 403,
+          headers: {
+            ...this.rateHeaders(resource),
+            'x-ratelimit-remaining': '0',
+            'x-ratelimit-used': String(w.limit),
+            'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + (fault.retry_after ?? 1)),
+          },
+          body: this.shapes.error(code ?? 403, `API rate limit exceeded for user ID ${this.viewerId()}.`),
+        };
+      }
+      default:
+        return {
+          status: code ?? 500,
+          headers: this.rateHeaders(resource),
+          body: this.shapes.error(code ?? 500, code === 404 ? 'Not Found' : (STATUS_CODES[code] ?? 'Server Error')),
+        };
+    }
+  }
+
+  // ---- control endpoints ------------------------------------------------------------
+
+  control(method, path, body) {
+    const bad = (message) => ({ status: 400, body: { message } });
+    const route = `${method} ${path.replace(/\/$/, '')}`;
+    try {
+      switch (route) {
+        case 'GET /_fakehub/state':
+          return { status: 200, body: this.state.toSnapshot() };
+        case 'POST /_fakehub/state':
+          this.setState(body);
+          return { status: 200, body: this.state.toSnapshot() };
+        case 'GET /_fakehub/faults':
+          return { status: 200, body: this.state.faults };
+        case 'POST /_fakehub/faults': {
+          const list = Array.isArray(body) ? body : body?.faults;
+          this.setFaults(list);
+          return { status: 200, body: this.state.faults };
+        }
+        case 'GET /_fakehub/log':
+          return { status: 200, body: this.log };
+        case 'POST /_fakehub/log/clear':
+          this.log = [];
+          return { status: 204, body: null };
+        default:
+          return { status: 404, body: { message: `no fakehub control endpoint ${route}` } };
+      }
+    } catch (err) {
+      if (err instanceof SnapshotError || err instanceof FaultSpecError) return bad(err.message);
+      throw err;
+    }
+  }
+
+  // ---- writing responses -------------------------------------------------------------
+
+  linkHeader(url, pagination, origin) {
+    const { page, lastPage } = pagination;
+    const at = (p) => {
+      const u = new URL(url.pathname + url.search, origin);
+      u.searchParams.set('page', String(p));
+      return u.toString();
+    };
+    const links = [];
+    if (page > 1) links.push(`<${at(Math.min(page - 1, lastPage))}>; rel="prev"`);
+    if (page < lastPage) links.push(`<${at(page + 1)}>; rel="next"`);
+    if (page < lastPage) links.push(`<${at(lastPage)}>; rel="last"`);
+    if (page > 1) links.push(`<${at(1)}>; rel="first"`);
+    return links.join(', ');
+  }
+
+  /** Writes a response descriptor; a client that went away meanwhile is ignored. */
+  send(req, res, response, url = null) {
+    if (res.destroyed || res.stream?.destroyed || res.writableEnded) return;
+    try {
+      this.write(res, response, url);
+    } catch (err) {
+      if (!['ERR_HTTP2_INVALID_STREAM', 'ERR_STREAM_DESTROYED', 'ERR_STREAM_WRITE_AFTER_END'].includes(err.code)) throw err;
+    }
+  }
+
+  write(res, response, url) {
+    const headers = {
+      'content-type': 'application/json; charset=utf-8',
+      'x-github-request-id': randomUUID(),
+      'x-github-media-type': 'github.v3; format=json',
+      ...Object.fromEntries(Object.entries(response.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
+    };
+    const mangle = response.mangle ? faultEffect(response.mangle) : null;
+    if (response.pagination && url) {
+      const link = this.linkHeader(url, response.pagination, this.base);
+      if (link) headers.link = link;
+    }
+    if (mangle === 'offhost_link' && url) {
+      const evil = `http://${OFFHOST}:${this.port}`;
+      const page = response.pagination?.page ?? 1;
+      headers.link = this.linkHeader(url, { page, lastPage: Math.max(page + 1, response.pagination?.lastPage ?? 0) }, evil);
+    }
+    if (response.status === 204 || response.body === null || response.body === undefined) {
+      delete headers['content-type'];
+      res.writeHead(response.status, headers);
+      res.end();
+      return;
+    }
+    let payload = Buffer.from(JSON.stringify(response.body));
+    if (mangle === 'invalid_json') {
+      payload = Buffer.concat([payload.subarray(0, Math.floor(payload.length / 2)), Buffer.from('<fakehub: invalid json>')]);
+    }
+    headers['content-length'] = String(payload.length);
+    res.writeHead(response.status, headers);
+    if (mangle === 'truncated') {
+      res.write(payload.subarray(0, Math.floor(payload.length / 2)), () => {
+        if (res.stream) res.stream.close(http2.constants.NGHTTP2_INTERNAL_ERROR);
+        else res.socket?.destroy();
+      });
+      return;
+    }
+    res.end(payload);
+  }
+}

@@ -1,0 +1,410 @@
+// REST endpoints: GitHub's paths, status codes and shapes over the snapshot state.
+import { STATUSES_PER_CONTEXT_CAP, PULL_COMMITS_CAP } from './state.mjs';
+import { sameText } from './util.mjs';
+
+export const DEFAULT_PER_PAGE = 30;
+export const MAX_PER_PAGE = 100;
+
+// ---- responses ------------------------------------------------------------------
+
+export function json(status, body, headers = {}) {
+  return { status, body, headers };
+}
+
+function notFound(ctx) {
+  return json(404, ctx.shapes.error(404, 'Not Found'));
+}
+
+/** 422 with the `validation-error` shape (errors are objects). */
+function validationFailed(ctx, errors) {
+  return json(422, ctx.shapes.error(422, 'Validation Failed', { errors }));
+}
+
+/** 422 with the `validation-error-simple` shape (errors are strings). */
+function unprocessable(ctx, ...errors) {
+  return json(422, ctx.shapes.error(422, 'Unprocessable Entity', { errors }));
+}
+
+function badJson(ctx) {
+  return json(400, ctx.shapes.error(400, 'Problems parsing JSON'));
+}
+
+/** The JSON object body of a write, or a response to return instead. */
+function objectBody(ctx) {
+  if (ctx.body === null || ctx.body === undefined) return { value: {} };
+  if (typeof ctx.body === 'string') return { error: badJson(ctx) };
+  if (typeof ctx.body !== 'object' || Array.isArray(ctx.body)) return { error: badJson(ctx) };
+  return { value: ctx.body };
+}
+
+// ---- pagination -------------------------------------------------------------------
+
+export function pageParams(query) {
+  const perRaw = Number.parseInt(query.per_page ?? '', 10);
+  const pageRaw = Number.parseInt(query.page ?? '', 10);
+  const perPage = Number.isFinite(perRaw) && perRaw >= 1 ? Math.min(perRaw, MAX_PER_PAGE) : DEFAULT_PER_PAGE;
+  const page = Number.isFinite(pageRaw) && pageRaw >= 1 ? pageRaw : 1;
+  return { perPage, page };
+}
+
+/** A page of `items` as a response; the responder turns `pagination` into a Link header. */
+function paged(ctx, items, shape) {
+  const { perPage, page } = pageParams(ctx.query);
+  const lastPage = Math.max(1, Math.ceil(items.length / perPage));
+  const slice = items.slice((page - 1) * perPage, page * perPage);
+  const res = json(200, slice.map(shape));
+  res.pagination = { page, lastPage, total: items.length };
+  return res;
+}
+
+// ---- routing -----------------------------------------------------------------------
+
+function compile(pattern) {
+  const names = [];
+  const source = pattern.split('/').map((seg) => {
+    if (!seg.startsWith(':')) return seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const rest = seg.endsWith('+');
+    const numeric = seg.endsWith('#');
+    names.push(seg.slice(1).replace(/[+#]$/, ''));
+    return rest ? '(.+)' : numeric ? '(\\d+)' : '([^/]+)';
+  }).join('/');
+  return { regex: new RegExp(`^${source}/?$`), names };
+}
+
+const ROUTES = [];
+function route(method, pattern, handler) {
+  ROUTES.push({ method, ...compile(pattern), handler });
+}
+
+/** Finds the handler for a request: { handler, params } | { methodMismatch } | null. */
+export function matchRoute(method, path) {
+  let pathMatched = false;
+  for (const r of ROUTES) {
+    const m = r.regex.exec(path);
+    if (!m) continue;
+    pathMatched = true;
+    if (r.method !== method) continue;
+    const params = {};
+    r.names.forEach((name, i) => {
+      try {
+        params[name] = decodeURIComponent(m[i + 1]);
+      } catch {
+        params[name] = m[i + 1];
+      }
+    });
+    return { handler: r.handler, params };
+  }
+  return pathMatched ? { methodMismatch: true } : null;
+}
+
+// Every /repos/:owner/:repo route checks the repository first.
+function repoRoute(method, pattern, handler) {
+  route(method, `/repos/:owner/:repo${pattern}`, (ctx) => {
+    if (!ctx.state.isRepo(ctx.params.owner, ctx.params.repo)) return notFound(ctx);
+    return handler(ctx);
+  });
+}
+
+function withPull(handler) {
+  return (ctx) => {
+    const pull = ctx.state.pull(ctx.params.number);
+    if (!pull) return notFound(ctx);
+    return handler(ctx, pull);
+  };
+}
+
+// ---- accounts ----------------------------------------------------------------------
+
+route('GET', '/user', (ctx) => {
+  ctx.gate.gate({ read: 'user' });
+  return json(200, ctx.shapes.privateUser(ctx.state.viewer));
+});
+
+route('GET', '/users/:login', (ctx) => json(200, ctx.shapes.user(ctx.params.login)));
+
+route('GET', '/rate_limit', (ctx) => json(200, ctx.hub.rateLimitResource()));
+
+// ---- repository ----------------------------------------------------------------------
+
+repoRoute('GET', '', (ctx) => json(200, ctx.shapes.repo()));
+
+// ---- pull requests -------------------------------------------------------------------
+
+repoRoute('GET', '/pulls', (ctx) => {
+  const { page } = pageParams(ctx.query);
+  ctx.gate.gate({ read: 'pulls', page });
+  const s = ctx.state;
+  const want = ctx.query.state ?? 'open';
+  if (!['open', 'closed', 'all'].includes(want)) {
+    return validationFailed(ctx, [{ resource: 'PullRequest', field: 'state', code: 'invalid' }]);
+  }
+  let pulls = s.pulls.filter((p) => {
+    const open = s.isOpen(p) && p.merged !== true;
+    return want === 'all' || (want === 'open') === open;
+  });
+  if (ctx.query.base) pulls = pulls.filter((p) => s.baseRef(p) === ctx.query.base);
+  if (ctx.query.head) {
+    const [owner, ref] = ctx.query.head.includes(':') ? ctx.query.head.split(/:(.*)/s) : [null, ctx.query.head];
+    pulls = pulls.filter((p) => s.headRef(p) === ref
+      && (owner === null || sameText((s.headRepository(p) ?? '').split('/')[0], owner)));
+  }
+  const sort = ctx.query.sort ?? 'created';
+  const direction = ctx.query.direction ?? (sort === 'created' ? 'desc' : 'asc');
+  const key = sort === 'updated' ? (p) => Date.parse(s.updatedAt(p)) : (p) => p.number;
+  pulls = [...pulls].sort((a, b) => key(a) - key(b) || a.number - b.number);
+  if (direction === 'desc') pulls.reverse();
+  return paged(ctx, pulls, (p) => ctx.shapes.pullSimple(p));
+});
+
+repoRoute('GET', '/pulls/:number#', (ctx) => {
+  ctx.gate.gate({ read: 'pull', prs: [Number(ctx.params.number)] });
+  const pull = ctx.state.pull(ctx.params.number);
+  return pull ? json(200, ctx.shapes.pull(pull)) : notFound(ctx);
+});
+
+repoRoute('GET', '/issues/:number#', (ctx) => {
+  ctx.gate.gate({ read: 'pull', prs: [Number(ctx.params.number)] });
+  const pull = ctx.state.pull(ctx.params.number);
+  return pull ? json(200, ctx.shapes.issue(pull)) : notFound(ctx);
+});
+
+// ---- labels -------------------------------------------------------------------------------
+
+repoRoute('GET', '/labels', (ctx) => {
+  ctx.gate.gate({ read: 'labels', prs: [], page: pageParams(ctx.query).page });
+  return paged(ctx, ctx.state.repoLabels(), (l) => ctx.shapes.label(l));
+});
+
+repoRoute('GET', '/labels/:name', (ctx) => {
+  ctx.gate.gate({ read: 'labels', prs: [] });
+  const record = ctx.state.findRepoLabel(ctx.params.name);
+  return record ? json(200, ctx.shapes.label(record)) : notFound(ctx);
+});
+
+repoRoute('POST', '/labels', (ctx) => {
+  ctx.gate.gate({ write: 'label', prs: [] });
+  const { value, error } = objectBody(ctx);
+  if (error) return error;
+  if (typeof value.name !== 'string' || !value.name.trim()) {
+    return validationFailed(ctx, [{ resource: 'Label', code: 'missing_field', field: 'name' }]);
+  }
+  const color = value.color === undefined ? undefined : String(value.color).replace(/^#/, '');
+  if (color !== undefined && !/^[0-9a-fA-F]{6}$/.test(color)) {
+    return validationFailed(ctx, [{ resource: 'Label', code: 'invalid', field: 'color' }]);
+  }
+  // Without a label list in the snapshot every label exists, so creation always collides.
+  if (ctx.state.findRepoLabel(value.name)) {
+    return validationFailed(ctx, [{ resource: 'Label', code: 'already_exists', field: 'name' }]);
+  }
+  const record = ctx.state.createRepoLabel({ name: value.name, color, description: value.description });
+  const body = ctx.shapes.label(record);
+  return json(201, body, { location: body.url });
+});
+
+repoRoute('GET', '/issues/:number#/labels', withPull((ctx, pull) => {
+  ctx.gate.gate({ read: 'labels', prs: [pull.number], page: pageParams(ctx.query).page });
+  return paged(ctx, ctx.state.pullLabels(pull), (l) => ctx.shapes.label(l));
+}));
+
+function labelNames(body) {
+  const list = Array.isArray(body) ? body : body?.labels;
+  if (!Array.isArray(list)) return null;
+  const names = [];
+  for (const item of list) {
+    if (typeof item === 'string') names.push(item);
+    else if (item && typeof item === 'object' && typeof item.name === 'string') names.push(item.name);
+    else return null;
+  }
+  return names;
+}
+
+repoRoute('POST', '/issues/:number#/labels', (ctx) => {
+  const number = Number(ctx.params.number);
+  ctx.gate.gate({ write: 'label', prs: [number] });
+  const pull = ctx.state.pull(number);
+  if (!pull) return notFound(ctx);
+  if (typeof ctx.body === 'string') return badJson(ctx);
+  const names = labelNames(ctx.body);
+  if (names === null || names.length === 0 || names.some((n) => !n.trim())) {
+    return validationFailed(ctx, [{ resource: 'Label', code: 'invalid', field: 'labels' }]);
+  }
+  if (names.some((n) => n.length > 50)) {
+    return validationFailed(ctx, [{ resource: 'Label', code: 'custom', field: 'name', message: 'name is too long (maximum is 50 characters)' }]);
+  }
+  ctx.state.addLabels(pull, names);
+  return json(200, ctx.state.pullLabels(pull).map((l) => ctx.shapes.label(l)));
+});
+
+repoRoute('DELETE', '/issues/:number#/labels/:name', (ctx) => {
+  const number = Number(ctx.params.number);
+  ctx.gate.gate({ write: 'label', prs: [number] });
+  const pull = ctx.state.pull(number);
+  if (!pull) return notFound(ctx);
+  if (!ctx.state.removeLabel(pull, ctx.params.name)) return json(404, ctx.shapes.error(404, 'Label does not exist'));
+  return json(200, ctx.state.pullLabels(pull).map((l) => ctx.shapes.label(l)));
+});
+
+// ---- comments and timeline -------------------------------------------------------------
+
+repoRoute('GET', '/issues/:number#/comments', withPull((ctx, pull) => {
+  ctx.gate.gate({ read: 'comments', prs: [pull.number], page: pageParams(ctx.query).page });
+  let comments = ctx.state.comments(pull);
+  if (ctx.query.since) {
+    const since = Date.parse(ctx.query.since);
+    if (!Number.isNaN(since)) comments = comments.filter((c) => Date.parse(c.edited_at ?? c.created_at ?? 0) >= since);
+  }
+  return paged(ctx, comments, (c) => ctx.shapes.comment(pull, c));
+}));
+
+repoRoute('GET', '/issues/comments/:id#', (ctx) => {
+  const found = ctx.state.findComment(ctx.params.id);
+  ctx.gate.gate({ read: 'comments', prs: found ? [found.pull.number] : [] });
+  return found ? json(200, ctx.shapes.comment(found.pull, found.comment)) : notFound(ctx);
+});
+
+repoRoute('GET', '/issues/:number#/timeline', withPull((ctx, pull) => {
+  ctx.gate.gate({ read: 'timeline', prs: [pull.number], page: pageParams(ctx.query).page });
+  return paged(ctx, ctx.state.timeline(pull), (e) => ctx.shapes.timelineEvent(pull, e));
+}));
+
+// ---- reviews ---------------------------------------------------------------------------------
+
+repoRoute('GET', '/pulls/:number#/reviews', withPull((ctx, pull) => {
+  ctx.gate.gate({ read: 'reviews', prs: [pull.number], page: pageParams(ctx.query).page });
+  return paged(ctx, ctx.state.reviews(pull), (r) => ctx.shapes.review(pull, r));
+}));
+
+repoRoute('GET', '/pulls/:number#/reviews/:id#', withPull((ctx, pull) => {
+  ctx.gate.gate({ read: 'reviews', prs: [pull.number] });
+  const review = ctx.state.findReview(pull, ctx.params.id);
+  return review ? json(200, ctx.shapes.review(pull, review)) : notFound(ctx);
+}));
+
+const REVIEW_EVENTS = { APPROVE: 'APPROVED', REQUEST_CHANGES: 'CHANGES_REQUESTED', COMMENT: 'COMMENTED' };
+
+repoRoute('POST', '/pulls/:number#/reviews', (ctx) => {
+  const number = Number(ctx.params.number);
+  ctx.gate.gate({ write: 'approve', prs: [number] });
+  const pull = ctx.state.pull(number);
+  if (!pull) return notFound(ctx);
+  const { value, error } = objectBody(ctx);
+  if (error) return error;
+  const event = value.event;
+  if (event !== undefined && !Object.hasOwn(REVIEW_EVENTS, event)) {
+    return unprocessable(ctx, `Unexpected event: ${event}`);
+  }
+  const head = pull.head.sha;
+  const commitId = value.commit_id ?? head;
+  if (typeof commitId !== 'string' || commitId.toLowerCase() !== head.toLowerCase()) {
+    return unprocessable(ctx, `commit_id ${commitId} is not the head of the pull request (${head})`);
+  }
+  if (event === 'APPROVE' && sameText(pull.author, ctx.state.viewer)) {
+    return unprocessable(ctx, 'Can not approve your own pull request');
+  }
+  if ((event === 'REQUEST_CHANGES' || event === 'COMMENT') && !(typeof value.body === 'string' && value.body.trim())) {
+    return unprocessable(ctx, `Review body is required when event is ${event}`);
+  }
+  const review = ctx.state.createReview(pull, {
+    state: event ? REVIEW_EVENTS[event] : 'PENDING',
+    commitId: head,
+    body: typeof value.body === 'string' ? value.body : '',
+  });
+  return json(200, ctx.shapes.review(pull, review));
+});
+
+repoRoute('PUT', '/pulls/:number#/reviews/:id#/dismissals', (ctx) => {
+  const number = Number(ctx.params.number);
+  ctx.gate.gate({ write: 'dismiss', prs: [number] });
+  const pull = ctx.state.pull(number);
+  if (!pull) return notFound(ctx);
+  const review = ctx.state.findReview(pull, ctx.params.id);
+  if (!review) return notFound(ctx);
+  const { value, error } = objectBody(ctx);
+  if (error) return error;
+  if (typeof value.message !== 'string' || !value.message.trim()) {
+    return unprocessable(ctx, 'message is required to dismiss a review');
+  }
+  if (value.event !== undefined && value.event !== 'DISMISS') {
+    return unprocessable(ctx, `Unexpected event: ${value.event}`);
+  }
+  if (review.state === 'PENDING') return unprocessable(ctx, 'Can not dismiss a pending pull request review');
+  if (review.state === 'COMMENTED') return unprocessable(ctx, 'Can not dismiss a commented pull request review');
+  if (review.state !== 'DISMISSED') ctx.state.dismissReview(pull, review, value.message);
+  return json(200, ctx.shapes.review(pull, review));
+});
+
+// ---- commits, statuses, compare -------------------------------------------------------------
+
+repoRoute('GET', '/pulls/:number#/commits', withPull((ctx, pull) => {
+  ctx.gate.gate({ read: 'commits', prs: [pull.number], page: pageParams(ctx.query).page });
+  return paged(ctx, ctx.state.commits(pull).slice(0, PULL_COMMITS_CAP), (sha) => ctx.shapes.commit(sha));
+}));
+
+function commitRef(ctx) {
+  return ctx.state.resolveCommit(ctx.params.ref) ?? ctx.params.ref.toLowerCase();
+}
+
+repoRoute('GET', '/commits/:ref+/statuses', (ctx) => {
+  const sha = commitRef(ctx);
+  ctx.gate.gate({ read: 'statuses', sha, prs: ctx.state.pullsWithCommit(sha), page: pageParams(ctx.query).page });
+  return paged(ctx, ctx.state.statuses(sha), (st) => ctx.shapes.status(sha, st));
+});
+
+repoRoute('GET', '/commits/:ref+/status', (ctx) => {
+  const sha = commitRef(ctx);
+  ctx.gate.gate({ read: 'statuses', sha, prs: ctx.state.pullsWithCommit(sha) });
+  return json(200, ctx.shapes.combinedStatus(sha));
+});
+
+const STATUS_STATES = ['error', 'failure', 'pending', 'success'];
+
+repoRoute('POST', '/statuses/:sha', (ctx) => {
+  // The path takes a full SHA of a commit the state knows (not a branch or an abbreviation).
+  const given = ctx.params.sha;
+  const sha = given.toLowerCase();
+  ctx.gate.gate({ write: 'status', sha, prs: ctx.state.pullsWithCommit(sha) });
+  const { value, error } = objectBody(ctx);
+  if (error) return error;
+  if (!/^[0-9a-f]{40}$/.test(sha) || !ctx.state.knownCommits().has(sha)) {
+    return json(422, ctx.shapes.error(422, `No commit found for SHA: ${given}`));
+  }
+  if (!STATUS_STATES.includes(value.state)) {
+    return validationFailed(ctx, [{ resource: 'Status', code: 'custom', field: 'state', message: 'state is not included in the list' }]);
+  }
+  const description = value.description ?? null;
+  if (description !== null && typeof description !== 'string') {
+    return validationFailed(ctx, [{ resource: 'Status', code: 'invalid', field: 'description' }]);
+  }
+  if (description !== null && [...description].length > 140) {
+    return validationFailed(ctx, [{ resource: 'Status', code: 'custom', field: 'description', message: 'description is too long (maximum is 140 characters)' }]);
+  }
+  const targetUrl = value.target_url ?? null;
+  if (targetUrl !== null && typeof targetUrl !== 'string') {
+    return validationFailed(ctx, [{ resource: 'Status', code: 'invalid', field: 'target_url' }]);
+  }
+  const context = value.context ?? 'default';
+  if (typeof context !== 'string' || !context) {
+    return validationFailed(ctx, [{ resource: 'Status', code: 'invalid', field: 'context' }]);
+  }
+  if (ctx.state.statuses(sha).filter((s) => s.context === context).length >= STATUSES_PER_CONTEXT_CAP) {
+    return validationFailed(ctx, [{ resource: 'Status', code: 'custom', field: 'context', message: 'This SHA and context has reached the maximum number of statuses.' }]);
+  }
+  const status = ctx.state.createStatus(sha, { state: value.state, context, description, target_url: targetUrl });
+  const body = ctx.shapes.status(sha, status);
+  return json(201, body, { location: body.url });
+});
+
+repoRoute('GET', '/compare/:basehead+', (ctx) => {
+  const idx = ctx.params.basehead.indexOf('...');
+  if (idx < 0) return notFound(ctx);
+  const base = ctx.params.basehead.slice(0, idx);
+  const head = ctx.params.basehead.slice(idx + 3);
+  const prs = [...new Set([base, head].flatMap((ref) => {
+    const sha = ctx.state.resolveCommit(ref);
+    return sha ? ctx.state.pullsWithCommit(sha) : [];
+  }))];
+  ctx.gate.gate({ read: 'commits', prs, page: pageParams(ctx.query).page });
+  const result = ctx.state.compare(base, head);
+  if (!result) return notFound(ctx);
+  return json(200, ctx.shapes.comparison(base, head, result));
+});
