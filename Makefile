@@ -12,7 +12,7 @@
 VERSION := $(shell cat VERSION)
 CC ?= cc
 PKG_CONFIG ?= pkg-config
-DEPS := libcjson
+DEPS := libcjson libcurl openssl
 
 ifeq ($(SANITIZE),)
 BUILD := build
@@ -73,6 +73,11 @@ $(BUILD)/tests/test_%: tests/unit/test_%.c tests/unit/unit.h $(LIB_OBJ)
 		$(shell $(PKG_CONFIG) --libs cmocka)
 
 $(BUILD)/tests/fixture_check: tests/fixture_check.c $(LIB_OBJ)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  LINK    $@",:)
+	$(Q)$(CC) $(CFLAGS_ALL) -Isrc $(LDFLAGS_ALL) -o $@ $< $(LIB_OBJ) $(LIBS)
+
+$(BUILD)/tests/print_queries: tests/print_queries.c $(LIB_OBJ)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LINK    $@",:)
 	$(Q)$(CC) $(CFLAGS_ALL) -Isrc $(LDFLAGS_ALL) -o $@ $< $(LIB_OBJ) $(LIBS)

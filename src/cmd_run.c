@@ -2,6 +2,7 @@
  * cmd_run.c - the acting commands: `run` (act on the workflow's event),
  * `apply --pr N --comment ID`, `gate --pr N` and `sweep`.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,16 +47,59 @@ static int start(struct session *s, struct cli *c, int argc, char **argv,
 	return 0;
 }
 
+/* The workflow's event payload ($GITHUB_EVENT_PATH), or "{}" without one. */
+static int read_event(struct buf *out, const char *path)
+{
+	FILE *f;
+	char chunk[65536];
+	size_t n;
+	int error = 0;
+
+	if (!path)
+		return buf_adds(out, "{}");
+	if (!(f = fopen(path, "rb"))) {
+		log_error("run: cannot open GITHUB_EVENT_PATH '%s': %s", path,
+			  strerror(errno));
+		return -1;
+	}
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		if (buf_add(out, chunk, n) < 0) {
+			log_error("run: event payload '%s' is larger than %zu "
+				  "bytes", path, EVENT_MAX_BYTES);
+			error = -1;
+			break;
+		}
+	if (ferror(f)) {
+		log_error("run: cannot read '%s'", path);
+		error = -1;
+	}
+	fclose(f);
+	return error;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct cli c = {.command = "run"};
+	struct buf payload = BUF_INIT(EVENT_MAX_BYTES);
 	struct session s;
 	int code;
 
 	if (start(&s, &c, argc, argv, 0, &code) < 0)
 		return code;
-	session_run_event(&s, s.snap.event_name, s.snap.event_payload,
-			  strlen(s.snap.event_payload));
+	if (s.offline) {
+		session_run_event(&s, s.snap.event_name, s.snap.event_payload,
+				  strlen(s.snap.event_payload));
+	} else if (!s.env.event_name) {
+		report_note(&s.report, NOTE_ERROR,
+			    "run: GITHUB_EVENT_NAME is not set");
+		report_exit(&s.report, EXIT_USAGE);
+	} else if (read_event(&payload, s.env.event_path) < 0) {
+		report_exit(&s.report, EXIT_USAGE);
+	} else {
+		session_run_event(&s, s.env.event_name, payload.ptr,
+				  payload.len);
+	}
+	buf_release(&payload);
 	return session_close(&s, c.json);
 }
 

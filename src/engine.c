@@ -66,8 +66,7 @@ static int identity(struct engine *e, size_t step)
 		return AA_EUSAGE;
 	error = e->gh->ops->user(e->gh, &login);
 	if (error < 0) {
-		step_reason(s, "the token's identity could not be read: %s",
-			    gh_err(e));
+		step_reason(s, "the token's identity could not be read");
 		report_note(e->report, NOTE_ERROR,
 			    "cannot read the token's identity (GET /user): %s; "
 			    "nothing written", gh_err(e));
@@ -98,7 +97,7 @@ static int write_failed(struct engine *e, size_t step, const char *what)
 {
 	struct report_step *s = &e->report->steps[step];
 
-	step_reason(s, "%s failed: %s", what, gh_err(e));
+	step_reason(s, "%s failed", what);
 	report_note(e->report, NOTE_ERROR, "PR #%lld: %s failed: %s",
 		    (long long)s->pr, what, gh_err(e));
 	step_finish(e->report, s, "error", EXIT_API);
@@ -214,8 +213,8 @@ static int dismiss_all(struct engine *e, size_t step, int64_t pr,
 		if (e->gh->ops->dismiss(e->gh, pr, mine[i]->id, message) < 0) {
 			struct report_step *s = &e->report->steps[step];
 
-			step_reason(s, "dismissing review %lld failed: %s",
-				    (long long)mine[i]->id, gh_err(e));
+			step_reason(s, "dismissing review %lld failed",
+				    (long long)mine[i]->id);
 			report_note(e->report, NOTE_ERROR,
 				    "PR #%lld: dismissing review %lld failed: %s",
 				    (long long)pr, (long long)mine[i]->id,
@@ -287,7 +286,7 @@ static void check_read_failed(struct engine *e, size_t step, const char *what)
 {
 	struct report_step *s = &e->report->steps[step];
 
-	step_reason(s, "the %s could not be read: %s", what, gh_err(e));
+	step_reason(s, "the %s could not be read", what);
 	report_note(e->report, NOTE_ERROR,
 		    "PR #%lld: the %s could not be read (%s); the verdict was "
 		    "not judged", (long long)s->pr, what, gh_err(e));
@@ -520,7 +519,7 @@ void engine_apply_id(struct engine *e, int64_t pr, int64_t id)
 		step_reason(s, "PR #%lld not found", (long long)pr);
 		step_finish(e->report, s, "skipped", EXIT_OK);
 	} else if (error < 0 || !(g.ok & PART_COMMENTS)) {
-		step_reason(s, "the comments could not be read: %s", gh_err(e));
+		step_reason(s, "the comments could not be read");
 		report_note(e->report, NOTE_ERROR,
 			    "PR #%lld: the comments could not be read: %s",
 			    (long long)pr, gh_err(e));

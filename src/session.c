@@ -12,47 +12,77 @@
 #include "event.h"
 #include "log.h"
 
+static int open_live(struct session *s, const struct cli *c, struct buf *err)
+{
+	struct live_config lc;
+
+	if (env_load(&s->env, &s->policy, err) < 0)
+		return AA_EUSAGE;
+	log_set_actions(s->env.actions);
+	s->repository = c->repo ? c->repo : s->env.repository;
+	if (!s->repository) {
+		buf_setf(err, "which repository? (--repo OWNER/NAME or "
+			      "GITHUB_REPOSITORY)");
+		return AA_EUSAGE;
+	}
+	if (!repo_name_valid(s->repository)) {
+		buf_setf(err, "repository '%s' is not OWNER/NAME", s->repository);
+		return AA_EUSAGE;
+	}
+	if (!s->env.token) {
+		buf_setf(err, "no token: set AGENTIC_TOKEN or GITHUB_TOKEN");
+		return AA_EUSAGE;
+	}
+	env_live_config(&s->env, s->repository, &lc);
+	return github_live_new(&s->gh, &lc, &s->policy, err);
+}
+
+static int open_offline(struct session *s, const char *path, bool *malformed,
+			struct buf *err)
+{
+	if (snapshot_load_file(&s->snap, path, err) < 0 ||
+	    snapshot_apply_config(&s->snap, &s->policy, err) < 0) {
+		*malformed = true;
+		return AA_EUSAGE;
+	}
+	s->offline = true;
+	s->repository = s->snap.repository;
+	s->gh = github_world_new(&s->snap, &s->policy);
+	return AA_OK;
+}
+
 int session_open(struct session *s, const struct cli *c, const char *snapshot,
 		 bool *malformed)
 {
 	struct buf err = BUF_INIT(BUF_MAX_SMALL);
 	const char *path = snapshot ? snapshot : c->snapshot;
+	int error;
 
 	memset(s, 0, sizeof(*s));
 	*malformed = false;
 	policy_init(&s->policy);
-	if (!path) {
-		log_error("%s: live GitHub access is not available in this "
-			  "build; use --snapshot FILE", c->command);
-		goto usage;
+	error = path ? open_offline(s, path, malformed, &err)
+		     : open_live(s, c, &err);
+	if (error < 0) {
+		if (path)
+			log_error("snapshot '%s': %s", path, err.ptr);
+		else
+			log_error("%s: %s", c->command, err.ptr);
+		buf_release(&err);
+		github_free(s->gh);
+		snapshot_release(&s->snap);
+		env_release(&s->env);
+		policy_release(&s->policy);
+		return EXIT_USAGE;
 	}
-	if (snapshot_load_file(&s->snap, path, &err) < 0) {
-		log_error("snapshot '%s': %s", path, err.ptr);
-		*malformed = true;
-		goto usage;
-	}
-	s->offline = true;
-	if (snapshot_apply_config(&s->snap, &s->policy, &err) < 0) {
-		log_error("snapshot '%s': %s", path, err.ptr);
-		*malformed = true;
-		goto usage;
-	}
-	s->repository = s->snap.repository;
-	s->gh = github_world_new(&s->snap, &s->policy);
 	if (c->dry_run)
 		s->gh = github_dryrun_new(s->gh);
 	report_init(&s->report, NULL, c->dry_run);
 	engine_init(&s->engine, s->gh, &s->policy, s->repository, &s->report);
-	if (s->policy.sweep_deadline)
-		s->engine.deadline = s->gh->ops->now(s->gh) +
-				     s->policy.sweep_deadline * 1000;
+	s->engine.deadline = s->gh->ops->now(s->gh) +
+			     s->policy.sweep_deadline * 1000;
 	buf_release(&err);
 	return EXIT_OK;
-usage:
-	buf_release(&err);
-	snapshot_release(&s->snap);
-	policy_release(&s->policy);
-	return EXIT_USAGE;
 }
 
 void session_run_event(struct session *s, const char *name,
@@ -95,6 +125,7 @@ int session_close(struct session *s, bool json)
 	report_release(&s->report);
 	github_free(s->gh);
 	snapshot_release(&s->snap);
+	env_release(&s->env);
 	policy_release(&s->policy);
 	return code;
 }

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 
 #include "cli.h"
+#include "config.h"
 #include "engine.h"
 #include "github.h"
 #include "policy.h"
@@ -22,12 +23,14 @@ struct session {
 	struct report report;
 	struct engine engine;
 	const char *repository;
+	struct env_config env; /* live sessions only */
 };
 
 /*
  * Open a session for command `c`: offline on c->snapshot (or `snapshot`
- * when given), else live. On a usage or configuration error prints one
- * line and returns EXIT_USAGE; `malformed` tells a bad snapshot apart.
+ * when given), else live on GitHub as the environment says. On a usage or
+ * configuration error prints one line and returns EXIT_USAGE; `malformed`
+ * tells a bad snapshot apart.
  */
 int session_open(struct session *s, const struct cli *c, const char *snapshot,
 		 bool *malformed);

@@ -296,24 +296,6 @@ static const char *pathf(struct buf *b, const char *fmt, ...)
 	return b->ptr;
 }
 
-static bool repo_name_valid(const char *s)
-{
-	const char *slash = strchr(s, '/');
-	size_t i;
-
-	if (!slash || slash == s || !slash[1] || strchr(slash + 1, '/') ||
-	    strlen(s) > 200)
-		return false;
-	for (i = 0; s[i]; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (s + i != slash && !is_digit(c) && !(c >= 'a' && c <= 'z') &&
-		    !(c >= 'A' && c <= 'Z') && c != '-' && c != '_' && c != '.')
-			return false;
-	}
-	return true;
-}
-
 static int array_len(size_t *n, const cJSON *arr, const char *path,
 		     struct buf *err)
 {

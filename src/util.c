@@ -137,6 +137,24 @@ bool sha_parse(char *out, const char *s, size_t len)
 	return true;
 }
 
+bool repo_name_valid(const char *s)
+{
+	const char *slash = strchr(s, '/');
+	size_t i;
+
+	if (!slash || slash == s || !slash[1] || strchr(slash + 1, '/') ||
+	    strlen(s) > 200)
+		return false;
+	for (i = 0; s[i]; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (s + i != slash && !is_digit(c) && !(c >= 'a' && c <= 'z') &&
+		    !(c >= 'A' && c <= 'Z') && c != '-' && c != '_' && c != '.')
+			return false;
+	}
+	return true;
+}
+
 int parse_decimal(int64_t *out, const char *s, size_t len, int64_t max)
 {
 	int64_t v = 0;

@@ -88,6 +88,9 @@ int time_parse(int64_t *out, const char *s);
 /* Writes "YYYY-MM-DDTHH:MM:SSZ" (fractions are kept when non-zero). */
 void time_format(char out[32], int64_t ms);
 
+/* Is s an OWNER/NAME repository name (GitHub's characters only)? */
+bool repo_name_valid(const char *s);
+
 /*
  * Parse 1..max_digits decimal digits (the whole of s, nothing else) into a
  * positive integer of at most max. Returns 0 or AA_ERR.

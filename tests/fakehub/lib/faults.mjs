@@ -90,6 +90,17 @@ export class FaultBook {
    * of indexes) makes a fault count once per HTTP request however many fields
    * of that request it hits.
    */
+  /** The first armed fault matching `access`, without counting it. */
+  peek(access) {
+    for (let i = 0; i < this.list.length; i += 1) {
+      const fault = this.list[i];
+      if (!faultMatches(fault, access)) continue;
+      if (fault.times != null && this.fired[i] >= fault.times) continue;
+      return fault;
+    }
+    return null;
+  }
+
   take(access, firedInRequest) {
     for (let i = 0; i < this.list.length; i += 1) {
       const fault = this.list[i];
@@ -127,6 +138,10 @@ export class FaultGate {
 
   check(access) {
     return this.book.take(access, this.firedInRequest);
+  }
+
+  peek(access) {
+    return this.book.peek(access);
   }
 
   gate(access) {

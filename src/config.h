@@ -1,0 +1,49 @@
+/*
+ * config.h - the environment, read once (STYLE: environment is an input).
+ *
+ * GitHub Actions' variables select the server, repository and event;
+ * AGENTIC_<KEY> sets each policy key; AGENTIC_* also tunes the HTTP client.
+ * Tokens are only referenced here, never copied into messages.
+ */
+#ifndef AA_CONFIG_H
+#define AA_CONFIG_H
+
+#include <stdbool.h>
+
+#include "buf.h"
+#include "github_live.h"
+#include "policy.h"
+
+struct env_config {
+	const char *repository;   /* GITHUB_REPOSITORY */
+	const char *event_name;   /* GITHUB_EVENT_NAME */
+	const char *event_path;   /* GITHUB_EVENT_PATH */
+	const char *api_url;      /* GITHUB_API_URL (default api.github.com) */
+	char *graphql_url;        /* GITHUB_GRAPHQL_URL (default derived) */
+	const char *token;        /* AGENTIC_TOKEN, else GITHUB_TOKEN */
+	const char *read_token;   /* AGENTIC_READ_TOKEN (optional) */
+	bool actions;             /* GITHUB_ACTIONS=true */
+	const char *step_summary; /* GITHUB_STEP_SUMMARY */
+	const char *output;       /* GITHUB_OUTPUT */
+	const char *ca_file;      /* SSL_CERT_FILE */
+	const char *ca_path;      /* SSL_CERT_DIR (default /etc/ssl/certs) */
+	long timeout_s;           /* AGENTIC_HTTP_TIMEOUT (30) */
+	long connect_timeout_s;   /* AGENTIC_CONNECT_TIMEOUT (10) */
+	long retries;             /* AGENTIC_RETRIES (3) */
+	long retry_base_ms;       /* AGENTIC_RETRY_BASE_MS (1000) */
+	long max_wait_s;          /* AGENTIC_MAX_WAIT (60) */
+	bool h2c;                 /* AGENTIC_HTTP2_PRIOR_KNOWLEDGE */
+};
+
+/*
+ * Read the environment into `e` and AGENTIC_<KEY> into `p`. Returns 0, or
+ * AA_EUSAGE with one line in err naming the variable.
+ */
+int env_load(struct env_config *e, struct policy *p, struct buf *err);
+void env_release(struct env_config *e);
+
+/* The live port's configuration from the environment (and --repo). */
+void env_live_config(const struct env_config *e, const char *repository,
+		     struct live_config *out);
+
+#endif

@@ -1,0 +1,33 @@
+/*
+ * github_live.h - the GitHub port over the real API (REST + GraphQL), and
+ * what it needs to be created.
+ */
+#ifndef AA_GITHUB_LIVE_H
+#define AA_GITHUB_LIVE_H
+
+#include "github.h"
+#include "http.h"
+#include "policy.h"
+
+struct live_config {
+	const char *repository;  /* owner/name */
+	const char *graphql_url; /* must share the API URL's origin */
+	struct http_config http; /* api_url, token, timeouts… */
+	const char *read_token;  /* optional: reads use it, writes the token */
+};
+
+/*
+ * Create the live port. 0, or AA_EUSAGE with a message (bad URL, GraphQL
+ * URL on another origin). `p` must outlive the port.
+ */
+int github_live_new(struct github **out, const struct live_config *c,
+		    const struct policy *p, struct buf *err);
+
+/* Counters of the port's HTTP clients (reads and writes summed). */
+void github_live_stats(struct github *gh, struct http_stats *out);
+
+/* Every GraphQL document the live port can send, as a JSON array of
+ * {"name", "query"} (for the schema-validation test). */
+void github_live_queries(struct buf *out);
+
+#endif
