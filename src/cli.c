@@ -22,7 +22,9 @@ static const struct option_def options[] = {
 	{"--pr", OPT_PR, true},		    {"--comment", OPT_COMMENT, true},
 	{"--out", OPT_OUT, true},	    {"--all", OPT_ALL, false},
 	{"--watch", OPT_WATCH, false},	    {"--quiet", OPT_QUIET, false},
-	{"--interval", OPT_INTERVAL, true},
+	{"--interval", OPT_INTERVAL, true}, {"--count", OPT_COUNT, true},
+	{"--stall-after", OPT_STALL_AFTER, true},
+	{"--pending-after", OPT_PENDING_AFTER, true},
 };
 
 static int number(int64_t *out, const char *opt, const char *v, int64_t max)
@@ -68,6 +70,12 @@ static int set(struct cli *c, const struct option_def *o, const char *v)
 		return 0;
 	case OPT_INTERVAL:
 		return number(&c->interval, o->name, v, 86400);
+	case OPT_COUNT:
+		return number(&c->count, o->name, v, INT32_MAX);
+	case OPT_STALL_AFTER:
+		return number(&c->stall_after, o->name, v, 7 * 86400);
+	case OPT_PENDING_AFTER:
+		return number(&c->pending_after, o->name, v, 7 * 86400);
 	}
 	return -1;
 }

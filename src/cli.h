@@ -19,6 +19,9 @@
 #define OPT_WATCH (1u << 8)
 #define OPT_QUIET (1u << 9)
 #define OPT_INTERVAL (1u << 10)
+#define OPT_COUNT (1u << 11)
+#define OPT_STALL_AFTER (1u << 12)
+#define OPT_PENDING_AFTER (1u << 13)
 
 struct cli {
 	const char *command;
@@ -33,6 +36,9 @@ struct cli {
 	bool watch;
 	bool quiet;
 	int64_t interval;     /* --watch poll interval, seconds */
+	int64_t count;        /* --watch: stop after this many polls */
+	int64_t stall_after;  /* --watch: seconds without a new stamp */
+	int64_t pending_after; /* --watch: seconds a stamp may stay pending */
 	const char *arg;      /* the one positional argument, if any */
 	bool help;
 };

@@ -34,6 +34,17 @@ static const struct command commands[] = {
 	 "Gate every open PR of the repository that is in the review flow."},
 	{"replay", cmd_replay, "replay SNAPSHOT.json [--dry-run]",
 	 "Run `run` against a snapshot, offline; print the JSON report."},
+	{"record", cmd_record,
+	 "record (--pr N | --all) --out FILE [--repo OWNER/NAME]",
+	 "Capture live state as a snapshot (read-only): replaying it\n"
+	 "  reproduces the live decision (--out - writes to stdout)."},
+	{"status", cmd_status,
+	 "status --pr N [--watch [--interval S] [--count N] [--stall-after S]\n"
+	 "                       [--pending-after S]]",
+	 "One line: head, newest PR-bound stamp, label, approved-for-head,\n"
+	 "  the head's escalation verdict, unanswered threads. --watch prints\n"
+	 "  changes only, and stall lines (no new stamp after --stall-after,\n"
+	 "  default 900 s; pending older than --pending-after, default 2400 s)."},
 	{"lint", cmd_lint, "lint [FILE|-] [--json]",
 	 "Show how the parser reads a verdict comment; exit 0 only when\n"
 	 "  apply and the gate can use it."},

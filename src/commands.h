@@ -11,6 +11,8 @@ int cmd_gate(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_lint(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_status(int argc, char **argv);
 
 /* Pick the command named by argv[1] and run it. */
 int commands_main(int argc, char **argv);

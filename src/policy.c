@@ -184,6 +184,38 @@ int policy_set(struct policy *p, const char *key, const char *value,
 	return AA_ENOTFOUND;
 }
 
+static void join(struct buf *out, char *const *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		buf_addf(out, "%s%s", i ? "," : "", v[i]);
+}
+
+int policy_get(const struct policy *p, const char *key, struct buf *out)
+{
+	buf_reset(out);
+	if (strcmp(key, "trusted_login") == 0)
+		buf_adds(out, p->trusted_login);
+	else if (strcmp(key, "unlabelers") == 0)
+		join(out, p->unlabelers, p->nunlabelers);
+	else if (strcmp(key, "ai_reviewers") == 0)
+		join(out, p->ai_reviewers, p->nai_reviewers);
+	else if (strcmp(key, "label") == 0)
+		buf_adds(out, p->label);
+	else if (strcmp(key, "clean_context") == 0)
+		buf_adds(out, p->clean_context);
+	else if (strcmp(key, "escalation_context") == 0)
+		buf_adds(out, p->escalation_context);
+	else if (strcmp(key, "approve_drafts") == 0)
+		buf_adds(out, p->approve_drafts ? "true" : "false");
+	else if (strcmp(key, "sweep_deadline") == 0)
+		buf_addf(out, "%lld", (long long)p->sweep_deadline);
+	else
+		return AA_ENOTFOUND;
+	return AA_OK;
+}
+
 bool policy_is_trusted(const struct policy *p, const char *login)
 {
 	return login && str_eq_nocase(login, p->trusted_login);

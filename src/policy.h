@@ -51,6 +51,10 @@ void policy_release(struct policy *p);
 int policy_set(struct policy *p, const char *key, const char *value,
 	       struct buf *err);
 
+/* The string form of `key` (lists comma-separated), as policy_set reads
+ * it. Returns AA_ENOTFOUND for an unknown key. */
+int policy_get(const struct policy *p, const char *key, struct buf *out);
+
 /* Is `login` a syntactically valid GitHub login (optionally "[bot]")? */
 bool policy_login_valid(const char *login);
 

@@ -104,6 +104,16 @@ void session_run_event(struct session *s, const char *name,
 	buf_release(&err);
 }
 
+void session_free(struct session *s)
+{
+	report_release(&s->report);
+	github_free(s->gh);
+	s->gh = NULL;
+	snapshot_release(&s->snap);
+	env_release(&s->env);
+	policy_release(&s->policy);
+}
+
 int session_close(struct session *s, bool json)
 {
 	struct buf out = BUF_INIT(BUF_MAX_DOC);
@@ -122,10 +132,6 @@ int session_close(struct session *s, bool json)
 	}
 	code = s->report.exit;
 	buf_release(&out);
-	report_release(&s->report);
-	github_free(s->gh);
-	snapshot_release(&s->snap);
-	env_release(&s->env);
-	policy_release(&s->policy);
+	session_free(s);
 	return code;
 }

@@ -38,6 +38,8 @@ int session_open(struct session *s, const struct cli *c, const char *snapshot,
  * that does not decode is a usage error recorded in the report. */
 void session_run_event(struct session *s, const char *name,
 		       const char *payload, size_t len);
+/* Release everything a session holds (without printing). */
+void session_free(struct session *s);
 /* Print notes, the summary and (when `json`) the report; returns the exit
  * code. Releases everything. */
 int session_close(struct session *s, bool json);

@@ -46,7 +46,7 @@ stdout_has "--version" "agentic-apply $(cat VERSION)"
 expect "unknown command" 2 "$bin" frobnicate
 stderr_has "unknown command" "unknown command 'frobnicate'"
 stderr_lines "unknown command" 1
-for c in run apply gate sweep replay lint; do
+for c in run apply gate sweep replay lint record status; do
 	expect "$c --help" 0 "$bin" "$c" --help
 	stdout_has "$c --help" "usage: agentic-apply $c"
 done
@@ -114,6 +114,24 @@ expect "dry run plans" 0 "$bin" replay --dry-run "$demo"
 stdout_has "dry run plans" '"dry_run": true'
 stdout_has "dry run plans" '"kind": "approve"'
 expect "live without a snapshot" 2 "$bin" gate --pr 7
+
+# record and status, offline on a snapshot
+expect "record --pr" 0 "$bin" record --snapshot "$demo" --pr 42 --out "$tmp/rec.json"
+expect "replay a recording" 0 "$bin" replay "$tmp/rec.json"
+stdout_has "replay a recording" '"event": "workflow_dispatch"'
+stdout_has "replay a recording" '"outcome": "withhold"'
+expect "record --all" 0 "$bin" record --snapshot "$demo" --all --out -
+stdout_has "record --all" '"name": "schedule"'
+expect "record needs --out" 2 "$bin" record --snapshot "$demo" --pr 42
+expect "record --pr and --all" 2 "$bin" record --snapshot "$demo" --pr 42 --all --out -
+expect "record unknown PR" 2 "$bin" record --snapshot "$demo" --pr 9 --out -
+expect "status" 0 "$bin" status --snapshot "$demo" --pr 42
+stdout_is "status" "head=47bceea76a51b6f45fd1865bcb4e72a8ae8b65a4 stamp=31209152290/pending label=false approved=false verdict=no unanswered=0"
+expect "status unknown PR" 2 "$bin" status --snapshot "$demo" --pr 9
+expect "status --watch prints changes only" 0 "$bin" status --snapshot "$demo" --pr 42 --watch --interval 1 --count 2
+if [ "$(wc -l <"$tmp/out")" -eq 1 ]; then ok; else bad "status --watch printed a repeat"; fi
+expect "status --watch stall line" 0 "$bin" status --snapshot "$demo" --pr 42 --watch --interval 1 --count 3 --stall-after 1
+stdout_has "status --watch stall line" "stall: no stamp newer than the round baseline"
 
 # T2: a re-read comment edited by someone else is refused (exit 1).
 python3 - "$demo" "$tmp/edited.json" <<'PY' 2>/dev/null || cp "$demo" "$tmp/edited.json"

@@ -200,7 +200,7 @@ export class FakeHub {
     const raw = await readBody(req);
     const body = parseBody(raw);
     if (url.pathname.startsWith('/_fakehub/') || url.pathname === '/_fakehub') {
-      this.send(req, res, this.control(req.method, url.pathname, body));
+      this.send(req, res, this.control(req.method, url.pathname, body, url.searchParams));
       return;
     }
     const entry = {
@@ -211,6 +211,9 @@ export class FakeHub {
       status: null,
       ms: null,
     };
+    // The request headers, shown only by `GET /_fakehub/log?headers=1` (they
+    // hold the token: tests check where it went).
+    Object.defineProperty(entry, 'headers', { value: { ...req.headers }, enumerable: false });
     this.log.push(entry);
     const response = this.dispatch(req, url, body);
     if (this.latencyMs > 0) await sleep(this.latencyMs);
@@ -331,7 +334,7 @@ export class FakeHub {
 
   // ---- control endpoints ------------------------------------------------------------
 
-  control(method, path, body) {
+  control(method, path, body, params = new URLSearchParams()) {
     const bad = (message) => ({ status: 400, body: { message } });
     const route = `${method} ${path.replace(/\/$/, '')}`;
     try {
@@ -349,6 +352,7 @@ export class FakeHub {
           return { status: 200, body: this.state.faults };
         }
         case 'GET /_fakehub/log':
+          if (params.get('headers') === '1') return { status: 200, body: this.log.map((e) => ({ ...e, headers: e.headers })) };
           return { status: 200, body: this.log };
         case 'POST /_fakehub/log/clear':
           this.log = [];
