@@ -135,6 +135,7 @@ int cmd_sweep(int argc, char **argv)
 
 	if (start(&s, &c, argc, argv, 0, &code) < 0)
 		return code;
+	s.sweep = true;
 	engine_sweep(&s.engine);
 	return session_close(&s, c.json);
 }

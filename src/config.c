@@ -64,9 +64,33 @@ static char *derive_graphql(const char *api)
 	return buf_detach(&b, NULL);
 }
 
+/* The action input for a policy key: INPUT_TRUSTED-LOGIN (how the runner
+ * names input "trusted-login") or INPUT_TRUSTED_LOGIN; NULL when empty. */
+static const char *input(struct buf *name, const char *key)
+{
+	const char *v;
+	size_t k;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		buf_setf(name, "INPUT_");
+		for (k = 0; key[k]; k++) {
+			char c = key[k];
+
+			if (c == '_' && pass == 0)
+				c = '-';
+			buf_addch(name, (char)(c >= 'a' && c <= 'z' ? c - 32 : c));
+		}
+		if ((v = env(name->ptr)))
+			return v;
+	}
+	return NULL;
+}
+
 int env_load(struct env_config *e, struct policy *p, struct buf *err)
 {
-	struct buf name = BUF_INIT(BUF_MAX_SMALL);
+	struct buf name = BUF_INIT(BUF_MAX_SMALL), iname = BUF_INIT(BUF_MAX_SMALL);
+	const char *in;
 	size_t i, k;
 	int error = AA_OK;
 
@@ -102,6 +126,12 @@ int env_load(struct env_config *e, struct policy *p, struct buf *err)
 		error = AA_EUSAGE;
 		goto out;
 	}
+	/* Action inputs (INPUT_*) win over AGENTIC_*; empty inputs are unset. */
+	if (env("INPUT_TOKEN"))
+		e->token = env("INPUT_TOKEN");
+	if (env("INPUT_READ-TOKEN") || env("INPUT_READ_TOKEN"))
+		e->read_token = env("INPUT_READ-TOKEN") ? env("INPUT_READ-TOKEN")
+							: env("INPUT_READ_TOKEN");
 	for (i = 0; policy_keys[i]; i++) {
 		const char *v;
 
@@ -111,7 +141,10 @@ int env_load(struct env_config *e, struct policy *p, struct buf *err)
 
 			buf_addch(&name, (char)(c >= 'a' && c <= 'z' ? c - 32 : c));
 		}
-		if (!(v = getenv(name.ptr)))
+		v = getenv(name.ptr);
+		if ((in = input(&iname, policy_keys[i])))
+			v = in;
+		if (!v)
 			continue;
 		if (policy_set(p, policy_keys[i], v, err) < 0) {
 			/* "config KEY: …" names the key; say the variable. */
@@ -126,6 +159,7 @@ int env_load(struct env_config *e, struct policy *p, struct buf *err)
 	}
 out:
 	buf_release(&name);
+	buf_release(&iname);
 	return error;
 }
 

@@ -608,6 +608,10 @@ static void record_decision(struct report_step *s, const struct evaluation *ev)
 	}
 	for (i = 0; i < ev->d.nreasons; i++)
 		step_reason(s, "%s", ev->d.reasons[i]);
+	free(s->verdict_url);
+	free(s->check_url);
+	s->verdict_url = xstrdup_or_null(ev->d.verdict_url);
+	s->check_url = xstrdup_or_null(ev->d.check_url);
 }
 
 static bool has_approval_for(const struct engine *e, const struct snap_pull *p,

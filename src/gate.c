@@ -47,6 +47,9 @@ void gate_decision_release(struct gate_decision *d)
 	strv_free(d->reasons, d->nreasons);
 	d->reasons = NULL;
 	d->nreasons = 0;
+	free(d->verdict_url);
+	free(d->check_url);
+	d->verdict_url = d->check_url = NULL;
 }
 
 void gate_add_reason(struct gate_decision *d, const char *fmt, ...)
@@ -88,7 +91,7 @@ static void short_sha(char out[8], const char *sha)
 }
 
 static bool cond_clean(const struct gate_input *in, const struct policy *p,
-		       struct buf *why)
+		       struct buf *why, char **url)
 {
 	const struct snap_status *st;
 	char h[8];
@@ -106,6 +109,7 @@ static bool cond_clean(const struct gate_input *in, const struct policy *p,
 	}
 	buf_setf(why, "%s is %s on %s (status %lld)", p->clean_context,
 		 st->state, h, (long long)st->id);
+	*url = xstrdup_or_null(st->target_url);
 	return strcmp(st->state, "success") == 0;
 }
 
@@ -272,7 +276,7 @@ static bool esc_no_verdict(const struct gate_input *in, const struct policy *p,
 }
 
 static bool cond_escalation(const struct gate_input *in,
-			    const struct policy *p, struct buf *why)
+			    const struct policy *p, struct buf *why, char **url)
 {
 	struct nh_lookup lk;
 	struct unlabel u;
@@ -287,6 +291,7 @@ static bool cond_escalation(const struct gate_input *in,
 	find_unlabel(&u, in->pull, p);
 	if (!lk.comment)
 		return esc_no_verdict(in, p, &u, why);
+	*url = xstrdup_or_null(lk.comment->html_url);
 	nh = &lk.marker.nh;
 	if (nh->malformed) {
 		buf_setf(why, "the newest needs-human verdict for the head "
@@ -350,13 +355,14 @@ void gate_decide(struct gate_decision *out, const struct gate_input *in,
 	if (!in->statuses)
 		failed = true;
 	out->evaluated = true;
-	out->cond[COND_CLEAN] = cond_clean(in, p, &out->why[COND_CLEAN]);
+	out->cond[COND_CLEAN] =
+		cond_clean(in, p, &out->why[COND_CLEAN], &out->check_url);
 	out->cond[COND_LABEL_ABSENT] =
 		cond_label_absent(in, p, &out->why[COND_LABEL_ABSENT]);
 	out->cond[COND_THREADS_ANSWERED] =
 		cond_threads(in, &out->why[COND_THREADS_ANSWERED]);
-	out->cond[COND_ESCALATION] =
-		cond_escalation(in, p, &out->why[COND_ESCALATION]);
+	out->cond[COND_ESCALATION] = cond_escalation(
+		in, p, &out->why[COND_ESCALATION], &out->verdict_url);
 	for (c = 0; c < COND_COUNT; c++) {
 		if (out->cond[c])
 			continue;

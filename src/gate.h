@@ -53,6 +53,8 @@ struct gate_decision {
 	struct buf why[COND_COUNT];   /* one sentence each, pass or fail */
 	char **reasons;               /* failed conditions and other causes */
 	size_t nreasons;
+	char *verdict_url;            /* the deciding needs-human verdict */
+	char *check_url;              /* the clean status's target (verdict) */
 };
 
 void gate_decision_init(struct gate_decision *d);

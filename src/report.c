@@ -24,6 +24,8 @@ static void step_release(struct report_step *s)
 	for (i = 0; i < COND_COUNT; i++)
 		free(s->why[i]);
 	strv_free(s->reasons, s->nreasons);
+	free(s->verdict_url);
+	free(s->check_url);
 }
 
 static void write_release(struct report_write *w)
@@ -279,6 +281,37 @@ void report_to_json(const struct report *r, struct buf *out)
 	jw_obj_end(&w);
 }
 
+void report_outputs(const struct report *r, bool sweep, struct buf *out)
+{
+	const struct report_step *last = NULL;
+	size_t i, napproved = 0;
+
+	for (i = 0; i < r->nsteps; i++)
+		if (!last || r->steps[i].kind == STEP_GATE ||
+		    last->kind == STEP_APPLY)
+			last = &r->steps[i];
+	if (sweep) {
+		buf_adds(out, "decision=sweep\npr=\nhead=\n");
+	} else if (last) {
+		buf_addf(out, "decision=%s\npr=%lld\nhead=%s\n", last->outcome,
+			 (long long)last->pr, last->head);
+	} else {
+		buf_adds(out, "decision=none\npr=\nhead=\n");
+	}
+	buf_adds(out, "approved_prs=");
+	for (i = 0; i < r->nsteps; i++)
+		if (r->steps[i].kind == STEP_GATE &&
+		    strcmp(r->steps[i].outcome, "approve") == 0)
+			buf_addf(out, "%s%lld", napproved++ ? "," : "",
+				 (long long)r->steps[i].pr);
+	buf_addf(out, "\napproved=%s\n",
+		 sweep ? (napproved ? "true" : "false")
+		 : last && last->kind == STEP_GATE &&
+				 strcmp(last->outcome, "approve") == 0
+			 ? "true"
+			 : "false");
+}
+
 void report_usage_json(struct buf *out)
 {
 	buf_adds(out, "{\"report\": 1, \"steps\": [], \"writes\": [], "
@@ -306,8 +339,25 @@ static void md_cell(struct buf *out, const char *s)
 	}
 }
 
+/* A link only for a plain https URL that cannot break out of markdown. */
+static void md_link(struct buf *out, const char *text, const char *url,
+		    bool *first)
+{
+	size_t i;
+
+	if (!url || strncmp(url, "https://", 8) != 0)
+		return;
+	for (i = 0; url[i]; i++)
+		if ((unsigned char)url[i] <= 0x20 || strchr("()<>[]\"'`\\|", url[i]))
+			return;
+	buf_addf(out, "%s[%s](%s)", *first ? "Verdicts: " : " · ", text, url);
+	*first = false;
+}
+
 static void md_gate(struct buf *out, const struct report_step *s)
 {
+	bool first = true;
+
 	int c;
 
 	buf_addf(out, "### PR #%lld: %s", (long long)s->pr, s->outcome);
@@ -324,6 +374,10 @@ static void md_gate(struct buf *out, const struct report_step *s)
 		}
 		buf_adds(out, "\n");
 	}
+	md_link(out, "check verdict", s->check_url, &first);
+	md_link(out, "needs-human verdict", s->verdict_url, &first);
+	if (!first)
+		buf_adds(out, "\n\n");
 }
 
 static void md_write(struct buf *out, const struct report_write *w)

@@ -36,6 +36,8 @@ struct report_step {
 	bool cond[COND_COUNT];
 	char *why[COND_COUNT];    /* one sentence each (may be NULL) */
 	int draft;                /* -1 = unknown */
+	char *verdict_url;        /* links for the summary (untrusted) */
+	char *check_url;
 	char **reasons;
 	size_t nreasons;
 	int exit;
@@ -104,6 +106,10 @@ void report_to_json(const struct report *r, struct buf *out);
 /* The human summary: a markdown table per gate step, writes, notes.
  * Untrusted text is escaped for markdown tables. */
 void report_to_markdown(const struct report *r, struct buf *out);
+
+/* The GitHub Actions outputs (decision, pr, head, approved, approved_prs)
+ * as NAME=value lines. `sweep`: the run was a sweep. */
+void report_outputs(const struct report *r, bool sweep, struct buf *out);
 
 /* The minimal report of a malformed snapshot (SNAPSHOT.md §2). */
 void report_usage_json(struct buf *out);

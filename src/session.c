@@ -12,6 +12,24 @@
 #include "event.h"
 #include "log.h"
 
+/* A token goes into headers and ::add-mask::, so it must be one line of
+ * printable characters. */
+static bool token_valid(const char *t)
+{
+	for (; t && *t; t++)
+		if ((unsigned char)*t <= 0x20 || (unsigned char)*t == 0x7f)
+			return false;
+	return true;
+}
+
+/* GitHub Actions: mask every token in the log (stderr carries workflow
+ * commands too, and keeps stdout for the report). */
+static void mask(const char *token)
+{
+	if (token)
+		fprintf(stderr, "::add-mask::%s\n", token);
+}
+
 static int open_live(struct session *s, const struct cli *c, struct buf *err)
 {
 	struct live_config lc;
@@ -19,6 +37,14 @@ static int open_live(struct session *s, const struct cli *c, struct buf *err)
 	if (env_load(&s->env, &s->policy, err) < 0)
 		return AA_EUSAGE;
 	log_set_actions(s->env.actions);
+	if (!token_valid(s->env.token) || !token_valid(s->env.read_token)) {
+		buf_setf(err, "a token holds whitespace or control characters");
+		return AA_EUSAGE;
+	}
+	if (s->env.actions) {
+		mask(s->env.token);
+		mask(s->env.read_token);
+	}
 	s->repository = c->repo ? c->repo : s->env.repository;
 	if (!s->repository) {
 		buf_setf(err, "which repository? (--repo OWNER/NAME or "
@@ -114,6 +140,21 @@ void session_free(struct session *s)
 	policy_release(&s->policy);
 }
 
+/* Append text to a file GitHub Actions gave us ($GITHUB_OUTPUT, …). */
+static void append_file(const char *path, const struct buf *text)
+{
+	FILE *f = fopen(path, "ab");
+
+	if (!f || fwrite(text->ptr, 1, text->len, f) != text->len) {
+		log_warning("cannot write '%s'", path);
+		if (f)
+			fclose(f);
+		return;
+	}
+	if (fclose(f) != 0)
+		log_warning("cannot write '%s'", path);
+}
+
 int session_close(struct session *s, bool json)
 {
 	struct buf out = BUF_INIT(BUF_MAX_DOC);
@@ -124,6 +165,16 @@ int session_close(struct session *s, bool json)
 		log_note(s->report.notes[i].level, s->report.notes[i].text);
 	report_to_markdown(&s->report, &out);
 	fputs(out.ptr, stderr);
+	if (!s->offline && s->env.step_summary)
+		append_file(s->env.step_summary, &out);
+	if (!s->offline && s->env.output) {
+		bool sweep = s->sweep || (s->report.event &&
+					  strcmp(s->report.event, "schedule") == 0);
+
+		buf_reset(&out);
+		report_outputs(&s->report, sweep, &out);
+		append_file(s->env.output, &out);
+	}
 	if (json) {
 		buf_reset(&out);
 		report_to_json(&s->report, &out);

@@ -24,6 +24,7 @@ struct session {
 	struct engine engine;
 	const char *repository;
 	struct env_config env; /* live sessions only */
+	bool sweep;            /* the run is a sweep (for the outputs) */
 };
 
 /*
