@@ -45,7 +45,8 @@ int buf_addf(struct buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int buf_vaddf(struct buf *b, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
-/* Replace the contents with a formatted string. */
+/* Replace the contents with a formatted string (past the ceiling the
+ * buf is left empty and AA_ETOOBIG returned). */
 int buf_setf(struct buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Take the memory: the caller frees the result; b is left empty. */

@@ -42,7 +42,10 @@ struct gate_input {
 	int64_t pr;
 	const struct snap_pull *pull;    /* parts in `ok` are valid */
 	unsigned ok;                     /* PART_* read */
-	unsigned failed;                 /* PART_* whose read failed */
+	unsigned failed;                 /* PART_* whose read failed: any
+					  * of them makes GATE_ERROR; a part
+					  * in neither set was not asked for
+					  * and its conditions are false */
 	const struct snap_statuses *statuses; /* of the head; NULL: failed */
 };
 

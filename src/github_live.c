@@ -487,7 +487,7 @@ static int dec_comments(struct snap_pull *p, const cJSON *nodes,
 		    jget_str(&c->html_url, n, path, "url", 0, err) < 0)
 			return AA_ERR;
 		c->body_len = strlen(c->body);
-		c->edited = c->edited_at != 0 || c->edited_by != NULL;
+		c->edited = json_has(n, "lastEditedAt") || c->edited_by != NULL;
 	}
 	return AA_OK;
 }

@@ -169,6 +169,14 @@ int jget_str(char **out, const cJSON *obj, const char *path, const char *key,
 	return AA_OK;
 }
 
+bool json_has(const cJSON *obj, const char *key)
+{
+	const cJSON *item = obj ? cJSON_GetObjectItemCaseSensitive(obj, key)
+				: NULL;
+
+	return item && !cJSON_IsNull(item);
+}
+
 bool json_int_value(int64_t *out, const cJSON *item, int64_t min, int64_t max)
 {
 	double d;

@@ -19,6 +19,7 @@
 #include <cJSON.h>
 
 #include "buf.h"
+#include "util.h"
 
 /* Deepest nesting accepted; GitHub's documents stay far below it. */
 #define JSON_MAX_DEPTH 64
@@ -56,6 +57,8 @@ int jget_obj(const cJSON **out, const cJSON *obj, const char *path,
 	     const char *key, unsigned flags, struct buf *err);
 int jget_arr(const cJSON **out, const cJSON *obj, const char *path,
 	     const char *key, unsigned flags, struct buf *err);
+/* Is obj[key] present and not null? */
+bool json_has(const cJSON *obj, const char *key);
 /* Integer value of a number node (exact, within [min,max]). */
 bool json_int_value(int64_t *out, const cJSON *item, int64_t min, int64_t max);
 

@@ -35,6 +35,18 @@ static struct mview trim(struct mview v)
 	return v;
 }
 
+/* Leading and trailing spaces and tabs only. */
+static struct mview trim_ws(struct mview v)
+{
+	while (v.n && is_ws((unsigned char)v.p[0])) {
+		v.p++;
+		v.n--;
+	}
+	while (v.n && is_ws((unsigned char)v.p[v.n - 1]))
+		v.n--;
+	return v;
+}
+
 static void skip_ws(struct mview *v)
 {
 	while (v->n && is_ws((unsigned char)v->p[0])) {
@@ -124,7 +136,7 @@ enum nh_line_kind marker_nh_line(struct mview line, struct mview *value)
 	 * marker line (it would render differently from what it says). */
 	if (contains(in, "-->") || contains(in, "<!--"))
 		return NHL_NONE;
-	in = trim(in);
+	in = trim_ws(in); /* only spaces and tabs inside the delimiters */
 	if (eat_word(&in, "agentic:needs-human")) {
 		if (!in.n || !is_ws((unsigned char)in.p[0]))
 			return NHL_NONE;

@@ -350,7 +350,8 @@ static int load_comment(void *item, const cJSON *o,
 	if (!c->body)
 		c->body = xstrdup("");
 	c->body_len = strlen(c->body);
-	c->edited = c->edited_by != NULL || c->edited_at != 0;
+	/* Presence, not value: an edit at the epoch is still an edit. */
+	c->edited = c->edited_by != NULL || json_has(o, "edited_at");
 	return AA_OK;
 }
 
@@ -1009,7 +1010,10 @@ static void write_pull(struct jw *w, const struct snap_pull *p)
 		jw_key(w, "edited_by");
 		jw_str_or_null(w, c->edited_by);
 		jw_key(w, "edited_at");
-		write_time_or_null(w, c->edited_at);
+		if (c->edited)
+			jw_time(w, c->edited_at);
+		else
+			jw_null(w);
 		jw_key(w, "html_url");
 		jw_str_or_null(w, c->html_url);
 		jw_obj_end(w);

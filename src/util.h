@@ -92,8 +92,9 @@ void time_format(char out[32], int64_t ms);
 bool repo_name_valid(const char *s);
 
 /*
- * Parse 1..max_digits decimal digits (the whole of s, nothing else) into a
- * positive integer of at most max. Returns 0 or AA_ERR.
+ * Parse s (len bytes, all of them decimal digits, at least one) into an
+ * integer of at most max ("0" included: callers that need a positive
+ * number check it). Returns 0 or AA_ERR.
  */
 int parse_decimal(int64_t *out, const char *s, size_t len, int64_t max);
 

@@ -1,0 +1,1316 @@
+/*
+ * test_marker.c - BEHAVIOR §2: the verdict comment parser.
+ *
+ * Table-driven: each table is an array of {input, expected} rows walked by
+ * one test function; every mismatch is printed with its row index and name
+ * and the test fails once at the end, so one run shows every broken row.
+ */
+#include "unit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "marker.h"
+
+/* --- helpers --- */
+
+#define HA       "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+#define HB       "0123456789abcdef0123456789abcdef01234567"
+#define HB_UP    "0123456789ABCDEF0123456789ABCDEF01234567"
+#define HA_SHORT "aaaaaaa"
+
+#define NHV      "<!-- agentic:needs-human v1 -->\n"
+#define YES      "<!-- needs-human: yes -->\n"
+#define NO       "<!-- needs-human: no -->\n"
+#define HEAD(h)  "<!-- head: " h " -->\n"
+#define BASE(b)  "<!-- base: " b " -->\n"
+#define OPEN     "<!-- agentic:check v1 -->\n"
+#define ROW_OK_A "- id: PRRT_a, status: fixed, severity: high, reason: done\n"
+
+/* Report a row mismatch; `bad` counts them, the test fails at the end. */
+#define EXPECT_INT(i, name, got, want)                                         \
+	do {                                                                   \
+		long long g_ = (long long)(got), w_ = (long long)(want);       \
+		if (g_ != w_) {                                                \
+			print_error(                                           \
+			    "row %zu (%s): %s is %lld, expected %lld\n",       \
+			    (size_t)(i), (name), #got, g_, w_);                \
+			bad++;                                                 \
+		}                                                              \
+	} while (0)
+
+#define EXPECT_VIEW(i, name, view, want)                                       \
+	do {                                                                   \
+		struct mview v_ = (view);                                      \
+		const char *w_ = (want);                                       \
+		if (v_.n != strlen(w_) || (v_.n && memcmp(v_.p, w_, v_.n))) {  \
+			print_error("row %zu (%s): %s is \"%.*s\", expected "  \
+			            "\"%s\"\n",                                \
+			            (size_t)(i), (name), #view, (int)v_.n,     \
+			            v_.p ? v_.p : "", w_);                     \
+			bad++;                                                 \
+		}                                                              \
+	} while (0)
+
+#define EXPECT_STR(i, name, got, want)                                         \
+	do {                                                                   \
+		const char *g_ = (got), *w_ = (want);                          \
+		if (strcmp(g_, w_) != 0) {                                     \
+			print_error("row %zu (%s): %s is \"%s\", expected "    \
+			            "\"%s\"\n",                                \
+			            (size_t)(i), (name), #got, g_, w_);        \
+			bad++;                                                 \
+		}                                                              \
+	} while (0)
+
+static struct mview mvs(const char *s)
+{
+	struct mview v;
+
+	v.p = s;
+	v.n = strlen(s);
+	return v;
+}
+
+static void parse_str(struct marker_result *m, const char *s)
+{
+	marker_parse(m, s, strlen(s));
+}
+
+/* Independent count of code points: bytes that are not 10xxxxxx. */
+static size_t count_chars(const char *s, size_t n)
+{
+	size_t i, c = 0;
+
+	for (i = 0; i < n; i++)
+		if (((unsigned char)s[i] & 0xC0) != 0x80)
+			c++;
+	return c;
+}
+
+/* Repeat `unit` until `n` copies, then append `tail`. Caller frees. */
+static char *repeat(const char *head, const char *unit, size_t n,
+                    const char *tail, size_t *len)
+{
+	size_t hl = strlen(head), ul = strlen(unit), tl = strlen(tail), i;
+	char *s = malloc(hl + ul * n + tl + 1), *p = s;
+
+	assert_non_null(s);
+	memcpy(p, head, hl);
+	p += hl;
+	for (i = 0; i < n; i++, p += ul)
+		memcpy(p, unit, ul);
+	memcpy(p, tail, tl);
+	p += tl;
+	*p = '\0';
+	*len = (size_t)(p - s);
+	return s;
+}
+
+/* --- marker_nh_line --- */
+
+struct nh_line_row {
+	const char *line;
+	enum nh_line_kind kind;
+	const char *value; /* NULL: not checked */
+};
+
+static const struct nh_line_row nh_line_rows[] = {
+    /* the verdict line and its whitespace/case rules */
+    {"<!-- agentic:needs-human v1 -->", NHL_VERDICT, NULL},
+    {"<!--agentic:needs-human v1-->", NHL_VERDICT, NULL},
+    {"   <!-- agentic:needs-human v1 -->", NHL_VERDICT, NULL},
+    {"<!-- agentic:needs-human v1 -->   ", NHL_VERDICT, NULL},
+    {"\t<!-- agentic:needs-human v1 -->\t", NHL_VERDICT, NULL},
+    {"<!-- agentic:needs-human v1 -->\r", NHL_VERDICT, NULL},
+    {"<!-- agentic:needs-human v1 --> \r", NHL_VERDICT, NULL},
+    /* Inside the delimiters only spaces and tabs are ws: a CR is not. */
+    {"<!-- needs-human: no\r-->", NHL_VALUE_OTHER, "no\r"},
+    {"<!-- agentic:needs-human v1\r -->", NHL_NONE, NULL},
+    {"<!--  \t agentic:needs-human v1 \t -->", NHL_VERDICT, NULL},
+    {"<!-- AGENTIC:NEEDS-HUMAN V1 -->", NHL_VERDICT, NULL},
+    {"<!-- Agentic:Needs-Human v1 -->", NHL_VERDICT, NULL},
+    {"<!-- agentic:needs-human\tv1 -->", NHL_VERDICT, NULL},
+    {"<!-- agentic:needs-human    v1 -->", NHL_VERDICT, NULL},
+    {"<!-- agentic:needs-humanv1 -->", NHL_NONE, NULL},
+    {"<!-- agentic:needs-human v2 -->", NHL_NONE, NULL},
+    {"<!-- agentic:needs-human v10 -->", NHL_NONE, NULL},
+    {"<!-- agentic:needs-human v -->", NHL_NONE, NULL},
+    {"<!-- agentic:needs-human -->", NHL_NONE, NULL},
+    {"<!-- agentic:needs-human v1 extra -->", NHL_NONE, NULL},
+    {"<!-- agentic: needs-human v1 -->", NHL_NONE, NULL},
+    {"<!-- agentic :needs-human v1 -->", NHL_NONE, NULL},
+    {"<!-- agentic-needs-human v1 -->", NHL_NONE, NULL},
+    /* anything else on the line: not a marker */
+    {"<!-- agentic:needs-human v1 --> and more", NHL_NONE, NULL},
+    {"text <!-- agentic:needs-human v1 -->", NHL_NONE, NULL},
+    {"<!-- agentic:needs-human v1 --><!-- needs-human: yes -->", NHL_NONE,
+     NULL},
+    {"<!-- needs-human: yes --> <!-- needs-human: no -->", NHL_NONE, NULL},
+    {"<!-- <!-- needs-human: yes -->", NHL_NONE, NULL},
+    {"<!-- needs-human: yes --> -->", NHL_NONE, NULL},
+    {"<!-- agentic:needs-human v1 -- >", NHL_NONE, NULL},
+    {"<! -- agentic:needs-human v1 -->", NHL_NONE, NULL},
+    {"<!-- agentic:needs-human v1", NHL_NONE, NULL},
+    {"agentic:needs-human v1 -->", NHL_NONE, NULL},
+    {"<!---->", NHL_NONE, NULL},
+    {"<!-->", NHL_NONE, NULL},
+    {"<!--->", NHL_NONE, NULL},
+    {"", NHL_NONE, NULL},
+    {"   ", NHL_NONE, NULL},
+    /* code spans, block quotes, list items, headings */
+    {"`<!-- agentic:needs-human v1 -->`", NHL_NONE, NULL},
+    {"`<!-- needs-human: no -->`", NHL_NONE, NULL},
+    {"> <!-- needs-human: no -->", NHL_NONE, NULL},
+    {">  <!-- agentic:needs-human v1 -->", NHL_NONE, NULL},
+    {"- <!-- needs-human: no -->", NHL_NONE, NULL},
+    {"# <!-- needs-human: no -->", NHL_NONE, NULL},
+    /* homoglyphs, zero-width and non-ASCII spaces, full-width colon */
+    {"<!-- \xd0\xb0gentic:needs-human v1 -->", NHL_NONE, NULL},
+    {"<!-- agentic:needs-hum\xd0\xb0n v1 -->", NHL_NONE, NULL},
+    {"<!-- agentic:needs-human v\xef\xbc\x91 -->", NHL_NONE, NULL},
+    {"<!-- agentic:needs\xe2\x80\x8b-human v1 -->", NHL_NONE, NULL},
+    {"<!--\xe2\x80\x8b agentic:needs-human v1 -->", NHL_NONE, NULL},
+    {"\xe2\x80\x8b<!-- agentic:needs-human v1 -->", NHL_NONE, NULL},
+    {"<!-- agentic:needs-human\xc2\xa0v1 -->", NHL_NONE, NULL},
+    {"<!-- needs-human\xef\xbc\x9a yes -->", NHL_NONE, NULL},
+    {"<!-- needs\xe2\x80\x91human: yes -->", NHL_NONE, NULL},
+    {"<!-- needs-human: y\xd0\xb5s -->", NHL_VALUE_OTHER, NULL},
+    {"<!-- needs-human: n\xd0\xbe -->", NHL_VALUE_OTHER, NULL},
+    {"<!-- needs-human: yes\xe2\x80\x8b -->", NHL_VALUE_OTHER, NULL},
+    {"\xef\xbc\x9c!-- needs-human: yes -->", NHL_NONE, NULL},
+    /* a NUL read as U+FFFD (N23) never forms a marker */
+    {"<!--\xef\xbf\xbd needs-human: yes -->", NHL_NONE, NULL},
+    {"<!-- needs-human\xef\xbf\xbd: yes -->", NHL_NONE, NULL},
+    {"<!-- needs-human: yes\xef\xbf\xbd -->", NHL_VALUE_OTHER, NULL},
+    {"\xef\xbf\xbd<!-- needs-human: yes -->", NHL_NONE, NULL},
+    {"<!-- needs-human: yes -->\xef\xbf\xbd", NHL_NONE, NULL},
+    /* the value line */
+    {"<!-- needs-human: yes -->", NHL_YES, "yes"},
+    {"<!-- needs-human:yes -->", NHL_YES, "yes"},
+    {"<!--needs-human:yes-->", NHL_YES, "yes"},
+    {"<!-- needs-human :  yes -->", NHL_YES, "yes"},
+    {"<!-- needs-human\t:\tyes\t-->", NHL_YES, "yes"},
+    {"<!-- NEEDS-HUMAN: YES -->", NHL_YES, "YES"},
+    {"<!-- Needs-Human: Yes -->", NHL_YES, "Yes"},
+    {"  <!-- needs-human: yes -->\r", NHL_YES, "yes"},
+    {"<!-- needs-human: no -->", NHL_NO, "no"},
+    {"<!-- needs-human: NO -->", NHL_NO, "NO"},
+    {"<!-- needs-human: nO -->", NHL_NO, "nO"},
+    {"<!-- needs-human: maybe -->", NHL_VALUE_OTHER, "maybe"},
+    {"<!-- needs-human: yes please -->", NHL_VALUE_OTHER, "yes please"},
+    {"<!-- needs-human: yes, no -->", NHL_VALUE_OTHER, NULL},
+    {"<!-- needs-human: y -->", NHL_VALUE_OTHER, "y"},
+    {"<!-- needs-human: true -->", NHL_VALUE_OTHER, "true"},
+    {"<!-- needs-human: yes --> x", NHL_NONE, NULL},
+    {"<!-- needs-human yes -->", NHL_NONE, NULL},
+    {"<!-- needs-human = yes -->", NHL_NONE, NULL},
+    {"<!-- needs-humans: yes -->", NHL_NONE, NULL},
+    {"<!-- agentic:needs-human: yes -->", NHL_NONE, NULL},
+    /* head and base */
+    {"<!-- head: " HA " -->", NHL_HEAD, HA},
+    {"<!--head:" HA "-->", NHL_HEAD, HA},
+    {"<!-- HEAD : " HB_UP " -->", NHL_HEAD, HB_UP},
+    {"<!-- head: " HA_SHORT " -->", NHL_HEAD, HA_SHORT},
+    {"<!-- head: -->", NHL_HEAD, ""},
+    {"<!-- head: " HA " --> ", NHL_HEAD, HA},
+    {"<!-- head " HA " -->", NHL_NONE, NULL},
+    {"<!-- base: main -->", NHL_BASE, "main"},
+    {"<!-- base:main-->", NHL_BASE, "main"},
+    {"<!-- BASE :  release/1.x  -->", NHL_BASE, "release/1.x"},
+    {"<!-- base: Main -->", NHL_BASE, "Main"},
+    {"<!-- base: feature branch -->", NHL_BASE, "feature branch"},
+    {"<!-- base: a--b -->", NHL_BASE, "a--b"},
+    {"<!-- base: -->", NHL_BASE, ""},
+    {"<!-- base: main --> <!-- x -->", NHL_NONE, NULL},
+    {"<!-- bases: main -->", NHL_NONE, NULL},
+};
+
+static void test_marker__nh_line_table(void **state)
+{
+	size_t i;
+	int bad = 0;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(nh_line_rows); i++) {
+		const struct nh_line_row *r = &nh_line_rows[i];
+		struct mview value;
+		enum nh_line_kind k = marker_nh_line(mvs(r->line), &value);
+
+		EXPECT_INT(i, r->line, k, r->kind);
+		if (k == r->kind && r->value)
+			EXPECT_VIEW(i, r->line, value, r->value);
+	}
+	assert_int_equal(bad, 0);
+}
+
+/* --- marker_check_line --- */
+
+struct check_line_row {
+	const char *line;
+	enum check_line_kind kind;
+	const char *value; /* NULL: not checked */
+};
+
+static const struct check_line_row check_line_rows[] = {
+    {"head: " HA, CKL_HEAD, HA},
+    {"head:" HA, CKL_HEAD, HA},
+    {"  HEAD :\t" HB_UP "  ", CKL_HEAD, HB_UP},
+    {"Head: " HA "\r", CKL_HEAD, HA},
+    {"head: " HA_SHORT, CKL_NONE, NULL},
+    {"head: " HA " (judged)", CKL_NONE, NULL},
+    {"head: " HA "a", CKL_NONE, NULL},
+    {"head: " HA ".", CKL_NONE, NULL},
+    {"head: `" HA "`", CKL_NONE, NULL},
+    {"head:", CKL_NONE, NULL},
+    {"head " HA, CKL_NONE, NULL},
+    {"**head:** " HA, CKL_NONE, NULL},
+    {"> head: " HA, CKL_NONE, NULL},
+    {"<!-- head: " HA " -->", CKL_NONE, NULL},
+    {"the head: " HA, CKL_NONE, NULL},
+    {"head\xef\xbc\x9a " HA, CKL_NONE, NULL},
+    {"round: 123", CKL_ROUND, "123"},
+    {"round:7", CKL_ROUND, "7"},
+    {"  Round :  0042 \r", CKL_ROUND, "0042"},
+    {"ROUND: 99999999999999999999", CKL_ROUND, "99999999999999999999"},
+    {"round: 12a", CKL_NONE, NULL},
+    {"round: -5", CKL_NONE, NULL},
+    {"round: +5", CKL_NONE, NULL},
+    {"round: 1 2", CKL_NONE, NULL},
+    {"round: 1.0", CKL_NONE, NULL},
+    {"round:", CKL_NONE, NULL},
+    {"round: \xd9\xa1", CKL_NONE, NULL},
+    {"clean: true", CKL_CLEAN, "true"},
+    {"clean: false", CKL_CLEAN, "false"},
+    {"Clean : TRUE", CKL_CLEAN, "TRUE"},
+    {"CLEAN:False\r", CKL_CLEAN, "False"},
+    {"clean: yes", CKL_NONE, NULL},
+    {"clean: true.", CKL_NONE, NULL},
+    {"clean: true false", CKL_NONE, NULL},
+    {"clean: 1", CKL_NONE, NULL},
+    {"clean:", CKL_NONE, NULL},
+    {"clean=true", CKL_NONE, NULL},
+    {"- id: a, status: fixed, severity: nit, reason: r", CKL_ROW, NULL},
+    {"-id:a", CKL_ROW, NULL},
+    {"  -   ID : x", CKL_ROW, NULL},
+    {"\t- id:", CKL_ROW, NULL},
+    {"- id", CKL_NONE, NULL},
+    {"* id: x", CKL_NONE, NULL},
+    {"+ id: x", CKL_NONE, NULL},
+    {"id: x", CKL_NONE, NULL},
+    {"- idx: y", CKL_NONE, NULL},
+    {"- status: fixed", CKL_NONE, NULL},
+    {"-- id: x", CKL_NONE, NULL},
+    {"> - id: x", CKL_NONE, NULL},
+    {"\xe2\x80\x93 id: x", CKL_NONE, NULL},
+    {"threads:", CKL_NONE, NULL},
+    {"<details>", CKL_NONE, NULL},
+    {"", CKL_NONE, NULL},
+};
+
+static void test_marker__check_line_table(void **state)
+{
+	size_t i;
+	int bad = 0;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(check_line_rows); i++) {
+		const struct check_line_row *r = &check_line_rows[i];
+		struct mview value;
+		enum check_line_kind k =
+		    marker_check_line(mvs(r->line), &value);
+
+		EXPECT_INT(i, r->line, k, r->kind);
+		if (k == r->kind && r->value)
+			EXPECT_VIEW(i, r->line, value, r->value);
+	}
+	assert_int_equal(bad, 0);
+}
+
+/* --- marker_parse_row --- */
+
+struct row_row {
+	const char *line;
+	enum row_error error;
+	const char *id; /* NULL: not checked */
+	enum row_status status;
+	enum row_severity severity;
+	const char *reason; /* checked when error is ROW_OK / BLOCKING_NIT */
+};
+
+#define R_FIX ROW_FIXED
+#define R_OBS ROW_OBSOLETE
+#define R_RV  ROW_REBUTTED_VALID
+#define R_OUT ROW_OUTSTANDING
+#define R_RI  ROW_REBUTTED_INVALID
+
+static const struct row_row row_rows[] = {
+    /* full shape, every status and severity */
+    {"- id: PRRT_1, status: fixed, severity: high, reason: done", ROW_OK,
+     "PRRT_1", R_FIX, SEV_HIGH, "done"},
+    {"- id: a, status: obsolete, severity: critical, reason: gone", ROW_OK, "a",
+     R_OBS, SEV_CRITICAL, "gone"},
+    {"- id: a, status: rebutted-valid, severity: should-fix, reason: ok",
+     ROW_OK, "a", R_RV, SEV_SHOULD_FIX, "ok"},
+    {"- id: a, status: outstanding, severity: high, reason: still there",
+     ROW_OK, "a", R_OUT, SEV_HIGH, "still there"},
+    {"- id: a, status: rebutted-invalid, severity: critical, reason: no",
+     ROW_OK, "a", R_RI, SEV_CRITICAL, "no"},
+    {"- id: a, status: fixed, severity: nit, reason: tidy", ROW_OK, "a", R_FIX,
+     SEV_NIT, "tidy"},
+    {"- id: a, status: obsolete, severity: nit, reason: moot", ROW_OK, "a",
+     R_OBS, SEV_NIT, "moot"},
+    {"- id: a, status: rebutted-valid, severity: nit, reason: fine", ROW_OK,
+     "a", R_RV, SEV_NIT, "fine"},
+    /* keys and values case-insensitive */
+    {"- ID: a, STATUS: Outstanding, SEVERITY: Critical, REASON: X", ROW_OK, "a",
+     R_OUT, SEV_CRITICAL, "X"},
+    {"- Id: a, Status: REBUTTED-INVALID, Severity: SHOULD-FIX, Reason: y",
+     ROW_OK, "a", R_RI, SEV_SHOULD_FIX, "y"},
+    /* whitespace: optional, allowed after commas and around colons */
+    {"-id:a,status:fixed,severity:nit,reason:r", ROW_OK, "a", R_FIX, SEV_NIT,
+     "r"},
+    {"  -   id  :  a,   status  :  fixed,\tseverity\t:\tnit,  reason  :  r  ",
+     ROW_OK, "a", R_FIX, SEV_NIT, "r"},
+    {"- id: a, status: fixed, severity: nit, reason: r\r", ROW_OK, "a", R_FIX,
+     SEV_NIT, "r"},
+    {"\t- id: a,\tstatus: fixed,\tseverity: nit,\treason: r", ROW_OK, "a",
+     R_FIX, SEV_NIT, "r"},
+    /* ids: anything without ws, comma or control characters */
+    {"- id: PRRT_kwDOAbc1-_x.y/z, status: fixed, severity: nit, reason: r",
+     ROW_OK, "PRRT_kwDOAbc1-_x.y/z", R_FIX, SEV_NIT, "r"},
+    {"- id: \xc3\xa9t\xc3\xa9, status: fixed, severity: nit, reason: r", ROW_OK,
+     "\xc3\xa9t\xc3\xa9", R_FIX, SEV_NIT, "r"},
+    {"- id: , status: fixed, severity: nit, reason: r", ROW_BAD_ID, NULL, 0, 0,
+     NULL},
+    {"- id:, status: fixed, severity: nit, reason: r", ROW_BAD_ID, NULL, 0, 0,
+     NULL},
+    {"- id: a b, status: fixed, severity: nit, reason: r", ROW_BAD_ID, NULL, 0,
+     0, NULL},
+    {"- id: a\x01"
+     "b, status: fixed, severity: nit, reason: r",
+     ROW_BAD_ID, NULL, 0, 0, NULL},
+    {"- id: a\x7f"
+     "b, status: fixed, severity: nit, reason: r",
+     ROW_BAD_ID, NULL, 0, 0, NULL},
+    {"- id:", ROW_BAD_ID, NULL, 0, 0, NULL},
+    {"- id:   ", ROW_BAD_ID, NULL, 0, 0, NULL},
+    /* the fields in order, each introduced by ", key:" */
+    {"- id: a", ROW_NO_STATUS, "a", 0, 0, NULL},
+    {"- id: a,", ROW_NO_STATUS, "a", 0, 0, NULL},
+    {"- id: a, severity: nit, status: fixed, reason: r", ROW_NO_STATUS, "a", 0,
+     0, NULL},
+    {"- id: a, stat: fixed, severity: nit, reason: r", ROW_NO_STATUS, "a", 0, 0,
+     NULL},
+    {"- id: a,, status: fixed, severity: nit, reason: r", ROW_NO_STATUS, "a", 0,
+     0, NULL},
+    {"- id: a, status fixed, severity: nit, reason: r", ROW_NO_STATUS, "a", 0,
+     0, NULL},
+    {"- id: a, status: done, severity: nit, reason: r", ROW_BAD_STATUS, "a", 0,
+     0, NULL},
+    {"- id: a, status: , severity: nit, reason: r", ROW_BAD_STATUS, "a", 0, 0,
+     NULL},
+    {"- id: a, status: fixed;, severity: nit, reason: r", ROW_BAD_STATUS, "a",
+     0, 0, NULL},
+    {"- id: a, status: rebutted, severity: nit, reason: r", ROW_BAD_STATUS, "a",
+     0, 0, NULL},
+    {"- id: a, status: fixed fully, severity: nit, reason: r", ROW_BAD_STATUS,
+     "a", 0, 0, NULL},
+    {"- id: a, status: fixed", ROW_NO_SEVERITY, "a", 0, 0, NULL},
+    {"- id: a, status: fixed, reason: r", ROW_NO_SEVERITY, "a", 0, 0, NULL},
+    {"- id: a, status: fixed, sev: nit, reason: r", ROW_NO_SEVERITY, "a", 0, 0,
+     NULL},
+    {"- id: a, status: fixed, severity: low, reason: r", ROW_BAD_SEVERITY, "a",
+     0, 0, NULL},
+    {"- id: a, status: fixed, severity: should fix, reason: r",
+     ROW_BAD_SEVERITY, "a", 0, 0, NULL},
+    {"- id: a, status: fixed, severity: medium, reason: r", ROW_BAD_SEVERITY,
+     "a", 0, 0, NULL},
+    {"- id: a, status: fixed, severity: nit", ROW_NO_REASON, "a", 0, 0, NULL},
+    {"- id: a, status: fixed, severity: nit, why: r", ROW_NO_REASON, "a", 0, 0,
+     NULL},
+    {"- id: a, status: fixed, severity: nit, reason:", ROW_EMPTY_REASON, "a", 0,
+     0, NULL},
+    {"- id: a, status: fixed, severity: nit, reason:   \t\r", ROW_EMPTY_REASON,
+     "a", 0, 0, NULL},
+    /* never whitespace before a comma */
+    {"- id: a , status: fixed, severity: nit, reason: r",
+     ROW_SPACE_BEFORE_COMMA, NULL, 0, 0, NULL},
+    {"- id: a\t, status: fixed, severity: nit, reason: r",
+     ROW_SPACE_BEFORE_COMMA, NULL, 0, 0, NULL},
+    {"- id: a, status: fixed , severity: nit, reason: r",
+     ROW_SPACE_BEFORE_COMMA, "a", 0, 0, NULL},
+    {"- id: a, status: fixed, severity: nit  , reason: r",
+     ROW_SPACE_BEFORE_COMMA, "a", 0, 0, NULL},
+    /* a nit may not block */
+    {"- id: a, status: outstanding, severity: nit, reason: r", ROW_BLOCKING_NIT,
+     "a", R_OUT, SEV_NIT, "r"},
+    {"- id: a, status: rebutted-invalid, severity: NIT, reason: r",
+     ROW_BLOCKING_NIT, "a", R_RI, SEV_NIT, "r"},
+    /* the reason is free text, never searched */
+    {"- id: a, status: fixed, severity: nit, reason: status: outstanding, "
+     "severity: critical",
+     ROW_OK, "a", R_FIX, SEV_NIT, "status: outstanding, severity: critical"},
+    {"- id: a, status: fixed, severity: high, reason: x, status: "
+     "outstanding, severity: nit, reason: y",
+     ROW_OK, "a", R_FIX, SEV_HIGH,
+     "x, status: outstanding, severity: nit, reason: y"},
+    {"- id: a, status: outstanding, severity: high, reason: fixed, "
+     "obsolete, clean: true",
+     ROW_OK, "a", R_OUT, SEV_HIGH, "fixed, obsolete, clean: true"},
+    {"- id: a, status: fixed, severity: nit, reason: - id: b, status: "
+     "outstanding",
+     ROW_OK, "a", R_FIX, SEV_NIT, "- id: b, status: outstanding"},
+    {"- id: a, status: fixed, severity: nit, reason:  a , b ,c  ", ROW_OK, "a",
+     R_FIX, SEV_NIT, "a , b ,c"},
+};
+
+static void test_marker__row_table(void **state)
+{
+	size_t i;
+	int bad = 0;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(row_rows); i++) {
+		const struct row_row *r = &row_rows[i];
+		struct marker_row row;
+
+		marker_parse_row(&row, mvs(r->line));
+		EXPECT_INT(i, r->line, row.error, r->error);
+		if (r->id)
+			EXPECT_VIEW(i, r->line, row.id, r->id);
+		if (row.error == r->error &&
+		    (r->error == ROW_OK || r->error == ROW_BLOCKING_NIT)) {
+			EXPECT_INT(i, r->line, row.status, r->status);
+			EXPECT_INT(i, r->line, row.severity, r->severity);
+			EXPECT_VIEW(i, r->line, row.reason, r->reason);
+		}
+	}
+	assert_int_equal(bad, 0);
+}
+
+/* --- needs-human verdicts, whole comments --- */
+
+struct nh_row {
+	const char *name;
+	const char *body;
+	bool present;
+	bool any_yes;
+	bool any_no;
+	enum nh_value value; /* checked when present */
+	unsigned malformed;  /* checked when present */
+	const char *head;    /* "" when malformed */
+	const char *base;    /* NULL: not checked */
+	size_t nheads;
+};
+
+static const struct nh_row nh_rows[] = {
+    {"well-formed yes", NHV YES HEAD(HA) BASE("main"), true, true, false,
+     NH_YES, 0, HA, "main", 1},
+    {"well-formed no", NHV NO HEAD(HA) BASE("main"), true, false, true, NH_NO,
+     0, HA, "main", 1},
+    {"markers in any order, amid prose",
+     "### No human needed\n\n" BASE("main") "Checked it.\n" HEAD(HA) NO
+     "\n" NHV "Thanks.",
+     true, false, true, NH_NO, 0, HA, "main", 1},
+    {"CRLF line endings",
+     "<!-- agentic:needs-human v1 -->\r\n<!-- needs-human: no -->\r\n"
+     "<!-- head: " HA " -->\r\n<!-- base: main -->\r\nprose\r\n",
+     true, false, true, NH_NO, 0, HA, "main", 1},
+    {"no final newline", NHV NO HEAD(HA) "<!-- base: main -->", true, false,
+     true, NH_NO, 0, HA, "main", 1},
+    {"indented markers",
+     "  <!-- agentic:needs-human v1 -->\n\t<!-- needs-human: no -->\t\n"
+     " <!-- head: " HA " -->\n    <!-- base: main -->   \n",
+     true, false, true, NH_NO, 0, HA, "main", 1},
+    {"case-insensitive keywords and value",
+     "<!-- AGENTIC:NEEDS-HUMAN V1 -->\n<!-- NEEDS-HUMAN: NO -->\n"
+     "<!-- HEAD: " HA " -->\n<!-- BASE: main -->\n",
+     true, false, true, NH_NO, 0, HA, "main", 1},
+    {"no verdict line: yes alone is not a verdict", YES HEAD(HA) BASE("m"),
+     false, true, false, 0, 0, "", NULL, 1},
+    {"v2 verdict line is not v1",
+     "<!-- agentic:needs-human v2 -->\n" NO HEAD(HA) BASE("main"), false, false,
+     true, 0, 0, "", NULL, 1},
+    {"verdict line without ws before v1",
+     "<!-- agentic:needs-humanv1 -->\n" NO HEAD(HA) BASE("main"), false, false,
+     true, 0, 0, "", NULL, 1},
+    {"verdict line with trailing text",
+     "<!-- agentic:needs-human v1 --> ok\n" NO HEAD(HA) BASE("main"), false,
+     false, true, 0, 0, "", NULL, 1},
+    {"verdict line in a code span",
+     "`<!-- agentic:needs-human v1 -->`\n" NO HEAD(HA) BASE("main"), false,
+     false, true, 0, 0, "", NULL, 1},
+    {"verdict line in a block quote",
+     "> <!-- agentic:needs-human v1 -->\n" NO HEAD(HA) BASE("main"), false,
+     false, true, 0, 0, "", NULL, 1},
+    {"homoglyph verdict line",
+     "<!-- agentic:needs-hum\xd0\xb0n v1 -->\n" NO HEAD(HA) BASE("main"), false,
+     false, true, 0, 0, "", NULL, 1},
+    {"both yes and no", NHV YES NO HEAD(HA) BASE("main"), true, true, true,
+     NH_MALFORMED, NHM_BOTH_VALUES, "", "main", 1},
+    {"yes twice is still yes", NHV YES YES HEAD(HA) BASE("main"), true, true,
+     false, NH_YES, 0, HA, "main", 1},
+    {"neither yes nor no", NHV HEAD(HA) BASE("main"), true, false, false,
+     NH_MALFORMED, NHM_NO_VALUE, "", "main", 1},
+    {"other value only",
+     NHV "<!-- needs-human: maybe -->\n" HEAD(HA) BASE("main"), true, false,
+     false, NH_MALFORMED, NHM_NO_VALUE, "", "main", 1},
+    {"yes in a code span does not count",
+     NHV "`<!-- needs-human: yes -->`\n" NO HEAD(HA) BASE("main"), true, false,
+     true, NH_NO, 0, HA, "main", 1},
+    {"yes in a block quote does not count",
+     NHV "> <!-- needs-human: yes -->\n" NO HEAD(HA) BASE("main"), true, false,
+     true, NH_NO, 0, HA, "main", 1},
+    {"homoglyph yes does not count",
+     NHV "<!-- needs-human: y\xd0\xb5s -->\n" NO HEAD(HA) BASE("main"), true,
+     false, true, NH_NO, 0, HA, "main", 1},
+    {"full-width colon yes does not count",
+     NHV "<!-- needs-human\xef\xbc\x9a yes -->\n" NO HEAD(HA) BASE("main"),
+     true, false, true, NH_NO, 0, HA, "main", 1},
+    {"zero-width space in yes line does not count",
+     NHV "<!-- needs\xe2\x80\x8b-human: yes -->\n" NO HEAD(HA) BASE("main"),
+     true, false, true, NH_NO, 0, HA, "main", 1},
+    {"homoglyph no does not count",
+     NHV "<!-- needs-human: n\xd0\xbe -->\n" HEAD(HA) BASE("main"), true, false,
+     false, NH_MALFORMED, NHM_NO_VALUE, "", "main", 1},
+    {"yes inside prose line does not count",
+     NHV "see <!-- needs-human: yes --> here\n" NO HEAD(HA) BASE("main"), true,
+     false, true, NH_NO, 0, HA, "main", 1},
+    {"missing head", NHV NO BASE("main"), true, false, true, NH_MALFORMED,
+     NHM_NO_HEAD, "", "main", 0},
+    {"abbreviated head", NHV NO HEAD(HA_SHORT) BASE("main"), true, false, true,
+     NH_MALFORMED, NHM_BAD_HEAD, "", "main", 0},
+    {"empty head", NHV NO "<!-- head: -->\n" BASE("main"), true, false, true,
+     NH_MALFORMED, NHM_BAD_HEAD, "", "main", 0},
+    {"41 hex digits", NHV NO HEAD(HA "a") BASE("main"), true, false, true,
+     NH_MALFORMED, NHM_BAD_HEAD, "", "main", 0},
+    {"head with trailing word", NHV NO HEAD(HA " (judged)") BASE("main"), true,
+     false, true, NH_MALFORMED, NHM_BAD_HEAD, "", "main", 0},
+    {"valid and abbreviated head", NHV NO HEAD(HA) HEAD(HA_SHORT) BASE("main"),
+     true, false, true, NH_MALFORMED, NHM_BAD_HEAD, "", "main", 1},
+    {"upper-case head accepted and lower-cased",
+     NHV NO HEAD(HB_UP) BASE("main"), true, false, true, NH_NO, 0, HB, "main",
+     1},
+    {"same SHA twice counts as one", NHV NO HEAD(HB) HEAD(HB_UP) BASE("main"),
+     true, false, true, NH_NO, 0, HB, "main", 1},
+    {"two different heads", NHV NO HEAD(HA) HEAD(HB) BASE("main"), true, false,
+     true, NH_MALFORMED, NHM_HEAD_CONFLICT, "", "main", 2},
+    {"missing base", NHV NO HEAD(HA), true, false, true, NH_MALFORMED,
+     NHM_NO_BASE, "", NULL, 1},
+    {"empty base", NHV NO HEAD(HA) "<!-- base: -->\n", true, false, true,
+     NH_MALFORMED, NHM_NO_BASE, "", NULL, 1},
+    {"empty base next to a valid one",
+     NHV NO HEAD(HA) BASE("main") "<!-- base:   -->\n", true, false, true,
+     NH_MALFORMED, NHM_NO_BASE, "", NULL, 1},
+    {"two identical bases", NHV NO HEAD(HA) BASE("main") BASE(" main "), true,
+     false, true, NH_NO, 0, HA, "main", 1},
+    {"two different bases", NHV NO HEAD(HA) BASE("main") BASE("dev"), true,
+     false, true, NH_MALFORMED, NHM_BASE_CONFLICT, "", NULL, 1},
+    {"bases differing in case are different",
+     NHV NO HEAD(HA) BASE("main") BASE("Main"), true, false, true, NH_MALFORMED,
+     NHM_BASE_CONFLICT, "", NULL, 1},
+    {"base taken verbatim, trimmed",
+     NHV NO HEAD(HA) "<!-- base: \t Release/v1 x \t -->\n", true, false, true,
+     NH_NO, 0, HA, "Release/v1 x", 1},
+    {"everything wrong", NHV YES NO HEAD(HA) HEAD(HB) BASE("a") BASE("b"), true,
+     true, true, NH_MALFORMED,
+     NHM_BOTH_VALUES | NHM_HEAD_CONFLICT | NHM_BASE_CONFLICT, "", NULL, 2},
+    {"empty comment", "", false, false, false, 0, 0, "", NULL, 0},
+};
+
+static void test_marker__nh_table(void **state)
+{
+	size_t i;
+	int bad = 0;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(nh_rows); i++) {
+		const struct nh_row *r = &nh_rows[i];
+		struct marker_result m;
+
+		parse_str(&m, r->body);
+		EXPECT_INT(i, r->name, m.nh.present, r->present);
+		EXPECT_INT(i, r->name, m.nh.any_yes, r->any_yes);
+		EXPECT_INT(i, r->name, m.nh.any_no, r->any_no);
+		EXPECT_INT(i, r->name, m.nh.nheads, r->nheads);
+		if (r->present) {
+			EXPECT_INT(i, r->name, m.nh.value, r->value);
+			EXPECT_INT(i, r->name, m.nh.malformed, r->malformed);
+			EXPECT_STR(i, r->name, m.nh.head, r->head);
+		}
+		if (r->base)
+			EXPECT_VIEW(i, r->name, m.nh.base, r->base);
+		/* the comment has no check block */
+		EXPECT_INT(i, r->name, m.check.present, false);
+	}
+	assert_int_equal(bad, 0);
+}
+
+/* --- check blocks, whole comments --- */
+
+struct ck_row {
+	const char *name;
+	const char *body;
+	bool present;
+	size_t block_line;
+	bool has_head;
+	const char *head;
+	bool has_round;
+	bool round_valid;
+	int64_t round;
+	bool has_clean;
+	bool clean;
+	size_t rows, invalid, blocking;
+};
+
+#define CK_HEAD  "head: " HA "\n"
+#define CK_ROUND "round: 901\n"
+
+static const struct ck_row ck_rows[] = {
+    {"full verdict",
+     "### Agentic review check\n\n<details>\n<summary>Machine ledger"
+     "</summary>\n\n" OPEN CK_HEAD CK_ROUND "clean: true\nthreads:\n" ROW_OK_A
+     "\n</details>",
+     true, 6, true, HA, true, true, 901, true, true, 1, 0, 0},
+    {"no block", CK_HEAD CK_ROUND "clean: true\n" ROW_OK_A, false, 0, false, "",
+     false, false, 0, false, false, 0, 0, 0},
+    {"nothing before the block counts",
+     "head: " HB "\nround: 5\nclean: true\n" ROW_OK_A OPEN "prose\n", true, 5,
+     false, "", false, false, 0, false, false, 0, 0, 0},
+    {"head in the summary is ignored",
+     "head: " HB "\n" OPEN CK_HEAD CK_ROUND "clean: false\n", true, 2, true, HA,
+     true, true, 901, true, false, 0, 0, 0},
+    {"clean: true in the summary is ignored",
+     "clean: true\n" OPEN CK_HEAD CK_ROUND, true, 2, true, HA, true, true, 901,
+     false, false, 0, 0, 0},
+    {"block opener inside a line",
+     "text "
+     "<!-- agentic:check v1 -->"
+     " more\n" CK_HEAD CK_ROUND "clean: true\n",
+     true, 1, true, HA, true, true, 901, true, true, 0, 0, 0},
+    {"block opener in a block quote still opens (line contains it)",
+     "> <!-- agentic:check v1 -->\n" CK_HEAD CK_ROUND, true, 1, true, HA, true,
+     true, 901, false, false, 0, 0, 0},
+    {"opener with other spacing is not the opener",
+     "<!--agentic:check v1-->\n" CK_HEAD CK_ROUND, false, 0, false, "", false,
+     false, 0, false, false, 0, 0, 0},
+    {"v2 opener is not the opener",
+     "<!-- agentic:check v2 -->\n" CK_HEAD CK_ROUND, false, 0, false, "", false,
+     false, 0, false, false, 0, 0, 0},
+    {"opener in a code span opens (contains it)",
+     "`<!-- agentic:check v1 -->`\n" CK_HEAD, true, 1, true, HA, false, false,
+     0, false, false, 0, 0, 0},
+    {"first of two openers starts the block",
+     "a\n" OPEN CK_HEAD "b\n" OPEN "head: " HB "\n" CK_ROUND, true, 2, true, HA,
+     true, true, 901, false, false, 0, 0, 0},
+    {"first head line wins", OPEN CK_HEAD "head: " HB "\n" CK_ROUND, true, 1,
+     true, HA, true, true, 901, false, false, 0, 0, 0},
+    {"head with (judged) is not a head line",
+     OPEN "head: " HA " (judged)\nhead: " HB "\n" CK_ROUND, true, 1, true, HB,
+     true, true, 901, false, false, 0, 0, 0},
+    {"abbreviated head is not a head line",
+     OPEN "head: " HA_SHORT "\n" CK_ROUND, true, 1, false, "", true, true, 901,
+     false, false, 0, 0, 0},
+    {"upper-case head lower-cased", OPEN "HEAD: " HB_UP "\n", true, 1, true, HB,
+     false, false, 0, false, false, 0, 0, 0},
+    {"needs-human style head marker is not a check head",
+     OPEN "<!-- head: " HA " -->\n", true, 1, false, "", false, false, 0, false,
+     false, 0, 0, 0},
+    {"first round line wins", OPEN CK_HEAD "round: 12\nround: 13\n", true, 1,
+     true, HA, true, true, 12, false, false, 0, 0, 0},
+    {"round of another form is skipped",
+     OPEN CK_HEAD "round: abc\nround: 5 (new)\nround: 77\n", true, 1, true, HA,
+     true, true, 77, false, false, 0, 0, 0},
+    {"round with leading zeros", OPEN "round: 0042\n", true, 1, false, "", true,
+     true, 42, false, false, 0, 0, 0},
+    {"round of 20 digits overflows",
+     OPEN CK_HEAD "round: 99999999999999999999\n", true, 1, true, HA, true,
+     false, 0, false, false, 0, 0, 0},
+    {"round 2^63 overflows", OPEN "round: 9223372036854775808\n", true, 1,
+     false, "", true, false, 0, false, false, 0, 0, 0},
+    {"overflowing round is still the first of its form",
+     OPEN "round: 99999999999999999999\nround: 5\n", true, 1, false, "", true,
+     false, 0, false, false, 0, 0, 0},
+    {"largest round", OPEN "round: 9223372036854775807\n", true, 1, false, "",
+     true, true, INT64_MAX, false, false, 0, 0, 0},
+    {"missing round", OPEN CK_HEAD "clean: true\n", true, 1, true, HA, false,
+     false, 0, true, true, 0, 0, 0},
+    {"clean case-insensitive TRUE", OPEN "CLEAN: TRUE\n", true, 1, false, "",
+     false, false, 0, true, true, 0, 0, 0},
+    {"clean False", OPEN "Clean: False\n", true, 1, false, "", false, false, 0,
+     true, false, 0, 0, 0},
+    {"first clean line wins", OPEN "clean: false\nclean: true\n", true, 1,
+     false, "", false, false, 0, true, false, 0, 0, 0},
+    {"clean of another form is skipped",
+     OPEN "clean: maybe\nclean: yes\nclean: true\n", true, 1, false, "", false,
+     false, 0, true, true, 0, 0, 0},
+    {"missing clean", OPEN CK_HEAD CK_ROUND ROW_OK_A, true, 1, true, HA, true,
+     true, 901, false, false, 1, 0, 0},
+    {"rows before the block do not count",
+     "- id: x, status: outstanding, severity: high, reason: r\n" OPEN CK_HEAD
+         CK_ROUND "clean: true\n",
+     true, 2, true, HA, true, true, 901, true, true, 0, 0, 0},
+    {"counts of rows, invalid and blocking",
+     OPEN CK_HEAD CK_ROUND
+     "clean: false\n"
+     "- id: a, status: fixed, severity: high, reason: r\n"
+     "- id: b, status: outstanding, severity: high, reason: r\n"
+     "- id: c, status: rebutted-invalid, severity: critical, reason: r\n"
+     "- id: d , status: fixed, severity: high, reason: r\n"
+     "- id: e, status: bogus, severity: high, reason: r\n",
+     true, 1, true, HA, true, true, 901, true, false, 5, 2, 2},
+    {"blocking nit is invalid and blocking",
+     OPEN CK_HEAD CK_ROUND
+     "clean: true\n"
+     "- id: a, status: outstanding, severity: nit, reason: r\n",
+     true, 1, true, HA, true, true, 901, true, true, 1, 1, 1},
+    {"reason naming a blocking status changes nothing",
+     OPEN CK_HEAD CK_ROUND
+     "clean: true\n"
+     "- id: a, status: fixed, severity: high, reason: status: "
+     "outstanding, severity: critical\n",
+     true, 1, true, HA, true, true, 901, true, true, 1, 0, 0},
+    {"head/round/clean inside a row reason are not markers",
+     OPEN "- id: a, status: fixed, severity: high, reason: head: " HA
+          "\n- id: b, status: fixed, severity: high, reason: round: 5\n"
+          "- id: c, status: fixed, severity: high, reason: clean: true\n",
+     true, 1, false, "", false, false, 0, false, false, 3, 0, 0},
+    {"details and summary lines ignored",
+     "<details>\n<summary>x</summary>\n" OPEN CK_HEAD CK_ROUND
+     "clean: true\n</details>\n",
+     true, 3, true, HA, true, true, 901, true, true, 0, 0, 0},
+    {"CRLF block",
+     "<!-- agentic:check v1 -->\r\nhead: " HA "\r\nround: 901\r\nclean: "
+     "true\r\n- id: a, status: fixed, severity: high, reason: r\r\n",
+     true, 1, true, HA, true, true, 901, true, true, 1, 0, 0},
+    {"markdown list of other kinds is not a row",
+     OPEN "* id: a, status: outstanding, severity: high, reason: r\n"
+          "1. id: b, status: outstanding, severity: high, reason: r\n",
+     true, 1, false, "", false, false, 0, false, false, 0, 0, 0},
+};
+
+static void test_marker__check_table(void **state)
+{
+	size_t i;
+	int bad = 0;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(ck_rows); i++) {
+		const struct ck_row *r = &ck_rows[i];
+		struct marker_result m;
+
+		parse_str(&m, r->body);
+		EXPECT_INT(i, r->name, m.check.present, r->present);
+		if (r->present)
+			EXPECT_INT(i, r->name, m.check.block_line,
+			           r->block_line);
+		EXPECT_INT(i, r->name, m.check.has_head, r->has_head);
+		if (r->has_head)
+			EXPECT_STR(i, r->name, m.check.head, r->head);
+		EXPECT_INT(i, r->name, m.check.has_round, r->has_round);
+		EXPECT_INT(i, r->name, m.check.round_valid, r->round_valid);
+		if (r->round_valid)
+			EXPECT_INT(i, r->name, m.check.round, r->round);
+		EXPECT_INT(i, r->name, m.check.has_clean, r->has_clean);
+		if (r->has_clean)
+			EXPECT_INT(i, r->name, m.check.clean, r->clean);
+		EXPECT_INT(i, r->name, m.check.rows, r->rows);
+		EXPECT_INT(i, r->name, m.check.invalid, r->invalid);
+		EXPECT_INT(i, r->name, m.check.blocking, r->blocking);
+		/* not a needs-human verdict */
+		EXPECT_INT(i, r->name, m.nh.present, false);
+	}
+	assert_int_equal(bad, 0);
+}
+
+/* --- rows iteration and line numbers --- */
+
+static void test_marker__rows_iterate_with_line_numbers(void **state)
+{
+	static const char body[] =
+	    "summary - id: x, status: outstanding\n" /* 1 */
+	    "- id: before, status: outstanding, severity: high, "
+	    "reason: r\n"                                              /* 2 */
+	    "<details>\n"                                              /* 3 */
+	    "<!-- agentic:check v1 -->\n"                              /* 4 */
+	    "head: " HA "\n"                                           /* 5 */
+	    "- id: A, status: fixed, severity: high, reason: ok\n"     /* 6 */
+	    "\n"                                                       /* 7 */
+	    "  - id: B , status: fixed, severity: high, reason: ok\n"  /* 8 */
+	    "- id: C, status: outstanding, severity: nit, reason: x\n" /* 9 */
+	    "</details>";                                              /* 10 */
+	struct marker_result m;
+	struct marker_rows it;
+	struct marker_row row;
+
+	(void)state;
+	marker_parse(&m, body, strlen(body));
+	assert_true(m.check.present);
+	assert_int_equal(m.check.block_line, 4);
+	assert_int_equal(m.check.head_line, 5);
+	assert_int_equal(m.check.rows, 3);
+	assert_int_equal(m.check.invalid, 2);
+	assert_int_equal(m.check.blocking, 1);
+	assert_true(m.check.block_off > 0);
+	assert_memory_equal(body + m.check.block_off, "<!-- agentic:check", 18);
+
+	marker_rows_init(&it, body, strlen(body), &m.check);
+	assert_true(marker_rows_next(&it, &row));
+	assert_int_equal(row.line, 6);
+	assert_int_equal(row.error, ROW_OK);
+	assert_int_equal(row.id.n, 1);
+	assert_memory_equal(row.id.p, "A", 1);
+	assert_int_equal(row.text.n,
+	                 strlen("- id: A, status: fixed, severity: high, "
+	                        "reason: ok"));
+	assert_memory_equal(row.text.p, "- id: A,", 8);
+
+	assert_true(marker_rows_next(&it, &row));
+	assert_int_equal(row.line, 8);
+	assert_int_equal(row.error, ROW_SPACE_BEFORE_COMMA);
+
+	assert_true(marker_rows_next(&it, &row));
+	assert_int_equal(row.line, 9);
+	assert_int_equal(row.error, ROW_BLOCKING_NIT);
+	assert_int_equal(row.status, ROW_OUTSTANDING);
+
+	assert_false(marker_rows_next(&it, &row));
+	assert_false(marker_rows_next(&it, &row));
+}
+
+static void test_marker__rows_without_block_yield_nothing(void **state)
+{
+	static const char body[] =
+	    "- id: A, status: outstanding, severity: high, reason: ok\n";
+	struct marker_result m;
+	struct marker_rows it;
+	struct marker_row row;
+
+	(void)state;
+	marker_parse(&m, body, strlen(body));
+	assert_false(m.check.present);
+	assert_int_equal(m.check.rows, 0);
+	marker_rows_init(&it, body, strlen(body), &m.check);
+	assert_false(marker_rows_next(&it, &row));
+}
+
+static void test_marker__rows_opener_on_first_line(void **state)
+{
+	static const char body[] =
+	    OPEN "- id: A, status: fixed, severity: high, reason: ok";
+	struct marker_result m;
+	struct marker_rows it;
+	struct marker_row row;
+
+	(void)state;
+	marker_parse(&m, body, strlen(body));
+	assert_int_equal(m.check.block_line, 1);
+	assert_int_equal(m.check.block_off, 0);
+	marker_rows_init(&it, body, strlen(body), &m.check);
+	assert_true(marker_rows_next(&it, &row));
+	assert_int_equal(row.line, 2);
+	assert_int_equal(row.error, ROW_OK);
+	assert_false(marker_rows_next(&it, &row));
+}
+
+static void test_marker__line_numbers_of_markers(void **state)
+{
+	static const char body[] = "x\r\n" OPEN "\n\nround: 3\r\nclean: "
+	                           "false\n" CK_HEAD;
+	struct marker_result m;
+
+	(void)state;
+	marker_parse(&m, body, strlen(body));
+	assert_int_equal(m.check.block_line, 2);
+	assert_int_equal(m.check.round_line, 5);
+	assert_int_equal(m.check.clean_line, 6);
+	assert_int_equal(m.check.head_line, 7);
+	assert_int_equal(m.check.round, 3);
+}
+
+/* --- marker_next_line --- */
+
+static void test_marker__next_line_splits_at_lf(void **state)
+{
+	static const char text[] = "a\r\n\nbc\nd";
+	size_t off = 0;
+	struct mview l;
+
+	(void)state;
+	assert_true(marker_next_line(text, strlen(text), &off, &l));
+	assert_int_equal(l.n, 2); /* the CR stays in the line */
+	assert_memory_equal(l.p, "a\r", 2);
+	assert_true(marker_next_line(text, strlen(text), &off, &l));
+	assert_int_equal(l.n, 0);
+	assert_true(marker_next_line(text, strlen(text), &off, &l));
+	assert_int_equal(l.n, 2);
+	assert_memory_equal(l.p, "bc", 2);
+	assert_true(marker_next_line(text, strlen(text), &off, &l));
+	assert_int_equal(l.n, 1);
+	assert_memory_equal(l.p, "d", 1);
+	assert_false(marker_next_line(text, strlen(text), &off, &l));
+
+	off = 0;
+	assert_false(marker_next_line("", 0, &off, &l));
+	off = 0;
+	assert_true(marker_next_line("x\n", 2, &off, &l));
+	assert_int_equal(l.n, 1);
+	assert_false(marker_next_line("x\n", 2, &off, &l));
+}
+
+/* --- length limit (N24: code points) --- */
+
+static void test_marker__too_long_at_65537_ascii(void **state)
+{
+	size_t len;
+	char *s;
+	struct marker_result m;
+
+	(void)state;
+	s = repeat("", "a", MARKER_MAX_CHARS, "", &len);
+	marker_parse(&m, s, len);
+	assert_int_equal(m.chars, 65536);
+	assert_false(m.too_long);
+	free(s);
+
+	s = repeat("", "a", MARKER_MAX_CHARS + 1, "", &len);
+	marker_parse(&m, s, len);
+	assert_int_equal(m.chars, 65537);
+	assert_true(m.too_long);
+	free(s);
+}
+
+static void test_marker__length_counts_code_points(void **state)
+{
+	size_t len;
+	char *s;
+	struct marker_result m;
+
+	(void)state;
+	/* 65,536 two-byte characters: 131,072 bytes, not too long */
+	s = repeat("", "\xc3\xa9", MARKER_MAX_CHARS, "", &len);
+	assert_int_equal(len, 131072);
+	marker_parse(&m, s, len);
+	assert_int_equal(m.chars, 65536);
+	assert_false(m.too_long);
+	free(s);
+
+	/* 65,536 four-byte characters: not too long either */
+	s = repeat("", "\xf0\x9f\x98\x80", MARKER_MAX_CHARS, "", &len);
+	marker_parse(&m, s, len);
+	assert_int_equal(m.chars, 65536);
+	assert_false(m.too_long);
+	free(s);
+
+	/* 65,537 three-byte characters: too long */
+	s = repeat("", "\xe2\x82\xac", MARKER_MAX_CHARS + 1, "", &len);
+	marker_parse(&m, s, len);
+	assert_int_equal(m.chars, 65537);
+	assert_true(m.too_long);
+	free(s);
+
+	marker_parse(&m, "a\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", 10);
+	assert_int_equal(m.chars, 4);
+}
+
+static void test_marker__too_long_verdict_is_malformed(void **state)
+{
+	static const char verdict[] = NHV YES HEAD(HA) BASE("main");
+	size_t len, pad = MARKER_MAX_CHARS + 1 - (sizeof(verdict) - 1);
+	char *s;
+	struct marker_result m;
+
+	(void)state;
+	s = repeat(verdict, "x", pad, "", &len);
+	marker_parse(&m, s, len);
+	assert_int_equal(m.chars, 65537);
+	assert_true(m.too_long);
+	assert_true(m.nh.present);
+	assert_true(m.nh.any_yes); /* the label step still sees the yes */
+	assert_int_equal(m.nh.value, NH_MALFORMED);
+	assert_true(m.nh.malformed & NHM_TOO_LONG);
+	assert_string_equal(m.nh.head, "");
+	/* it still names its head (a candidate for the gate) */
+	assert_int_equal(m.nh.nheads, 1);
+	free(s);
+
+	/* exactly at the limit: well formed */
+	s = repeat(verdict, "x", pad - 1, "", &len);
+	marker_parse(&m, s, len);
+	assert_false(m.too_long);
+	assert_int_equal(m.nh.malformed, 0);
+	assert_int_equal(m.nh.value, NH_YES);
+	free(s);
+}
+
+/* --- hostile input --- */
+
+static void test_marker__long_run_of_dashes(void **state)
+{
+	size_t len;
+	char *s;
+	struct marker_result m;
+	struct marker_rows it;
+	struct marker_row row;
+
+	(void)state;
+	s = repeat("", "-", 65536, "", &len);
+	marker_parse(&m, s, len);
+	assert_int_equal(m.chars, 65536);
+	assert_false(m.too_long);
+	assert_false(m.nh.present);
+	assert_false(m.check.present);
+	free(s);
+
+	s = repeat(OPEN CK_HEAD, "-", 65000, "\n" CK_ROUND "clean: true\n",
+	           &len);
+	marker_parse(&m, s, len);
+	assert_true(m.check.present);
+	assert_true(m.check.has_head);
+	assert_true(m.check.has_round);
+	assert_int_equal(m.check.round, 901);
+	assert_true(m.check.clean);
+	assert_int_equal(m.check.rows, 0);
+	marker_rows_init(&it, s, len, &m.check);
+	assert_false(marker_rows_next(&it, &row));
+	free(s);
+
+	/* one row line made of a huge id */
+	s = repeat(OPEN "- id: ", "-", 65000, "", &len);
+	marker_parse(&m, s, len);
+	assert_int_equal(m.check.rows, 1);
+	assert_int_equal(m.check.invalid, 1);
+	marker_rows_init(&it, s, len, &m.check);
+	assert_true(marker_rows_next(&it, &row));
+	assert_int_equal(row.error, ROW_NO_STATUS);
+	assert_int_equal(row.id.n, 65000);
+	free(s);
+
+	/* 13,000 lines of "- id:" */
+	s = repeat(OPEN, "- id:\n", 13000, "", &len);
+	marker_parse(&m, s, len);
+	assert_int_equal(m.check.rows, 13000);
+	assert_int_equal(m.check.invalid, 13000);
+	assert_int_equal(m.check.blocking, 0);
+	free(s);
+}
+
+static void test_marker__long_run_of_comment_openers(void **state)
+{
+	size_t len;
+	char *s;
+	struct marker_result m;
+
+	(void)state;
+	s = repeat("", "<!--", 16384, "", &len);
+	marker_parse(&m, s, len);
+	assert_int_equal(m.chars, 65536);
+	assert_false(m.too_long);
+	assert_false(m.nh.present);
+	assert_false(m.nh.any_yes);
+	assert_false(m.check.present);
+	free(s);
+
+	/* openers, then a closer: one line, never a marker */
+	s = repeat("", "<!--", 16000, " needs-human: yes -->", &len);
+	marker_parse(&m, s, len);
+	assert_false(m.nh.any_yes);
+	free(s);
+
+	/* a verdict followed by a wall of openers stays well formed */
+	s = repeat(NHV NO HEAD(HA) BASE("main"), "<!--", 16000, "", &len);
+	marker_parse(&m, s, len);
+	assert_true(m.nh.present);
+	assert_int_equal(m.nh.malformed, 0);
+	assert_int_equal(m.nh.value, NH_NO);
+	free(s);
+
+	/* openers on their own lines */
+	s = repeat("", "<!--\n", 13000, "<!-- needs-human: yes -->", &len);
+	marker_parse(&m, s, len);
+	assert_true(m.nh.any_yes);
+	free(s);
+
+	/* openers inside a check block */
+	s = repeat(OPEN, "<!-- agentic:check v1 -->", 2600, "\n" CK_HEAD, &len);
+	marker_parse(&m, s, len);
+	assert_true(m.check.present);
+	assert_int_equal(m.check.block_line, 1);
+	assert_true(m.check.has_head);
+	free(s);
+}
+
+/* xorshift: a fixed, portable byte stream */
+static uint32_t rng_next(uint32_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 17;
+	*x ^= *x << 5;
+	return *x;
+}
+
+static void test_marker__binary_garbage_does_not_crash(void **state)
+{
+	static const char *const frags[] = {"<!--",
+	                                    "-->",
+	                                    "\n",
+	                                    "\r",
+	                                    " ",
+	                                    ":",
+	                                    ",",
+	                                    "- id:",
+	                                    "head:",
+	                                    "round:",
+	                                    "clean:",
+	                                    "agentic:needs-human v1",
+	                                    "needs-human:",
+	                                    "<!-- agentic:check v1 -->",
+	                                    "status:",
+	                                    "severity:",
+	                                    "reason:",
+	                                    "\xc3",
+	                                    "\xa9",
+	                                    "\xff",
+	                                    "\xf0\x9f"};
+	size_t len = 200000, i, round;
+	uint32_t x = 0x9e3779b9u;
+	char *s = malloc(len + 1);
+
+	(void)state;
+	assert_non_null(s);
+	for (round = 0; round < 8; round++) {
+		size_t n = 0;
+		struct marker_result m;
+		struct marker_rows it;
+		struct marker_row row;
+		size_t rows = 0;
+
+		while (n < len) {
+			uint32_t r = rng_next(&x);
+
+			if (round % 2 && (r & 3) == 0) {
+				const char *f =
+				    frags[(r >> 8) % ARRAY_SIZE(frags)];
+				size_t fl = strlen(f);
+
+				if (n + fl > len)
+					break;
+				memcpy(s + n, f, fl);
+				n += fl;
+			} else {
+				char c = (char)(r >> 24);
+
+				s[n++] = c ? c : '\x01';
+			}
+		}
+		s[n] = '\0';
+		marker_parse(&m, s, n);
+		assert_int_equal(m.chars, count_chars(s, n));
+		assert_int_equal(m.too_long, m.chars > MARKER_MAX_CHARS);
+		if (m.nh.present && m.nh.malformed == 0)
+			assert_true(m.nh.value == NH_YES ||
+			            m.nh.value == NH_NO);
+		assert_true(m.check.invalid <= m.check.rows);
+		marker_rows_init(&it, s, n, &m.check);
+		while (marker_rows_next(&it, &row)) {
+			assert_true(row.line >= m.check.block_line);
+			rows++;
+		}
+		assert_int_equal(rows, m.check.rows);
+	}
+	/* every non-NUL byte value, on one line and one per line */
+	for (i = 0; i < 255; i++)
+		s[i] = (char)(i + 1);
+	{
+		struct marker_result m;
+
+		marker_parse(&m, s, 255);
+		assert_false(m.nh.present);
+		for (i = 0; i < 255; i++)
+			s[2 * i] = (char)(i + 1), s[2 * i + 1] = '\n';
+		marker_parse(&m, s, 510);
+		assert_false(m.nh.present);
+		assert_false(m.check.present);
+	}
+	free(s);
+}
+
+static void test_marker__body_not_nul_terminated(void **state)
+{
+	/* the length is honoured: a marker past `len` is not read */
+	static const char body[] = NHV NO HEAD(HA) BASE("main") YES;
+	struct marker_result m;
+
+	(void)state;
+	marker_parse(&m, body, strlen(body) - strlen(YES));
+	assert_false(m.nh.any_yes);
+	assert_int_equal(m.nh.value, NH_NO);
+	marker_parse(&m, body, strlen(body));
+	assert_true(m.nh.any_yes);
+	assert_int_equal(m.nh.malformed, NHM_BOTH_VALUES);
+}
+
+/* --- names --- */
+
+static void test_marker__status_blocks(void **state)
+{
+	(void)state;
+	assert_false(marker_status_blocks(ROW_FIXED));
+	assert_false(marker_status_blocks(ROW_OBSOLETE));
+	assert_false(marker_status_blocks(ROW_REBUTTED_VALID));
+	assert_true(marker_status_blocks(ROW_OUTSTANDING));
+	assert_true(marker_status_blocks(ROW_REBUTTED_INVALID));
+}
+
+static void test_marker__names(void **state)
+{
+	int e;
+
+	(void)state;
+	assert_string_equal(marker_status_name(ROW_FIXED), "fixed");
+	assert_string_equal(marker_status_name(ROW_OBSOLETE), "obsolete");
+	assert_string_equal(marker_status_name(ROW_REBUTTED_VALID),
+	                    "rebutted-valid");
+	assert_string_equal(marker_status_name(ROW_OUTSTANDING), "outstanding");
+	assert_string_equal(marker_status_name(ROW_REBUTTED_INVALID),
+	                    "rebutted-invalid");
+	assert_string_equal(marker_severity_name(SEV_CRITICAL), "critical");
+	assert_string_equal(marker_severity_name(SEV_HIGH), "high");
+	assert_string_equal(marker_severity_name(SEV_SHOULD_FIX), "should-fix");
+	assert_string_equal(marker_severity_name(SEV_NIT), "nit");
+	for (e = ROW_OK; e <= ROW_BLOCKING_NIT; e++) {
+		const char *s = marker_row_error_str((enum row_error)e);
+
+		assert_non_null(s);
+		assert_true(strlen(s) > 1);
+		assert_string_not_equal(s, "?");
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_marker__nh_line_table),
+	    cmocka_unit_test(test_marker__check_line_table),
+	    cmocka_unit_test(test_marker__row_table),
+	    cmocka_unit_test(test_marker__nh_table),
+	    cmocka_unit_test(test_marker__check_table),
+	    cmocka_unit_test(test_marker__rows_iterate_with_line_numbers),
+	    cmocka_unit_test(test_marker__rows_without_block_yield_nothing),
+	    cmocka_unit_test(test_marker__rows_opener_on_first_line),
+	    cmocka_unit_test(test_marker__line_numbers_of_markers),
+	    cmocka_unit_test(test_marker__next_line_splits_at_lf),
+	    cmocka_unit_test(test_marker__too_long_at_65537_ascii),
+	    cmocka_unit_test(test_marker__length_counts_code_points),
+	    cmocka_unit_test(test_marker__too_long_verdict_is_malformed),
+	    cmocka_unit_test(test_marker__long_run_of_dashes),
+	    cmocka_unit_test(test_marker__long_run_of_comment_openers),
+	    cmocka_unit_test(test_marker__binary_garbage_does_not_crash),
+	    cmocka_unit_test(test_marker__body_not_nul_terminated),
+	    cmocka_unit_test(test_marker__status_blocks),
+	    cmocka_unit_test(test_marker__names),
+	};
+
+	return cmocka_run_group_tests_name("marker", tests, NULL, NULL);
+}

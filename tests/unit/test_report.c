@@ -1,0 +1,647 @@
+/*
+ * test_report.c - SNAPSHOT.md §3 (the JSON report), BEHAVIOR §10 (exit
+ * code severity) and §9 (the markdown summary, with untrusted text that
+ * can never break the table or forge a line).
+ */
+#include "unit.h"
+
+#include <stdlib.h>
+
+#include "json.h"
+#include "report.h"
+
+#define H "7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e"
+
+/* --- exit codes --- */
+
+static void test_report__exit_merge_table(void **state)
+{
+	/* severity 2 > 3 > 1 > 0 */
+	static const int want[4][4] = {
+	    /* b=0  1  2  3 */
+	    {0, 1, 2, 3}, /* a=0 */
+	    {1, 1, 2, 3}, /* a=1 */
+	    {2, 2, 2, 2}, /* a=2 */
+	    {3, 3, 2, 3}, /* a=3 */
+	};
+	int a, b, bad = 0;
+
+	(void)state;
+	for (a = 0; a < 4; a++)
+		for (b = 0; b < 4; b++)
+			if (exit_merge(a, b) != want[a][b]) {
+				print_error("exit_merge(%d, %d) = %d, expected "
+				            "%d\n",
+				            a, b, exit_merge(a, b), want[a][b]);
+				bad++;
+			}
+	assert_int_equal(bad, 0);
+	assert_int_equal(EXIT_OK, 0);
+	assert_int_equal(EXIT_REFUSED, 1);
+	assert_int_equal(EXIT_USAGE, 2);
+	assert_int_equal(EXIT_API, 3);
+}
+
+static void test_report__report_exit_accumulates(void **state)
+{
+	struct report r;
+
+	(void)state;
+	report_init(&r, NULL, false);
+	assert_int_equal(r.exit, 0);
+	report_exit(&r, 1);
+	assert_int_equal(r.exit, 1);
+	report_exit(&r, 0);
+	assert_int_equal(r.exit, 1);
+	report_exit(&r, 3);
+	assert_int_equal(r.exit, 3);
+	report_exit(&r, 1);
+	assert_int_equal(r.exit, 3);
+	report_exit(&r, 2);
+	assert_int_equal(r.exit, 2);
+	report_exit(&r, 3);
+	assert_int_equal(r.exit, 2);
+	report_release(&r);
+}
+
+static void test_report__step_defaults_and_finish(void **state)
+{
+	struct report r;
+	struct report_step *s;
+
+	(void)state;
+	report_init(&r, "issue_comment", false);
+	s = report_add_step(&r, STEP_APPLY, 7);
+	assert_int_equal(s->kind, STEP_APPLY);
+	assert_int_equal(s->pr, 7);
+	assert_int_equal(s->clean, -1);
+	assert_int_equal(s->draft, -1);
+	assert_null(s->needs_human);
+	assert_string_equal(s->head, "");
+	assert_int_equal(s->nreasons, 0);
+
+	/* N2: error over refused over applied, whatever the order */
+	step_finish(&r, s, "applied", EXIT_OK);
+	assert_string_equal(s->outcome, "applied");
+	step_finish(&r, s, "error", EXIT_API);
+	assert_string_equal(s->outcome, "error");
+	step_finish(&r, s, "refused", EXIT_REFUSED);
+	assert_string_equal(s->outcome, "error");
+	step_finish(&r, s, "applied", EXIT_OK);
+	assert_string_equal(s->outcome, "error");
+	assert_int_equal(s->exit, EXIT_API);
+	assert_int_equal(r.exit, EXIT_API);
+
+	s = report_add_step(&r, STEP_GATE, 8);
+	step_finish(&r, s, "refused", EXIT_REFUSED);
+	step_finish(&r, s, "applied", EXIT_OK);
+	assert_string_equal(s->outcome, "refused");
+	step_finish(&r, s, "error", EXIT_USAGE);
+	assert_string_equal(s->outcome, "error");
+	assert_int_equal(r.exit, EXIT_USAGE);
+
+	step_reason(s, "because %d", 42);
+	assert_int_equal(s->nreasons, 1);
+	assert_string_equal(s->reasons[0], "because 42");
+	assert_int_equal(r.nsteps, 2);
+	report_release(&r);
+}
+
+/* --- JSON --- */
+
+static void build(struct report *r)
+{
+	struct report_step *s;
+	struct report_write *w;
+
+	report_init(r, "issue_comment", false);
+	s = report_add_step(r, STEP_APPLY, 7);
+	memcpy(s->head, H, SHA_BUF);
+	s->comment = 501;
+	s->clean = 1;
+	s->needs_human = "yes";
+	step_finish(r, s, "applied", EXIT_OK);
+
+	s = report_add_step(r, STEP_GATE, 7);
+	memcpy(s->head, H, SHA_BUF);
+	s->has_conditions = true;
+	s->cond[COND_CLEAN] = true;
+	s->cond[COND_LABEL_ABSENT] = false;
+	s->cond[COND_THREADS_ANSWERED] = true;
+	s->cond[COND_ESCALATION] = false;
+	s->draft = 0;
+	step_reason(s, "the needs-human label is set");
+	step_reason(s, "quote \" and newline\n");
+	step_finish(r, s, "withhold", EXIT_OK);
+
+	s = report_add_step(r, STEP_GATE, 9);
+	step_reason(s, "PR #9 is closed");
+	step_finish(r, s, "skipped", EXIT_OK);
+
+	s = report_add_step(r, STEP_APPLY, 10);
+	step_finish(r, s, "refused", EXIT_REFUSED);
+
+	w = report_add_write(r, W_CREATE_LABEL, 7);
+	w->label = xstrdup("needs-human");
+	w = report_add_write(r, W_LABEL, 7);
+	w->label = xstrdup("needs-human");
+	w = report_add_write(r, W_STATUS, 7);
+	memcpy(w->sha, H, SHA_BUF);
+	w->state = xstrdup("success");
+	w->context = xstrdup("agentic-review/clean");
+	w->description = xstrdup("conductor pr=#7: clean=true");
+	w->target_url = xstrdup("https://x/501");
+	w = report_add_write(r, W_STATUS, 7);
+	memcpy(w->sha, H, SHA_BUF);
+	w->state = xstrdup("failure");
+	w->context = xstrdup("agentic-review/clean");
+	w->description = xstrdup("conductor pr=#7: clean=false");
+	w = report_add_write(r, W_APPROVE, 7);
+	memcpy(w->commit_id, H, SHA_BUF);
+	w = report_add_write(r, W_DISMISS, 7);
+	w->review_id = 71;
+}
+
+static const cJSON *get(const cJSON *o, const char *k)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+
+	if (!v)
+		fail_msg("key %s missing", k);
+	return v;
+}
+
+static void assert_keys(const cJSON *o, const char *const *keys, size_t n)
+{
+	const cJSON *c;
+	size_t i = 0;
+
+	cJSON_ArrayForEach (c, o) {
+		if (i >= n)
+			fail_msg("extra key %s", c->string);
+		if (strcmp(c->string, keys[i]) != 0)
+			fail_msg("key %zu is %s, expected %s", i, c->string,
+			         keys[i]);
+		i++;
+	}
+	assert_int_equal(i, n);
+}
+
+static void test_report__json_shape(void **state)
+{
+	static const char *const top[] = {"report", "event",  "dry_run",
+	                                  "steps",  "writes", "exit"};
+	static const char *const apply_keys[] = {
+	    "pr",      "step",  "outcome",     "head",
+	    "comment", "clean", "needs_human", "reasons"};
+	static const char *const cond_keys[] = {
+	    "clean", "label_absent", "threads_answered", "escalation"};
+	struct report r;
+	struct buf out = BUF_INIT(BUF_MAX_DOC), err = BUF_INIT(BUF_MAX_SMALL);
+	cJSON *root = NULL;
+	const cJSON *steps, *s, *writes, *w, *c;
+
+	(void)state;
+	build(&r);
+	report_to_json(&r, &out);
+	if (json_parse(&root, out.ptr, out.len, &err) != 0)
+		fail_msg("%s\n%s", err.ptr, out.ptr);
+	assert_keys(root, top, ARRAY_SIZE(top));
+	assert_int_equal(get(root, "report")->valueint, 1);
+	assert_string_equal(get(root, "event")->valuestring, "issue_comment");
+	assert_true(cJSON_IsFalse(get(root, "dry_run")));
+	assert_int_equal(get(root, "exit")->valueint, 1);
+
+	steps = get(root, "steps");
+	assert_int_equal(cJSON_GetArraySize(steps), 4);
+	s = cJSON_GetArrayItem(steps, 0);
+	assert_keys(s, apply_keys, ARRAY_SIZE(apply_keys));
+	assert_int_equal(get(s, "pr")->valueint, 7);
+	assert_string_equal(get(s, "step")->valuestring, "apply");
+	assert_string_equal(get(s, "outcome")->valuestring, "applied");
+	assert_string_equal(get(s, "head")->valuestring, H);
+	assert_int_equal(get(s, "comment")->valueint, 501);
+	assert_true(cJSON_IsTrue(get(s, "clean")));
+	assert_string_equal(get(s, "needs_human")->valuestring, "yes");
+	assert_int_equal(cJSON_GetArraySize(get(s, "reasons")), 0);
+
+	s = cJSON_GetArrayItem(steps, 1);
+	assert_string_equal(get(s, "step")->valuestring, "gate");
+	assert_string_equal(get(s, "outcome")->valuestring, "withhold");
+	c = get(s, "conditions");
+	assert_keys(c, cond_keys, ARRAY_SIZE(cond_keys));
+	assert_true(cJSON_IsTrue(get(c, "clean")));
+	assert_true(cJSON_IsFalse(get(c, "label_absent")));
+	assert_true(cJSON_IsTrue(get(c, "threads_answered")));
+	assert_true(cJSON_IsFalse(get(c, "escalation")));
+	assert_true(cJSON_IsFalse(get(s, "draft")));
+	assert_null(cJSON_GetObjectItemCaseSensitive(s, "comment"));
+	assert_int_equal(cJSON_GetArraySize(get(s, "reasons")), 2);
+	assert_string_equal(
+	    cJSON_GetArrayItem(get(s, "reasons"), 1)->valuestring,
+	    "quote \" and newline\n");
+
+	/* a gate stopped before evaluating: conditions null, no draft */
+	s = cJSON_GetArrayItem(steps, 2);
+	assert_true(cJSON_IsNull(get(s, "conditions")));
+	assert_true(cJSON_IsNull(get(s, "head")));
+	assert_null(cJSON_GetObjectItemCaseSensitive(s, "draft"));
+	assert_string_equal(get(s, "outcome")->valuestring, "skipped");
+
+	/* an apply step with nothing known: nulls */
+	s = cJSON_GetArrayItem(steps, 3);
+	assert_true(cJSON_IsNull(get(s, "head")));
+	assert_true(cJSON_IsNull(get(s, "comment")));
+	assert_true(cJSON_IsNull(get(s, "clean")));
+	assert_true(cJSON_IsNull(get(s, "needs_human")));
+	assert_string_equal(get(s, "outcome")->valuestring, "refused");
+
+	writes = get(root, "writes");
+	assert_int_equal(cJSON_GetArraySize(writes), 6);
+	w = cJSON_GetArrayItem(writes, 0);
+	{
+		static const char *const k[] = {"kind", "label"};
+
+		assert_keys(w, k, 2);
+		assert_string_equal(get(w, "kind")->valuestring,
+		                    "create_label");
+	}
+	w = cJSON_GetArrayItem(writes, 1);
+	{
+		static const char *const k[] = {"kind", "pr", "label"};
+
+		assert_keys(w, k, 3);
+		assert_string_equal(get(w, "kind")->valuestring, "label");
+		assert_int_equal(get(w, "pr")->valueint, 7);
+		assert_string_equal(get(w, "label")->valuestring,
+		                    "needs-human");
+	}
+	w = cJSON_GetArrayItem(writes, 2);
+	{
+		static const char *const k[] = {"kind",        "sha",
+		                                "state",       "context",
+		                                "description", "target_url"};
+
+		assert_keys(w, k, ARRAY_SIZE(k));
+		assert_string_equal(get(w, "sha")->valuestring, H);
+		assert_string_equal(get(w, "state")->valuestring, "success");
+		assert_string_equal(get(w, "context")->valuestring,
+		                    "agentic-review/clean");
+		assert_string_equal(get(w, "description")->valuestring,
+		                    "conductor pr=#7: clean=true");
+		assert_string_equal(get(w, "target_url")->valuestring,
+		                    "https://x/501");
+	}
+	w = cJSON_GetArrayItem(writes, 3);
+	assert_true(cJSON_IsNull(get(w, "target_url")));
+	w = cJSON_GetArrayItem(writes, 4);
+	{
+		static const char *const k[] = {"kind", "pr", "commit_id"};
+
+		assert_keys(w, k, 3);
+		assert_string_equal(get(w, "kind")->valuestring, "approve");
+		assert_string_equal(get(w, "commit_id")->valuestring, H);
+	}
+	w = cJSON_GetArrayItem(writes, 5);
+	{
+		static const char *const k[] = {"kind", "pr", "review_id"};
+
+		assert_keys(w, k, 3);
+		assert_string_equal(get(w, "kind")->valuestring, "dismiss");
+		assert_int_equal(get(w, "review_id")->valueint, 71);
+	}
+	/* no not_reached when empty */
+	assert_null(cJSON_GetObjectItemCaseSensitive(root, "not_reached"));
+	cJSON_Delete(root);
+	report_release(&r);
+	buf_release(&out);
+	buf_release(&err);
+}
+
+static void test_report__json_empty_and_not_reached(void **state)
+{
+	struct report r;
+	struct buf out = BUF_INIT(BUF_MAX_DOC), err = BUF_INIT(BUF_MAX_SMALL);
+	cJSON *root = NULL;
+	const cJSON *nr;
+
+	(void)state;
+	report_init(&r, NULL, true);
+	report_to_json(&r, &out);
+	assert_int_equal(json_parse(&root, out.ptr, out.len, &err), 0);
+	assert_true(cJSON_IsNull(get(root, "event")));
+	assert_true(cJSON_IsTrue(get(root, "dry_run")));
+	assert_int_equal(cJSON_GetArraySize(get(root, "steps")), 0);
+	assert_int_equal(cJSON_GetArraySize(get(root, "writes")), 0);
+	assert_int_equal(get(root, "exit")->valueint, 0);
+	cJSON_Delete(root);
+
+	r.not_reached = xcalloc(2, sizeof(int64_t));
+	r.not_reached[0] = 12;
+	r.not_reached[1] = 15;
+	r.nnot_reached = r.anot_reached = 2;
+	buf_reset(&out);
+	report_to_json(&r, &out);
+	assert_int_equal(json_parse(&root, out.ptr, out.len, &err), 0);
+	nr = get(root, "not_reached");
+	assert_int_equal(cJSON_GetArraySize(nr), 2);
+	assert_int_equal(cJSON_GetArrayItem(nr, 1)->valueint, 15);
+	cJSON_Delete(root);
+	report_release(&r);
+	buf_release(&out);
+	buf_release(&err);
+}
+
+static void test_report__json_byte_stable(void **state)
+{
+	struct report a, b;
+	struct buf x = BUF_INIT(BUF_MAX_DOC), y = BUF_INIT(BUF_MAX_DOC);
+
+	(void)state;
+	build(&a);
+	build(&b);
+	report_to_json(&a, &x);
+	report_to_json(&b, &y);
+	assert_string_equal(x.ptr, y.ptr);
+	assert_int_equal(x.ptr[x.len - 1], '\n');
+	report_release(&a);
+	report_release(&b);
+	buf_release(&x);
+	buf_release(&y);
+}
+
+static void test_report__usage_json(void **state)
+{
+	struct buf out = BUF_INIT(BUF_MAX_SMALL), err = BUF_INIT(BUF_MAX_SMALL);
+	cJSON *root = NULL;
+
+	(void)state;
+	report_usage_json(&out);
+	assert_int_equal(json_parse(&root, out.ptr, out.len, &err), 0);
+	assert_int_equal(get(root, "report")->valueint, 1);
+	assert_int_equal(cJSON_GetArraySize(get(root, "steps")), 0);
+	assert_int_equal(cJSON_GetArraySize(get(root, "writes")), 0);
+	assert_int_equal(get(root, "exit")->valueint, 2);
+	cJSON_Delete(root);
+	buf_release(&out);
+	buf_release(&err);
+}
+
+/* --- markdown --- */
+
+/* Count the lines of s that contain needle. */
+static size_t lines_with(const char *s, const char *needle)
+{
+	size_t n = 0;
+	const char *line = s;
+
+	while (*line) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+		char *copy = xstrndup(line, len);
+
+		if (strstr(copy, needle))
+			n++;
+		free(copy);
+		if (!nl)
+			break;
+		line = nl + 1;
+	}
+	return n;
+}
+
+static size_t count_char(const char *s, char c)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += *s == c;
+	return n;
+}
+
+static void test_report__markdown_escapes_untrusted_reasons(void **state)
+{
+	struct report r;
+	struct report_step *s;
+	struct buf out = BUF_INIT(BUF_MAX_DOC);
+	const char *p;
+
+	(void)state;
+	report_init(&r, "issue_comment", false);
+	s = report_add_step(&r, STEP_APPLY, 7);
+	step_reason(s, "evil | cell\n| forged | row |\n::error::owned\r\n"
+	               "<script>`x`</script>");
+	step_finish(&r, s, "refused", EXIT_REFUSED);
+	report_to_markdown(&r, &out);
+
+	/* the reason stays on one line: no forged row, no command line */
+	assert_int_equal(lines_with(out.ptr, "evil"), 1);
+	assert_int_equal(lines_with(out.ptr, "forged"), 1);
+	assert_int_equal(lines_with(out.ptr, "evil"), 1);
+	p = strstr(out.ptr, "evil");
+	assert_non_null(p);
+	assert_non_null(strstr(p, "forged"));
+	assert_null(strstr(out.ptr, "\n| forged"));
+	assert_null(strstr(out.ptr, "\n::error::"));
+	assert_null(strstr(out.ptr, "\r"));
+	/* the line of the reason has no raw table pipe or HTML */
+	{
+		const char *nl = strchr(p, '\n');
+		char *line = xstrndup(p, nl ? (size_t)(nl - p) : strlen(p));
+
+		assert_int_equal(count_char(line, '|'), 0);
+		assert_null(strstr(line, "<script>"));
+		assert_int_equal(count_char(line, '`'), 0);
+		assert_non_null(strstr(line, "&#124;"));
+		free(line);
+	}
+	report_release(&r);
+	buf_release(&out);
+}
+
+static void test_report__markdown_table_cells(void **state)
+{
+	struct report r;
+	struct report_step *s;
+	struct buf out = BUF_INIT(BUF_MAX_DOC);
+	const char *row;
+	char *line;
+	int c;
+
+	(void)state;
+	report_init(&r, "status", false);
+	s = report_add_step(&r, STEP_GATE, 7);
+	memcpy(s->head, H, SHA_BUF);
+	s->has_conditions = true;
+	for (c = 0; c < COND_COUNT; c++) {
+		s->cond[c] = c != COND_ESCALATION;
+		s->why[c] = xstrdup("fine");
+	}
+	free(s->why[COND_ESCALATION]);
+	s->why[COND_ESCALATION] =
+	    xstrdup("made for base \"a|b\nc\", not \"main\"");
+	step_reason(s, "%s", s->why[COND_ESCALATION]);
+	step_finish(&r, s, "withhold", EXIT_OK);
+	report_to_markdown(&r, &out);
+
+	row = strstr(out.ptr, "| escalation satisfied |");
+	assert_non_null(row);
+	line = xstrndup(row, (size_t)(strchr(row, '\n') - row));
+	/* exactly the four pipes of a three-column row */
+	assert_int_equal(count_char(line, '|'), 4);
+	assert_non_null(strstr(line, "a&#124;b c"));
+	assert_non_null(strstr(line, "❌"));
+	free(line);
+	assert_non_null(strstr(out.ptr, "| clean status | ✅ |"));
+	assert_non_null(strstr(out.ptr, "### PR #7: withhold (head 7e7e7e7)"));
+	/* the reason already in the table is not repeated */
+	assert_int_equal(lines_with(out.ptr, "made for base"), 1);
+	report_release(&r);
+	buf_release(&out);
+}
+
+static void test_report__markdown_writes_and_exit(void **state)
+{
+	struct report r;
+	struct report_write *w;
+	struct buf out = BUF_INIT(BUF_MAX_DOC);
+
+	(void)state;
+	report_init(&r, NULL, true);
+	report_to_markdown(&r, &out);
+	assert_non_null(strstr(out.ptr, "Nothing to do."));
+	assert_non_null(strstr(out.ptr, "none"));
+	assert_non_null(strstr(out.ptr, "Exit code 0."));
+	buf_reset(&out);
+
+	w = report_add_write(&r, W_LABEL, 7);
+	w->label = xstrdup("needs|human");
+	w = report_add_write(&r, W_APPROVE, 7);
+	memcpy(w->commit_id, H, SHA_BUF);
+	w = report_add_write(&r, W_DISMISS, 7);
+	w->review_id = 71;
+	report_exit(&r, EXIT_API);
+	report_to_markdown(&r, &out);
+	assert_non_null(strstr(out.ptr, "dry run"));
+	assert_non_null(strstr(out.ptr, "needs&#124;human"));
+	assert_non_null(strstr(out.ptr, "approved PR #7 at 7e7e7e7"));
+	assert_non_null(strstr(out.ptr, "dismissed review 71 on PR #7"));
+	assert_non_null(strstr(out.ptr, "Exit code 3."));
+	report_release(&r);
+	buf_release(&out);
+}
+
+static void test_report__notes_kept(void **state)
+{
+	struct report r;
+
+	(void)state;
+	report_init(&r, NULL, false);
+	report_note(&r, NOTE_WARNING, "PR #%d: %s", 7, "x\ny");
+	report_note(&r, NOTE_ERROR, "e");
+	assert_int_equal(r.nnotes, 2);
+	assert_int_equal(r.notes[0].level, NOTE_WARNING);
+	assert_string_equal(r.notes[0].text, "PR #7: x\ny");
+	assert_int_equal(r.notes[1].level, NOTE_ERROR);
+	report_release(&r);
+	assert_int_equal(r.nnotes, 0);
+}
+
+static void test_report__outputs(void **state)
+{
+	struct report r;
+	struct report_step *st;
+	struct buf out = BUF_INIT(BUF_MAX_SMALL);
+
+	(void)state;
+	report_init(&r, "issue_comment", false);
+	report_outputs(&r, false, &out);
+	assert_non_null(strstr(out.ptr, "decision=none\n"));
+	assert_non_null(strstr(out.ptr, "approved=false\n"));
+	buf_reset(&out);
+
+	st = report_add_step(&r, STEP_APPLY, 7);
+	step_finish(&r, st, "applied", 0);
+	st = report_add_step(&r, STEP_GATE, 7);
+	memcpy(st->head, H, SHA_BUF);
+	step_finish(&r, st, "approve", 0);
+	report_outputs(&r, false, &out);
+	/* the gate decides the outputs, not the apply before it */
+	assert_non_null(strstr(out.ptr, "decision=approve\n"));
+	assert_non_null(strstr(out.ptr, "pr=7\n"));
+	assert_non_null(strstr(out.ptr, "head=" H "\n"));
+	assert_non_null(strstr(out.ptr, "approved=true\n"));
+	assert_non_null(strstr(out.ptr, "approved_prs=7\n"));
+	buf_reset(&out);
+
+	st = report_add_step(&r, STEP_GATE, 8);
+	step_finish(&r, st, "withhold", 0);
+	st = report_add_step(&r, STEP_GATE, 9);
+	step_finish(&r, st, "approve", 0);
+	report_outputs(&r, true, &out);
+	assert_non_null(strstr(out.ptr, "decision=sweep\n"));
+	assert_non_null(strstr(out.ptr, "approved_prs=7,9\n"));
+	assert_non_null(strstr(out.ptr, "approved=true\n"));
+	report_release(&r);
+	buf_release(&out);
+}
+
+static void test_report__markdown_links_only_safe_urls(void **state)
+{
+	static const struct {
+		const char *url;
+		bool linked;
+	} rows[] = {
+	    {"https://github.com/lf/svc/pull/7#issuecomment-501", true},
+	    {"http://github.com/x", false},
+	    {"javascript:alert(1)", false},
+	    {"https://x/a)[y](https://evil", false},
+	    {"https://x/a b", false},
+	    {"https://x/a\n## forged", false},
+	    {"https://x/<script>", false},
+	    {"https://x/a|b", false},
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct report r;
+		struct report_step *st;
+		struct buf out = BUF_INIT(BUF_MAX_SMALL);
+
+		report_init(&r, NULL, false);
+		st = report_add_step(&r, STEP_GATE, 7);
+		st->has_conditions = true;
+		st->verdict_url = xstrdup(rows[i].url);
+		step_finish(&r, st, "withhold", 0);
+		report_to_markdown(&r, &out);
+		if ((strstr(out.ptr, "](") != NULL) != rows[i].linked)
+			fail_msg("row %zu (%s): linked %d\n%s", i, rows[i].url,
+			         !rows[i].linked, out.ptr);
+		assert_null(strstr(out.ptr, "\n## forged"));
+		assert_null(strstr(out.ptr, "<script>"));
+		report_release(&r);
+		buf_release(&out);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_report__exit_merge_table),
+	    cmocka_unit_test(test_report__report_exit_accumulates),
+	    cmocka_unit_test(test_report__step_defaults_and_finish),
+	    cmocka_unit_test(test_report__json_shape),
+	    cmocka_unit_test(test_report__json_empty_and_not_reached),
+	    cmocka_unit_test(test_report__json_byte_stable),
+	    cmocka_unit_test(test_report__usage_json),
+	    cmocka_unit_test(test_report__markdown_escapes_untrusted_reasons),
+	    cmocka_unit_test(test_report__markdown_table_cells),
+	    cmocka_unit_test(test_report__markdown_writes_and_exit),
+	    cmocka_unit_test(test_report__notes_kept),
+	    cmocka_unit_test(test_report__outputs),
+	    cmocka_unit_test(test_report__markdown_links_only_safe_urls),
+	};
+
+	return cmocka_run_group_tests_name("report", tests, NULL, NULL);
+}

@@ -1,0 +1,446 @@
+/*
+ * test_verdict.c - T1, T2 (N21), the row judgement of §3.3 and the
+ * needs-human verdict lookup of §5.2.
+ */
+#include "unit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "marker.h"
+#include "policy.h"
+#include "snapshot.h"
+#include "verdict.h"
+
+#define H  "7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e"
+#define H2 "0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d"
+#define TR "lfx-reviewer"
+
+static int64_t tm(const char *hms)
+{
+	char s[32] = "2026-11-29T";
+	int64_t t = 0;
+
+	memcpy(s + 11, hms, 8);
+	s[19] = 'Z';
+	s[20] = '\0';
+	assert_int_equal(time_parse(&t, s), 0);
+	return t;
+}
+
+/* --- T1 / T2 --- */
+
+static void comment_init(struct snap_comment *c, const char *author,
+                         const char *edited_by, bool edited)
+{
+	memset(c, 0, sizeof(*c));
+	c->id = 1;
+	c->author = xstrdup_or_null(author);
+	c->edited_by = xstrdup_or_null(edited_by);
+	c->edited = edited;
+	c->body = xstrdup("");
+}
+
+struct trust_row {
+	const char *author;
+	const char *edited_by;
+	bool edited;
+	bool author_ok;
+	bool edit_ok;
+};
+
+static const struct trust_row trust_rows[] = {
+    {TR, NULL, false, true, true},
+    {"LFX-Reviewer", NULL, false, true, true},
+    {"lfx-reviewer[bot]", NULL, false, false, true},
+    {"dev1", NULL, false, false, true},
+    {NULL, NULL, false, false, true},
+    {TR, TR, true, true, true},
+    {TR, "LFX-REVIEWER", true, true, true},
+    {TR, "dev1", true, true, false},
+    {TR, "lfx-reviewer[bot]", true, true, false},
+    {TR, NULL, true, true, false}, /* edited, editor unknown (N21) */
+};
+
+static void test_verdict__trust_table(void **state)
+{
+	size_t i;
+	int bad = 0;
+	struct policy p;
+
+	(void)state;
+	policy_init(&p);
+	for (i = 0; i < ARRAY_SIZE(trust_rows); i++) {
+		const struct trust_row *r = &trust_rows[i];
+		struct snap_comment c;
+
+		comment_init(&c, r->author, r->edited_by, r->edited);
+		if (verdict_author_trusted(&c, &p) != r->author_ok) {
+			print_error("row %zu: author_trusted expected %d\n", i,
+			            r->author_ok);
+			bad++;
+		}
+		if (verdict_edit_trusted(&c, &p) != r->edit_ok) {
+			print_error("row %zu: edit_trusted expected %d\n", i,
+			            r->edit_ok);
+			bad++;
+		}
+		snap_comment_release(&c);
+	}
+	policy_release(&p);
+	assert_int_equal(bad, 0);
+}
+
+/* --- §3.3: judging the rows --- */
+
+static const struct snap_thread *threads(size_t *n)
+{
+	static char ids[6][16] = {"PRRT_1", "PRRT_2", "PRRT_H",
+	                          "PRRT_N", "PRRT_G", "PRRT_B"};
+	static char authors[6][40] = {
+	    "copilot-pull-request-reviewer", "Copilot[bot]", "dev1", "",
+	    "github-actions[bot]",           "lfx-reviewer"};
+	static struct snap_thread t[6];
+	size_t i;
+
+	for (i = 0; i < 6; i++) {
+		t[i].id = ids[i];
+		t[i].author = authors[i][0] ? authors[i] : NULL;
+		t[i].comments = 2;
+	}
+	*n = 6;
+	return t;
+}
+
+#define OPEN "<!-- agentic:check v1 -->\nhead: " H "\nround: 9\n"
+#define ROW(id, st, sev)                                                       \
+	"- id: " id ", status: " st ", severity: " sev ", reason: r\n"
+
+struct judge_row {
+	const char *name;
+	const char *body;
+	bool no_threads;
+	size_t rows, invalid, foreign, blocking;
+	bool has_clean, said_clean, clean;
+};
+
+static const struct judge_row judge_rows[] = {
+    {"clean, one fixed AI row",
+     OPEN "clean: true\n" ROW("PRRT_1", "fixed", "high"), false, 1, 0, 0, 0,
+     true, true, true},
+    {"AI authors with [bot] and other case",
+     OPEN "clean: true\n" ROW("PRRT_2", "obsolete", "high")
+         ROW("PRRT_G", "rebutted-valid", "critical"),
+     false, 2, 0, 0, 0, true, true, true},
+    {"no rows, clean", OPEN "clean: true\n", false, 0, 0, 0, 0, true, true,
+     true},
+    {"human thread is foreign",
+     OPEN "clean: true\n" ROW("PRRT_H", "fixed", "high"), false, 1, 0, 1, 0,
+     true, true, false},
+    {"thread of the trusted login is foreign",
+     OPEN "clean: true\n" ROW("PRRT_B", "fixed", "high"), false, 1, 0, 1, 0,
+     true, true, false},
+    {"thread without author is foreign",
+     OPEN "clean: true\n" ROW("PRRT_N", "fixed", "high"), false, 1, 0, 1, 0,
+     true, true, false},
+    {"id not a thread of this PR",
+     OPEN "clean: true\n" ROW("PRRT_X", "fixed", "high"), false, 1, 0, 1, 0,
+     true, true, false},
+    {"ids compare exactly (case)",
+     OPEN "clean: true\n" ROW("prrt_1", "fixed", "high"), false, 1, 0, 1, 0,
+     true, true, false},
+    {"ids compare exactly (prefix)",
+     OPEN "clean: true\n" ROW("PRRT_10", "fixed", "high")
+         ROW("PRRT_", "fixed", "high"),
+     false, 2, 0, 2, 0, true, true, false},
+    {"no threads at all: every row is foreign",
+     OPEN "clean: true\n" ROW("PRRT_1", "fixed", "high"), true, 1, 0, 1, 0,
+     true, true, false},
+    {"blocking row", OPEN "clean: true\n" ROW("PRRT_1", "outstanding", "high"),
+     false, 1, 0, 0, 1, true, true, false},
+    {"rebutted-invalid blocks",
+     OPEN "clean: true\n" ROW("PRRT_1", "rebutted-invalid", "critical"), false,
+     1, 0, 0, 1, true, true, false},
+    {"blocking nit is invalid and blocking",
+     OPEN "clean: true\n" ROW("PRRT_1", "outstanding", "nit"), false, 1, 1, 0,
+     1, true, true, false},
+    {"invalid row",
+     OPEN "clean: true\n"
+          "- id: PRRT_1, status: fixed, severity: low, "
+          "reason: r\n",
+     false, 1, 1, 0, 0, true, true, false},
+    {"clean: false stays false",
+     OPEN "clean: false\n" ROW("PRRT_1", "fixed", "high"), false, 1, 0, 0, 0,
+     true, false, false},
+    {"missing clean: is false", OPEN ROW("PRRT_1", "fixed", "high"), false, 1,
+     0, 0, 0, false, false, false},
+    {"rows before the block do not count",
+     ROW("PRRT_X", "outstanding", "high") OPEN
+     "clean: true\n" ROW("PRRT_1", "fixed", "high"),
+     false, 1, 0, 0, 0, true, true, true},
+    {"a reason naming another id changes nothing",
+     OPEN "clean: true\n- id: PRRT_1, status: fixed, severity: high, "
+          "reason: PRRT_X, status: outstanding\n",
+     false, 1, 0, 0, 0, true, true, true},
+    {"mixed",
+     OPEN "clean: true\n" ROW("PRRT_1", "fixed", "high")
+         ROW("PRRT_H", "outstanding", "high")
+             ROW("PRRT_2", "outstanding",
+                 "nit") "- id: , status: fixed, severity: nit, reason: r\n",
+     false, 4, 2, 1, 2, true, true, false},
+};
+
+static void test_verdict__judge_table(void **state)
+{
+	size_t i, nt;
+	int bad = 0;
+	struct policy p;
+	const struct snap_thread *t = threads(&nt);
+
+	(void)state;
+	policy_init(&p);
+	for (i = 0; i < ARRAY_SIZE(judge_rows); i++) {
+		const struct judge_row *r = &judge_rows[i];
+		struct marker_result m;
+		struct check_judgement j;
+
+		marker_parse(&m, r->body, strlen(r->body));
+		verdict_judge_check(&j, r->body, strlen(r->body), &m.check, t,
+		                    r->no_threads ? 0 : nt, &p);
+#define JCHK(field)                                                            \
+	if ((long long)j.field != (long long)r->field) {                       \
+		print_error("row %zu (%s): " #field " %lld, expected %lld\n",  \
+		            i, r->name, (long long)j.field,                    \
+		            (long long)r->field);                              \
+		bad++;                                                         \
+	}
+		JCHK(rows)
+		JCHK(invalid)
+		JCHK(foreign)
+		JCHK(blocking)
+		JCHK(has_clean)
+		JCHK(said_clean)
+		JCHK(clean)
+#undef JCHK
+	}
+	policy_release(&p);
+	assert_int_equal(bad, 0);
+}
+
+static void test_verdict__judge_follows_ai_reviewers(void **state)
+{
+	static const char body[] =
+	    OPEN "clean: true\n" ROW("PRRT_1", "fixed", "high")
+	        ROW("PRRT_H", "fixed", "high");
+	struct policy p;
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
+	struct marker_result m;
+	struct check_judgement j;
+	size_t nt;
+	const struct snap_thread *t = threads(&nt);
+
+	(void)state;
+	policy_init(&p);
+	assert_int_equal(policy_set(&p, "ai_reviewers", "dev1", &err), 0);
+	marker_parse(&m, body, strlen(body));
+	verdict_judge_check(&j, body, strlen(body), &m.check, t, nt, &p);
+	/* now the human thread is the AI one and copilot's is foreign */
+	assert_int_equal(j.rows, 2);
+	assert_int_equal(j.foreign, 1);
+	assert_false(j.clean);
+	assert_int_equal(policy_set(&p, "ai_reviewers", "dev1,copilot", &err),
+	                 0);
+	verdict_judge_check(&j, body, strlen(body), &m.check, t, nt, &p);
+	assert_int_equal(j.foreign, 1); /* PRRT_1 is copilot-pull-request-… */
+	assert_int_equal(policy_set(&p, "ai_reviewers",
+	                            "dev1,copilot-pull-request-reviewer", &err),
+	                 0);
+	verdict_judge_check(&j, body, strlen(body), &m.check, t, nt, &p);
+	assert_int_equal(j.foreign, 0);
+	assert_true(j.clean);
+	policy_release(&p);
+	buf_release(&err);
+}
+
+/* --- §5.2: the verdict lookup --- */
+
+#define NHB(v, h, b)                                                           \
+	"<!-- agentic:needs-human v1 -->\n<!-- needs-human: " v " -->\n"       \
+	"<!-- head: " h " -->\n<!-- base: " b " -->\n"
+
+struct cm {
+	int64_t id;
+	const char *author, *at, *body, *edited_by;
+};
+
+static void pull_with(struct snap_pull *p, const struct cm *c, size_t n,
+                      const char *retarget_at, const char *retarget2_at)
+{
+	size_t i;
+
+	memset(p, 0, sizeof(*p));
+	p->number = 7;
+	memcpy(p->head_sha, H, SHA_BUF);
+	p->comments = xcalloc(n ? n : 1, sizeof(*p->comments));
+	for (i = 0; i < n; i++) {
+		struct snap_comment *x = &p->comments[p->ncomments++];
+
+		x->id = c[i].id;
+		x->author = xstrdup_or_null(c[i].author);
+		x->created_at = tm(c[i].at);
+		x->body = xstrdup(c[i].body);
+		x->body_len = strlen(x->body);
+		x->edited_by = xstrdup_or_null(c[i].edited_by);
+		x->edited = c[i].edited_by != NULL;
+	}
+	p->timeline = xcalloc(3, sizeof(*p->timeline));
+	p->timeline[p->ntimeline].id = 9000;
+	p->timeline[p->ntimeline].kind = TL_UNLABELED;
+	p->timeline[p->ntimeline].event = xstrdup("unlabeled");
+	p->timeline[p->ntimeline++].created_at = tm("23:00:00");
+	if (retarget_at) {
+		p->timeline[p->ntimeline].id = 9100;
+		p->timeline[p->ntimeline].kind = TL_BASE_REF_CHANGED;
+		p->timeline[p->ntimeline].event = xstrdup("base_ref_changed");
+		p->timeline[p->ntimeline++].created_at = tm(retarget_at);
+	}
+	if (retarget2_at) {
+		p->timeline[p->ntimeline].id = 9050;
+		p->timeline[p->ntimeline].kind = TL_BASE_REF_CHANGED;
+		p->timeline[p->ntimeline].event = xstrdup("base_ref_changed");
+		p->timeline[p->ntimeline++].created_at = tm(retarget2_at);
+	}
+}
+
+static const struct cm lookup_comments[] = {
+    {501, TR, "10:05:00", NHB("no", H, "main"), NULL},
+    {502, "dev1", "10:06:00", NHB("yes", H, "main"), NULL},
+    {503, TR, "10:07:00", NHB("yes", H, "main"), "dev1"},
+    {504, TR, "10:08:00", NHB("yes", H2, "main"), NULL},
+    {505, TR, "10:09:00", "<!-- agentic:check v1 -->\nhead: " H "\nround: 1\n",
+     NULL},
+    {506, TR, "10:10:00", "<!-- needs-human: yes -->\n<!-- head: " H " -->\n",
+     NULL},
+    {500, TR, "10:11:00", NHB("yes", H, "main"), NULL},
+};
+
+static void test_verdict__lookup_picks_trusted_newest_for_head(void **state)
+{
+	struct snap_pull p;
+	struct policy pol;
+	struct nh_lookup lk;
+
+	(void)state;
+	policy_init(&pol);
+	pull_with(&p, lookup_comments, ARRAY_SIZE(lookup_comments), NULL, NULL);
+	verdict_lookup(&lk, &p, H, &pol);
+	/* 502 untrusted, 503 edited by another, 504 another head, 505 and
+	 * 506 not needs-human verdicts, 500 a lower id than 501 */
+	assert_non_null(lk.comment);
+	assert_int_equal(lk.comment->id, 501);
+	assert_int_equal(lk.marker.nh.value, NH_NO);
+	assert_null(lk.retarget);
+	assert_int_equal(lk.dropped, 0);
+
+	verdict_lookup(&lk, &p, H2, &pol);
+	assert_non_null(lk.comment);
+	assert_int_equal(lk.comment->id, 504);
+
+	verdict_lookup(&lk, &p, "1111111111111111111111111111111111111111",
+	               &pol);
+	assert_null(lk.comment);
+	snap_pull_release(&p);
+	policy_release(&pol);
+}
+
+static void test_verdict__lookup_retarget(void **state)
+{
+	struct snap_pull p;
+	struct policy pol;
+	struct nh_lookup lk;
+
+	(void)state;
+	policy_init(&pol);
+	/* a retarget at 10:05:00 drops 501 (same second) and 500 is newer */
+	pull_with(&p, lookup_comments, ARRAY_SIZE(lookup_comments), "10:05:00",
+	          NULL);
+	verdict_lookup(&lk, &p, H, &pol);
+	assert_non_null(lk.retarget);
+	assert_int_equal(lk.retarget->id, 9100);
+	assert_int_equal(lk.dropped, 1);
+	assert_non_null(lk.comment);
+	assert_int_equal(lk.comment->id, 500);
+	snap_pull_release(&p);
+
+	/* a retarget after every verdict drops them all */
+	pull_with(&p, lookup_comments, ARRAY_SIZE(lookup_comments), "12:00:00",
+	          NULL);
+	verdict_lookup(&lk, &p, H, &pol);
+	assert_null(lk.comment);
+	assert_int_equal(lk.dropped, 2);
+	snap_pull_release(&p);
+
+	/* the newest retarget is the highest id, not the latest time */
+	pull_with(&p, lookup_comments, ARRAY_SIZE(lookup_comments), "09:00:00",
+	          "12:00:00");
+	verdict_lookup(&lk, &p, H, &pol);
+	assert_int_equal(lk.retarget->id, 9100);
+	assert_non_null(lk.comment);
+	assert_int_equal(lk.comment->id, 501);
+	assert_int_equal(lk.dropped, 0);
+	snap_pull_release(&p);
+	policy_release(&pol);
+}
+
+static void test_verdict__names_head(void **state)
+{
+	static const char two[] =
+	    NHB("no", H, "main") "<!-- head: " H2 " -->\n";
+	struct marker_result m;
+	size_t len;
+	char *s, *q;
+	int i;
+
+	(void)state;
+	marker_parse(&m, two, strlen(two));
+	assert_true(verdict_names_head(&m.nh, H));
+	assert_true(verdict_names_head(&m.nh, H2));
+	assert_false(verdict_names_head(
+	    &m.nh, "1111111111111111111111111111111111111111"));
+
+	/* more distinct heads than remembered: names any head (fail closed:
+	 * the malformed verdict is a candidate and blocks) */
+	len = strlen(NHB("no", H, "main")) + 6 * 60;
+	s = xmalloc(len + 1);
+	q = s;
+	memcpy(q, NHB("no", H, "main"), strlen(NHB("no", H, "main")));
+	q += strlen(NHB("no", H, "main"));
+	for (i = 0; i < 6; i++) {
+		int n = snprintf(q, 60, "<!-- head: %040d -->\n", i + 1);
+
+		assert_true(n > 0 && n < 60);
+		q += n;
+	}
+	*q = '\0';
+	marker_parse(&m, s, (size_t)(q - s));
+	assert_true(m.nh.heads_overflow);
+	assert_true(m.nh.malformed & NHM_HEAD_CONFLICT);
+	assert_true(verdict_names_head(
+	    &m.nh, "2222222222222222222222222222222222222222"));
+	free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_verdict__trust_table),
+	    cmocka_unit_test(test_verdict__judge_table),
+	    cmocka_unit_test(test_verdict__judge_follows_ai_reviewers),
+	    cmocka_unit_test(
+	        test_verdict__lookup_picks_trusted_newest_for_head),
+	    cmocka_unit_test(test_verdict__lookup_retarget),
+	    cmocka_unit_test(test_verdict__names_head),
+	};
+
+	return cmocka_run_group_tests_name("verdict", tests, NULL, NULL);
+}
