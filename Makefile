@@ -51,7 +51,7 @@ Q := @
 endif
 
 .PHONY: all check demo lint format fuzz bench clean deps deps-test test-unit \
-	test-fixtures test-corpora test-cli sanitize-check
+	test-fixtures test-corpora test-cli test-fakehub test-live sanitize-check
 
 all: $(BIN)
 
@@ -112,6 +112,21 @@ test-corpora: $(FUZZ_TARGETS:%=$(BUILD)/tests/replay_%)
 test-cli: $(BIN)
 	@tests/cli.sh $(BIN)
 
+# fakehub's own tests, then the program live against it (differential,
+# Prism, budget, faults, secrets, identity, record/status, …).
+test-fakehub: deps-test
+	@tests/peers/ensure.sh
+	@mkdir -p build
+	@node --test tests/fakehub/test/ >build/test-fakehub.log 2>&1; rc=$$?; \
+		grep -E '^# (tests|pass|fail)' build/test-fakehub.log; \
+		[ $$rc -eq 0 ] || { grep -B2 -A20 '^not ok' build/test-fakehub.log | head -80; exit $$rc; }
+
+test-live: deps-test
+	@mkdir -p build
+	@tests/integration/run.sh >build/test-live.log 2>&1; rc=$$?; \
+		grep -E '^# (tests|pass|fail|skipped)' build/test-live.log; \
+		[ $$rc -eq 0 ] || { grep -B2 -A30 '^not ok' build/test-live.log | head -120; exit $$rc; }
+
 sanitize-check:
 	@SANITIZED=1 $(MAKE) SANITIZE=address,undefined CC=clang test-unit test-fixtures \
 		test-corpora test-cli
@@ -122,6 +137,8 @@ check: deps-test
 	$(MAKE) test-fixtures
 	$(MAKE) test-corpora
 	$(MAKE) test-cli
+	$(MAKE) test-fakehub
+	$(MAKE) test-live
 	$(MAKE) sanitize-check
 	$(MAKE) lint
 	@echo "make check: all suites passed"

@@ -103,6 +103,13 @@ int http_new(struct http **out, const struct http_config *c, struct buf *err)
 			 c->api_url);
 		goto fail;
 	}
+	if (c->h2c && curl_version_info(CURLVERSION_NOW)->version_num < 0x080000) {
+		/* curl bug #10634: a second request on an h2c connection fails
+		 * with a framing error before libcurl 8.0. */
+		buf_setf(err, "HTTP/2 prior knowledge needs libcurl 8.0 or newer "
+			      "(this is %s)", curl_version_info(CURLVERSION_NOW)->version);
+		goto fail;
+	}
 	if (!(h->curl = curl_easy_init())) {
 		buf_setf(err, "libcurl could not start");
 		goto fail;
@@ -337,7 +344,8 @@ static void describe(struct buf *out, const char *method, const char *url)
 }
 
 static CURLcode perform(struct http *h, const char *method, const char *url,
-			const char *body, struct http_response *resp)
+			const char *body, bool idempotent,
+			struct http_response *resp)
 {
 	CURLcode rc;
 	const char *v;
@@ -345,6 +353,12 @@ static CURLcode perform(struct http *h, const char *method, const char *url,
 
 	curl_easy_setopt(h->curl, CURLOPT_URL, url);
 	curl_easy_setopt(h->curl, CURLOPT_WRITEDATA, &resp->body);
+	/* libcurl silently sends a request again when a reused connection
+	 * dies before an answer: harmless for a read, a second approval or
+	 * status for a write. A write gets a connection of its own, which
+	 * libcurl never resends on; we re-read instead (github_live.c). */
+	curl_easy_setopt(h->curl, CURLOPT_FRESH_CONNECT,
+			 strcmp(method, "GET") != 0 && !idempotent ? 1L : 0L);
 	if (strcmp(method, "GET") == 0) {
 		curl_easy_setopt(h->curl, CURLOPT_HTTPGET, 1L);
 		curl_easy_setopt(h->curl, CURLOPT_CUSTOMREQUEST, NULL);
@@ -409,7 +423,7 @@ int http_request(struct http *h, const char *method, const char *path_or_url,
 		reset_response(resp);
 		buf_reset(&what);
 		describe(&what, method, url.ptr);
-		rc = perform(h, method, url.ptr, body, resp);
+		rc = perform(h, method, url.ptr, body, idempotent, resp);
 		if (rc == CURLE_OK && resp->next_off_origin) {
 			buf_setf(err, "%s: the next page is off the API origin; "
 				      "refused to follow it", what.ptr);

@@ -61,6 +61,18 @@ test('GET /_fakehub/log records every API request; /_fakehub/log/clear empties i
   assert.equal(log[3].status, 401);
 });
 
+test('GET /_fakehub/log?headers=1 adds each request\'s headers (to check where a token went)', async () => {
+  await hub.setState(baseSnapshot());
+  await hub.clearLog();
+  await hub.get('/user');
+  const plain = await hub.log();
+  assert.deepEqual(Object.keys(plain[0]).sort(), ['body', 'method', 'ms', 'path', 'query', 'status'], 'not shown by default');
+  const { body: withHeaders } = await hub.get('/_fakehub/log?headers=1', { token: null });
+  assert.equal(withHeaders.length, 1);
+  assert.match(withHeaders[0].headers.authorization, /^(Bearer|token) \S+/);
+  assert.equal(withHeaders[0].path, '/user');
+});
+
 test('unknown control endpoints are 404', async () => {
   assert.equal((await hub.get('/_fakehub/nothing', { token: null })).status, 404);
 });
