@@ -73,9 +73,9 @@ static int set(struct cli *c, const struct option_def *o, const char *v)
 	case OPT_COUNT:
 		return number(&c->count, o->name, v, INT32_MAX);
 	case OPT_STALL_AFTER:
-		return number(&c->stall_after, o->name, v, 7 * 86400);
+		return number(&c->stall_after, o->name, v, (int64_t)7 * 86400);
 	case OPT_PENDING_AFTER:
-		return number(&c->pending_after, o->name, v, 7 * 86400);
+		return number(&c->pending_after, o->name, v, (int64_t)7 * 86400);
 	}
 	return -1;
 }

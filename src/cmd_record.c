@@ -39,11 +39,12 @@ static int record_pull(struct session *s, struct snapshot *snap, int64_t pr)
 		gh_pull_release(&g);
 		return AA_EAPI;
 	}
-	if (!(dst = snapshot_statuses(snap, st.sha, false))) {
+	/* PRs can share a head: keep the first history read. */
+	if (snapshot_statuses(snap, st.sha, false)) {
+		snap_statuses_release(&st);
+	} else {
 		dst = snapshot_statuses(snap, st.sha, true);
 		*dst = st;
-	} else {
-		snap_statuses_release(&st);
 	}
 	snap->pulls = xrealloc(snap->pulls,
 			       st_mult(snap->npulls + 1, sizeof(*snap->pulls)));

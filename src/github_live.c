@@ -1313,13 +1313,15 @@ static int write_req(struct live *l, const char *method, const char *path,
 	{
 		cJSON *root = NULL;
 		const cJSON *msg = NULL;
+		const char *text = NULL;
 		struct buf e2 = BUF_INIT(BUF_MAX_SMALL);
 
 		if (json_parse(&root, r->body.ptr, r->body.len, &e2) == 0)
 			msg = cJSON_GetObjectItemCaseSensitive(root, "message");
+		if (msg && cJSON_IsString(msg))
+			text = msg->valuestring;
 		buf_setf(&l->gh.error, "%s %s: HTTP %ld%s%s", method, path,
-			 r->status, cJSON_IsString(msg) ? ": " : "",
-			 cJSON_IsString(msg) ? msg->valuestring : "");
+			 r->status, text ? ": " : "", text ? text : "");
 		cJSON_Delete(root);
 		buf_release(&e2);
 	}
@@ -1482,7 +1484,7 @@ static bool review_landed(struct live *l, int64_t pr, const char *commit_id,
 			if (r->id == dismissed_id &&
 			    strcmp(r->state, "DISMISSED") == 0)
 				landed = true;
-		} else if (strcmp(r->state, "APPROVED") == 0 &&
+		} else if (commit_id && strcmp(r->state, "APPROVED") == 0 &&
 			   strcmp(r->commit_id, commit_id) == 0 && l->viewer &&
 			   same_creator(r->author, l->viewer)) {
 			landed = true;

@@ -281,35 +281,42 @@ void report_to_json(const struct report *r, struct buf *out)
 	jw_obj_end(&w);
 }
 
+/* The step the outputs describe: the last gate step, else the last step. */
+static const struct report_step *deciding_step(const struct report *r)
+{
+	size_t i = r->nsteps;
+
+	while (i-- > 0)
+		if (r->steps[i].kind == STEP_GATE)
+			return &r->steps[i];
+	return r->nsteps ? &r->steps[r->nsteps - 1] : NULL;
+}
+
 void report_outputs(const struct report *r, bool sweep, struct buf *out)
 {
-	const struct report_step *last = NULL;
+	const struct report_step *last = deciding_step(r);
+	bool approved;
 	size_t i, napproved = 0;
 
-	for (i = 0; i < r->nsteps; i++)
-		if (!last || r->steps[i].kind == STEP_GATE ||
-		    last->kind == STEP_APPLY)
-			last = &r->steps[i];
-	if (sweep) {
+	if (sweep)
 		buf_adds(out, "decision=sweep\npr=\nhead=\n");
-	} else if (last) {
+	else if (last)
 		buf_addf(out, "decision=%s\npr=%lld\nhead=%s\n", last->outcome,
 			 (long long)last->pr, last->head);
-	} else {
+	else
 		buf_adds(out, "decision=none\npr=\nhead=\n");
-	}
 	buf_adds(out, "approved_prs=");
 	for (i = 0; i < r->nsteps; i++)
 		if (r->steps[i].kind == STEP_GATE &&
 		    strcmp(r->steps[i].outcome, "approve") == 0)
 			buf_addf(out, "%s%lld", napproved++ ? "," : "",
 				 (long long)r->steps[i].pr);
-	buf_addf(out, "\napproved=%s\n",
-		 sweep ? (napproved ? "true" : "false")
-		 : last && last->kind == STEP_GATE &&
-				 strcmp(last->outcome, "approve") == 0
-			 ? "true"
-			 : "false");
+	if (sweep)
+		approved = napproved > 0;
+	else
+		approved = last && last->kind == STEP_GATE &&
+			   strcmp(last->outcome, "approve") == 0;
+	buf_addf(out, "\napproved=%s\n", approved ? "true" : "false");
 }
 
 void report_usage_json(struct buf *out)
