@@ -140,6 +140,7 @@ check: deps-test
 	$(MAKE) test-fakehub
 	$(MAKE) test-live
 	$(MAKE) sanitize-check
+	$(MAKE) test-static
 	$(MAKE) lint
 	@echo "make check: all suites passed"
 
@@ -162,3 +163,6 @@ bench: deps
 
 clean:
 	rm -rf build
+
+# The fully static x86_64 binary (musl): build/static/agentic-apply.
+include mk/static.mk

@@ -33,7 +33,8 @@ static int record_pull(struct session *s, struct snapshot *snap, int64_t pr)
 		gh_pull_release(&g);
 		return AA_EAPI;
 	}
-	if (s->gh->ops->statuses(s->gh, pr, g.pull.head_sha, &st) < 0) {
+	if (s->gh->ops->statuses(s->gh, pr, g.pull.head_sha,
+				   STATUS_NEED_ALL, &st) < 0) {
 		log_error("record: statuses of PR #%lld could not be read: %s",
 			  (long long)pr, s->gh->error.ptr);
 		gh_pull_release(&g);

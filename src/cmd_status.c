@@ -49,7 +49,8 @@ static int fingerprint(struct session *s, int64_t pr, struct fingerprint *fp,
 	if (error == AA_OK && g.failed)
 		error = AA_EAPI;
 	if (error == AA_OK &&
-	    s->gh->ops->statuses(s->gh, pr, g.pull.head_sha, &st) < 0)
+	    s->gh->ops->statuses(s->gh, pr, g.pull.head_sha,
+				 STATUS_NEED_CLEAN | STATUS_NEED_IDS, &st) < 0)
 		error = AA_EAPI;
 	if (error < 0) {
 		if (error != AA_ENOTFOUND)

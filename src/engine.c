@@ -433,7 +433,8 @@ static void check_step(struct engine *e, size_t step, int64_t pr,
 	}
 	if (check_head_in_pull(e, step, pr, &g.pull, m->check.head) < 0)
 		goto out;
-	if (e->gh->ops->statuses(e->gh, pr, m->check.head, &st) < 0) {
+	if (e->gh->ops->statuses(e->gh, pr, m->check.head,
+				 STATUS_NEED_CLEAN | STATUS_NEED_ROUND, &st) < 0) {
 		check_read_failed(e, step, "statuses");
 		goto out;
 	}
@@ -561,6 +562,7 @@ static void evaluate(struct engine *e, int64_t pr, struct evaluation *ev)
 		if (ev->skip)
 			return;
 		ev->st_ok = e->gh->ops->statuses(e->gh, pr, ev->g.pull.head_sha,
+						 STATUS_NEED_CLEAN | STATUS_NEED_SKIP,
 						 &ev->st) == AA_OK;
 	} else {
 		ev->g.failed |= PART_PULL;
@@ -773,7 +775,8 @@ static bool sweep_selects(struct engine *e, const struct gh_pull_brief *b)
 	bool selected = true;
 	size_t i;
 
-	if (e->gh->ops->statuses(e->gh, b->number, b->head_sha, &st) == AA_OK) {
+	if (e->gh->ops->statuses(e->gh, b->number, b->head_sha,
+				 STATUS_NEED_CLEAN, &st) == AA_OK) {
 		selected = stamp_clean(&st, e->policy, b->number) != NULL;
 		snap_statuses_release(&st);
 	}

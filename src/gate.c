@@ -107,8 +107,7 @@ static bool cond_clean(const struct gate_input *in, const struct policy *p,
 			 p->clean_context, (long long)in->pr, h);
 		return false;
 	}
-	buf_setf(why, "%s is %s on %s (status %lld)", p->clean_context,
-		 st->state, h, (long long)st->id);
+	buf_setf(why, "%s is %s on %s", p->clean_context, st->state, h);
 	*url = xstrdup_or_null(st->target_url);
 	return strcmp(st->state, "success") == 0;
 }

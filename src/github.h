@@ -29,6 +29,13 @@ struct gh_pull {
 	unsigned failed;       /* PART_* whose read failed */
 };
 
+/* What a statuses() caller will look up (stamp.h). */
+#define STATUS_NEED_CLEAN (1u << 0) /* stamp_clean */
+#define STATUS_NEED_ROUND (1u << 1) /* stamp_round */
+#define STATUS_NEED_SKIP (1u << 2)  /* stamp_skip, and the round it beats */
+#define STATUS_NEED_IDS (1u << 3)   /* the real status ids */
+#define STATUS_NEED_ALL 15u
+
 /* One open pull request of a listing. */
 struct gh_pull_brief {
 	int64_t number;
@@ -52,9 +59,13 @@ struct github_ops {
 	/* Is `sha` a commit of the PR (its head or one of its commits)? */
 	int (*commit_in_pull)(struct github *gh, int64_t number,
 			      const char *sha, bool *out);
-	/* Every status of a commit (order unspecified). */
+	/*
+	 * The statuses of a commit (order unspecified) — at least enough of
+	 * them that the §4 lookups named in `need` (STATUS_NEED_*) for PR
+	 * `pr` come out exactly as over the whole history.
+	 */
 	int (*statuses)(struct github *gh, int64_t pr, const char *sha,
-			struct snap_statuses *out);
+			unsigned need, struct snap_statuses *out);
 	/* Does the repository have the label? */
 	int (*label_exists)(struct github *gh, int64_t pr, const char *name,
 			    bool *out);

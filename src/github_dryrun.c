@@ -151,10 +151,10 @@ static int dr_commit_in_pull(struct github *gh, int64_t number,
 }
 
 static int dr_statuses(struct github *gh, int64_t pr, const char *sha,
-		       struct snap_statuses *out)
+		       unsigned need, struct snap_statuses *out)
 {
 	struct dryrun *d = D(gh);
-	int error = d->inner->ops->statuses(d->inner, pr, sha, out);
+	int error = d->inner->ops->statuses(d->inner, pr, sha, need, out);
 	size_t i;
 
 	copy_error(d);

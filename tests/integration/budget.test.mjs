@@ -1,8 +1,11 @@
-// The request budget of BEHAVIOR §8 (one GraphQL query per PR plus one REST
-// page of statuses), from fakehub's request log: a gate evaluation that
-// withholds makes exactly those two reads; the approve path of a dispatch
-// run makes at most six requests, in the order below; a run that writes
-// nothing never asks GET /user (T4: no write, no check).
+// The request budget of BEHAVIOR §8 (one GraphQL query per PR plus, when
+// needed, one REST page of statuses), from fakehub's request log: a gate
+// evaluation makes at most those two reads — only the GraphQL query when
+// its newest status per context already decides the conditions exactly,
+// the REST history too when it does not (an untrusted status on top, an
+// escalation-context status); the approve path of a dispatch run makes at
+// most six requests, in the order below; a run that writes nothing never
+// asks GET /user (T4: no write, no check).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 
@@ -12,6 +15,13 @@ import { runLive } from './lib/run.mjs';
 
 const REPO = 'lf/svc';
 const statusesOf = (sha) => `GET /repos/${REPO}/commits/${sha}/statuses`;
+
+/** The approve path: the optional statuses page after the first query. */
+function approvePath(lines, sha, pr) {
+  const withStatuses = lines[1] === statusesOf(sha);
+  return ['POST /graphql', ...(withStatuses ? [statusesOf(sha)] : []), 'GET /user', 'POST /graphql',
+    `POST /repos/${REPO}/pulls/${pr}/reviews`, 'POST /graphql'];
+}
 
 /** Dispatch fixtures with one gate step, no faults, no extra arguments. */
 function dispatchGates() {
@@ -41,35 +51,61 @@ describe('budget', () => {
   }
 
   for (const [label, command] of [['gate --pr 7', ['gate', '--pr', '7', '--json']], ['run (workflow_dispatch)', undefined]]) {
-    it(`${label}: withhold = 2 reads, approve = the 6 requests`, async () => {
+    it(`${label}: withhold = 1 read, approve = 5 requests (GraphQL decides the status)`, async () => {
       const fx = fixture('050-gate-all-hold-approve');
       const head = fx.snapshot.pulls[0].head.sha;
       const withheld = structuredClone(fx.snapshot);
       withheld.pulls[0].threads.push({ id: 'PRRT_open', author: 'alice', comments: 1, resolved: false });
       const w = await run(withheld, [], command);
       assert.equal(w.report?.steps[0].outcome, 'withhold', w.stderr.slice(-300));
-      assert.deepEqual(requestLines(w.log), ['POST /graphql', statusesOf(head)]);
+      assert.deepEqual(requestLines(w.log), ['POST /graphql']);
       const a = await run(fx.snapshot, [], command);
       assert.equal(a.report?.steps[0].outcome, 'approve', a.stderr.slice(-300));
-      assert.deepEqual(requestLines(a.log), ['POST /graphql', statusesOf(head), 'GET /user', 'POST /graphql',
+      assert.deepEqual(requestLines(a.log), ['POST /graphql', 'GET /user', 'POST /graphql',
         `POST /repos/${REPO}/pulls/7/reviews`, 'POST /graphql']);
+      void head;
     });
   }
 
-  it('withhold (label present, no approval to dismiss): one GraphQL query + one statuses page', async () => {
+  it('withhold (label present, no approval to dismiss): one GraphQL query', async () => {
     const fx = fixture('050-gate-all-hold-approve');
     const s = structuredClone(fx.snapshot);
     s.pulls[0].labels = ['needs-human'];
-    const head = s.pulls[0].head.sha;
     const r = await run(s);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.report.steps[0].outcome, 'withhold');
     assert.deepEqual(r.report.writes, []);
+    assert.deepEqual(requestLines(r.log), ['POST /graphql']);
+  });
+
+  it('an untrusted clean status on top: GraphQL + one statuses page, same decision', async () => {
+    const fx = fixture('050-gate-all-hold-approve');
+    const s = structuredClone(fx.snapshot);
+    const head = s.pulls[0].head.sha;
+    s.pulls[0].labels = ['needs-human'];
+    s.statuses[head].push({ id: 99999, state: 'success', context: 'agentic-review/clean',
+      description: 'conductor pr=#7: clean=true', creator: 'mallory', created_at: '2026-11-29T12:00:00Z', target_url: null });
+    const r = await run(s);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.report.steps[0].outcome, 'withhold');
     assert.deepEqual(requestLines(r.log), ['POST /graphql', statusesOf(head)]);
     assert.equal(r.log[1].query.per_page, '100', 'one page of up to 100 statuses');
   });
 
-  it('approve path of a dispatch run: exactly the six requests, GET /user before the first write', async () => {
+  it('approve path with an escalation-context status: exactly the six requests', async () => {
+    const fx = fixture('050-gate-all-hold-approve');
+    const s = structuredClone(fx.snapshot);
+    const head = s.pulls[0].head.sha;
+    s.statuses[head].push({ id: 99999, state: 'success', context: 'agentic-review/escalation',
+      description: 'judged pr=#7: routine', creator: 'lfx-reviewer', created_at: '2026-11-29T12:00:00Z', target_url: null });
+    const r = await run(s);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.report.steps[0].outcome, 'approve');
+    assert.deepEqual(requestLines(r.log), ['POST /graphql', statusesOf(head), 'GET /user', 'POST /graphql',
+      `POST /repos/${REPO}/pulls/7/reviews`, 'POST /graphql']);
+  });
+
+  it('approve path of a dispatch run: five requests, GET /user before the first write', async () => {
     const fx = fixture('050-gate-all-hold-approve');
     const head = fx.snapshot.pulls[0].head.sha;
     const r = await run(fx.snapshot);
@@ -77,15 +113,14 @@ describe('budget', () => {
     assert.equal(r.report.steps[0].outcome, 'approve');
     assert.ok(r.log.length <= 6, `at most 6 requests, got ${r.log.length}: ${requestLines(r.log).join(', ')}`);
     assert.deepEqual(requestLines(r.log), [
-      'POST /graphql', // the PR: pull fields, labels, comments, timeline, threads, reviews
-      statusesOf(head), // the status history of H
+      'POST /graphql', // the PR: pull fields, labels, comments, timeline, threads, reviews, head status
       'GET /user', // T4 before the first write
       'POST /graphql', // §6.1 step 2: re-check from fresh reads
       `POST /repos/${REPO}/pulls/7/reviews`, // the approval
       'POST /graphql', // §6.1 step 4: compensating re-check
     ]);
-    assert.equal(r.log[4].body.event, 'APPROVE');
-    assert.equal(r.log[4].body.commit_id, head);
+    assert.equal(r.log[3].body.event, 'APPROVE');
+    assert.equal(r.log[3].body.commit_id, head);
   });
 
   it('already approved on H: no write, no GET /user, at most 3 requests', async () => {
@@ -120,8 +155,7 @@ describe('budget', () => {
           if (lines.length === 2) assert.equal(lines[1], statusesOf(pr.head.sha));
         } else if (kind === 'approve') {
           assert.ok(r.log.length <= 6, `at most 6 requests: ${lines.join(', ')}`);
-          assert.deepEqual(lines, ['POST /graphql', statusesOf(pr.head.sha), 'GET /user', 'POST /graphql',
-            `POST /repos/${REPO}/pulls/${pr.number}/reviews`, 'POST /graphql']);
+          assert.deepEqual(lines, approvePath(lines, pr.head.sha, pr.number));
         } else {
           assert.ok(!lines.includes('GET /user'), `no identity check without a write: ${lines.join(', ')}`);
           assert.ok(r.log.length <= 3, `at most 3 requests: ${lines.join(', ')}`);

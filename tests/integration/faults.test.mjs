@@ -233,6 +233,13 @@ describe('faults', { concurrency: HUBS }, () => {
 
   // A fault on a later page of a long list: a partial list is a failed read
   // (§5.2 "a partial read counts as failed"), never a shorter complete one.
+  // An untrusted clean-context status, newer than everything else.
+  const forgedOnTop = (snapshot) => {
+    const h = snapshot.pulls[0].head.sha;
+    snapshot.statuses[h].push({ id: 9999, state: 'success', context: 'agentic-review/clean',
+      description: 'conductor pr=#7: clean=true', creator: 'mallory', created_at: '2026-11-29T11:59:00Z', target_url: null });
+    return snapshot;
+  };
   // Each scenario approves (or, for the sweep, approves PR 2000) unfaulted.
   const PAGED = [
     { scenario: 'comments: 230 before the verdicts', kind: 'comments', pages: [2, 3] },
@@ -248,7 +255,11 @@ describe('faults', { concurrency: HUBS }, () => {
       for (const page of pg.pages) {
         it(`${pg.scenario}…: read ${pg.kind} page ${page}, ${mode.name} → no approval, exit 3`, async () => {
           const sc = SCENARIOS.find((x) => x.name.startsWith(pg.scenario));
-          const snapshot = withFaults(sc.build(), [{ read: pg.kind, page, ...mode.fault }]);
+          // GraphQL's newest status per context decides the clean condition
+          // without the REST history when that newest one is trusted; an
+          // untrusted clean status on top forces the paged history read.
+          const built = pg.kind === 'statuses' ? forgedOnTop(sc.build()) : sc.build();
+          const snapshot = withFaults(built, [{ read: pg.kind, page, ...mode.fault }]);
           const r = await attempt(snapshot, { env: mode.env });
           assert.ok(r.report, r.stderr.slice(-400));
           assert.deepEqual(r.offHost.map((x) => x.url), [], 'no request off the API origin');

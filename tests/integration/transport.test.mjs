@@ -27,10 +27,32 @@ let work;
 before(() => { work = scratch(); });
 after(() => work?.cleanup());
 
+/**
+ * An untrusted clean-context status newer than everything: GraphQL's newest
+ * status per context then cannot decide the clean condition, so the run
+ * must read the paged REST history (what these tests exercise).
+ */
+function forgedOnTop(snapshot) {
+  const h = snapshot.pulls[0].head.sha;
+  snapshot.statuses[h].push({ id: 9999, state: 'success', context: 'agentic-review/clean',
+    description: 'conductor pr=#7: clean=true', creator: 'mallory', created_at: '2026-11-29T11:59:00Z', target_url: null });
+  return snapshot;
+}
+
+/** Fixture 050 with a forged clean status on top (the REST history is read). */
+function restRead050() {
+  const fx = fixture('050-gate-all-hold-approve');
+  const snapshot = forgedOnTop(structuredClone(fx.snapshot));
+  const file = path.join(work.dir, `050-forged-${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(file, JSON.stringify(snapshot));
+  return { ...fx, snapshot, file };
+}
+
 /** A generated scenario as a fixture-like object (with a file for replay). */
 function scenarioFixture(match, mutate = (s) => s) {
   const sc = SCENARIOS.find((x) => x.name.startsWith(match));
-  const snapshot = mutate(sc.build());
+  const built = match.startsWith('statuses:') ? forgedOnTop(sc.build()) : sc.build();
+  const snapshot = mutate(built);
   const file = path.join(work.dir, `${sc.name.replace(/\W+/g, '-').slice(0, 60)}-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(file, JSON.stringify(snapshot));
   return { name: sc.name, file, snapshot, args: [] };
@@ -220,7 +242,7 @@ describe('Link and redirects', () => {
   });
 
   it('a same-origin 301 on a read (renamed repository) is followed → live = replay', async () => {
-    const fx = fixture('050-gate-all-hold-approve');
+    const fx = restRead050();
     const s = withRepoId(fx.snapshot);
     const file = path.join(work.dir, 'renamed.json');
     writeFileSync(file, JSON.stringify(s));
@@ -233,7 +255,7 @@ describe('Link and redirects', () => {
   });
 
   it('a redirect of a read to another origin is not followed: exit 3, no approval, nothing sent there', async () => {
-    const fx = fixture('050-gate-all-hold-approve');
+    const fx = restRead050();
     const front = new FrontProxy(hub.url, {
       intercept: (req, url) => (req.method === 'GET' && url.pathname.endsWith('/statuses')
         ? { status: 307, headers: { location: `http://evil.invalid:9${url.pathname}${url.search}` }, body: '' } : null),
@@ -275,7 +297,7 @@ describe('Link and redirects', () => {
   }
 
   it('a redirect loop on a read is cut short: exit 3, no approval', async () => {
-    const fx = fixture('050-gate-all-hold-approve');
+    const fx = restRead050();
     const front = new FrontProxy(hub.url, {
       intercept: (req, url, self) => (url.pathname.endsWith('/statuses')
         ? { status: 302, headers: { location: `${self.url}${url.pathname}${url.search}` }, body: '' } : null),
@@ -293,7 +315,7 @@ describe('Link and redirects', () => {
   });
 
   it('an answer larger than the response ceiling (48 MiB) fails the read: exit 3, no approval', async () => {
-    const fx = fixture('050-gate-all-hold-approve');
+    const fx = restRead050();
     const big = `[${'{"id":1},'.repeat(5_600_000)}{"id":2}]`; // ~50 MB of JSON
     const front = new FrontProxy(hub.url, {
       intercept: (req, url) => (url.pathname.endsWith('/statuses') ? { status: 200, body: big } : null),

@@ -2084,7 +2084,7 @@ static int mv_commit_in_pull(struct github *gh, int64_t number, const char *sha,
 }
 
 static int mv_statuses(struct github *gh, int64_t pr, const char *sha,
-                       struct snap_statuses *out)
+                       unsigned need, struct snap_statuses *out)
 {
 	struct moving *m = MV(gh);
 	int r;
@@ -2094,7 +2094,7 @@ static int mv_statuses(struct github *gh, int64_t pr, const char *sha,
 		buf_setf(&gh->error, "read statuses: HTTP 502");
 		return AA_EAPI;
 	}
-	r = m->inner->ops->statuses(m->inner, pr, sha, out);
+	r = m->inner->ops->statuses(m->inner, pr, sha, need, out);
 	mv_err(gh);
 	return r;
 }

@@ -1,0 +1,18 @@
+# The fully static x86_64 binary (musl), included by the Makefile.
+#
+#   make static        build build/static/agentic-apply (scripts/static-build:
+#                      OpenSSL, curl, nghttp2, zlib and cJSON from Debian's
+#                      source packages, cached in build/static/deps)
+#   make test-static   build it, then tests/static.sh (static, no dynamic deps,
+#                      same report as build/agentic-apply, verified HTTPS)
+
+STATIC_BIN := build/static/agentic-apply
+
+.PHONY: static test-static
+
+static:
+	@scripts/static-build
+
+# The replay comparison needs the ordinary build too.
+test-static: static build/agentic-apply
+	@tests/static.sh $(STATIC_BIN) build/agentic-apply
