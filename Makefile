@@ -139,6 +139,7 @@ check: deps-test
 	$(MAKE) test-cli
 	$(MAKE) test-fakehub
 	$(MAKE) test-live
+	$(MAKE) test-actions
 	$(MAKE) sanitize-check
 	$(MAKE) test-static
 	$(MAKE) lint
@@ -166,3 +167,6 @@ clean:
 
 # The fully static x86_64 binary (musl): build/static/agentic-apply.
 include mk/static.mk
+
+# The GitHub Action: make test-actions, make release-checksum (docs/actions.md).
+include mk/actions.mk

@@ -25,6 +25,7 @@ static const struct option_def options[] = {
 	{"--interval", OPT_INTERVAL, true}, {"--count", OPT_COUNT, true},
 	{"--stall-after", OPT_STALL_AFTER, true},
 	{"--pending-after", OPT_PENDING_AFTER, true},
+	{"--state", OPT_STATE, true},	    {"--repos", OPT_REPOS, true},
 };
 
 static int number(int64_t *out, const char *opt, const char *v, int64_t max)
@@ -70,6 +71,12 @@ static int set(struct cli *c, const struct option_def *o, const char *v)
 		return 0;
 	case OPT_INTERVAL:
 		return number(&c->interval, o->name, v, 86400);
+	case OPT_STATE:
+		c->state = v;
+		return 0;
+	case OPT_REPOS:
+		c->repos = v;
+		return 0;
 	case OPT_COUNT:
 		return number(&c->count, o->name, v, INT32_MAX);
 	case OPT_STALL_AFTER:

@@ -22,6 +22,8 @@
 #define OPT_COUNT (1u << 11)
 #define OPT_STALL_AFTER (1u << 12)
 #define OPT_PENDING_AFTER (1u << 13)
+#define OPT_STATE (1u << 14)
+#define OPT_REPOS (1u << 15)
 
 struct cli {
 	const char *command;
@@ -39,6 +41,8 @@ struct cli {
 	int64_t count;        /* --watch: stop after this many polls */
 	int64_t stall_after;  /* --watch: seconds without a new stamp */
 	int64_t pending_after; /* --watch: seconds a stamp may stay pending */
+	const char *state;    /* --state FILE: the sweep's change detection */
+	const char *repos;    /* --repos A/B,C/D: sweep several repositories */
 	const char *arg;      /* the one positional argument, if any */
 	bool help;
 };

@@ -155,7 +155,7 @@ static int record(struct session *s, const struct cli *c)
 	snapshot_to_json(&snap, &text);
 	code = write_out(c->out, &text) < 0 ? EXIT_USAGE : EXIT_OK;
 out:
-	free(list);
+	gh_briefs_free(list, n);
 	buf_release(&text);
 	snapshot_release(&snap);
 	return code;

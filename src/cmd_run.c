@@ -84,7 +84,7 @@ int cmd_run(int argc, char **argv)
 	struct session s;
 	int code;
 
-	if (start(&s, &c, argc, argv, 0, &code) < 0)
+	if (start(&s, &c, argc, argv, OPT_STATE, &code) < 0)
 		return code;
 	if (s.offline) {
 		session_run_event(&s, s.snap.event_name, s.snap.event_payload,
@@ -131,11 +131,35 @@ int cmd_sweep(int argc, char **argv)
 {
 	struct cli c = {.command = "sweep"};
 	struct session s;
+	char *repos = NULL, *p, *next;
+	size_t first = 0, i;
 	int code;
 
-	if (start(&s, &c, argc, argv, 0, &code) < 0)
+	if (start(&s, &c, argc, argv, OPT_STATE | OPT_REPOS, &code) < 0)
 		return code;
 	s.sweep = true;
-	engine_sweep(&s.engine);
-	return session_close(&s, c.json);
+	if (!c.repos) {
+		engine_sweep(&s.engine);
+		return session_close(&s, c.json);
+	}
+	/* --repos A/B,C/D: one run, one report; steps name their repository. */
+	repos = xstrdup(c.repos);
+	for (p = repos; p && *p && !s.engine.stop; p = next) {
+		next = strchr(p, ',');
+		if (next)
+			*next++ = '\0';
+		if (!*p)
+			continue;
+		if (session_switch_repo(&s, p) != EXIT_OK) {
+			report_exit(&s.report, EXIT_USAGE);
+			break;
+		}
+		first = s.report.nsteps;
+		engine_sweep(&s.engine);
+		for (i = first; i < s.report.nsteps; i++)
+			s.report.steps[i].repository = xstrdup(p);
+	}
+	code = session_close(&s, c.json);
+	free(repos);
+	return code;
 }

@@ -116,13 +116,18 @@ int env_load(struct env_config *e, struct policy *p, struct buf *err)
 	if (!e->ca_file && !e->ca_path && access("/etc/ssl/certs", R_OK) == 0)
 		e->ca_path = "/etc/ssl/certs";
 	e->h2c = env_true("AGENTIC_HTTP2_PRIOR_KNOWLEDGE");
+	e->sweep_state = env("AGENTIC_SWEEP_STATE");
 	if (env_long(&e->timeout_s, "AGENTIC_HTTP_TIMEOUT", 30, 1, 3600, err) ||
 	    env_long(&e->connect_timeout_s, "AGENTIC_CONNECT_TIMEOUT", 10, 1, 600,
 		     err) ||
 	    env_long(&e->retries, "AGENTIC_RETRIES", 3, 0, 10, err) ||
 	    env_long(&e->retry_base_ms, "AGENTIC_RETRY_BASE_MS", 1000, 1, 60000,
 		     err) ||
-	    env_long(&e->max_wait_s, "AGENTIC_MAX_WAIT", 60, 0, 3600, err)) {
+	    env_long(&e->max_wait_s, "AGENTIC_MAX_WAIT", 60, 0, 3600, err) ||
+	    env_long(&e->write_interval_ms, "AGENTIC_WRITE_INTERVAL_MS", 1000, 0,
+		     60000, err) ||
+	    env_long(&e->sweep_state_ttl_s, "AGENTIC_SWEEP_STATE_TTL", 3600, 0,
+		     7 * 86400, err)) {
 		error = AA_EUSAGE;
 		goto out;
 	}
@@ -190,6 +195,7 @@ void env_live_config(const struct env_config *e, const char *repository,
 	out->http.retry_base_ms = e->retry_base_ms;
 	out->http.max_wait_s = e->max_wait_s;
 	out->http.h2c = e->h2c;
+	out->http.write_interval_ms = e->write_interval_ms;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	out->http.seed = (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 32);
 }

@@ -33,6 +33,9 @@ struct env_config {
 	long retry_base_ms;       /* AGENTIC_RETRY_BASE_MS (1000) */
 	long max_wait_s;          /* AGENTIC_MAX_WAIT (60) */
 	bool h2c;                 /* AGENTIC_HTTP2_PRIOR_KNOWLEDGE */
+	long write_interval_ms;   /* AGENTIC_WRITE_INTERVAL_MS (1000) */
+	const char *sweep_state;  /* AGENTIC_SWEEP_STATE: change detection */
+	long sweep_state_ttl_s;   /* AGENTIC_SWEEP_STATE_TTL (3600) */
 };
 
 /*

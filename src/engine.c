@@ -765,27 +765,72 @@ out:
 
 /* --- sweep (§7) --- */
 
-/* Is the PR in the review flow: a trusted pr=#N: clean-context status on
- * its head, or an approval of the trusted login to re-judge? A read that
- * fails selects it (N15). */
+/* What the listing's newest status per context says about selection. */
+enum pick { PICK_YES, PICK_NO, PICK_UNSURE };
+
+static enum pick pick_from_listing(struct engine *e,
+				   const struct gh_pull_brief *b)
+{
+	const struct snap_status *clean = NULL;
+	size_t i;
+
+	if (!b->has_contexts)
+		return PICK_UNSURE;
+	for (i = 0; i < b->contexts.n; i++)
+		if (strcmp(b->contexts.v[i].context, e->policy->clean_context) ==
+		    0)
+			clean = &b->contexts.v[i];
+	if (!clean)
+		return PICK_NO; /* no clean-context status at all */
+	if (stamp_trusted(clean, e->policy) &&
+	    stamp_desc_has_pr(clean->description, b->number))
+		return PICK_YES;
+	return PICK_UNSURE; /* an older trusted one may hide below */
+}
+
+static bool approved_in_listing(struct engine *e, const struct gh_pull_brief *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->napprovers; i++)
+		if (policy_is_trusted(e->policy, b->approvers[i]))
+			return true;
+	return false;
+}
+
+/*
+ * Is the PR in the review flow: a trusted pr=#N: clean-context status on
+ * its head, or an approval of the trusted login to re-judge? Decided from
+ * the listing when it is certain, else by reading; a read that fails
+ * selects it (N15).
+ */
 static bool sweep_selects(struct engine *e, const struct gh_pull_brief *b)
 {
 	struct snap_statuses st;
 	struct gh_pull g;
+	enum pick pick = pick_from_listing(e, b);
 	bool selected = true;
 	size_t i;
 
-	if (e->gh->ops->statuses(e->gh, b->number, b->head_sha,
-				 STATUS_NEED_CLEAN, &st) == AA_OK) {
-		selected = stamp_clean(&st, e->policy, b->number) != NULL;
-		snap_statuses_release(&st);
-	}
-	if (selected)
+	if (pick == PICK_YES)
 		return true;
+	if (pick == PICK_UNSURE) {
+		if (e->gh->ops->statuses(e->gh, b->number, b->head_sha,
+					 STATUS_NEED_CLEAN, &st) == AA_OK) {
+			selected = stamp_clean(&st, e->policy, b->number) != NULL;
+			snap_statuses_release(&st);
+		}
+		if (selected)
+			return true;
+	}
+	if (b->has_approvers)
+		return approved_in_listing(e, b);
 	if (e->gh->ops->pull(e->gh, b->number, PART_REVIEWS, &g) != AA_OK)
 		return true;
 	if (!(g.ok & PART_REVIEWS))
 		selected = true;
+	else
+		selected = false;
 	for (i = 0; i < g.pull.nreviews && !selected; i++)
 		if (is_trusted_approval(e, &g.pull.reviews[i]))
 			selected = true;
@@ -793,46 +838,161 @@ static bool sweep_selects(struct engine *e, const struct gh_pull_brief *b)
 	return selected;
 }
 
+/* Unchanged since the last sweep, and that sweep's outcome still holds? */
+static const struct sweep_entry *sweep_unchanged(struct engine *e,
+						 const struct gh_pull_brief *b)
+{
+	const struct sweep_entry *x;
+
+	if (!e->sweep_state || !b->digest[0])
+		return NULL;
+	x = sweepstate_find(e->sweep_state, b->number);
+	if (!x || strcmp(x->digest, b->digest) != 0)
+		return NULL;
+	if (e->gh->ops->now(e->gh) - x->evaluated_at >= e->sweep_ttl_ms)
+		return NULL;
+	if (strcmp(x->outcome, "approve") != 0 &&
+	    strcmp(x->outcome, "withhold") != 0 &&
+	    strcmp(x->outcome, "skipped") != 0)
+		return NULL;
+	return x;
+}
+
+/* Why a sweep must stop before PR i, or NULL: deadline or rate limit. */
+static const char *sweep_must_stop(struct engine *e, struct buf *why)
+{
+	int64_t graphql, rest;
+
+	if (e->deadline && e->gh->ops->now(e->gh) >= e->deadline) {
+		buf_setf(why, "sweep deadline reached");
+		return why->ptr;
+	}
+	e->gh->ops->budget(e->gh, &graphql, &rest);
+	if ((graphql >= 0 && graphql < ENGINE_RESERVE_GRAPHQL) ||
+	    (rest >= 0 && rest < ENGINE_RESERVE_REST)) {
+		buf_setf(why, "GitHub's rate limit is nearly spent (%lld GraphQL "
+			      "points, %lld REST requests left); stopping "
+			      "before it is hit",
+			 (long long)graphql, (long long)rest);
+		return why->ptr;
+	}
+	return NULL;
+}
+
+static void not_reached(struct engine *e, const struct gh_pull_brief *list,
+			size_t from, size_t n, const char *why)
+{
+	struct report *r = e->report;
+	size_t i;
+
+	for (i = from; i < n; i++) {
+		ALLOC_GROW(r->not_reached, r->nnot_reached + 1,
+			   r->anot_reached);
+		r->not_reached[r->nnot_reached++] = list[i].number;
+	}
+	report_note(r, NOTE_WARNING, "%s: %zu PRs not reached (the next sweep "
+				     "takes them)", why, n - from);
+}
+
+/* Read ahead the next selected PRs from `from` on, SWEEP_PREFETCH at most. */
+static void prefetch_from(struct engine *e, const struct gh_pull_brief *list,
+			  const char *what, size_t from, size_t n, size_t *upto)
+{
+	int64_t prs[ENGINE_SWEEP_PREFETCH];
+	size_t k = 0, i;
+
+	for (i = from; i < n && k < ENGINE_SWEEP_PREFETCH; i++)
+		if (what[i] == 'e')
+			prs[k++] = list[i].number;
+	*upto = i;
+	if (k > 1)
+		e->gh->ops->prefetch(e->gh, prs, k);
+}
+
+static void sweep_skip(struct engine *e, const struct gh_pull_brief *b,
+		       const char *why)
+{
+	struct report_step *s = report_add_step(e->report, STEP_GATE, b->number);
+
+	memcpy(s->head, b->head_sha, SHA_BUF);
+	step_reason(s, "%s", why);
+	step_finish(e->report, s, "skipped", EXIT_OK);
+}
+
 void engine_sweep(struct engine *e)
 {
 	struct gh_pull_brief *list = NULL;
-	size_t n = 0, i;
+	struct buf why = BUF_INIT(BUF_MAX_SMALL);
+	int64_t *open_prs = NULL;
+	char *what = NULL; /* per PR: 'u'nchanged, 's'kipped, 'e'valuate */
+	size_t n = 0, i, upto = 0;
 
 	if (e->gh->ops->open_pulls(e->gh, &list, &n) < 0) {
 		report_note(e->report, NOTE_ERROR,
 			    "cannot list the open pull requests: %s", gh_err(e));
 		report_exit(e->report, EXIT_API);
-		free(list);
-		return;
+		goto out;
 	}
+	what = xcalloc(n ? n : 1, 1);
+	open_prs = xcalloc(n ? n : 1, sizeof(*open_prs));
+	for (i = 0; i < n; i++) {
+		open_prs[i] = list[i].number;
+		what[i] = sweep_unchanged(e, &list[i]) ? 'u'
+			  : sweep_selects(e, &list[i]) ? 'e'
+						       : 's';
+	}
+	if (e->sweep_state)
+		sweepstate_keep(e->sweep_state, open_prs, n);
 	for (i = 0; i < n && !e->stop; i++) {
-		struct report_step *s;
+		const struct gh_pull_brief *b = &list[i];
+		size_t step;
 
-		if (e->deadline && e->gh->ops->now(e->gh) >= e->deadline) {
-			struct report *r = e->report;
-
-			for (; i < n; i++) {
-				ALLOC_GROW(r->not_reached, r->nnot_reached + 1,
-					   r->anot_reached);
-				r->not_reached[r->nnot_reached++] = list[i].number;
-			}
-			report_note(r, NOTE_WARNING,
-				    "sweep deadline reached: %zu PRs not "
-				    "reached", r->nnot_reached);
+		if (e->progress)
+			e->progress(e->progress_ctx, i, n);
+		if (what[i] == 'e' && sweep_must_stop(e, &why)) {
+			not_reached(e, list, i, n, why.ptr);
 			break;
 		}
-		if (sweep_selects(e, &list[i])) {
-			engine_gate(e, list[i].number);
+		if (what[i] == 'u') {
+			buf_setf(&why, "unchanged since the last sweep (%s); "
+				       "PR #%lld not read again",
+				 sweepstate_find(e->sweep_state, b->number)->outcome,
+				 (long long)b->number);
+			sweep_skip(e, b, why.ptr);
 			continue;
 		}
-		s = report_add_step(e->report, STEP_GATE, list[i].number);
-		memcpy(s->head, list[i].head_sha, SHA_BUF);
-		step_reason(s, "no trusted %s status for PR #%lld on its head "
-			       "and no approval to re-judge",
-			    e->policy->clean_context, (long long)list[i].number);
-		step_finish(e->report, s, "skipped", EXIT_OK);
+		if (what[i] == 's') {
+			buf_setf(&why, "no trusted %s status for PR #%lld on its "
+				       "head and no approval to re-judge",
+				 e->policy->clean_context, (long long)b->number);
+			sweep_skip(e, b, why.ptr);
+			if (e->sweep_state)
+				sweepstate_put(e->sweep_state, b->number,
+					       b->digest, "skipped",
+					       e->gh->ops->now(e->gh));
+			continue;
+		}
+		if (i >= upto)
+			prefetch_from(e, list, what, i, n, &upto);
+		engine_gate(e, b->number);
+		step = e->report->nsteps - 1;
+		if (!e->sweep_state || e->stop)
+			continue;
+		if (strcmp(e->report->steps[step].outcome, "error") == 0)
+			sweepstate_put(e->sweep_state, b->number, "", "error",
+				       e->gh->ops->now(e->gh));
+		else
+			sweepstate_put(e->sweep_state, b->number, b->digest,
+				       e->report->steps[step].outcome,
+				       e->gh->ops->now(e->gh));
 	}
-	free(list);
+	if (e->progress)
+		e->progress(e->progress_ctx, n, n);
+out:
+	gh_briefs_free(list, n);
+	free(what);
+	free(open_prs);
+	buf_release(&why);
 }
 
 /* --- events (§5.1) --- */
@@ -893,7 +1053,7 @@ static void run_status(struct engine *e, const struct event *ev)
 		report_note(e->report, NOTE_ERROR,
 			    "cannot list the open pull requests: %s", gh_err(e));
 		report_exit(e->report, EXIT_API);
-		free(list);
+		gh_briefs_free(list, n);
 		return;
 	}
 	for (i = 0; i < n; i++)
@@ -901,7 +1061,7 @@ static void run_status(struct engine *e, const struct event *ev)
 			matches++;
 			match = list[i].number;
 		}
-	free(list);
+	gh_briefs_free(list, n);
 	if (matches == 1)
 		engine_gate(e, match);
 	else

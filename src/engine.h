@@ -18,8 +18,16 @@
 #include "github.h"
 #include "policy.h"
 #include "report.h"
+#include "sweepstate.h"
 
 enum identity_state { ID_UNCHECKED, ID_TRUSTED, ID_FAILED };
+
+/* A sweep stops (and reports the PRs it did not reach) rather than spend
+ * the last of GitHub's rate limits, which other workflows share. */
+#define ENGINE_RESERVE_GRAPHQL 100
+#define ENGINE_RESERVE_REST 100
+/* PRs a sweep reads ahead at once (memory: one PR's parts each). */
+#define ENGINE_SWEEP_PREFETCH 40
 
 struct engine {
 	struct github *gh;
@@ -29,6 +37,12 @@ struct engine {
 	enum identity_state identity;
 	bool stop;        /* T4 failed: no further steps */
 	int64_t deadline; /* sweep deadline on the port's clock; 0 = none */
+	/* Change detection across sweeps (NULL: every PR is evaluated). */
+	struct sweep_repo *sweep_state;
+	int64_t sweep_ttl_ms;
+	/* Progress of a sweep (PRs done of total), for a terminal. */
+	void (*progress)(void *ctx, size_t done, size_t total);
+	void *progress_ctx;
 };
 
 void engine_init(struct engine *e, struct github *gh, const struct policy *p,

@@ -3,10 +3,23 @@
  */
 #include "github.h"
 
+#include <stdlib.h>
+
 void gh_pull_release(struct gh_pull *p)
 {
 	snap_pull_release(&p->pull);
 	p->ok = p->failed = 0;
+}
+
+void gh_briefs_free(struct gh_pull_brief *list, size_t n)
+{
+	size_t i;
+
+	for (i = 0; list && i < n; i++) {
+		snap_statuses_release(&list[i].contexts);
+		strv_free(list[i].approvers, list[i].napprovers);
+	}
+	free(list);
 }
 
 void github_free(struct github *gh)

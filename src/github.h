@@ -41,6 +41,14 @@ struct gh_pull_brief {
 	int64_t number;
 	char head_sha[SHA_BUF];
 	int64_t updated_at;
+	/* Digest of what the gate reads (sweepstate.h), "" when unknown. */
+	char digest[65];
+	/* Optional, when the listing could read them cheaply (live): */
+	bool has_contexts;
+	struct snap_statuses contexts; /* the head's newest status per context */
+	bool has_approvers;
+	char **approvers;              /* authors of APPROVED reviews */
+	size_t napprovers;
 };
 
 struct github_ops {
@@ -82,6 +90,14 @@ struct github_ops {
 	int (*dismiss)(struct github *gh, int64_t pr, int64_t review_id,
 		       const char *message);
 
+	/*
+	 * Read ahead the gate's parts of several PRs (a sweep), so the next
+	 * pull() of each is answered without its own request. Best effort:
+	 * whatever could not be read ahead is read by pull() as usual.
+	 */
+	void (*prefetch)(struct github *gh, const int64_t *prs, size_t n);
+	/* Requests left before GitHub's rate limits: -1 when unknown. */
+	void (*budget)(struct github *gh, int64_t *graphql, int64_t *rest);
 	/* Forget anything cached: the next reads must be fresh. */
 	void (*refresh)(struct github *gh);
 	/* The clock of this port (ms since the epoch). */
@@ -96,6 +112,8 @@ struct github {
 
 /* Release a gh_pull's contents. */
 void gh_pull_release(struct gh_pull *p);
+/* Free a listing. */
+void gh_briefs_free(struct gh_pull_brief *list, size_t n);
 /* Free a port (NULL is fine). */
 void github_free(struct github *gh);
 

@@ -268,6 +268,16 @@ static int dr_dismiss(struct github *gh, int64_t pr, int64_t review_id,
 	return AA_OK;
 }
 
+static void dr_prefetch(struct github *gh, const int64_t *prs, size_t n)
+{
+	D(gh)->inner->ops->prefetch(D(gh)->inner, prs, n);
+}
+
+static void dr_budget(struct github *gh, int64_t *graphql, int64_t *rest)
+{
+	D(gh)->inner->ops->budget(D(gh)->inner, graphql, rest);
+}
+
 static void dr_refresh(struct github *gh)
 {
 	D(gh)->inner->ops->refresh(D(gh)->inner);
@@ -303,8 +313,8 @@ static void dr_free(struct github *gh)
 static const struct github_ops dryrun_ops = {
 	dr_user,	 dr_open_pulls,	   dr_pull,	  dr_commit_in_pull,
 	dr_statuses,	 dr_label_exists,  dr_create_label, dr_add_label,
-	dr_create_status, dr_approve,	   dr_dismiss,	  dr_refresh,
-	dr_now,		 dr_free,
+	dr_create_status, dr_approve,	   dr_dismiss,	  dr_prefetch,
+	dr_budget,	 dr_refresh,	   dr_now,	  dr_free,
 };
 
 struct github *github_dryrun_new(struct github *inner)

@@ -20,12 +20,14 @@
  */
 #include "github_live.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "json.h"
 #include "stamp.h"
+#include "sweepstate.h"
 #include "util.h"
 
 /* Pages followed per connection or list before giving up (fail closed). */
@@ -48,6 +50,13 @@ struct cache_entry {
 	struct snap_statuses st;
 };
 
+/* A PR's gate parts read ahead (prefetch), with its head's contexts. */
+struct prefetched {
+	struct snap_pull pull;
+	struct snap_statuses contexts;
+	bool has_contexts;
+};
+
 struct live {
 	struct github gh;
 	struct http *http;       /* writes (and reads without a read token) */
@@ -60,6 +69,8 @@ struct live {
 	struct cache_entry *cache; /* REST histories, one per (PR, commit) */
 	size_t ncache, acache;
 	struct live_contexts contexts; /* from the newest pull bundle */
+	struct prefetched *ahead;       /* read ahead by a sweep, used once */
+	size_t nahead, aahead;
 };
 
 static struct live *L(struct github *gh)
@@ -101,7 +112,7 @@ static const struct conn_query conns[] = {
 
 static const char head_status[] =
 	"headStatus:commits(last:1){nodes{commit{oid status{contexts{context "
-	"state description createdAt creator{__typename login}}}}}}";
+	"state description createdAt targetUrl creator{__typename login}}}}}}";
 
 static const char query_page[] =
 	"query($owner:String!,$name:String!,$number:Int!,$after:String!)";
@@ -133,11 +144,51 @@ static void page_query(struct buf *q, const struct conn_query *c)
 		 query_page, c->head, c->tail, page_info);
 }
 
+/* Several PRs' gate parts in one document, aliased p0, p1, … */
+static void batch_query(struct buf *q, const int64_t *prs, size_t n)
+{
+	size_t i, k;
+
+	buf_adds(q, "query($owner:String!,$name:String!){repository(owner:"
+		    "$owner,name:$name){");
+	for (i = 0; i < n; i++) {
+		buf_addf(q, "p%zu:pullRequest(number:%lld){%s", i,
+			 (long long)prs[i], pull_fields);
+		for (k = 0; k < ARRAY_SIZE(conns); k++)
+			if (conns[k].part != PART_COMMITS)
+				buf_addf(q, " %s%s%s", conns[k].head,
+					 conns[k].tail, page_info);
+		buf_addf(q, " %s} ", head_status);
+	}
+	buf_adds(q, "}}");
+}
+
 static const char open_pulls_query[] =
 	"query($owner:String!,$name:String!,$after:String){repository(owner:"
 	"$owner,name:$name){pullRequests(states:[OPEN],first:100,after:$after,"
 	"orderBy:{field:CREATED_AT,direction:ASC}){nodes{number headRefOid "
 	"updatedAt} pageInfo{hasNextPage endCursor}}}}";
+/*
+ * The sweep's listing: per PR, what tells whether it changed since the
+ * last sweep, whether it is in the review flow (the head's newest status
+ * per context) and whose approvals it carries — no bodies. 50 a page keeps
+ * each answer small.
+ */
+static const char listing_query[] =
+	"query($owner:String!,$name:String!,$after:String){repository(owner:"
+	"$owner,name:$name){pullRequests(states:[OPEN],first:50,after:$after,"
+	"orderBy:{field:CREATED_AT,direction:ASC}){nodes{number headRefOid "
+	"updatedAt baseRefName isDraft labels(first:100){totalCount "
+	"nodes{name}} comments(last:100){totalCount nodes{fullDatabaseId "
+	"lastEditedAt editor{__typename login}}} timelineItems(last:1,"
+	"itemTypes:[UNLABELED_EVENT,BASE_REF_CHANGED_EVENT]){totalCount "
+	"nodes{__typename ... on UnlabeledEvent{createdAt} ... on "
+	"BaseRefChangedEvent{createdAt}}} reviewThreads(first:100){totalCount "
+	"nodes{comments(first:1){totalCount}}} reviews(last:100){totalCount "
+	"nodes{fullDatabaseId state author{__typename login} commit{oid}}} "
+	"headStatus:commits(last:1){nodes{commit{oid status{contexts{context "
+	"state description createdAt targetUrl creator{__typename login}}}}}}} "
+	"pageInfo{hasNextPage endCursor}}} rateLimit{cost remaining}}";
 static const char label_query[] =
 	"query($owner:String!,$name:String!,$label:String!){repository(owner:"
 	"$owner,name:$name){label(name:$label){name}}}";
@@ -185,6 +236,20 @@ void github_live_queries(struct buf *out)
 	jw_str(&w, "open pulls");
 	jw_key(&w, "query");
 	jw_str(&w, open_pulls_query);
+	jw_obj_end(&w);
+	jw_obj_begin(&w);
+	jw_key(&w, "name");
+	jw_str(&w, "listing");
+	jw_key(&w, "query");
+	jw_str(&w, listing_query);
+	jw_obj_end(&w);
+	buf_reset(&q);
+	batch_query(&q, (const int64_t[]){7, 8, 9}, 3);
+	jw_obj_begin(&w);
+	jw_key(&w, "name");
+	jw_str(&w, "prefetch");
+	jw_key(&w, "query");
+	jw_str(&w, q.ptr);
 	jw_obj_end(&w);
 	jw_obj_begin(&w);
 	jw_key(&w, "name");
@@ -620,16 +685,19 @@ static int dec_nodes(struct snap_pull *p, unsigned part, const cJSON *nodes,
 	}
 }
 
-/* The head's newest status per context (GraphQL), for the cache check. */
-static int dec_head_status(struct live *l, int64_t number, const char *head,
-			   const cJSON *pr, struct buf *err)
+/*
+ * headStatus:commits(last:1){…status{contexts{…}}} of a PR node: the head's
+ * newest status per context. *valid is false when that commit is not the
+ * head (over 250 commits).
+ */
+static int dec_contexts(const cJSON *pr, const char *head,
+			struct snap_statuses *out, bool *valid, struct buf *err)
 {
 	const cJSON *hs, *nodes, *commit, *status, *contexts, *c;
-	struct live_contexts *lc = &l->contexts;
 	char oid[SHA_BUF];
 
-	snap_statuses_release(&lc->newest);
-	lc->valid = false;
+	memset(out, 0, sizeof(*out));
+	*valid = false;
 	if (jget_obj(&hs, pr, "pullRequest", "headStatus", 0, err) < 0 ||
 	    jget_arr(&nodes, hs, "headStatus", "nodes", 0, err) < 0)
 		return AA_ERR;
@@ -638,17 +706,17 @@ static int dec_head_status(struct live *l, int64_t number, const char *head,
 	if (!commit || jget_sha(oid, commit, "commit", "oid", 0, err) < 0)
 		return AA_ERR;
 	if (strcmp(oid, head) != 0)
-		return AA_OK; /* over 250 commits: not the head, no shortcut */
+		return AA_OK;
 	if (jget_obj(&status, commit, "commit", "status", JNULL, err) < 0)
 		return AA_ERR;
-	lc->newest.v = xcalloc(1, sizeof(*lc->newest.v));
+	memcpy(out->sha, head, SHA_BUF);
+	out->v = xcalloc(1, sizeof(*out->v));
 	if (status) {
 		if (jget_arr(&contexts, status, "status", "contexts", 0, err) < 0)
-			return AA_ERR;
+			goto fail;
 		cJSON_ArrayForEach(c, contexts)
 		{
-			struct snap_status *x =
-				GROW_ONE(lc->newest.v, lc->newest.n);
+			struct snap_status *x = GROW_ONE(out->v, out->n);
 			char *state = NULL;
 			size_t i;
 
@@ -659,10 +727,12 @@ static int dec_head_status(struct live *l, int64_t number, const char *head,
 				     "description", JNULL, err) < 0 ||
 			    jget_time(&x->created_at, c, "contexts[]", "createdAt",
 				      0, err) < 0 ||
+			    jget_str(&x->target_url, c, "contexts[]", "targetUrl",
+				     JNULL, err) < 0 ||
 			    dec_login(&x->creator, c, "contexts[]", "creator",
 				      err) < 0) {
 				free(state);
-				return AA_ERR;
+				goto fail;
 			}
 			for (i = 0; state[i]; i++)
 				state[i] = (char)to_lower((unsigned char)state[i]);
@@ -671,9 +741,36 @@ static int dec_head_status(struct live *l, int64_t number, const char *head,
 				x->description = xstrdup("");
 		}
 	}
-	lc->pr = number;
-	memcpy(lc->sha, head, SHA_BUF);
-	lc->valid = true;
+	*valid = true;
+	return AA_OK;
+fail:
+	snap_statuses_release(out);
+	return AA_ERR;
+}
+
+/* The head's contexts of a bundle, kept for synthesize() and the cache. */
+static void keep_contexts(struct live *l, int64_t number,
+			  struct snap_statuses *st, bool valid)
+{
+	snap_statuses_release(&l->contexts.newest);
+	l->contexts.newest = *st;
+	memset(st, 0, sizeof(*st));
+	l->contexts.valid = valid;
+	l->contexts.pr = number;
+	memcpy(l->contexts.sha, l->contexts.newest.sha, SHA_BUF);
+}
+
+static int dec_head_status(struct live *l, int64_t number, const char *head,
+			   const cJSON *pr, struct buf *err)
+{
+	struct snap_statuses st;
+	bool valid;
+
+	if (dec_contexts(pr, head, &st, &valid, err) < 0) {
+		l->contexts.valid = false;
+		return AA_ERR;
+	}
+	keep_contexts(l, number, &st, valid);
 	return AA_OK;
 }
 
@@ -805,6 +902,9 @@ static void take_parts(struct snap_pull *dst, struct snap_pull *src,
 #undef MOVE
 }
 
+static bool take_ahead(struct live *l, int64_t number, unsigned parts,
+		       struct gh_pull *out);
+
 static int live_pull(struct github *gh, int64_t number, unsigned parts,
 		     struct gh_pull *out)
 {
@@ -815,6 +915,8 @@ static int live_pull(struct github *gh, int64_t number, unsigned parts,
 
 	memset(out, 0, sizeof(*out));
 	out->pull.number = number;
+	if (take_ahead(l, number, ask, out))
+		return AA_OK;
 	if (ask & PART_PULL)
 		ask |= PART_HEAD_STATUS;
 	error = bundle(l, number, ask, &out->pull);
@@ -1122,10 +1224,60 @@ static int cmp_brief(const void *a, const void *b)
 	return (x->number > y->number) - (x->number < y->number);
 }
 
-static int live_open_pulls(struct github *gh, struct gh_pull_brief **list,
-			   size_t *n)
+/*
+ * A listing node's change-detection digest (the node as GitHub sent it:
+ * any change in a field it selects changes the digest), the head's
+ * contexts and the approvers.
+ */
+static int dec_brief_extra(struct gh_pull_brief *b, const cJSON *node,
+			   struct buf *err)
 {
-	struct live *l = L(gh);
+	const cJSON *reviews, *nodes, *n;
+	char *text = cJSON_PrintUnformatted(node);
+	int64_t total = 0;
+
+	if (!text)
+		return AA_ERR;
+	sweepstate_text_digest(b->digest, text, strlen(text));
+	cJSON_free(text);
+	if (dec_contexts(node, b->head_sha, &b->contexts, &b->has_contexts,
+			 err) < 0)
+		return AA_ERR;
+	if (jget_obj(&reviews, node, "pullRequests.nodes[]", "reviews", 0,
+		     err) < 0 ||
+	    jget_int(&total, reviews, "reviews", "totalCount", 0, 0, INT32_MAX,
+		     err) < 0 ||
+	    jget_arr(&nodes, reviews, "reviews", "nodes", 0, err) < 0)
+		return AA_ERR;
+	cJSON_ArrayForEach(n, nodes)
+	{
+		char *state = NULL, *login = NULL;
+		bool approved;
+
+		if (jget_str(&state, n, "reviews.nodes[]", "state", 0, err) < 0 ||
+		    dec_login(&login, n, "reviews.nodes[]", "author", err) < 0) {
+			free(state);
+			return AA_ERR;
+		}
+		approved = strcmp(state, "APPROVED") == 0;
+		free(state);
+		if (!approved || !login) {
+			free(login);
+			continue;
+		}
+		b->approvers = xrealloc(b->approvers, st_mult(b->napprovers + 1,
+							      sizeof(char *)));
+		b->approvers[b->napprovers++] = login;
+	}
+	/* Only a complete list of reviews can say "no approval". */
+	b->has_approvers = total <= cJSON_GetArraySize(nodes);
+	return AA_OK;
+}
+
+/* One listing (rich or plain) to the end; `rich` adds dec_brief_extra. */
+static int list_open(struct live *l, bool rich, struct gh_pull_brief **list,
+		     size_t *n)
+{
 	struct buf v = BUF_INIT(BUF_MAX_SMALL), err = BUF_INIT(BUF_MAX_SMALL);
 	const cJSON *data, *repo, *conn, *nodes, *info, *node;
 	cJSON *root = NULL;
@@ -1137,12 +1289,13 @@ static int live_open_pulls(struct github *gh, struct gh_pull_brief **list,
 	*n = 0;
 	while (more) {
 		if (++pages > LIVE_MAX_PAGES) {
-			buf_setf(&gh->error, "open pulls: more than %d pages",
+			buf_setf(&l->gh.error, "open pulls: more than %d pages",
 				 LIVE_MAX_PAGES);
 			goto out;
 		}
 		vars(l, &v, 0, cursor);
-		if (gql(l, open_pulls_query, v.ptr, &root, &data) < 0)
+		if (gql(l, rich ? listing_query : open_pulls_query, v.ptr, &root,
+			&data) < 0)
 			goto out;
 		if (jget_obj(&repo, data, "data", "repository", 0, &err) < 0 ||
 		    jget_obj(&conn, repo, "repository", "pullRequests", 0,
@@ -1161,7 +1314,8 @@ static int live_open_pulls(struct github *gh, struct gh_pull_brief **list,
 				     "headRefOid", 0, &err) < 0 ||
 			    jget_time(&b->updated_at, node,
 				      "pullRequests.nodes[]", "updatedAt", 0,
-				      &err) < 0)
+				      &err) < 0 ||
+			    (rich && dec_brief_extra(b, node, &err) < 0))
 				goto decode;
 		}
 		free(cursor);
@@ -1176,13 +1330,169 @@ static int live_open_pulls(struct github *gh, struct gh_pull_brief **list,
 	error = AA_OK;
 	goto out;
 decode:
-	buf_setf(&gh->error, "POST /graphql: unexpected answer: %s", err.ptr);
+	buf_setf(&l->gh.error, "POST /graphql: unexpected answer: %s", err.ptr);
 out:
 	free(cursor);
 	cJSON_Delete(root);
 	buf_release(&v);
 	buf_release(&err);
+	if (error) {
+		gh_briefs_free(*list, *n);
+		*list = NULL;
+		*n = 0;
+	}
 	return error;
+}
+
+/*
+ * The rich listing reads parts of every open PR, so one PR's failure
+ * fails it: then the plain listing (numbers and heads only) is read, and
+ * the sweep reads each PR itself — the failure stays pinned to its PR.
+ */
+static int live_open_pulls(struct github *gh, struct gh_pull_brief **list,
+			   size_t *n)
+{
+	if (list_open(L(gh), true, list, n) == AA_OK)
+		return AA_OK;
+	return list_open(L(gh), false, list, n);
+}
+
+/* --- reading ahead (a sweep) --- */
+
+/* PRs per prefetch document: small enough for GitHub's limits and one
+ * answer of at most ~100 comments per PR. */
+#define LIVE_BATCH_PRS 10
+
+/* Decode alias p<i> of a batch answer into a prefetched PR; incomplete
+ * connections (more pages) make it useless: the caller reads it itself. */
+static bool dec_ahead(struct live *l, const cJSON *pr, int64_t number,
+		      struct prefetched *out, struct buf *err)
+{
+	const cJSON *nodes;
+	char *cursor = NULL;
+	bool more = false, ok = false;
+	size_t k;
+
+	memset(out, 0, sizeof(*out));
+	out->pull.number = number;
+	if (!cJSON_IsObject(pr) || dec_pull_fields(&out->pull, pr, err) < 0)
+		goto out;
+	for (k = 0; k < ARRAY_SIZE(conns); k++) {
+		if (conns[k].part == PART_COMMITS)
+			continue;
+		if (dec_conn(&nodes, &more, &cursor, pr, conns[k].field, err) < 0 ||
+		    more || dec_nodes(&out->pull, conns[k].part, nodes, err) < 0)
+			goto out;
+	}
+	if (dec_contexts(pr, out->pull.head_sha, &out->contexts,
+			 &out->has_contexts, err) < 0)
+		goto out;
+	ok = out->pull.number == number;
+out:
+	(void)l;
+	free(cursor);
+	if (!ok) {
+		snap_pull_release(&out->pull);
+		snap_statuses_release(&out->contexts);
+	}
+	return ok;
+}
+
+static void live_prefetch(struct github *gh, const int64_t *prs, size_t n)
+{
+	struct live *l = L(gh);
+	size_t nb = (n + LIVE_BATCH_PRS - 1) / LIVE_BATCH_PRS, b, i;
+	struct http_batch_item *items = xcalloc(nb ? nb : 1, sizeof(*items));
+	struct buf *bodies = xcalloc(nb ? nb : 1, sizeof(*bodies));
+	struct buf q = BUF_INIT(BUF_MAX_DOC), v = BUF_INIT(BUF_MAX_SMALL),
+		   err = BUF_INIT(BUF_MAX_SMALL);
+
+	vars(l, &v, 0, NULL);
+	for (b = 0; b < nb; b++) {
+		size_t from = b * LIVE_BATCH_PRS;
+		size_t count = n - from < LIVE_BATCH_PRS ? n - from : LIVE_BATCH_PRS;
+
+		buf_reset(&q);
+		batch_query(&q, prs + from, count);
+		buf_init(&bodies[b], BUF_MAX_DOC);
+		buf_adds(&bodies[b], "{\"query\":");
+		json_quote(&bodies[b], q.ptr, q.len);
+		buf_addf(&bodies[b], ",\"variables\":%s}", v.ptr);
+		items[b].url = l->graphql_url;
+		items[b].body = bodies[b].ptr;
+	}
+	http_request_many(l->read_http, items, nb, HTTP_MAX_PARALLEL);
+	for (b = 0; b < nb; b++) {
+		size_t from = b * LIVE_BATCH_PRS;
+		size_t count = n - from < LIVE_BATCH_PRS ? n - from : LIVE_BATCH_PRS;
+		const cJSON *data, *repo;
+		cJSON *root = NULL;
+
+		/* Any error in a document (one PR's fault, a missing PR)
+		 * discards it whole: those PRs are read one by one. */
+		if (items[b].error || items[b].resp.status != 200 ||
+		    json_parse(&root, items[b].resp.body.ptr,
+			       items[b].resp.body.len, &err) < 0 ||
+		    json_has(root, "errors") ||
+		    jget_obj(&data, root, "", "data", 0, &err) < 0 ||
+		    jget_obj(&repo, data, "data", "repository", 0, &err) < 0)
+			goto next;
+		for (i = 0; i < count; i++) {
+			struct prefetched one;
+			char alias[32];
+			int len = snprintf(alias, sizeof(alias), "p%zu", i);
+
+			if (len < 0 || (size_t)len >= sizeof(alias))
+				continue;
+			if (!dec_ahead(l, cJSON_GetObjectItemCaseSensitive(repo,
+									   alias),
+				       prs[from + i], &one, &err))
+				continue;
+			ALLOC_GROW(l->ahead, l->nahead + 1, l->aahead);
+			l->ahead[l->nahead++] = one;
+		}
+next:
+		cJSON_Delete(root);
+		http_response_release(&items[b].resp);
+		buf_release(&items[b].err);
+		buf_release(&bodies[b]);
+	}
+	free(items);
+	free(bodies);
+	buf_release(&q);
+	buf_release(&v);
+	buf_release(&err);
+}
+
+/* A read-ahead of PR `number` answers a read of `parts`, once. */
+static bool take_ahead(struct live *l, int64_t number, unsigned parts,
+		       struct gh_pull *out)
+{
+	size_t i;
+
+	if (parts & ~(PART_PULL | PART_LABELS | PART_COMMENTS | PART_TIMELINE |
+		      PART_THREADS | PART_REVIEWS))
+		return false;
+	for (i = 0; i < l->nahead; i++) {
+		if (l->ahead[i].pull.number != number)
+			continue;
+		out->pull = l->ahead[i].pull;
+		out->ok = parts;
+		keep_contexts(l, number, &l->ahead[i].contexts,
+			      l->ahead[i].has_contexts);
+		l->ahead[i] = l->ahead[--l->nahead];
+		return true;
+	}
+	return false;
+}
+
+static void live_budget(struct github *gh, int64_t *graphql, int64_t *rest)
+{
+	struct http_stats st;
+
+	github_live_stats(gh, &st);
+	*graphql = st.graphql_remaining;
+	*rest = st.rest_remaining;
 }
 
 static int live_label_exists(struct github *gh, int64_t pr, const char *name,
@@ -1625,6 +1935,11 @@ static void live_free(struct github *gh)
 		snap_statuses_release(&l->cache[i].st);
 	free(l->cache);
 	snap_statuses_release(&l->contexts.newest);
+	for (i = 0; i < l->nahead; i++) {
+		snap_pull_release(&l->ahead[i].pull);
+		snap_statuses_release(&l->ahead[i].contexts);
+	}
+	free(l->ahead);
 	buf_release(&gh->error);
 	free(l);
 }
@@ -1633,8 +1948,9 @@ static const struct github_ops live_ops = {
 	live_user,	     live_open_pulls,	live_pull,
 	live_commit_in_pull, live_statuses,	live_label_exists,
 	live_create_label,   live_add_label,	live_create_status,
-	live_approve,	     live_dismiss,	live_refresh,
-	live_now,	     live_free,
+	live_approve,	     live_dismiss,	live_prefetch,
+	live_budget,	     live_refresh,	live_now,
+	live_free,
 };
 
 int github_live_new(struct github **out, const struct live_config *c,

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "github.h"
+#include "sweepstate.h"
 #include "util.h"
 
 struct world {
@@ -108,6 +109,9 @@ static int world_open_pulls(struct github *gh, struct gh_pull_brief **list,
 		(*list)[*n].number = p->number;
 		memcpy((*list)[*n].head_sha, p->head_sha, SHA_BUF);
 		(*list)[*n].updated_at = p->updated_at;
+		sweepstate_pull_digest((*list)[*n].digest, p,
+				       snapshot_statuses(w->s, p->head_sha,
+							 false));
 		(*n)++;
 	}
 	qsort(*list, *n, sizeof(**list), cmp_brief);
@@ -358,6 +362,19 @@ static int world_dismiss(struct github *gh, int64_t pr, int64_t review_id,
 	return AA_EAPI;
 }
 
+static void world_prefetch(struct github *gh, const int64_t *prs, size_t n)
+{
+	(void)gh; /* memory needs no reading ahead */
+	(void)prs;
+	(void)n;
+}
+
+static void world_budget(struct github *gh, int64_t *graphql, int64_t *rest)
+{
+	(void)gh;
+	*graphql = *rest = -1; /* no limits in memory */
+}
+
 static void world_refresh(struct github *gh)
 {
 	(void)gh; /* memory is always fresh */
@@ -381,8 +398,9 @@ static const struct github_ops world_ops = {
 	world_user,	    world_open_pulls,  world_pull,
 	world_commit_in_pull, world_statuses,  world_label_exists,
 	world_create_label, world_add_label,   world_create_status,
-	world_approve,	    world_dismiss,     world_refresh,
-	world_now,	    world_free,
+	world_approve,	    world_dismiss,     world_prefetch,
+	world_budget,	    world_refresh,     world_now,
+	world_free,
 };
 
 static void bump(int64_t *max, int64_t t)

@@ -19,6 +19,8 @@
 
 struct http {
 	CURL *curl;
+	CURLM *multi;               /* for batches; keeps its connections */
+	int64_t last_write_ms;      /* pacing of writes */
 	struct curl_slist *headers; /* one holds the token: wiped at free */
 	char *api_url;
 	char *origin;               /* scheme://host:port */
@@ -183,6 +185,8 @@ void http_free(struct http *h)
 	curl_slist_free_all(h->headers);
 	if (h->curl)
 		curl_easy_cleanup(h->curl);
+	if (h->multi)
+		curl_multi_cleanup(h->multi);
 	free(h->api_url);
 	free(h->origin);
 	free(h);
@@ -273,6 +277,14 @@ static uint64_t next_random(struct http *h)
 	h->rng ^= h->rng >> 7;
 	h->rng ^= h->rng << 17;
 	return h->rng;
+}
+
+static int64_t mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 static void sleep_ms(struct http *h, long ms)
@@ -412,10 +424,18 @@ int http_request(struct http *h, const char *method, const char *path_or_url,
 		buf_setf(err, "refused a request off the API origin");
 		goto out;
 	}
-	if (idempotent)
+	if (idempotent) {
 		h->stats.reads++;
-	else
+	} else {
+		/* GitHub's secondary limits: writes serial and spaced out. */
+		int64_t now = mono_ms();
+
+		if (h->last_write_ms &&
+		    now - h->last_write_ms < h->cfg.write_interval_ms)
+			sleep_ms(h, (long)(h->cfg.write_interval_ms -
+					   (now - h->last_write_ms)));
 		h->stats.writes++;
+	}
 	for (;;) {
 		CURLcode rc;
 		long wait;
@@ -486,7 +506,137 @@ int http_request(struct http *h, const char *method, const char *path_or_url,
 		break;
 	}
 out:
+	if (!idempotent)
+		h->last_write_ms = mono_ms();
 	buf_release(&url);
 	buf_release(&what);
 	return error;
+}
+
+/* Does this answer deserve another try alone (with retries and waits)? */
+static bool batch_retry(const struct http_batch_item *it)
+{
+	long s = it->resp.status;
+
+	return it->error || s >= 500 || s == 403 || s == 429 ||
+	       (s >= 300 && s < 400) || it->resp.next_off_origin;
+}
+
+static CURL *batch_handle(struct http *h, struct http_batch_item *it,
+			  const char *url)
+{
+	CURL *c = curl_easy_duphandle(h->curl);
+
+	if (!c)
+		return NULL;
+	curl_easy_setopt(c, CURLOPT_URL, url);
+	curl_easy_setopt(c, CURLOPT_WRITEDATA, &it->resp.body);
+	curl_easy_setopt(c, CURLOPT_PRIVATE, it);
+	curl_easy_setopt(c, CURLOPT_PIPEWAIT, 1L);
+	curl_easy_setopt(c, CURLOPT_FRESH_CONNECT, 0L);
+	if (it->body) {
+		curl_easy_setopt(c, CURLOPT_POSTFIELDS, it->body);
+		curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE,
+				 (curl_off_t)strlen(it->body));
+		curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, NULL);
+	} else {
+		curl_easy_setopt(c, CURLOPT_HTTPGET, 1L);
+	}
+	return c;
+}
+
+static void batch_done(struct http *h, CURL *c, CURLcode rc)
+{
+	struct http_batch_item *it = NULL;
+	const char *v;
+	bool off = false;
+
+	curl_easy_getinfo(c, CURLINFO_PRIVATE, (char **)&it);
+	h->stats.requests++;
+	if (rc != CURLE_OK) {
+		it->error = AA_EAPI;
+		buf_setf(&it->err, "%s", curl_easy_strerror(rc));
+		return;
+	}
+	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &it->resp.status);
+	h->stats.bytes_in += (int64_t)it->resp.body.len;
+	it->resp.ratelimit_remaining = header_int(c, "x-ratelimit-remaining", -1);
+	it->resp.ratelimit_reset = header_int(c, "x-ratelimit-reset", 0);
+	if ((v = header(c, "x-ratelimit-resource")))
+		it->resp.ratelimit_resource = xstrdup(v);
+	if (it->resp.ratelimit_remaining >= 0) {
+		if (it->resp.ratelimit_resource &&
+		    strcmp(it->resp.ratelimit_resource, "graphql") == 0)
+			h->stats.graphql_remaining = it->resp.ratelimit_remaining;
+		else
+			h->stats.rest_remaining = it->resp.ratelimit_remaining;
+	}
+	if ((v = header(c, "link"))) {
+		it->resp.next = link_next(h, v, &off);
+		it->resp.next_off_origin = off;
+	}
+}
+
+void http_request_many(struct http *h, struct http_batch_item *items, size_t n,
+		       int parallel)
+{
+	struct buf url = BUF_INIT(BUF_MAX_SMALL);
+	size_t next = 0, running = 0, i;
+
+	for (i = 0; i < n; i++) {
+		http_response_init(&items[i].resp);
+		buf_init(&items[i].err, BUF_MAX_SMALL);
+		items[i].error = 0;
+	}
+	if (!h->multi && (h->multi = curl_multi_init()))
+		curl_multi_setopt(h->multi, CURLMOPT_PIPELINING,
+				  (long)CURLPIPE_MULTIPLEX);
+	h->stats.reads += (long)n;
+	while (h->multi && (next < n || running)) {
+		CURLMsg *msg;
+		int still, left;
+
+		while (next < n && running < (size_t)parallel) {
+			struct http_batch_item *it = &items[next++];
+			CURL *c;
+
+			buf_reset(&url);
+			if (it->url[0] == '/')
+				buf_addf(&url, "%s%s", h->api_url, it->url);
+			else if (http_same_origin(h, it->url))
+				buf_adds(&url, it->url);
+			if (!url.len || !(c = batch_handle(h, it, url.ptr))) {
+				it->error = AA_EAPI;
+				buf_setf(&it->err, "refused or failed to start");
+				continue;
+			}
+			curl_multi_add_handle(h->multi, c);
+			running++;
+		}
+		if (curl_multi_perform(h->multi, &still) != CURLM_OK)
+			break;
+		while ((msg = curl_multi_info_read(h->multi, &left))) {
+			if (msg->msg != CURLMSG_DONE)
+				continue;
+			batch_done(h, msg->easy_handle, msg->data.result);
+			curl_multi_remove_handle(h->multi, msg->easy_handle);
+			curl_easy_cleanup(msg->easy_handle);
+			running--;
+		}
+		if (still)
+			curl_multi_poll(h->multi, NULL, 0, 1000, NULL);
+	}
+	buf_release(&url);
+	/* Anything that did not come back clean gets the careful path. */
+	for (i = 0; i < n; i++) {
+		struct http_batch_item *it = &items[i];
+
+		if (!batch_retry(it) && h->multi)
+			continue;
+		h->stats.retries++;
+		h->stats.reads--; /* http_request counts it again */
+		buf_reset(&it->err);
+		it->error = http_request(h, it->body ? "POST" : "GET", it->url,
+					 it->body, true, &it->resp, &it->err);
+	}
 }

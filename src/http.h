@@ -36,6 +36,7 @@ struct http_config {
 	long retry_base_ms;       /* first backoff; doubles, capped */
 	long max_wait_s;          /* longest rate-limit wait accepted */
 	bool h2c;                 /* HTTP/2 prior knowledge over cleartext */
+	long write_interval_ms;   /* least time between two writes */
 	uint64_t seed;            /* jitter (randomness is an input) */
 };
 
@@ -82,6 +83,28 @@ void http_response_release(struct http_response *r);
 int http_request(struct http *h, const char *method, const char *path_or_url,
 		 const char *body, bool idempotent, struct http_response *resp,
 		 struct buf *err);
+
+/* One request of a concurrent batch. */
+struct http_batch_item {
+	const char *url;     /* path below the API URL, or same-origin URL */
+	const char *body;    /* JSON; POST when set, else GET */
+	struct http_response resp;
+	int error;           /* 0: a response arrived (check resp.status) */
+	struct buf err;
+};
+
+/* Requests in flight at once in a batch (GitHub's advice for a client). */
+#define HTTP_MAX_PARALLEL 4
+
+/*
+ * Idempotent reads only: send `n` requests with at most `parallel` in
+ * flight (multiplexed on one HTTP/2 connection when the server offers it).
+ * A request that fails on the wire or with 5xx/403/429 is sent again
+ * alone with http_request's retries. Items are initialised here; release
+ * each resp and err afterwards.
+ */
+void http_request_many(struct http *h, struct http_batch_item *items, size_t n,
+		       int parallel);
 
 /* Is `url` on the same scheme, host and port as the API URL? */
 bool http_same_origin(const struct http *h, const char *url);

@@ -26,6 +26,7 @@ static void step_release(struct report_step *s)
 	strv_free(s->reasons, s->nreasons);
 	free(s->verdict_url);
 	free(s->check_url);
+	free(s->repository);
 }
 
 static void write_release(struct report_write *w)
@@ -153,6 +154,10 @@ static void json_step(struct jw *w, const struct report_step *s)
 	int c;
 
 	jw_obj_begin(w);
+	if (s->repository) {
+		jw_key(w, "repository");
+		jw_str(w, s->repository);
+	}
 	jw_key(w, "pr");
 	jw_int(w, s->pr);
 	jw_key(w, "step");

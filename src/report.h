@@ -36,6 +36,7 @@ struct report_step {
 	bool cond[COND_COUNT];
 	char *why[COND_COUNT];    /* one sentence each (may be NULL) */
 	int draft;                /* -1 = unknown */
+	char *repository;         /* set in multi-repository sweeps only */
 	char *verdict_url;        /* links for the summary (untrusted) */
 	char *check_url;
 	char **reasons;

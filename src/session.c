@@ -7,7 +7,9 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "event.h"
 #include "log.h"
@@ -46,6 +48,10 @@ static int open_live(struct session *s, const struct cli *c, struct buf *err)
 		mask(s->env.read_token);
 	}
 	s->repository = c->repo ? c->repo : s->env.repository;
+	if (!s->repository && c->repos) {
+		s->repo_owned = xstrndup(c->repos, strcspn(c->repos, ","));
+		s->repository = s->repo_owned;
+	}
 	if (!s->repository) {
 		buf_setf(err, "which repository? (--repo OWNER/NAME or "
 			      "GITHUB_REPOSITORY)");
@@ -77,6 +83,77 @@ static int open_offline(struct session *s, const char *path, bool *malformed,
 	return AA_OK;
 }
 
+/* A progress line on a terminal: PRs done of total, rewritten in place. */
+static void progress_line(void *ctx, size_t done, size_t total)
+{
+	(void)ctx;
+	fprintf(stderr, "\ragentic-apply: sweep %zu/%zu PRs%s", done, total,
+		done == total ? "\n" : "");
+}
+
+/* Point the engine at this repository's entries of the sweep state. */
+static void use_state(struct session *s, const char *repository)
+{
+	struct sweep_repo *r;
+
+	if (!s->state_path)
+		return;
+	r = sweepstate_repo(&s->state, repository);
+	if (strcmp(r->policy, s->policy_digest) != 0) {
+		/* Another policy: nothing recorded under it still holds. */
+		r->n = 0;
+		memcpy(r->policy, s->policy_digest, SWEEPSTATE_DIGEST);
+	}
+	s->engine.sweep_state = r;
+}
+
+/* Load the sweep state file; a missing or unreadable one starts empty. */
+static void load_state(struct session *s, const char *path)
+{
+	struct buf text = BUF_INIT(BUF_MAX_DOC), err = BUF_INIT(BUF_MAX_SMALL);
+	FILE *f = fopen(path, "rb");
+	char chunk[65536];
+	size_t n;
+
+	s->state_path = xstrdup(path);
+	sweepstate_init(&s->state);
+	sweepstate_policy_digest(s->policy_digest, &s->policy);
+	if (!f) {
+		if (errno != ENOENT)
+			log_warning("sweep state '%s': %s; starting afresh", path,
+				    strerror(errno));
+		goto out;
+	}
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		if (buf_add(&text, chunk, n) < 0)
+			break;
+	fclose(f);
+	if (sweepstate_from_json(&s->state, text.ptr, text.len, &err) < 0)
+		log_warning("sweep state '%s': %s; starting afresh", path,
+			    err.ptr);
+out:
+	buf_release(&text);
+	buf_release(&err);
+}
+
+static void save_state(struct session *s)
+{
+	struct buf text = BUF_INIT(BUF_MAX_DOC), tmp = BUF_INIT(BUF_MAX_SMALL);
+	FILE *f;
+
+	sweepstate_to_json(&s->state, &text);
+	buf_addf(&tmp, "%s.tmp", s->state_path);
+	f = fopen(tmp.ptr, "wb");
+	if (!f || fwrite(text.ptr, 1, text.len, f) != text.len ||
+	    fclose(f) != 0 || rename(tmp.ptr, s->state_path) != 0) {
+		if (f)
+			(void)remove(tmp.ptr);
+		log_warning("cannot write the sweep state '%s'", s->state_path);
+	}
+	buf_release(&text);
+	buf_release(&tmp);
+}
+
 int session_open(struct session *s, const struct cli *c, const char *snapshot,
 		 bool *malformed)
 {
@@ -101,12 +178,21 @@ int session_open(struct session *s, const struct cli *c, const char *snapshot,
 		policy_release(&s->policy);
 		return EXIT_USAGE;
 	}
+	s->dry_run = c->dry_run;
 	if (c->dry_run)
 		s->gh = github_dryrun_new(s->gh);
 	report_init(&s->report, NULL, c->dry_run);
 	engine_init(&s->engine, s->gh, &s->policy, s->repository, &s->report);
 	s->engine.deadline = s->gh->ops->now(s->gh) +
 			     s->policy.sweep_deadline * 1000;
+	if (c->state || (!s->offline && s->env.sweep_state)) {
+		load_state(s, c->state ? c->state : s->env.sweep_state);
+		s->engine.sweep_ttl_ms =
+			(s->offline ? 3600 : s->env.sweep_state_ttl_s) * 1000;
+		use_state(s, s->repository);
+	}
+	if (!c->quiet && isatty(STDERR_FILENO))
+		s->engine.progress = progress_line;
 	buf_release(&err);
 	return EXIT_OK;
 }
@@ -130,6 +216,35 @@ void session_run_event(struct session *s, const char *name,
 	buf_release(&err);
 }
 
+int session_switch_repo(struct session *s, const char *repository)
+{
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
+	struct live_config lc;
+	struct github *gh = NULL;
+
+	if (s->offline || !repo_name_valid(repository)) {
+		log_error("sweep: repository '%s' is not OWNER/NAME", repository);
+		buf_release(&err);
+		return EXIT_USAGE;
+	}
+	env_live_config(&s->env, repository, &lc);
+	if (github_live_new(&gh, &lc, &s->policy, &err) < 0) {
+		log_error("sweep: %s", err.ptr);
+		buf_release(&err);
+		return EXIT_USAGE;
+	}
+	if (s->dry_run)
+		gh = github_dryrun_new(gh);
+	github_free(s->gh);
+	s->gh = gh;
+	s->repository = repository;
+	s->engine.gh = gh;
+	s->engine.repository = repository;
+	use_state(s, repository);
+	buf_release(&err);
+	return EXIT_OK;
+}
+
 void session_free(struct session *s)
 {
 	report_release(&s->report);
@@ -138,6 +253,11 @@ void session_free(struct session *s)
 	snapshot_release(&s->snap);
 	env_release(&s->env);
 	policy_release(&s->policy);
+	sweepstate_release(&s->state);
+	free(s->state_path);
+	s->state_path = NULL;
+	free(s->repo_owned);
+	s->repo_owned = NULL;
 }
 
 /* Append text to a file GitHub Actions gave us ($GITHUB_OUTPUT, …). */
@@ -182,6 +302,8 @@ int session_close(struct session *s, bool json)
 		fflush(stdout);
 	}
 	code = s->report.exit;
+	if (s->state_path && !s->dry_run)
+		save_state(s);
 	buf_release(&out);
 	session_free(s);
 	return code;

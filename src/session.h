@@ -14,6 +14,7 @@
 #include "policy.h"
 #include "report.h"
 #include "snapshot.h"
+#include "sweepstate.h"
 
 struct session {
 	struct snapshot snap;
@@ -25,6 +26,11 @@ struct session {
 	const char *repository;
 	struct env_config env; /* live sessions only */
 	bool sweep;            /* the run is a sweep (for the outputs) */
+	bool dry_run;
+	struct sweep_state state; /* change detection (with --state) */
+	char *state_path;
+	char *repo_owned;      /* the first of --repos, when no other */
+	char policy_digest[SWEEPSTATE_DIGEST];
 };
 
 /*
@@ -39,6 +45,10 @@ int session_open(struct session *s, const struct cli *c, const char *snapshot,
  * that does not decode is a usage error recorded in the report. */
 void session_run_event(struct session *s, const char *name,
 		       const char *payload, size_t len);
+/* Sweep another repository in the same run and report (`sweep --repos`):
+ * a live port for it replaces the current one. 0, or EXIT_USAGE. */
+int session_switch_repo(struct session *s, const char *repository);
+
 /* Release everything a session holds (without printing). */
 void session_free(struct session *s);
 /* Print notes, the summary and (when `json`) the report; returns the exit

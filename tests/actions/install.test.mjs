@@ -269,6 +269,19 @@ describe('action.yml install step', { skip }, () => {
     assert.equal(requests.length, 1, 'downloaded once');
   });
 
+  const STATIC = path.join(ROOT, 'build/static/agentic-apply');
+  it('the real static binary (when built): recorded, downloaded, verified, runs', { skip: existsSync(STATIC) ? false : 'build/static/agentic-apply is not built (make static)' }, async () => {
+    const body = readFileSync(STATIC);
+    const copy = path.join(work.dir, ASSET);
+    writeFileSync(copy, body);
+    ledger(execFileSync('sh', [path.join(t.action, 'dist/checksum'), 'line', VERSION, copy, t.action], { encoding: 'utf8' }));
+    serve(publicPath, body);
+    const r = await install();
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.equal(r.outputs.origin, 'release');
+    assert.match(r.stdout, new RegExp(`^agentic-apply ${VERSION.replace(/\./g, '\\.')}$`, 'm'));
+  });
+
   it('bad inputs and platforms fail with an error annotation', async () => {
     const bad = await install({ AA_BINARY: 'latest' });
     assert.equal(bad.code, 2);

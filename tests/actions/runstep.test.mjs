@@ -11,7 +11,7 @@ import { Hub, isWrite } from '../integration/lib/fakehub.mjs';
 import { fixture } from '../integration/lib/fixtures.mjs';
 import { BIN, missingPrerequisite } from '../integration/lib/paths.mjs';
 import { FAST } from '../integration/lib/run.mjs';
-import { actionStep } from './lib.mjs';
+import { actionStep, load } from './lib.mjs';
 import { runStep, tempDir } from './step.mjs';
 
 const WRITE = 'ghp_machineAccountWriteToken000000000001';
@@ -30,7 +30,7 @@ describe('action.yml run step', { skip: missingPrerequisite() ?? false }, () => 
    */
   async function step(snapshot, { inputs = {}, jobEnv = {} } = {}) {
     await hub.load(snapshot);
-    const { data: action } = (await import('./lib.mjs')).load('action.yml');
+    const { data: action } = load('action.yml');
     const values = {};
     for (const [k, spec] of Object.entries(action.inputs)) values[k] = String(spec.default ?? '');
     Object.assign(values, { token: WRITE }, inputs);
@@ -51,7 +51,7 @@ describe('action.yml run step', { skip: missingPrerequisite() ?? false }, () => 
       GITHUB_ACTIONS: 'true',
       GITHUB_API_URL: hub.url,
       GITHUB_GRAPHQL_URL: `${hub.url}/graphql`,
-      GITHUB_REPOSITORY: 'lf/svc',
+      GITHUB_REPOSITORY: 'lf/svc', // the workflow's repository (every fixture's)
       GITHUB_EVENT_NAME: snapshot.event.name,
       GITHUB_EVENT_PATH: eventPath,
       GITHUB_STEP_SUMMARY: summary,
@@ -139,7 +139,7 @@ describe('action.yml run step', { skip: missingPrerequisite() ?? false }, () => 
     moved.repository = 'lf/other';
     moved.pulls[0].head.repository = 'lf/other';
     // GITHUB_REPOSITORY stays lf/svc (the workflow's repository); the input wins.
-    const other = await step(moved, { inputs: { command: 'gate', pr: '7', repository: 'lf/other' }, jobEnv: {} });
+    const other = await step(moved, { inputs: { command: 'gate', pr: '7', repository: 'lf/other' } });
     assert.equal(other.outputs.decision, 'approve', 'the repository input is the one acted on');
     assert.ok(other.log.some((e) => e.path.startsWith('/repos/lf/other/')));
   });

@@ -62,12 +62,23 @@ describe('scale: paginated reads, live = replay = intended', { concurrency: HUBS
 // reached, and the run ends close to the deadline.
 describe('scale: sweep deadline', () => {
   let hub;
-  before(async () => { hub = await Hub.start({ latencyMs: 20 }); });
+  // The sweep reads ahead in batches, so 20 ms per answer no longer makes
+  // it miss a 1 s deadline: 250 ms does.
+  before(async () => { hub = await Hub.start({ latencyMs: 250 }); });
   after(async () => { await hub?.stop(); });
 
-  it('130 open PRs, sweep_deadline 1 s, 20 ms per answer → stops, lists the rest', async () => {
+  it('130 open PRs, sweep_deadline 1 s, 250 ms per answer → stops, lists the rest', async () => {
     const snapshot = SCENARIOS.find((x) => x.name.startsWith('sweep:')).build();
     snapshot.config = { ...(snapshot.config ?? {}), sweep_deadline: 1 };
+    // Every PR in the review flow (a trusted clean status on its head), so
+    // each one needs reading: the deadline must fall in the middle.
+    let id = 50000;
+    for (const p of snapshot.pulls) {
+      snapshot.statuses[p.head.sha] = [...(snapshot.statuses[p.head.sha] ?? []), {
+        id: ++id, state: 'failure', context: 'agentic-review/clean', description: `conductor pr=#${p.number}: clean=false`,
+        creator: 'lfx-reviewer', created_at: '2026-11-29T09:30:00Z', target_url: null,
+      }];
+    }
     await hub.load(snapshot);
     const r = await runLive(snapshot, hub);
     assert.ok(r.report, r.stderr.slice(-400));

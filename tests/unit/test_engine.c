@@ -2157,6 +2157,16 @@ static int mv_dismiss(struct github *gh, int64_t pr, int64_t review_id,
 	return r;
 }
 
+static void mv_prefetch(struct github *gh, const int64_t *prs, size_t n)
+{
+	MV(gh)->inner->ops->prefetch(MV(gh)->inner, prs, n);
+}
+
+static void mv_budget(struct github *gh, int64_t *graphql, int64_t *rest)
+{
+	MV(gh)->inner->ops->budget(MV(gh)->inner, graphql, rest);
+}
+
 static void mv_refresh(struct github *gh)
 {
 	MV(gh)->inner->ops->refresh(MV(gh)->inner);
@@ -2177,8 +2187,8 @@ static void mv_free(struct github *gh)
 static const struct github_ops moving_ops = {
     mv_user,          mv_open_pulls,   mv_pull,         mv_commit_in_pull,
     mv_statuses,      mv_label_exists, mv_create_label, mv_add_label,
-    mv_create_status, mv_approve,      mv_dismiss,      mv_refresh,
-    mv_now,           mv_free,
+    mv_create_status, mv_approve,      mv_dismiss,      mv_prefetch,
+    mv_budget,        mv_refresh,      mv_now,          mv_free,
 };
 
 /* Wrap the fixture's port (after fx_open). */

@@ -118,9 +118,7 @@ describe('end to end: webhook events → run → outputs, summary, writes', { sk
     assert.deepEqual(r.writes.map((w) => w.method + ' ' + w.path), [`POST /repos/lf/svc/statuses/${H}`, 'POST /repos/lf/svc/pulls/7/reviews']);
   });
 
-  it('the summary links the check verdict (the clean status target_url) on a live run', {
-    todo: 'live runs read the clean status from GraphQL contexts without targetUrl (src/github_live.c synthesize): the link shows in replay only',
-  }, async () => {
+  it('the summary links the check verdict (the clean status target_url) on a live run', async () => {
     const r = await run(base(), 'workflow_dispatch', ev.dispatch(7));
     assert.match(r.summary, /\[check verdict\]\(https:\/\/github\.com\/lf\/svc\/pull\/7#issuecomment-502\)/);
   });
