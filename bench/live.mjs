@@ -2,7 +2,7 @@
 // the approve path, against fakehub with injected latency per request.
 //   node bench/live.mjs [--latency-ms N] [--out build/bench.json]
 import { writeFileSync, readFileSync, existsSync } from 'node:fs';
-import { repository, startFakehub, runProgram, isWrite, writeJson } from './lib.mjs';
+import { repository, kindOf, startFakehub, runProgram, isWrite, writeJson } from './lib.mjs';
 
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(name);
@@ -12,7 +12,9 @@ const latency = Number(arg('--latency-ms', 100));
 const out = arg('--out', 'build/bench.json');
 const bin = 'build/agentic-apply';
 
-const repo = repository(4);
+const repo = repository(10);
+const approvable = [...Array(10).keys()].map((i) => i + 1).find((i) => kindOf(i) === 'approvable');
+const withheld = [...Array(10).keys()].map((i) => i + 1).find((i) => kindOf(i) === 'unanswered');
 const snap = 'build/bench-live.json';
 writeFileSync(snap, JSON.stringify(repo));
 const hub = await startFakehub(snap, latency);
@@ -32,8 +34,8 @@ async function measure(pr) {
   };
 }
 
-const withhold = await measure(4); // unanswered thread: one evaluation, no writes
-const approve = await measure(1);  // approvable: evaluate, identity, re-check, POST, re-check
+const withhold = await measure(withheld); // one evaluation, no writes
+const approve = await measure(approvable); // evaluate, identity, re-check, POST, re-check
 hub.stop();
 
 console.log(`live gate against fakehub, ${latency} ms per request:`);

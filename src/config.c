@@ -117,6 +117,10 @@ int env_load(struct env_config *e, struct policy *p, struct buf *err)
 		e->ca_path = "/etc/ssl/certs";
 	e->h2c = env_true("AGENTIC_HTTP2_PRIOR_KNOWLEDGE");
 	e->sweep_state = env("AGENTIC_SWEEP_STATE");
+	if (env("INPUT_SWEEP-STATE") || env("INPUT_SWEEP_STATE"))
+		e->sweep_state = env("INPUT_SWEEP-STATE") ? env("INPUT_SWEEP-STATE")
+							  : env("INPUT_SWEEP_STATE");
+	e->stats = env_true("AGENTIC_STATS");
 	if (env_long(&e->timeout_s, "AGENTIC_HTTP_TIMEOUT", 30, 1, 3600, err) ||
 	    env_long(&e->connect_timeout_s, "AGENTIC_CONNECT_TIMEOUT", 10, 1, 600,
 		     err) ||

@@ -36,6 +36,7 @@ struct env_config {
 	long write_interval_ms;   /* AGENTIC_WRITE_INTERVAL_MS (1000) */
 	const char *sweep_state;  /* AGENTIC_SWEEP_STATE: change detection */
 	long sweep_state_ttl_s;   /* AGENTIC_SWEEP_STATE_TTL (3600) */
+	bool stats;               /* AGENTIC_STATS: print what the run cost */
 };
 
 /*

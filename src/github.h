@@ -124,5 +124,7 @@ struct github *github_world_new(struct snapshot *s, const struct policy *p);
 /* Wrap a port so writes are planned, not made, yet visible to later reads.
  * Takes ownership of `inner`. */
 struct github *github_dryrun_new(struct github *inner);
+/* The port a dry-run port wraps, or NULL when `gh` is not one. */
+struct github *github_dryrun_inner(struct github *gh);
 
 #endif

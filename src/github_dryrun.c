@@ -317,6 +317,11 @@ static const struct github_ops dryrun_ops = {
 	dr_budget,	 dr_refresh,	   dr_now,	  dr_free,
 };
 
+struct github *github_dryrun_inner(struct github *gh)
+{
+	return gh->ops == &dryrun_ops ? D(gh)->inner : NULL;
+}
+
 struct github *github_dryrun_new(struct github *inner)
 {
 	struct dryrun *d = xcalloc(1, sizeof(*d));

@@ -172,7 +172,9 @@ static const char open_pulls_query[] =
  * The sweep's listing: per PR, what tells whether it changed since the
  * last sweep, whether it is in the review flow (the head's newest status
  * per context) and whose approvals it carries — no bodies. 50 a page keeps
- * each answer small.
+ * each answer small. Replies to review threads are not counted here (per
+ * thread that costs a point per PR under GitHub's cost formula): a reply
+ * is a review, so it shows in the reviews, and in updatedAt.
  */
 static const char listing_query[] =
 	"query($owner:String!,$name:String!,$after:String){repository(owner:"
@@ -183,8 +185,8 @@ static const char listing_query[] =
 	"lastEditedAt editor{__typename login}}} timelineItems(last:1,"
 	"itemTypes:[UNLABELED_EVENT,BASE_REF_CHANGED_EVENT]){totalCount "
 	"nodes{__typename ... on UnlabeledEvent{createdAt} ... on "
-	"BaseRefChangedEvent{createdAt}}} reviewThreads(first:100){totalCount "
-	"nodes{comments(first:1){totalCount}}} reviews(last:100){totalCount "
+	"BaseRefChangedEvent{createdAt}}} reviewThreads(first:1){totalCount} "
+	"reviews(last:100){totalCount "
 	"nodes{fullDatabaseId state author{__typename login} commit{oid}}} "
 	"headStatus:commits(last:1){nodes{commit{oid status{contexts{context "
 	"state description createdAt targetUrl creator{__typename login}}}}}}} "

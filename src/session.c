@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <errno.h>
+#include <sys/resource.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -179,6 +180,7 @@ int session_open(struct session *s, const struct cli *c, const char *snapshot,
 		return EXIT_USAGE;
 	}
 	s->dry_run = c->dry_run;
+	s->quiet = c->quiet;
 	if (c->dry_run)
 		s->gh = github_dryrun_new(s->gh);
 	report_init(&s->report, NULL, c->dry_run);
@@ -275,6 +277,55 @@ static void append_file(const char *path, const struct buf *text)
 		log_warning("cannot write '%s'", path);
 }
 
+/*
+ * Peak resident memory of this program, in KiB. Linux's ru_maxrss carries
+ * the parent's size across execve (a forked Node or shell counts), so the
+ * address space's own high-water mark is read first.
+ */
+static long peak_rss_kb(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	long kb = -1;
+	struct rusage ru;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (strncmp(line, "VmHWM:", 6) == 0) {
+			const char *p = line + 6;
+			int64_t v;
+			size_t n;
+
+			while (*p == ' ' || *p == '\t')
+				p++;
+			n = strspn(p, "0123456789");
+			if (parse_decimal(&v, p, n, INT32_MAX) == 0)
+				kb = (long)v;
+		}
+	if (f)
+		fclose(f);
+	if (kb >= 0)
+		return kb;
+	memset(&ru, 0, sizeof(ru));
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_maxrss;
+}
+
+/* AGENTIC_STATS=1: one line of what the run cost, for benchmarks. */
+static void print_stats(struct session *s)
+{
+	struct http_stats st;
+	struct github *gh = s->gh;
+
+	while (gh && github_dryrun_inner(gh))
+		gh = github_dryrun_inner(gh);
+	github_live_stats(gh, &st);
+	fprintf(stderr,
+		"agentic-apply: stats: requests=%ld reads=%ld writes=%ld "
+		"retries=%ld bytes_in=%lld peak_rss_kb=%ld\n",
+		st.requests, st.reads, st.writes, st.retries,
+		(long long)st.bytes_in, peak_rss_kb());
+}
+
 int session_close(struct session *s, bool json)
 {
 	struct buf out = BUF_INIT(BUF_MAX_DOC);
@@ -284,7 +335,8 @@ int session_close(struct session *s, bool json)
 	for (i = 0; i < s->report.nnotes; i++)
 		log_note(s->report.notes[i].level, s->report.notes[i].text);
 	report_to_markdown(&s->report, &out);
-	fputs(out.ptr, stderr);
+	if (!s->quiet)
+		fputs(out.ptr, stderr);
 	if (!s->offline && s->env.step_summary)
 		append_file(s->env.step_summary, &out);
 	if (!s->offline && s->env.output) {
@@ -304,6 +356,8 @@ int session_close(struct session *s, bool json)
 	code = s->report.exit;
 	if (s->state_path && !s->dry_run)
 		save_state(s);
+	if (!s->offline && s->env.stats)
+		print_stats(s);
 	buf_release(&out);
 	session_free(s);
 	return code;

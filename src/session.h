@@ -27,6 +27,7 @@ struct session {
 	struct env_config env; /* live sessions only */
 	bool sweep;            /* the run is a sweep (for the outputs) */
 	bool dry_run;
+	bool quiet;            /* no summary on stderr, errors and warnings only */
 	struct sweep_state state; /* change detection (with --state) */
 	char *state_path;
 	char *repo_owned;      /* the first of --repos, when no other */

@@ -133,6 +133,21 @@ if [ "$(wc -l <"$tmp/out")" -eq 1 ]; then ok; else bad "status --watch printed a
 expect "status --watch stall line" 0 "$bin" status --snapshot "$demo" --pr 42 --watch --interval 1 --count 3 --stall-after 1
 stdout_has "status --watch stall line" "stall: no stamp newer than the round baseline"
 
+# sweep change detection (--state), offline
+sweep=fixtures/150-sweep-mixed.json
+rm -f "$tmp/state.json"
+expect "sweep --state: first run" 0 "$bin" sweep --snapshot "$sweep" --state "$tmp/state.json" --json
+if grep -q '"agentic_sweep_state": 1' "$tmp/state.json"; then ok; else bad "sweep --state wrote no state"; fi
+first_steps=$(grep -c '"step": "gate"' "$tmp/out")
+expect "sweep --state: unchanged run" 0 "$bin" sweep --snapshot "$sweep" --state "$tmp/state.json" --json
+stdout_has "sweep --state: unchanged run" "unchanged since the last sweep"
+if [ "$(grep -c '"step": "gate"' "$tmp/out")" -eq "$first_steps" ]; then ok; else bad "sweep --state: a PR lost its step"; fi
+if grep -q '"kind": "approve"' "$tmp/out"; then bad "sweep --state: unchanged run wrote"; else ok; fi
+printf 'not json' >"$tmp/state-bad.json"
+expect "sweep --state: unreadable state starts afresh" 0 "$bin" sweep --snapshot "$sweep" --state "$tmp/state-bad.json" --json
+stderr_has "sweep --state: unreadable state starts afresh" "starting afresh"
+if grep -q 'unchanged since' "$tmp/out"; then bad "a bad state skipped PRs"; else ok; fi
+
 # T2: a re-read comment edited by someone else is refused (exit 1).
 python3 - "$demo" "$tmp/edited.json" <<'PY' 2>/dev/null || cp "$demo" "$tmp/edited.json"
 import json, sys

@@ -167,8 +167,9 @@ describe('the drop-in example', () => {
   });
 
   it('uses the action once, pinned by a placeholder SHA, token from a secret', () => {
-    assert.equal(job.steps.length, 1);
-    const [step] = job.steps;
+    const ours = job.steps.filter((s) => /\/agentic-apply@/.test(s.uses ?? ''));
+    assert.equal(ours.length, 1);
+    const [step] = ours;
     assert.match(step.uses, /^[\w.-]+\/agentic-apply@[0-9a-f]{40}$/);
     assert.match(step.with.token, /^\$\{\{ secrets\.[A-Z_]+ \}\}$/);
   });
@@ -178,7 +179,7 @@ describe('the drop-in example', () => {
     assert.equal(sweep.strategy['fail-fast'], false);
     assert.ok(Number.isInteger(sweep.strategy['max-parallel']) && sweep.strategy['max-parallel'] >= 1);
     assert.ok(Array.isArray(sweep.strategy.matrix.repository) && sweep.strategy.matrix.repository.length > 1);
-    const [step] = sweep.steps;
+    const step = sweep.steps.find((s) => /\/agentic-apply@/.test(s.uses ?? ''));
     assert.equal(step.with.command, 'sweep');
     assert.equal(step.with.repository, '${{ matrix.repository }}');
     assert.match(step.with.token, /^\$\{\{ secrets\.[A-Z_]+ \}\}$/);
@@ -241,6 +242,7 @@ describe('action.yml', () => {
     }
     assert.equal(env.INPUT_TOKEN, '${{ inputs.token }}');
     assert.equal(env.INPUT_READ_TOKEN, '${{ inputs.read-token }}');
+    assert.equal(env.INPUT_SWEEP_STATE, '${{ inputs.sweep-state }}');
     // An empty AGENTIC_<KEY> would override a job-level one with "".
     assert.deepEqual(Object.keys(env).filter((k) => k.startsWith('AGENTIC_')), []);
   });

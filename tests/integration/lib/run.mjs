@@ -11,6 +11,7 @@ export const FAST = Object.freeze({
   AGENTIC_RETRY_BASE_MS: '5',
   AGENTIC_HTTP_TIMEOUT: '2',
   AGENTIC_RETRIES: '1',
+  AGENTIC_WRITE_INTERVAL_MS: '0', // writes are paced 1 s apart by default
 });
 
 /** AGENTIC_<KEY> variables for a snapshot's `config`. */

@@ -1,0 +1,120 @@
+// Sweep at scale, live against fakehub: change detection across sweeps
+// (--state), read-ahead in batches, write pacing, and what a poisoned
+// state file can and cannot do.
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+
+import { repository, kindOf } from '../../bench/lib.mjs';
+import { Hub, isWrite } from './lib/fakehub.mjs';
+import { runLive, scratch } from './lib/run.mjs';
+
+const N = 30;
+const sweep = ['sweep', '--json'];
+
+describe('sweep: change detection and batching', () => {
+  let hub;
+  let work;
+  before(async () => { hub = await Hub.start(); work = scratch(); });
+  after(async () => { await hub?.stop(); work?.cleanup(); });
+
+  async function run(snapshot, statePath, env = {}) {
+    await hub.clearLog();
+    const r = await runLive(snapshot, hub, { command: sweep, args: ['--state', statePath], env });
+    assert.equal(r.code, 0, r.stderr.slice(-500));
+    const log = await hub.log();
+    return { ...r, log, reads: log.filter((e) => !isWrite(e)), writes: log.filter(isWrite) };
+  }
+
+  it('cold: reads in batches (far fewer requests than PRs), approves the approvable', async () => {
+    const repo = repository(N);
+    await hub.load(repo);
+    const state = path.join(work.dir, 'cold.json');
+    const r = await run(repo, state);
+    const approvable = repo.pulls.filter((p) => kindOf(p.number) === 'approvable').map((p) => p.number);
+    assert.deepEqual(r.report.writes.filter((w) => w.kind === 'approve').map((w) => w.pr), approvable);
+    assert.ok(r.reads.length < N, `${r.reads.length} reads for ${N} PRs`);
+    assert.ok(r.report.steps.length === N, 'one step per open PR');
+    const saved = JSON.parse(readFileSync(state, 'utf8'));
+    assert.equal(saved.agentic_sweep_state, 1);
+    assert.equal(saved.repositories['lf/bench'].pulls.length, N);
+  });
+
+  it('warm: nothing changed → only the listing is read, nothing written', async () => {
+    const repo = repository(N);
+    await hub.load(repo);
+    const state = path.join(work.dir, 'warm.json');
+    await run(repo, state); // cold (approves)
+    await run(repo, state); // our approvals changed those PRs: read once more
+    const r = await run(repo, state);
+    assert.deepEqual(r.writes, []);
+    assert.deepEqual(r.reads.map((e) => e.path), ['/graphql'], 'one listing query');
+    assert.ok(r.report.steps.every((s) => s.outcome === 'skipped' && /unchanged since the last sweep/.test(s.reasons[0])));
+  });
+
+  it('a changed PR is evaluated again, the others are not', async () => {
+    const repo = repository(N);
+    await hub.load(repo);
+    const state = path.join(work.dir, 'changed.json');
+    await run(repo, state);
+    await run(repo, state);
+    const now = await hub.state();
+    const p = now.pulls.find((x) => x.number === 5);
+    p.threads.find((t) => t.comments < 2).comments = 2; // the thread is answered
+    p.updated_at = '2026-11-29T11:00:00Z';
+    await hub.load(now);
+    const r = await run(now, state);
+    const evaluated = r.report.steps.filter((s) => !/unchanged since/.test(s.reasons[0] ?? '')).map((s) => s.pr);
+    assert.deepEqual(evaluated, [5]);
+    assert.equal(r.report.steps.find((s) => s.pr === 5).conditions.threads_answered, true);
+  });
+
+  it('AGENTIC_SWEEP_STATE_TTL=0: every entry has expired, every PR is evaluated', async () => {
+    const repo = repository(N);
+    await hub.load(repo);
+    const state = path.join(work.dir, 'ttl.json');
+    await run(repo, state);
+    await run(repo, state);
+    const r = await run(repo, state, { AGENTIC_SWEEP_STATE_TTL: '0' });
+    assert.ok(!r.report.steps.some((s) => /unchanged since/.test(s.reasons[0] ?? '')));
+  });
+
+  it('another policy: the recorded outcomes do not hold, every PR is evaluated', async () => {
+    const repo = repository(N);
+    await hub.load(repo);
+    const state = path.join(work.dir, 'policy.json');
+    await run(repo, state);
+    await run(repo, state);
+    const r = await run(repo, state, { AGENTIC_UNLABELERS: 'alice' });
+    assert.ok(!r.report.steps.some((s) => /unchanged since/.test(s.reasons[0] ?? '')));
+  });
+
+  it('a poisoned state file cannot make a sweep approve: at worst it skips', async () => {
+    const repo = repository(N);
+    await hub.load(repo);
+    const state = path.join(work.dir, 'poison.json');
+    await run(repo, state);
+    // Claim every PR was approved with its current digest.
+    const saved = JSON.parse(readFileSync(state, 'utf8'));
+    for (const e of saved.repositories['lf/bench'].pulls) e.outcome = 'approve';
+    writeFileSync(state, JSON.stringify(saved));
+    const r = await run(repo, state);
+    assert.ok(!r.report.writes.some((w) => w.kind === 'approve'), 'no approval from a state file');
+    const after = await hub.state();
+    const withheld = after.pulls.filter((p) => ['unanswered', 'labeled'].includes(kindOf(p.number)));
+    assert.ok(withheld.every((p) => !p.reviews.some((rv) => rv.state === 'APPROVED')));
+  });
+
+  it('writes are paced (AGENTIC_WRITE_INTERVAL_MS, default 1 s)', async () => {
+    const repo = repository(N);
+    await hub.load(repo);
+    const r = await run(repo, path.join(work.dir, 'pace.json'), { AGENTIC_WRITE_INTERVAL_MS: '300' });
+    const times = r.writes.map((e) => Date.parse(e.at ?? 0)).filter(Boolean);
+    if (times.length >= 2) {
+      for (let i = 1; i < times.length; i++) assert.ok(times[i] - times[i - 1] >= 250, `writes ${times[i] - times[i - 1]} ms apart`);
+    } else {
+      assert.ok(r.writes.length < 2 || r.ms >= 300 * (r.writes.length - 1), `took ${r.ms} ms for ${r.writes.length} writes`);
+    }
+  });
+});
