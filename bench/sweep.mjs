@@ -151,6 +151,10 @@ const md = [
   'posted), 2% newly approvable (approved, writes 1 s apart), the rest',
   'withheld. "Warm" is the next sweep after 10% of the PRs received a comment,',
   'with the change-detection state of the previous sweep (`--state`).',
+  'GraphQL points follow GitHub\'s cost formula (fakehub computes it): a',
+  'GITHUB_TOKEN has 1,000 an hour per repository, a PAT 5,000; most of a',
+  'cold sweep\'s points pay for the review threads\' reply counts (a point',
+  'per evaluated PR), which a warm sweep does not read again.',
   '',
 ].join('\n');
 writeFileSync('BENCHMARKS.md', md);

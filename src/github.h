@@ -120,6 +120,9 @@ void github_free(struct github *gh);
 /* The in-memory implementation over a snapshot (which it borrows and
  * mutates as writes land; the snapshot must outlive the port). */
 struct github *github_world_new(struct snapshot *s, const struct policy *p);
+/* Calls the world port has served (each part of a read, each write), or
+ * -1 when `gh` is not one: how far the error-path torture must go. */
+int64_t github_world_calls(struct github *gh);
 
 /* Wrap a port so writes are planned, not made, yet visible to later reads.
  * Takes ownership of `inner`. */

@@ -22,6 +22,7 @@ struct world {
 	struct snapshot *s;
 	const struct policy *policy;
 	int64_t *fault_used; /* calls each fault has failed (for "times") */
+	int64_t calls;       /* reads (per part) and writes made so far */
 	int64_t now;
 };
 
@@ -37,13 +38,22 @@ static struct world *W(struct github *gh)
 static int fault_hit(struct world *w, enum fault_op op, int kind, int64_t pr,
 		     const char *sha)
 {
+	const char *name = op == FAULT_READ ? gh_read_names[kind]
+					    : gh_write_names[kind];
 	size_t i;
 
+	w->calls++;
 	for (i = 0; i < w->s->nfaults; i++) {
 		const struct snap_fault *f = &w->s->faults[i];
-		const char *name = op == FAULT_READ ? gh_read_names[kind]
-						    : gh_write_names[kind];
 
+		if (f->op == FAULT_CALL && f->call == w->calls) {
+			buf_setf(&w->gh.error, "%s %s%s%.0lld: %s (call %lld)",
+				 op == FAULT_READ ? "read" : "write", name,
+				 pr ? " of PR #" : "", (long long)pr,
+				 f->timeout ? "timed out" : "HTTP error",
+				 (long long)w->calls);
+			return f->status == 404 ? AA_ENOTFOUND : AA_EAPI;
+		}
 		if (f->op != op || f->kind != kind)
 			continue;
 		if (f->pr && f->pr != pr)
@@ -434,6 +444,11 @@ static int64_t snapshot_clock(const struct snapshot *s)
 		for (j = 0; j < s->statuses[i].n; j++)
 			bump(&max, s->statuses[i].v[j].created_at);
 	return max;
+}
+
+int64_t github_world_calls(struct github *gh)
+{
+	return gh->ops == &world_ops ? W(gh)->calls : -1;
 }
 
 struct github *github_world_new(struct snapshot *s, const struct policy *p)

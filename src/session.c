@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <sys/resource.h>
 #include <string.h>
 #include <unistd.h>
@@ -356,8 +357,16 @@ int session_close(struct session *s, bool json)
 	code = s->report.exit;
 	if (s->state_path && !s->dry_run)
 		save_state(s);
-	if (!s->offline && s->env.stats)
+	if (s->offline && getenv("AGENTIC_STATS")) {
+		struct github *gh = s->gh;
+
+		while (gh && github_dryrun_inner(gh))
+			gh = github_dryrun_inner(gh);
+		fprintf(stderr, "agentic-apply: stats: calls=%lld\n",
+			(long long)github_world_calls(gh));
+	} else if (!s->offline && s->env.stats) {
 		print_stats(s);
+	}
 	buf_release(&out);
 	session_free(s);
 	return code;

@@ -604,11 +604,17 @@ static int load_fault(void *item, const cJSON *o, const char *path,
 		     SNAP_MAX_NUMBER, err) ||
 	    jget_str(&f->mode, o, path, "mode", JOPT | JNULL, err) ||
 	    jget_int(&f->retry_after, o, path, "retry_after", JOPT | JNULL, 0,
-		     86400, err))
+		     86400, err) ||
+	    jget_int(&f->call, o, path, "call", JOPT | JNULL, 1, SNAP_MAX_NUMBER,
+		     err))
 		goto out;
+	if (f->call && !read && !write) {
+		f->op = FAULT_CALL;
+		goto status;
+	}
 	if (!read == !write) {
-		buf_setf(err, "%s: needs exactly one of \"read\" and \"write\"",
-			 path);
+		buf_setf(err, "%s: needs exactly one of \"read\", \"write\" "
+			      "and \"call\"", path);
 		goto out;
 	}
 	f->op = read ? FAULT_READ : FAULT_WRITE;
@@ -624,6 +630,7 @@ static int load_fault(void *item, const cJSON *o, const char *path,
 		goto out;
 	}
 	f->kind = (int)k;
+status:
 	status = cJSON_GetObjectItemCaseSensitive(o, "status");
 	if (cJSON_IsString(status) && strcmp(status->valuestring, "timeout") == 0) {
 		f->timeout = true;
@@ -1082,9 +1089,14 @@ static void write_pull(struct jw *w, const struct snap_pull *p)
 static void write_fault(struct jw *w, const struct snap_fault *f)
 {
 	jw_obj_begin(w);
-	jw_key(w, f->op == FAULT_READ ? "read" : "write");
-	jw_str(w, f->op == FAULT_READ ? gh_read_names[f->kind]
-				      : gh_write_names[f->kind]);
+	if (f->op == FAULT_CALL) {
+		jw_key(w, "call");
+		jw_int(w, f->call);
+	} else {
+		jw_key(w, f->op == FAULT_READ ? "read" : "write");
+		jw_str(w, f->op == FAULT_READ ? gh_read_names[f->kind]
+					      : gh_write_names[f->kind]);
+	}
 	if (f->pr) {
 		jw_key(w, "pr");
 		jw_int(w, f->pr);

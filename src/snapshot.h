@@ -102,7 +102,9 @@ struct snap_statuses {
 	size_t n;
 };
 
-enum fault_op { FAULT_READ, FAULT_WRITE };
+/* FAULT_CALL (extension, replay only): the N-th call to the port fails,
+ * whatever it is — the error-path torture of tests/torture. */
+enum fault_op { FAULT_READ, FAULT_WRITE, FAULT_CALL };
 
 /* Read and write kinds, as named in snapshots (SNAPSHOT.md §2). */
 enum gh_read {
@@ -135,6 +137,7 @@ struct snap_fault {
 	int64_t page;      /* extension (fake server): only this page */
 	char *mode;        /* extension (fake server): how it fails */
 	int64_t retry_after;
+	int64_t call;      /* FAULT_CALL: which call (1-based) */
 };
 
 struct snapshot {
