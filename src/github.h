@@ -123,6 +123,9 @@ struct github *github_world_new(struct snapshot *s, const struct policy *p);
 /* Calls the world port has served (each part of a read, each write), or
  * -1 when `gh` is not one: how far the error-path torture must go. */
 int64_t github_world_calls(struct github *gh);
+/* Append one line per call ("call N: read labels pr=7") to `out` (which
+ * must outlive the port); NULL stops. */
+void github_world_trace(struct github *gh, struct buf *out);
 
 /* Wrap a port so writes are planned, not made, yet visible to later reads.
  * Takes ownership of `inner`. */

@@ -2017,3 +2017,96 @@ void github_live_stats(struct github *gh, struct http_stats *out)
 			out->rest_remaining = b->rest_remaining;
 	}
 }
+
+/* --- decoding without a network, for the fuzz targets --- */
+
+void github_live_fuzz(int which, const char *data, size_t len)
+{
+	struct live l;
+	struct policy p;
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
+	const cJSON *d, *repo, *pr, *node, *nodes;
+	cJSON *root = NULL;
+	size_t i;
+
+	memset(&l, 0, sizeof(l));
+	buf_init(&l.gh.error, BUF_MAX_SMALL);
+	policy_init(&p);
+	l.policy = &p;
+	if (json_parse(&root, data, len, &err) < 0)
+		goto out;
+	switch (which) {
+	case LIVE_FUZZ_PULL: {
+		struct snap_pull out;
+		char *cursor = NULL;
+		bool more;
+		size_t k;
+
+		memset(&out, 0, sizeof(out));
+		if (jget_obj(&d, root, "", "data", 0, &err) < 0 ||
+		    jget_obj(&repo, d, "data", "repository", 0, &err) < 0 ||
+		    jget_obj(&pr, repo, "repository", "pullRequest", 0, &err) < 0)
+			break;
+		if (dec_pull_fields(&out, pr, &err) == 0)
+			dec_head_status(&l, out.number, out.head_sha, pr, &err);
+		for (k = 0; k < ARRAY_SIZE(conns); k++)
+			if (dec_conn(&nodes, &more, &cursor, pr, conns[k].field,
+				     &err) == 0)
+				dec_nodes(&out, conns[k].part, nodes, &err);
+		free(cursor);
+		snap_pull_release(&out);
+		break;
+	}
+	case LIVE_FUZZ_STATUSES:
+		cJSON_ArrayForEach(node, root)
+		{
+			struct snap_status x;
+
+			memset(&x, 0, sizeof(x));
+			dec_status(&x, node, &err);
+			snap_status_release(&x);
+		}
+		break;
+	case LIVE_FUZZ_LISTING:
+		if (jget_obj(&d, root, "", "data", 0, &err) < 0 ||
+		    jget_obj(&repo, d, "data", "repository", 0, &err) < 0 ||
+		    jget_obj(&pr, repo, "repository", "pullRequests", 0, &err) < 0 ||
+		    jget_arr(&nodes, pr, "pullRequests", "nodes", 0, &err) < 0)
+			break;
+		cJSON_ArrayForEach(node, nodes)
+		{
+			struct gh_pull_brief b;
+
+			memset(&b, 0, sizeof(b));
+			if (jget_sha(b.head_sha, node, "n", "headRefOid", 0, &err) ==
+			    0)
+				dec_brief_extra(&b, node, &err);
+			snap_statuses_release(&b.contexts);
+			strv_free(b.approvers, b.napprovers);
+		}
+		break;
+	case LIVE_FUZZ_BATCH:
+		if (jget_obj(&d, root, "", "data", 0, &err) < 0 ||
+		    jget_obj(&repo, d, "data", "repository", 0, &err) < 0)
+			break;
+		for (i = 0; i < LIVE_BATCH_PRS; i++) {
+			struct prefetched one;
+			char alias[8] = {'p', (char)('0' + (int)i), '\0'};
+
+			if (dec_ahead(&l, cJSON_GetObjectItemCaseSensitive(repo, alias),
+				      (int64_t)i + 1, &one, &err)) {
+				snap_pull_release(&one.pull);
+				snap_statuses_release(&one.contexts);
+			}
+		}
+		break;
+	default:
+		break;
+	}
+out:
+	cJSON_Delete(root);
+	snap_statuses_release(&l.contexts.newest);
+	buf_release(&l.gh.error);
+	buf_release(&err);
+	policy_release(&p);
+}

@@ -30,4 +30,14 @@ void github_live_stats(struct github *gh, struct http_stats *out);
  * {"name", "query"} (for the schema-validation test). */
 void github_live_queries(struct buf *out);
 
+/* Run the decoders of one kind of answer over `data` and free everything:
+ * the entry point of the fuzz targets (no network, no state). */
+enum live_fuzz {
+	LIVE_FUZZ_PULL,     /* a pull bundle: data.repository.pullRequest */
+	LIVE_FUZZ_STATUSES, /* a REST status history page */
+	LIVE_FUZZ_LISTING,  /* the sweep's listing page */
+	LIVE_FUZZ_BATCH     /* a read-ahead document's answer */
+};
+void github_live_fuzz(int which, const char *data, size_t len);
+
 #endif

@@ -23,6 +23,7 @@ struct world {
 	const struct policy *policy;
 	int64_t *fault_used; /* calls each fault has failed (for "times") */
 	int64_t calls;       /* reads (per part) and writes made so far */
+	struct buf *trace;   /* when set: one line per call */
 	int64_t now;
 };
 
@@ -43,6 +44,10 @@ static int fault_hit(struct world *w, enum fault_op op, int kind, int64_t pr,
 	size_t i;
 
 	w->calls++;
+	if (w->trace)
+		buf_addf(w->trace, "call %lld: %s %s pr=%lld%s%s\n",
+			 (long long)w->calls, op == FAULT_READ ? "read" : "write",
+			 name, (long long)pr, sha ? " sha=" : "", sha ? sha : "");
 	for (i = 0; i < w->s->nfaults; i++) {
 		const struct snap_fault *f = &w->s->faults[i];
 
@@ -444,6 +449,12 @@ static int64_t snapshot_clock(const struct snapshot *s)
 		for (j = 0; j < s->statuses[i].n; j++)
 			bump(&max, s->statuses[i].v[j].created_at);
 	return max;
+}
+
+void github_world_trace(struct github *gh, struct buf *out)
+{
+	if (gh->ops == &world_ops)
+		W(gh)->trace = out;
 }
 
 int64_t github_world_calls(struct github *gh)

@@ -82,6 +82,9 @@ static int open_offline(struct session *s, const char *path, bool *malformed,
 	s->offline = true;
 	s->repository = s->snap.repository;
 	s->gh = github_world_new(&s->snap, &s->policy);
+	buf_init(&s->trace, BUF_MAX_DOC);
+	if (getenv("AGENTIC_STATS") && strcmp(getenv("AGENTIC_STATS"), "trace") == 0)
+		github_world_trace(s->gh, &s->trace);
 	return AA_OK;
 }
 
@@ -261,6 +264,7 @@ void session_free(struct session *s)
 	s->state_path = NULL;
 	free(s->repo_owned);
 	s->repo_owned = NULL;
+	buf_release(&s->trace);
 }
 
 /* Append text to a file GitHub Actions gave us ($GITHUB_OUTPUT, …). */
@@ -362,6 +366,7 @@ int session_close(struct session *s, bool json)
 
 		while (gh && github_dryrun_inner(gh))
 			gh = github_dryrun_inner(gh);
+		fputs(s->trace.ptr, stderr);
 		fprintf(stderr, "agentic-apply: stats: calls=%lld\n",
 			(long long)github_world_calls(gh));
 	} else if (!s->offline && s->env.stats) {
