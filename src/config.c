@@ -9,6 +9,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <openssl/crypto.h>
+
+#include "github_app.h"
 #include "util.h"
 
 #ifndef AGENTIC_APPLY_VERSION
@@ -87,6 +90,67 @@ static const char *input(struct buf *name, const char *key)
 	return NULL;
 }
 
+/* An input (INPUT_APP-ID or INPUT_APP_ID) or else an AGENTIC_ variable. */
+static const char *input_or(const char *hyphen, const char *underscore,
+			    const char *var)
+{
+	if (env(hyphen))
+		return env(hyphen);
+	if (env(underscore))
+		return env(underscore);
+	return env(var);
+}
+
+/* GitHub App mode: id, key (text or file), installation. */
+static int load_app(struct env_config *e, struct buf *err)
+{
+	const char *key = input_or("INPUT_APP-PRIVATE-KEY", "INPUT_APP_PRIVATE_KEY",
+				   "AGENTIC_APP_PRIVATE_KEY");
+	const char *file = env("AGENTIC_APP_PRIVATE_KEY_FILE");
+	const char *inst = input_or("INPUT_APP-INSTALLATION-ID",
+				    "INPUT_APP_INSTALLATION_ID",
+				    "AGENTIC_APP_INSTALLATION_ID");
+	char chunk[4096];
+	size_t n;
+	FILE *f;
+
+	e->app_id = input_or("INPUT_APP-ID", "INPUT_APP_ID", "AGENTIC_APP_ID");
+	buf_init(&e->app_key, BUF_MAX_SMALL);
+	if (!e->app_id && !key && !file)
+		return AA_OK;
+	if (!e->app_id) {
+		buf_setf(err, "AGENTIC_APP_PRIVATE_KEY is set but AGENTIC_APP_ID "
+			      "is not");
+		return AA_EUSAGE;
+	}
+	if (key) {
+		buf_adds(&e->app_key, key);
+	} else if (file) {
+		if (!(f = fopen(file, "rb"))) {
+			buf_setf(err, "AGENTIC_APP_PRIVATE_KEY_FILE: cannot open "
+				      "'%s'", file);
+			return AA_EUSAGE;
+		}
+		while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+			if (buf_add(&e->app_key, chunk, n) < 0)
+				break;
+		OPENSSL_cleanse(chunk, sizeof(chunk));
+		fclose(f);
+	} else {
+		buf_setf(err, "AGENTIC_APP_ID is set but neither "
+			      "AGENTIC_APP_PRIVATE_KEY nor "
+			      "AGENTIC_APP_PRIVATE_KEY_FILE is");
+		return AA_EUSAGE;
+	}
+	if (inst && (parse_decimal(&e->app_installation, inst, strlen(inst),
+				   (int64_t)9007199254740992LL) < 0 ||
+		     e->app_installation < 1)) {
+		buf_setf(err, "AGENTIC_APP_INSTALLATION_ID: not a number");
+		return AA_EUSAGE;
+	}
+	return AA_OK;
+}
+
 int env_load(struct env_config *e, struct policy *p, struct buf *err)
 {
 	struct buf name = BUF_INIT(BUF_MAX_SMALL), iname = BUF_INIT(BUF_MAX_SMALL);
@@ -116,6 +180,8 @@ int env_load(struct env_config *e, struct policy *p, struct buf *err)
 	if (!e->ca_file && !e->ca_path && access("/etc/ssl/certs", R_OK) == 0)
 		e->ca_path = "/etc/ssl/certs";
 	e->h2c = env_true("AGENTIC_HTTP2_PRIOR_KNOWLEDGE");
+	if (load_app(e, err) < 0)
+		return AA_EUSAGE;
 	e->sweep_state = env("AGENTIC_SWEEP_STATE");
 	if (env("INPUT_SWEEP-STATE") || env("INPUT_SWEEP_STATE"))
 		e->sweep_state = env("INPUT_SWEEP-STATE") ? env("INPUT_SWEEP-STATE")
@@ -174,6 +240,7 @@ out:
 
 void env_release(struct env_config *e)
 {
+	buf_wipe(&e->app_key);
 	free(e->graphql_url);
 	memset(e, 0, sizeof(*e));
 }
@@ -200,6 +267,9 @@ void env_live_config(const struct env_config *e, const char *repository,
 	out->http.max_wait_s = e->max_wait_s;
 	out->http.h2c = e->h2c;
 	out->http.write_interval_ms = e->write_interval_ms;
+	out->app_id = e->app_id;
+	out->app_key_pem = e->app_id ? e->app_key.ptr : NULL;
+	out->app_installation_id = e->app_installation;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	out->http.seed = (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 32);
 }

@@ -453,9 +453,14 @@ out:
 void engine_apply(struct engine *e, int64_t pr, const struct snap_comment *c,
 		  bool reread)
 {
-	struct report_step *s = report_add_step(e->report, STEP_APPLY, pr);
-	size_t step = e->report->nsteps - 1;
+	struct report_step *s;
+	size_t step;
 	struct marker_result m;
+
+	if (e->stop)
+		return;
+	s = report_add_step(e->report, STEP_APPLY, pr);
+	step = e->report->nsteps - 1;
 
 	s->comment = c->id;
 	if (!verdict_author_trusted(c, e->policy)) {
@@ -505,6 +510,8 @@ void engine_apply_id(struct engine *e, int64_t pr, int64_t id)
 	size_t i;
 	int error;
 
+	if (e->stop)
+		return;
 	error = e->gh->ops->pull(e->gh, pr, PART_COMMENTS, &g);
 	if (error == AA_OK && (g.ok & PART_COMMENTS)) {
 		for (i = 0; i < g.pull.ncomments; i++)
@@ -927,6 +934,8 @@ void engine_sweep(struct engine *e)
 	char *what = NULL; /* per PR: 'u'nchanged, 's'kipped, 'e'valuate */
 	size_t n = 0, i, upto = 0;
 
+	if (e->stop)
+		return;
 	if (e->gh->ops->open_pulls(e->gh, &list, &n) < 0) {
 		report_note(e->report, NOTE_ERROR,
 			    "cannot list the open pull requests: %s", gh_err(e));
@@ -1074,6 +1083,8 @@ void engine_run(struct engine *e, const struct event *ev)
 {
 	int64_t pr = 0;
 
+	if (e->stop)
+		return;
 	switch (ev->kind) {
 	case EV_ISSUE_COMMENT:
 		if (!ev->on_pull) {

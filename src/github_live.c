@@ -28,6 +28,9 @@
 #include "json.h"
 #include "stamp.h"
 #include "sweepstate.h"
+#include "github_app.h"
+
+#include <openssl/crypto.h>
 #include "util.h"
 
 /* Pages followed per connection or list before giving up (fail closed). */
@@ -57,8 +60,20 @@ struct prefetched {
 	bool has_contexts;
 };
 
+/* GitHub App mode: what mints installation tokens, and the current one. */
+struct app_auth {
+	char *id;
+	struct buf key;        /* PEM, secret */
+	int64_t installation;  /* 0 until known */
+	struct buf token;      /* installation token, secret ("" none) */
+	int64_t expires_ms;
+	char *bot_login;       /* "<slug>[bot]" */
+};
+
 struct live {
 	struct github gh;
+	struct app_auth *app;    /* NULL unless App mode */
+	void (*mask)(const char *secret);
 	struct http *http;       /* writes (and reads without a read token) */
 	struct http *read_http;  /* reads */
 	char *graphql_url;
@@ -269,6 +284,158 @@ void github_live_queries(struct buf *out)
 	buf_release(&q);
 }
 
+/* --- App mode --- */
+
+static int64_t wall_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* A JSON answer to an App request: 0 and *root, or AA_EAPI. */
+static int app_request(struct live *l, const char *method, const char *path,
+		       long ok, cJSON **root)
+{
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
+	struct http_response r;
+	int error = AA_EAPI;
+
+	*root = NULL;
+	http_response_init(&r);
+	if (http_request(l->read_http, method, path,
+			 strcmp(method, "POST") == 0 ? "{}" : NULL,
+			 strcmp(method, "GET") == 0, &r, &err) < 0) {
+		buf_setf(&l->gh.error, "%s", err.ptr);
+		goto out;
+	}
+	if (r.status != ok) {
+		buf_setf(&l->gh.error, "%s %s: HTTP %ld%s", method, path, r.status,
+			 r.status == 401 ? " (the App's JWT was refused)" : "");
+		goto out;
+	}
+	if (json_parse(root, r.body.ptr, r.body.len, &err) < 0) {
+		buf_setf(&l->gh.error, "%s %s: %s", method, path, err.ptr);
+		goto out;
+	}
+	error = AA_OK;
+out:
+	/* The answer may hold a token: wipe it. */
+	if (r.body.alloc)
+		OPENSSL_cleanse(r.body.ptr, r.body.alloc);
+	http_response_release(&r);
+	buf_release(&err);
+	return error;
+}
+
+/*
+ * Mint an installation token when there is none or it expires within
+ * APP_REFRESH_BEFORE_S: JWT → (GET /app for the bot login) → (GET
+ * /repos/{o}/{r}/installation) → POST …/access_tokens. The read client
+ * carries the JWT only for these requests; on any failure it is left with
+ * no usable token, so nothing is read with a stale credential.
+ */
+static int app_token(struct live *l)
+{
+	struct app_auth *a = l->app;
+	struct buf jwt = BUF_INIT(BUF_MAX_SMALL), err = BUF_INIT(BUF_MAX_SMALL),
+		   path = BUF_INIT(BUF_MAX_SMALL);
+	cJSON *root = NULL;
+	char *slug = NULL, *token = NULL;
+	int64_t now = wall_ms(), at = 0;
+	int error = AA_EAPI;
+
+	if (!a || (a->token.len &&
+		   a->expires_ms - now > (int64_t)APP_REFRESH_BEFORE_S * 1000))
+		return AA_OK;
+	if (github_app_jwt(&jwt, a->id, a->key.ptr, now / 1000, &err) < 0) {
+		buf_setf(&l->gh.error, "%s", err.ptr);
+		goto out;
+	}
+	http_set_token(l->read_http, jwt.ptr);
+	if (!a->bot_login) {
+		if (app_request(l, "GET", "/app", 200, &root) < 0)
+			goto out;
+		if (jget_str(&slug, root, "app", "slug", 0, &err) < 0 ||
+		    !policy_login_valid(slug)) {
+			buf_setf(&l->gh.error, "GET /app: %s",
+				 err.len ? err.ptr : "a slug that is no login");
+			goto out;
+		}
+		buf_reset(&path);
+		buf_addf(&path, "%s[bot]", slug);
+		a->bot_login = buf_detach(&path, NULL);
+		cJSON_Delete(root);
+		root = NULL;
+	}
+	if (!a->installation) {
+		buf_setf(&path, "/repos/%s/%s/installation", l->owner, l->name);
+		if (app_request(l, "GET", path.ptr, 200, &root) < 0)
+			goto out;
+		if (jget_int(&a->installation, root, "installation", "id", 0, 1,
+			     JSON_MAX_INT, &err) < 0) {
+			buf_setf(&l->gh.error, "GET %s: %s", path.ptr, err.ptr);
+			goto out;
+		}
+		cJSON_Delete(root);
+		root = NULL;
+	}
+	buf_setf(&path, "/app/installations/%lld/access_tokens",
+		 (long long)a->installation);
+	if (app_request(l, "POST", path.ptr, 201, &root) < 0)
+		goto out;
+	if (jget_str(&token, root, "access token", "token", 0, &err) < 0 ||
+	    jget_time(&at, root, "access token", "expires_at", 0, &err) < 0) {
+		buf_setf(&l->gh.error, "POST %s: %s", path.ptr, err.ptr);
+		goto out;
+	}
+	buf_wipe(&a->token);
+	buf_init(&a->token, BUF_MAX_SMALL);
+	buf_adds(&a->token, token);
+	a->expires_ms = at;
+	if (l->mask)
+		l->mask(a->token.ptr);
+	error = AA_OK;
+out:
+	http_set_token(l->read_http, error ? "-" : a->token.ptr);
+	if (token)
+		OPENSSL_cleanse(token, strlen(token));
+	free(token);
+	free(slug);
+	if (root) {
+		/* The answer held the token: cJSON_Delete does not wipe. */
+		cJSON *t = cJSON_GetObjectItemCaseSensitive(root, "token");
+
+		if (cJSON_IsString(t) && t->valuestring)
+			OPENSSL_cleanse(t->valuestring, strlen(t->valuestring));
+		cJSON_Delete(root);
+	}
+	buf_wipe(&jwt);
+	buf_release(&err);
+	buf_release(&path);
+	return error;
+}
+
+/* The client for statuses and labels: the App's in App mode. */
+static struct http *label_status_client(struct live *l)
+{
+	return l->app ? l->read_http : l->http;
+}
+
+int github_live_app_start(struct github *gh, const char **bot_login)
+{
+	struct live *l = L(gh);
+
+	*bot_login = NULL;
+	if (!l->app)
+		return AA_OK;
+	if (app_token(l) < 0)
+		return AA_EAPI;
+	*bot_login = l->app->bot_login;
+	return AA_OK;
+}
+
 /* --- transport --- */
 
 static const char *http_what(int status)
@@ -307,6 +474,8 @@ static int gql(struct live *l, const char *query, const char *vars,
 	*root = NULL;
 	*data = NULL;
 	http_response_init(&r);
+	if (app_token(l) < 0)
+		goto out;
 	buf_adds(&body, "{\"query\":");
 	json_quote(&body, query, strlen(query));
 	buf_addf(&body, ",\"variables\":%s}", vars);
@@ -1066,6 +1235,8 @@ static int fetch_statuses(struct live *l, int64_t pr, const char *sha,
 	memcpy(out->sha, sha, SHA_BUF);
 	out->v = xcalloc(1, sizeof(*out->v));
 	http_response_init(&r);
+	if (app_token(l) < 0)
+		goto out;
 	buf_addf(&path, "/repos/%s/%s/commits/%s/statuses?per_page=100",
 		 l->owner, l->name, sha);
 	for (;;) {
@@ -1409,6 +1580,8 @@ static void live_prefetch(struct github *gh, const int64_t *prs, size_t n)
 	struct buf q = BUF_INIT(BUF_MAX_DOC), v = BUF_INIT(BUF_MAX_SMALL),
 		   err = BUF_INIT(BUF_MAX_SMALL);
 
+	if (app_token(l) < 0)
+		nb = 0; /* nothing read ahead: each PR is read (and fails) alone */
 	vars(l, &v, 0, NULL);
 	for (b = 0; b < nb; b++) {
 		size_t from = b * LIVE_BATCH_PRS;
@@ -1536,6 +1709,8 @@ static int compare(struct live *l, const char *a, const char *b,
 	int error = AA_EAPI;
 
 	http_response_init(&r);
+	if (app_token(l) < 0)
+		goto out;
 	buf_addf(&path, "/repos/%s/%s/compare/%s...%s?per_page=1", l->owner,
 		 l->name, a, b);
 	if (http_request(l->read_http, "GET", path.ptr, NULL, true, &r, &err) <
@@ -1634,15 +1809,17 @@ static int live_commit_in_pull(struct github *gh, int64_t number,
  * AA_EAPI otherwise, with `*sent_unknown` set when no answer came back
  * (transport failure or 5xx): the write may have landed.
  */
-static int write_req(struct live *l, const char *method, const char *path,
-		     const char *body, long ok1, long ok2,
+static int write_req(struct live *l, struct http *client, const char *method,
+		     const char *path, const char *body, long ok1, long ok2,
 		     struct http_response *r, bool *sent_unknown)
 {
 	struct buf err = BUF_INIT(BUF_MAX_SMALL);
 	int error = AA_EAPI;
 
 	*sent_unknown = false;
-	if (http_request(l->http, method, path, body, false, r, &err) < 0) {
+	if (client == l->read_http && app_token(l) < 0)
+		goto out;
+	if (http_request(client, method, path, body, false, r, &err) < 0) {
 		buf_setf(&l->gh.error, "%s", err.ptr);
 		*sent_unknown = r->status == 0 || r->status >= 500;
 		goto out;
@@ -1701,7 +1878,8 @@ static int live_create_label(struct github *gh, int64_t pr, const char *name,
 	body_field(&body, "color", color, false);
 	body_field(&body, "description", description, false);
 	buf_addch(&body, '}');
-	error = write_req(l, "POST", path.ptr, body.ptr, 201, 201, &r, &unknown);
+	error = write_req(l, label_status_client(l), "POST", path.ptr, body.ptr,
+			  201, 201, &r, &unknown);
 	/* 422 "already_exists": someone created it meanwhile, which is
 	 * what we wanted. After no answer, look. */
 	if (error < 0 && (r.status == 422 || unknown) &&
@@ -1742,7 +1920,8 @@ static int live_add_label(struct github *gh, int64_t pr, const char *name)
 	buf_adds(&body, "{\"labels\":[");
 	json_quote(&body, name, strlen(name));
 	buf_adds(&body, "]}");
-	error = write_req(l, "POST", path.ptr, body.ptr, 200, 200, &r, &unknown);
+	error = write_req(l, label_status_client(l), "POST", path.ptr, body.ptr,
+			  200, 200, &r, &unknown);
 	if (error < 0 && unknown && pull_has_label(l, pr, name))
 		error = AA_OK;
 	http_response_release(&r);
@@ -1767,7 +1946,9 @@ static bool status_landed(struct live *l, int64_t pr, const char *sha,
 		    strcmp(st.v[i].state, state) == 0 &&
 		    strcmp(st.v[i].context, context) == 0 &&
 		    strcmp(st.v[i].description, description) == 0 &&
-		    l->viewer && same_creator(st.v[i].creator, l->viewer))
+		    (l->app ? same_creator(st.v[i].creator, l->app->bot_login)
+			    : l->viewer &&
+				      same_creator(st.v[i].creator, l->viewer)))
 			landed = true;
 	snap_statuses_release(&st);
 	return landed;
@@ -1798,7 +1979,8 @@ static int live_create_status(struct github *gh, int64_t pr, const char *sha,
 	if (target_url)
 		body_field(&body, "target_url", target_url, false);
 	buf_addch(&body, '}');
-	error = write_req(l, "POST", path.ptr, body.ptr, 201, 201, &r, &unknown);
+	error = write_req(l, label_status_client(l), "POST", path.ptr, body.ptr,
+			  201, 201, &r, &unknown);
 	if (error < 0 && unknown &&
 	    status_landed(l, pr, sha, state, context, description, known_max))
 		error = AA_OK;
@@ -1857,7 +2039,8 @@ static int live_approve(struct github *gh, int64_t pr, const char *commit_id,
 	body_field(&body, "body", text, false);
 	body_field(&body, "event", "APPROVE", false);
 	buf_addch(&body, '}');
-	error = write_req(l, "POST", path.ptr, body.ptr, 200, 200, &r, &unknown);
+	error = write_req(l, l->http, "POST", path.ptr, body.ptr, 200, 200, &r,
+			  &unknown);
 	if (error == AA_OK) {
 		if (json_parse(&root, r.body.ptr, r.body.len, &err) < 0 ||
 		    jget_int(review_id, root, "review", "id", 0, 1, JSON_MAX_INT,
@@ -1892,7 +2075,8 @@ static int live_dismiss(struct github *gh, int64_t pr, int64_t review_id,
 	body_field(&body, "message", message, true);
 	body_field(&body, "event", "DISMISS", false);
 	buf_addch(&body, '}');
-	error = write_req(l, "PUT", path.ptr, body.ptr, 200, 200, &r, &unknown);
+	error = write_req(l, l->http, "PUT", path.ptr, body.ptr, 200, 200, &r,
+			  &unknown);
 	if (error < 0 && unknown &&
 	    review_landed(l, pr, NULL, review_id, &unused))
 		error = AA_OK;
@@ -1929,6 +2113,13 @@ static void live_free(struct github *gh)
 	if (l->read_http != l->http)
 		http_free(l->read_http);
 	http_free(l->http);
+	if (l->app) {
+		free(l->app->id);
+		buf_wipe(&l->app->key);
+		buf_wipe(&l->app->token);
+		free(l->app->bot_login);
+		free(l->app);
+	}
 	free(l->graphql_url);
 	free(l->owner);
 	free(l->name);
@@ -1981,7 +2172,24 @@ int github_live_new(struct github **out, const struct live_config *c,
 		goto fail;
 	}
 	l->read_http = l->http;
-	if (c->read_token && *c->read_token) {
+	l->mask = c->mask;
+	if (c->app_id) {
+		rc = c->http;
+		l->app = xcalloc(1, sizeof(*l->app));
+		l->app->id = xstrdup(c->app_id);
+		buf_init(&l->app->key, BUF_MAX_SMALL);
+		buf_init(&l->app->token, BUF_MAX_SMALL);
+		if (buf_adds(&l->app->key, c->app_key_pem) < 0) {
+			buf_setf(err, "the App's private key is too large");
+			goto fail;
+		}
+		l->app->installation = c->app_installation_id;
+		rc.token = "-"; /* replaced by app_token() before any use */
+		if (http_new(&l->read_http, &rc, err) < 0) {
+			l->read_http = l->http;
+			goto fail;
+		}
+	} else if (c->read_token && *c->read_token) {
 		rc = c->http;
 		rc.token = c->read_token;
 		if (http_new(&l->read_http, &rc, err) < 0) {

@@ -14,6 +14,15 @@ struct live_config {
 	const char *graphql_url; /* must share the API URL's origin */
 	struct http_config http; /* api_url, token, timeouts… */
 	const char *read_token;  /* optional: reads use it, writes the token */
+	/* GitHub App mode (all three, or none): the App's installation token
+	 * reads and writes statuses and labels; `http.token` (the machine
+	 * account's) is used only for GET /user, approvals and dismissals. */
+	const char *app_id;
+	const char *app_key_pem; /* secret: copied, wiped at free */
+	int64_t app_installation_id; /* 0: looked up */
+	/* Called with every secret minted at run time (installation tokens),
+	 * e.g. to ::add-mask:: it in GitHub Actions. May be NULL. */
+	void (*mask)(const char *secret);
 };
 
 /*
@@ -22,6 +31,13 @@ struct live_config {
  */
 int github_live_new(struct github **out, const struct live_config *c,
 		    const struct policy *p, struct buf *err);
+
+/*
+ * App mode: get an installation token now (it is refreshed as needed
+ * later), and the App's bot login ("<slug>[bot]"), whose statuses are this
+ * program's own. 0, or AA_EAPI with the message in gh->error.
+ */
+int github_live_app_start(struct github *gh, const char **bot_login);
 
 /* Counters of the port's HTTP clients (reads and writes summed). */
 void github_live_stats(struct github *gh, struct http_stats *out);

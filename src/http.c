@@ -85,10 +85,53 @@ static struct curl_slist *append_header(struct curl_slist *l, const char *h)
 	return n;
 }
 
+/* Wipe and free the header list (one entry holds the token). */
+static void free_headers(struct http *h)
+{
+	struct curl_slist *l;
+
+	for (l = h->headers; l; l = l->next)
+		OPENSSL_cleanse(l->data, strlen(l->data));
+	curl_slist_free_all(h->headers);
+	h->headers = NULL;
+}
+
+static int build_headers(struct http *h, const char *token)
+{
+	struct buf auth = BUF_INIT(BUF_MAX_SMALL), ua = BUF_INIT(BUF_MAX_SMALL);
+	struct curl_slist *l;
+
+	buf_addf(&auth, "Authorization: Bearer %s", token);
+	buf_addf(&ua, "User-Agent: %s", h->cfg.user_agent);
+	l = append_header(NULL, auth.ptr);
+	if (l)
+		l = append_header(l, ua.ptr);
+	if (l)
+		l = append_header(l, "Accept: application/vnd.github+json");
+	if (l)
+		l = append_header(l, "X-GitHub-Api-Version: 2022-11-28");
+	if (l)
+		l = append_header(l, "Content-Type: application/json");
+	OPENSSL_cleanse(auth.ptr, auth.len);
+	buf_release(&auth);
+	buf_release(&ua);
+	if (!l)
+		return AA_ERR;
+	free_headers(h);
+	h->headers = l;
+	if (h->curl)
+		curl_easy_setopt(h->curl, CURLOPT_HTTPHEADER, h->headers);
+	return AA_OK;
+}
+
+int http_set_token(struct http *h, const char *token)
+{
+	return build_headers(h, token);
+}
+
 int http_new(struct http **out, const struct http_config *c, struct buf *err)
 {
 	struct http *h = xcalloc(1, sizeof(*h));
-	struct buf auth = BUF_INIT(BUF_MAX_SMALL), ua = BUF_INIT(BUF_MAX_SMALL);
 	size_t n;
 
 	*out = NULL;
@@ -116,24 +159,7 @@ int http_new(struct http **out, const struct http_config *c, struct buf *err)
 		buf_setf(err, "libcurl could not start");
 		goto fail;
 	}
-	buf_addf(&auth, "Authorization: Bearer %s", c->token);
-	buf_addf(&ua, "User-Agent: %s", c->user_agent);
-	h->headers = append_header(NULL, auth.ptr);
-	if (h->headers)
-		h->headers = append_header(h->headers, ua.ptr);
-	if (h->headers)
-		h->headers = append_header(h->headers,
-					   "Accept: application/vnd.github+json");
-	if (h->headers)
-		h->headers = append_header(h->headers,
-					   "X-GitHub-Api-Version: 2022-11-28");
-	if (h->headers)
-		h->headers = append_header(h->headers,
-					   "Content-Type: application/json");
-	OPENSSL_cleanse(auth.ptr, auth.len);
-	buf_release(&auth);
-	buf_release(&ua);
-	if (!h->headers) {
+	if (build_headers(h, c->token) < 0) {
 		buf_setf(err, "out of memory building request headers");
 		goto fail;
 	}
@@ -176,13 +202,9 @@ fail:
 
 void http_free(struct http *h)
 {
-	struct curl_slist *l;
-
 	if (!h)
 		return;
-	for (l = h->headers; l; l = l->next)
-		OPENSSL_cleanse(l->data, strlen(l->data));
-	curl_slist_free_all(h->headers);
+	free_headers(h);
 	if (h->curl)
 		curl_easy_cleanup(h->curl);
 	if (h->multi)

@@ -68,6 +68,8 @@ struct http;
 /* 0, or AA_EUSAGE with a message (bad URL). */
 int http_new(struct http **out, const struct http_config *c, struct buf *err);
 void http_free(struct http *h);
+/* Send `token` from now on (the old one is wiped). 0 or AA_ERR. */
+int http_set_token(struct http *h, const char *token);
 const struct http_stats *http_stats(const struct http *h);
 
 void http_response_init(struct http_response *r);

@@ -46,6 +46,7 @@ void policy_release(struct policy *p)
 	free(p->label);
 	free(p->clean_context);
 	free(p->escalation_context);
+	free(p->app_login);
 	memset(p, 0, sizeof(*p));
 }
 

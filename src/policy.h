@@ -34,6 +34,9 @@ struct policy {
 	char *escalation_context;
 	bool approve_drafts;
 	int64_t sweep_deadline; /* seconds */
+	/* Not a configuration key: in GitHub App mode, the App's bot login
+	 * ("<slug>[bot]"), whose statuses are this program's own (T3). */
+	char *app_login;
 };
 
 /* The keys policy_set understands, NULL-terminated (snake_case). */

@@ -68,12 +68,16 @@ static int open_live(struct session *s, const struct cli *c, struct buf *err)
 		return AA_EUSAGE;
 	}
 	env_live_config(&s->env, s->repository, &lc);
+	if (s->env.actions)
+		lc.mask = mask;
 	return github_live_new(&s->gh, &lc, &s->policy, err);
 }
 
 static int open_offline(struct session *s, const char *path, bool *malformed,
 			struct buf *err)
 {
+	const char *stats;
+
 	if (snapshot_load_file(&s->snap, path, err) < 0 ||
 	    snapshot_apply_config(&s->snap, &s->policy, err) < 0) {
 		*malformed = true;
@@ -83,7 +87,8 @@ static int open_offline(struct session *s, const char *path, bool *malformed,
 	s->repository = s->snap.repository;
 	s->gh = github_world_new(&s->snap, &s->policy);
 	buf_init(&s->trace, BUF_MAX_DOC);
-	if (getenv("AGENTIC_STATS") && strcmp(getenv("AGENTIC_STATS"), "trace") == 0)
+	stats = getenv("AGENTIC_STATS");
+	if (stats && strcmp(stats, "trace") == 0)
 		github_world_trace(s->gh, &s->trace);
 	return AA_OK;
 }
@@ -159,6 +164,32 @@ static void save_state(struct session *s)
 	buf_release(&tmp);
 }
 
+/*
+ * GitHub App mode: mint the installation token now, and trust the App's
+ * own statuses (T3). If that fails nothing can be read: the run reports an
+ * API failure (exit 3) and does nothing else.
+ */
+static void start_app(struct session *s)
+{
+	struct github *gh = s->gh;
+	const char *bot = NULL;
+
+	while (gh && github_dryrun_inner(gh))
+		gh = github_dryrun_inner(gh);
+	if (!gh)
+		return;
+	if (github_live_app_start(gh, &bot) < 0 || !bot) {
+		report_note(&s->report, NOTE_ERROR,
+			    "GitHub App authentication failed: %s; nothing read "
+			    "or written", gh->error.ptr);
+		report_exit(&s->report, EXIT_API);
+		s->engine.stop = true;
+		return;
+	}
+	free(s->policy.app_login);
+	s->policy.app_login = xstrdup(bot);
+}
+
 int session_open(struct session *s, const struct cli *c, const char *snapshot,
 		 bool *malformed)
 {
@@ -199,6 +230,8 @@ int session_open(struct session *s, const struct cli *c, const char *snapshot,
 	}
 	if (!c->quiet && isatty(STDERR_FILENO))
 		s->engine.progress = progress_line;
+	if (!s->offline && s->env.app_id)
+		start_app(s);
 	buf_release(&err);
 	return EXIT_OK;
 }

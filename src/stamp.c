@@ -52,7 +52,10 @@ int64_t stamp_desc_pr(const char *description)
 
 bool stamp_trusted(const struct snap_status *st, const struct policy *p)
 {
-	return policy_is_trusted(p, st->creator);
+	/* In App mode this program writes statuses as the App's bot. */
+	return policy_is_trusted(p, st->creator) ||
+	       (p->app_login && st->creator &&
+		str_eq_nocase(st->creator, p->app_login));
 }
 
 enum pick { PICK_ROUND, PICK_CLEAN, PICK_SKIP };

@@ -22,7 +22,8 @@ bool stamp_desc_has_skip(const char *description, int64_t pr);
 /* The PR number of the first "pr=#N:" in a description, or 0. */
 int64_t stamp_desc_pr(const char *description);
 
-/* T3: was the status created by the trusted login? */
+/* T3: was the status created by the trusted login (or, in GitHub App mode,
+ * by this program's own App)? */
 bool stamp_trusted(const struct snap_status *st, const struct policy *p);
 
 /* Newest trusted pending clean-context status with pr=#N: (the round). */

@@ -133,10 +133,10 @@ static void hex_digest(char out[SWEEPSTATE_DIGEST], struct lines *l)
 	EVP_DigestFinal_ex(ctx, md, &mdlen);
 	EVP_MD_CTX_free(ctx);
 	for (i = 0; i < mdlen && i < 32; i++) {
-		out[2 * i] = hex[md[i] >> 4];
-		out[2 * i + 1] = hex[md[i] & 15];
+		out[(size_t)i * 2] = hex[md[i] >> 4];
+		out[(size_t)i * 2 + 1] = hex[md[i] & 15];
 	}
-	out[2 * i] = '\0';
+	out[(size_t)i * 2] = '\0';
 	free(l->v);
 	memset(l, 0, sizeof(*l));
 }
