@@ -197,7 +197,7 @@ int env_load(struct env_config *e, struct policy *p, struct buf *err)
 	    env_long(&e->write_interval_ms, "AGENTIC_WRITE_INTERVAL_MS", 1000, 0,
 		     60000, err) ||
 	    env_long(&e->sweep_state_ttl_s, "AGENTIC_SWEEP_STATE_TTL", 3600, 0,
-		     7 * 86400, err)) {
+		     7L * 86400, err)) {
 		error = AA_EUSAGE;
 		goto out;
 	}
