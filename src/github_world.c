@@ -453,13 +453,13 @@ static int64_t snapshot_clock(const struct snapshot *s)
 
 void github_world_trace(struct github *gh, struct buf *out)
 {
-	if (gh->ops == &world_ops)
+	if (gh && gh->ops == &world_ops)
 		W(gh)->trace = out;
 }
 
 int64_t github_world_calls(struct github *gh)
 {
-	return gh->ops == &world_ops ? W(gh)->calls : -1;
+	return gh && gh->ops == &world_ops ? W(gh)->calls : -1;
 }
 
 struct github *github_world_new(struct snapshot *s, const struct policy *p)
