@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "event.h"
+#include "github_app.h"
 #include "log.h"
 
 /* A token goes into headers and ::add-mask::, so it must be one line of
@@ -66,6 +67,17 @@ static int open_live(struct session *s, const struct cli *c, struct buf *err)
 	if (!s->env.token) {
 		buf_setf(err, "no token: set AGENTIC_TOKEN or GITHUB_TOKEN");
 		return AA_EUSAGE;
+	}
+	if (s->env.app_id) {
+		/* A key that cannot sign is a configuration error (exit 2),
+		 * found before any request. */
+		struct buf jwt = BUF_INIT(BUF_MAX_SMALL);
+		int bad = github_app_jwt(&jwt, s->env.app_id, s->env.app_key.ptr,
+					 0, err);
+
+		buf_wipe(&jwt);
+		if (bad < 0)
+			return AA_EUSAGE;
 	}
 	env_live_config(&s->env, s->repository, &lc);
 	if (s->env.actions)

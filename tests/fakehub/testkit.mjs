@@ -1,6 +1,6 @@
 // Helpers for fakehub's own tests (kept outside test/ so node --test does not run it).
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, createPrivateKey, sign } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -123,6 +123,26 @@ export function bigSnapshot() {
       })),
     },
   };
+}
+
+/** baseSnapshot() with the GitHub App extension, trusting `publicKeyPem`. */
+export function appSnapshot(publicKeyPem) {
+  return {
+    ...baseSnapshot(),
+    app: { id: 4242, slug: 'agentic-apply-bot', public_key: publicKeyPem, installation_id: 777, token_ttl_s: 3600 },
+  };
+}
+
+/**
+ * A JWT signed RS256 with `privateKeyPem` over `claims` (undefined claims are
+ * left out). `options.header` replaces {"alg":"RS256","typ":"JWT"}.
+ */
+export function makeJwt(privateKeyPem, claims, options = {}) {
+  const enc = (obj) => Buffer.from(JSON.stringify(obj)).toString('base64url');
+  const header = enc(options.header ?? { alg: 'RS256', typ: 'JWT' });
+  const payload = enc(Object.fromEntries(Object.entries(claims).filter(([, v]) => v !== undefined)));
+  const signature = sign('sha256', Buffer.from(`${header}.${payload}`), createPrivateKey(privateKeyPem)).toString('base64url');
+  return `${header}.${payload}.${signature}`;
 }
 
 let tmp;

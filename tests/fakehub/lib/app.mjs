@@ -12,7 +12,10 @@ import { FaultAbort, FaultBook, FaultGate, FaultSpecError, faultEffect, validate
 import { Shapes } from './shapes.mjs';
 import { matchRoute } from './rest.mjs';
 import { runGraphql } from './graphql.mjs';
-import { sleep, stableInt } from './util.mjs';
+import {
+  MSG_BAD_CREDENTIALS, MSG_JWT_UNDECODABLE, TokenBook, classifyCredential, jwtClaims, verifyJwt,
+} from './appauth.mjs';
+import { clock, nowIso, sleep, stableInt } from './util.mjs';
 
 const H2_PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');
 const MAX_BODY = 16 * 1024 * 1024;
@@ -65,10 +68,6 @@ function readBody(req) {
   });
 }
 
-function authorized(header) {
-  return typeof header === 'string' && /^(bearer|token)\s+\S+/i.test(header.trim());
-}
-
 export class FakeHub {
   /**
    * @param {object} options
@@ -84,6 +83,8 @@ export class FakeHub {
     this.hanging = new Set();
     this.base = null;
     this.port = null;
+    /** Installation tokens issued (kept across state loads, like the log). */
+    this.tokens = new TokenBook();
     this.setState(snapshot);
   }
 
@@ -210,12 +211,13 @@ export class FakeHub {
       body,
       status: null,
       ms: null,
+      actor: null,
     };
     // The request headers, shown only by `GET /_fakehub/log?headers=1` (they
     // hold the token: tests check where it went).
     Object.defineProperty(entry, 'headers', { value: { ...req.headers }, enumerable: false });
     this.log.push(entry);
-    const response = this.dispatch(req, url, body);
+    const response = this.dispatch(req, url, body, entry);
     if (this.latencyMs > 0) await sleep(this.latencyMs);
     if (response.hang) {
       this.hanging.add(res);
@@ -234,18 +236,52 @@ export class FakeHub {
   }
 
   /** The response for one API request (a descriptor; `send` writes it). */
-  dispatch(req, url, body) {
+  dispatch(req, url, body, entry) {
     const isGraphql = url.pathname === '/graphql';
     const resource = isGraphql ? 'graphql' : 'core';
-    if (!authorized(req.headers.authorization)) {
-      const message = req.headers.authorization ? 'Bad credentials' : 'Requires authentication';
-      return { status: 401, body: this.shapes.error(401, isGraphql && !req.headers.authorization
-        ? 'This endpoint requires you to be authenticated.' : message) };
+    const unauthorized = (message) => ({ status: 401, body: this.shapes.error(401, message) });
+    const cred = classifyCredential(req.headers.authorization);
+    if (!cred.kind) {
+      return unauthorized(isGraphql && !req.headers.authorization ? 'This endpoint requires you to be authenticated.' : cred.error);
+    }
+    entry.actor = cred.kind;
+    const path = isGraphql ? null : this.canonicalPath(url.pathname);
+    const match = isGraphql ? null : matchRoute(req.method, path);
+    const routeAuth = match && !match.methodMismatch ? match.auth : null;
+    // Who the request acts as: `login` is credited with its writes.
+    const auth = { kind: cred.kind, token: cred.token, login: this.state.viewer, record: null };
+    if (cred.kind === 'jwt') {
+      const claims = jwtClaims(cred.token);
+      if (claims) entry.jwt = claims;
+      // GitHub: "if you are passing a JWT, you must use Authorization: Bearer".
+      if (cred.scheme !== 'bearer') return unauthorized(MSG_BAD_CREDENTIALS);
+      if (routeAuth !== 'jwt') return unauthorized(MSG_JWT_UNDECODABLE);
+      const verdict = verifyJwt(cred.token, this.state.app, this.state.appKey, clock.now());
+      if (!verdict.ok) return unauthorized(verdict.message);
+      auth.login = this.state.app.botLogin;
+    } else {
+      if (routeAuth === 'jwt') return unauthorized(MSG_JWT_UNDECODABLE);
+      if (cred.kind === 'app') {
+        const now = clock.now();
+        const checked = this.tokens.check(cred.token, now);
+        if (checked.record) {
+          entry.app_token = {
+            n: checked.record.n,
+            expires_at: nowIso(new Date(checked.record.expiresMs)),
+            remaining_s: Math.round((checked.record.expiresMs - now) / 100) / 10,
+          };
+        }
+        if (checked.error) return unauthorized(MSG_BAD_CREDENTIALS);
+        auth.login = checked.record.login;
+        auth.record = checked.record;
+      } else if (routeAuth === 'installation') {
+        return { status: 403, body: this.shapes.error(403, 'Resource not accessible by personal access token') };
+      }
     }
     try {
       if (isGraphql) {
         if (req.method !== 'POST') return { status: 404, body: this.shapes.error(404, 'Not Found') };
-        const out = runGraphql(this, body);
+        const out = runGraphql(this, body, auth);
         return { ...out, headers: this.rateHeaders('graphql') };
       }
       const window = this.rateLimits.rest;
@@ -258,14 +294,12 @@ export class FakeHub {
         };
       }
       if (counted) window.consume(1);
-      const path = this.canonicalPath(url.pathname);
-      const match = matchRoute(req.method, path);
       if (!match || match.methodMismatch) {
         return { status: 404, body: this.shapes.error(404, 'Not Found'), headers: this.rateHeaders('core') };
       }
       const gate = new FaultGate(this.faultBook);
       const ctx = {
-        hub: this, state: this.state, shapes: this.shapes, gate,
+        hub: this, state: this.state, shapes: this.shapes, gate, auth, logEntry: entry,
         params: match.params, query: Object.fromEntries(url.searchParams), body,
       };
       const out = match.handler(ctx);
@@ -357,6 +391,23 @@ export class FakeHub {
         case 'POST /_fakehub/log/clear':
           this.log = [];
           return { status: 204, body: null };
+        case 'GET /_fakehub/clock':
+          return { status: 200, body: this.clockView() };
+        case 'POST /_fakehub/clock': {
+          const ok = (v) => typeof v === 'number' && Number.isFinite(v);
+          if (body === null || typeof body !== 'object' || Array.isArray(body)) return bad('clock: expected {"advance_s": N} or {"offset_s": N}');
+          if (body.offset_s !== undefined && body.advance_s !== undefined) return bad('clock: give "advance_s" or "offset_s", not both');
+          if (body.offset_s !== undefined) {
+            if (!ok(body.offset_s)) return bad('clock.offset_s: expected a number of seconds');
+            clock.offsetMs = Math.round(body.offset_s * 1000);
+          } else if (body.advance_s !== undefined) {
+            if (!ok(body.advance_s)) return bad('clock.advance_s: expected a number of seconds');
+            clock.offsetMs += Math.round(body.advance_s * 1000);
+          } else {
+            return bad('clock: expected {"advance_s": N} or {"offset_s": N}');
+          }
+          return { status: 200, body: this.clockView() };
+        }
         default:
           return { status: 404, body: { message: `no fakehub control endpoint ${route}` } };
       }
@@ -364,6 +415,10 @@ export class FakeHub {
       if (err instanceof SnapshotError || err instanceof FaultSpecError) return bad(err.message);
       throw err;
     }
+  }
+
+  clockView() {
+    return { now: new Date(clock.now()).toISOString(), offset_s: clock.offsetMs / 1000 };
   }
 
   // ---- writing responses -------------------------------------------------------------
@@ -397,6 +452,8 @@ export class FakeHub {
     const headers = {
       'content-type': 'application/json; charset=utf-8',
       'x-github-request-id': randomUUID(),
+      // fakehub's clock (POST /_fakehub/clock), as GitHub's Date header gives its own.
+      date: new Date(clock.now()).toUTCString(),
       'x-github-media-type': 'github.v3; format=json',
       ...Object.fromEntries(Object.entries(response.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
     };

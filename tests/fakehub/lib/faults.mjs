@@ -11,8 +11,9 @@
 
 export const READS = Object.freeze([
   'pull', 'pulls', 'labels', 'comments', 'timeline', 'threads', 'reviews', 'commits', 'statuses', 'user',
+  'app', 'installation',
 ]);
-export const WRITES = Object.freeze(['label', 'status', 'approve', 'dismiss']);
+export const WRITES = Object.freeze(['label', 'status', 'approve', 'dismiss', 'access_token']);
 export const MODES = Object.freeze([
   'status', 'secondary_limit', 'rate_limit', 'truncated', 'invalid_json', 'offhost_link', 'hang',
 ]);

@@ -287,6 +287,8 @@ const RESOLVERS = {
   Query: {
     viewer: (_, __, ctx) => {
       ctx.gate.gate({ read: 'user' });
+      // With an installation token the viewer is the App's bot, login with its [bot] suffix.
+      if (ctx.auth?.kind === 'app') return { __typename: 'User', raw: ctx.login, login: ctx.login };
       return { ...M.actor(ctx.state.viewer), __typename: 'User' };
     },
     rateLimit: (_, __, ctx) => ({ __typename: 'RateLimit', ...ctx.rate }),
@@ -485,7 +487,7 @@ const RESOLVERS = {
     includesCreatedEdit: (m) => Boolean(m.c.edited_at || m.c.edited_by),
     isMinimized: () => false,
     url: (m, _, ctx) => m.c.html_url ?? `${ctx.base}/${ctx.state.fullName}/pull/${m.pull.number}#issuecomment-${m.c.id}`,
-    viewerDidAuthor: (m, _, ctx) => sameText(m.c.author, ctx.state.viewer),
+    viewerDidAuthor: (m, _, ctx) => sameText(m.c.author, ctx.login),
     authorAssociation: () => 'NONE',
     pullRequest: (m) => M.pull(m.pull),
   },
@@ -590,7 +592,7 @@ function typeResolver(value) {
  * or throws FaultAbort when a failing fault hit a resource the query selects.
  * `hub` supplies state, base URL, the fault book and the rate-limit counters.
  */
-export function runGraphql(hub, requestBody) {
+export function runGraphql(hub, requestBody, auth = null) {
   const ok = (body) => ({ status: 200, body });
   const errorsOnly = (errors) => ok({ errors: errors.map((e) => (e instanceof GraphQLError ? formatError(e) : e)) });
   if (requestBody === null || typeof requestBody !== 'object' || Array.isArray(requestBody)) {
@@ -632,6 +634,8 @@ export function runGraphql(hub, requestBody) {
   const ctx = {
     state: hub.state,
     base: hub.base,
+    auth,
+    login: auth?.login ?? hub.state.viewer,
     gate,
     rate: {
       cost: pagination.cost,

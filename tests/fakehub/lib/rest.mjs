@@ -1,6 +1,7 @@
 // REST endpoints: GitHub's paths, status codes and shapes over the snapshot state.
 import { STATUSES_PER_CONTEXT_CAP, PULL_COMMITS_CAP } from './state.mjs';
-import { sameText } from './util.mjs';
+import { MSG_INTEGRATION } from './appauth.mjs';
+import { clock, nowIso, sameText } from './util.mjs';
 
 export const DEFAULT_PER_PAGE = 30;
 export const MAX_PER_PAGE = 100;
@@ -72,11 +73,17 @@ function compile(pattern) {
 }
 
 const ROUTES = [];
-function route(method, pattern, handler) {
-  ROUTES.push({ method, ...compile(pattern), handler });
+/**
+ * `options.auth`: who may call the route. Absent: a user token or an
+ * installation token (a JWT is refused); 'jwt': only the App's JWT (GitHub's
+ * "You must use a JWT to access this endpoint"); 'installation': only an
+ * installation token.
+ */
+function route(method, pattern, handler, options = {}) {
+  ROUTES.push({ method, ...compile(pattern), handler, auth: options.auth ?? null });
 }
 
-/** Finds the handler for a request: { handler, params } | { methodMismatch } | null. */
+/** Finds the handler for a request: { handler, params, auth } | { methodMismatch } | null. */
 export function matchRoute(method, path) {
   let pathMatched = false;
   for (const r of ROUTES) {
@@ -92,17 +99,22 @@ export function matchRoute(method, path) {
         params[name] = m[i + 1];
       }
     });
-    return { handler: r.handler, params };
+    return { handler: r.handler, params, auth: r.auth };
   }
   return pathMatched ? { methodMismatch: true } : null;
 }
 
 // Every /repos/:owner/:repo route checks the repository first.
-function repoRoute(method, pattern, handler) {
+function repoRoute(method, pattern, handler, options) {
   route(method, `/repos/:owner/:repo${pattern}`, (ctx) => {
     if (!ctx.state.isRepo(ctx.params.owner, ctx.params.repo)) return notFound(ctx);
     return handler(ctx);
-  });
+  }, options);
+}
+
+/** Who a write is attributed to: the viewer (user token) or the App's bot (installation token). */
+function writer(ctx) {
+  return { login: ctx.auth.login, byApp: ctx.auth.kind === 'app' };
 }
 
 function withPull(handler) {
@@ -116,6 +128,8 @@ function withPull(handler) {
 // ---- accounts ----------------------------------------------------------------------
 
 route('GET', '/user', (ctx) => {
+  // An installation token has no user behind it.
+  if (ctx.auth.kind === 'app') return json(403, ctx.shapes.error(403, MSG_INTEGRATION));
   ctx.gate.gate({ read: 'user' });
   return json(200, ctx.shapes.privateUser(ctx.state.viewer));
 });
@@ -231,7 +245,7 @@ repoRoute('POST', '/issues/:number#/labels', (ctx) => {
   if (names.some((n) => n.length > 50)) {
     return validationFailed(ctx, [{ resource: 'Label', code: 'custom', field: 'name', message: 'name is too long (maximum is 50 characters)' }]);
   }
-  ctx.state.addLabels(pull, names);
+  ctx.state.addLabels(pull, names, writer(ctx).login);
   return json(200, ctx.state.pullLabels(pull).map((l) => ctx.shapes.label(l)));
 });
 
@@ -240,7 +254,7 @@ repoRoute('DELETE', '/issues/:number#/labels/:name', (ctx) => {
   ctx.gate.gate({ write: 'label', prs: [number] });
   const pull = ctx.state.pull(number);
   if (!pull) return notFound(ctx);
-  if (!ctx.state.removeLabel(pull, ctx.params.name)) return json(404, ctx.shapes.error(404, 'Label does not exist'));
+  if (!ctx.state.removeLabel(pull, ctx.params.name, writer(ctx).login)) return json(404, ctx.shapes.error(404, 'Label does not exist'));
   return json(200, ctx.state.pullLabels(pull).map((l) => ctx.shapes.label(l)));
 });
 
@@ -298,7 +312,7 @@ repoRoute('POST', '/pulls/:number#/reviews', (ctx) => {
   if (typeof commitId !== 'string' || commitId.toLowerCase() !== head.toLowerCase()) {
     return unprocessable(ctx, `commit_id ${commitId} is not the head of the pull request (${head})`);
   }
-  if (event === 'APPROVE' && sameText(pull.author, ctx.state.viewer)) {
+  if (event === 'APPROVE' && sameText(pull.author, writer(ctx).login)) {
     return unprocessable(ctx, 'Can not approve your own pull request');
   }
   if ((event === 'REQUEST_CHANGES' || event === 'COMMENT') && !(typeof value.body === 'string' && value.body.trim())) {
@@ -308,7 +322,7 @@ repoRoute('POST', '/pulls/:number#/reviews', (ctx) => {
     state: event ? REVIEW_EVENTS[event] : 'PENDING',
     commitId: head,
     body: typeof value.body === 'string' ? value.body : '',
-  });
+  }, writer(ctx).login, writer(ctx).byApp);
   return json(200, ctx.shapes.review(pull, review));
 });
 
@@ -329,7 +343,7 @@ repoRoute('PUT', '/pulls/:number#/reviews/:id#/dismissals', (ctx) => {
   }
   if (review.state === 'PENDING') return unprocessable(ctx, 'Can not dismiss a pending pull request review');
   if (review.state === 'COMMENTED') return unprocessable(ctx, 'Can not dismiss a commented pull request review');
-  if (review.state !== 'DISMISSED') ctx.state.dismissReview(pull, review, value.message);
+  if (review.state !== 'DISMISSED') ctx.state.dismissReview(pull, review, value.message, writer(ctx).login, writer(ctx).byApp);
   return json(200, ctx.shapes.review(pull, review));
 });
 
@@ -389,7 +403,7 @@ repoRoute('POST', '/statuses/:sha', (ctx) => {
   if (ctx.state.statuses(sha).filter((s) => s.context === context).length >= STATUSES_PER_CONTEXT_CAP) {
     return validationFailed(ctx, [{ resource: 'Status', code: 'custom', field: 'context', message: 'This SHA and context has reached the maximum number of statuses.' }]);
   }
-  const status = ctx.state.createStatus(sha, { state: value.state, context, description, target_url: targetUrl });
+  const status = ctx.state.createStatus(sha, { state: value.state, context, description, target_url: targetUrl }, writer(ctx).login);
   const body = ctx.shapes.status(sha, status);
   return json(201, body, { location: body.url });
 });
@@ -408,3 +422,73 @@ repoRoute('GET', '/compare/:basehead+', (ctx) => {
   if (!result) return notFound(ctx);
   return json(200, ctx.shapes.comparison(base, head, result));
 });
+
+// ---- GitHub App (JWT-only endpoints, installation tokens) ------------------------------
+
+/** The App's installation on this repository, or null (not installed). */
+function installationId(ctx) {
+  return ctx.state.app?.installationId ?? null;
+}
+
+route('GET', '/app', (ctx) => {
+  ctx.gate.gate({ read: 'app' });
+  return json(200, ctx.shapes.integration(ctx.state.app));
+}, { auth: 'jwt' });
+
+route('GET', '/app/installations', (ctx) => {
+  ctx.gate.gate({ read: 'app', page: pageParams(ctx.query).page });
+  const list = installationId(ctx) === null ? [] : [ctx.state.app];
+  return paged(ctx, list, (app) => ctx.shapes.installation(app));
+}, { auth: 'jwt' });
+
+route('GET', '/app/installations/:id#', (ctx) => {
+  ctx.gate.gate({ read: 'app' });
+  if (Number(ctx.params.id) !== installationId(ctx)) return notFound(ctx);
+  return json(200, ctx.shapes.installation(ctx.state.app));
+}, { auth: 'jwt' });
+
+repoRoute('GET', '/installation', (ctx) => {
+  ctx.gate.gate({ read: 'installation' });
+  if (installationId(ctx) === null) return notFound(ctx);
+  return json(200, ctx.shapes.installation(ctx.state.app));
+}, { auth: 'jwt' });
+
+const PERMISSION_LEVELS = { read: 1, write: 2, admin: 3 };
+
+route('POST', '/app/installations/:id#/access_tokens', (ctx) => {
+  ctx.gate.gate({ write: 'access_token' });
+  const app = ctx.state.app;
+  if (Number(ctx.params.id) !== installationId(ctx)) return notFound(ctx);
+  const { value, error } = objectBody(ctx);
+  if (error) return error;
+  let selection = 'all';
+  if (value.repositories !== undefined || value.repository_ids !== undefined) {
+    const names = value.repositories ?? [];
+    const ids = value.repository_ids ?? [];
+    const ok = Array.isArray(names) && Array.isArray(ids)
+      && names.every((n) => sameText(n, ctx.state.name))
+      && ids.every((id) => id === ctx.state.repoId);
+    if (!ok) return json(422, ctx.shapes.error(422, 'There is at least one repository that does not exist or is not accessible to the parent installation.'));
+    selection = 'selected';
+  }
+  let permissions = app.permissions;
+  if (value.permissions !== undefined) {
+    const asked = value.permissions;
+    const ok = asked !== null && typeof asked === 'object' && !Array.isArray(asked)
+      && Object.entries(asked).every(([k, level]) => PERMISSION_LEVELS[level] !== undefined
+        && PERMISSION_LEVELS[app.permissions[k]] >= PERMISSION_LEVELS[level]);
+    if (!ok) return json(422, ctx.shapes.error(422, 'The permissions requested are not granted to this installation.'));
+    permissions = asked;
+  }
+  const { token, record } = ctx.hub.tokens.issue({ app, nowMs: clock.now(), permissions, repositorySelection: selection });
+  const expiresAt = nowIso(new Date(record.expiresMs));
+  ctx.logEntry.issued_token = { n: record.n, expires_at: expiresAt };
+  const body = { token, expires_at: expiresAt, permissions, repository_selection: selection };
+  if (selection === 'selected') body.repositories = [ctx.shapes.repo()];
+  return json(201, body);
+}, { auth: 'jwt' });
+
+route('DELETE', '/installation/token', (ctx) => {
+  ctx.hub.tokens.revoke(ctx.auth.token);
+  return json(204, null);
+}, { auth: 'installation' });

@@ -60,6 +60,57 @@ export class Shapes {
     };
   }
 
+  // ---- GitHub App ---------------------------------------------------------------
+
+  /** GET /app (the `integration` schema). */
+  integration(app) {
+    const created = '2020-01-01T00:00:00Z';
+    return {
+      id: app.id,
+      slug: app.slug,
+      node_id: nodeId('A', app.id),
+      client_id: app.clientId,
+      owner: this.user(this.state.owner),
+      name: app.name,
+      description: '',
+      external_url: `${this.base}/apps/${encodeURIComponent(app.slug)}`,
+      html_url: `${this.base}/apps/${encodeURIComponent(app.slug)}`,
+      created_at: created,
+      updated_at: created,
+      permissions: app.permissions,
+      events: [],
+      installations_count: app.installationId === null ? 0 : 1,
+    };
+  }
+
+  /** GET /repos/{o}/{r}/installation, GET /app/installations/{id} (the `installation` schema). */
+  installation(app) {
+    const created = '2020-01-01T00:00:00Z';
+    const account = this.user(this.state.owner);
+    return {
+      id: app.installationId,
+      account,
+      repository_selection: 'all',
+      access_tokens_url: `${this.base}/app/installations/${app.installationId}/access_tokens`,
+      repositories_url: `${this.base}/installation/repositories`,
+      html_url: `${this.base}/settings/installations/${app.installationId}`,
+      app_id: app.id,
+      client_id: app.clientId,
+      app_slug: app.slug,
+      target_id: account.id,
+      target_type: account.type,
+      permissions: app.permissions,
+      events: [],
+      created_at: created,
+      updated_at: created,
+      single_file_name: null,
+      has_multiple_single_files: false,
+      single_file_paths: [],
+      suspended_by: null,
+      suspended_at: null,
+    };
+  }
+
   // ---- repository -----------------------------------------------------------
 
   repo(fullName = this.state.fullName) {

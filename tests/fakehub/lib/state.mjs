@@ -1,6 +1,7 @@
 // The fake server's state: a snapshot (SNAPSHOT.md §2), read through accessors
 // that supply the format's defaults, and written the way GitHub writes.
 import { validateFaults, FaultSpecError } from './faults.mjs';
+import { AppSpecError, appView, validateApp } from './appauth.mjs';
 import {
   earliestTime, fakeSha, isInt, latestTime, maxOf, nowIso, sameText, stableInt,
 } from './util.mjs';
@@ -132,6 +133,14 @@ export function validateSnapshot(s) {
       if (v !== undefined && !(isInt(v) && v >= 0)) fail(`rate_limit.${k}`, 'expected a non-negative integer');
     }
   }
+  if (s.app !== undefined) {
+    try {
+      validateApp(s.app);
+    } catch (e) {
+      if (e instanceof AppSpecError) throw new SnapshotError(e.message);
+      throw e;
+    }
+  }
   if (s.faults !== undefined) {
     try {
       validateFaults(s.faults);
@@ -148,6 +157,9 @@ export class State {
   constructor(snapshot) {
     validateSnapshot(snapshot);
     this.data = structuredClone(snapshot);
+    /** The GitHub App (the `app` extension) and its public key, or null. */
+    this.app = snapshot.app === undefined ? null : appView(snapshot.app);
+    this.appKey = snapshot.app === undefined ? null : validateApp(snapshot.app);
     /** Colours and descriptions of labels created through the API (not part of the snapshot format). */
     this.labelMeta = new Map();
   }
@@ -461,8 +473,8 @@ export class State {
     return this.labelRecord(name);
   }
 
-  /** Adds labels to a pull (creating missing repository labels); returns the names added. */
-  addLabels(pull, names) {
+  /** Adds labels to a pull (creating missing repository labels); returns the names added. `actor`: who (default the viewer). */
+  addLabels(pull, names, actor = this.viewer) {
     const added = [];
     for (const name of names) {
       const record = this.findRepoLabel(name) ?? this.createRepoLabel({ name });
@@ -470,28 +482,28 @@ export class State {
       if (pull.labels.some((l) => sameText(l, record.name))) continue;
       pull.labels.push(record.name);
       added.push(record.name);
-      this.appendTimeline(pull, { event: 'labeled', label: record.name });
+      this.appendTimeline(pull, { event: 'labeled', label: record.name }, actor);
     }
     return added;
   }
 
   /** Removes a label from a pull; false when it was not there. */
-  removeLabel(pull, name) {
+  removeLabel(pull, name, actor = this.viewer) {
     const idx = (pull.labels ?? []).findIndex((l) => sameText(l, name));
     if (idx < 0) return false;
     const [removed] = pull.labels.splice(idx, 1);
-    this.appendTimeline(pull, { event: 'unlabeled', label: removed });
+    this.appendTimeline(pull, { event: 'unlabeled', label: removed }, actor);
     return true;
   }
 
-  appendTimeline(pull, fields) {
+  appendTimeline(pull, fields, actor = this.viewer) {
     pull.timeline ??= [];
-    const event = { id: this.nextTimelineId(), ...fields, actor: this.viewer, created_at: nowIso() };
+    const event = { id: this.nextTimelineId(), ...fields, actor, created_at: nowIso() };
     pull.timeline.push(event);
     return event;
   }
 
-  createStatus(sha, { state, context, description, target_url: targetUrl }) {
+  createStatus(sha, { state, context, description, target_url: targetUrl }, actor = this.viewer) {
     this.data.statuses ??= {};
     const key = Object.keys(this.data.statuses).find((k) => k.toLowerCase() === sha.toLowerCase()) ?? sha;
     const status = {
@@ -499,7 +511,7 @@ export class State {
       state,
       context,
       description: description ?? null,
-      creator: this.viewer,
+      creator: actor,
       created_at: nowIso(),
       target_url: targetUrl ?? null,
     };
@@ -507,29 +519,32 @@ export class State {
     return status;
   }
 
-  createReview(pull, { state, commitId, body }) {
+  /** `byApp`: made with an installation token (GitHub does not count such approvals toward required reviews). */
+  createReview(pull, { state, commitId, body }, actor = this.viewer, byApp = false) {
     pull.reviews ??= [];
     const review = {
       id: this.nextReviewId(),
-      author: this.viewer,
+      author: actor,
       state,
       commit_id: commitId,
       submitted_at: state === 'PENDING' ? null : nowIso(),
       body: body ?? '',
     };
+    if (byApp) review.by_app = true;
     pull.reviews.push(review);
     return review;
   }
 
-  dismissReview(pull, review, message) {
+  dismissReview(pull, review, message, actor = this.viewer, byApp = false) {
     const previous = review.state;
     review.state = 'DISMISSED';
+    if (byApp) review.dismissed_by_app = true;
     this.appendTimeline(pull, {
       event: 'review_dismissed',
       review_id: review.id,
       previous_state: previous,
       dismissal_message: message,
-    });
+    }, actor);
     return review;
   }
 }

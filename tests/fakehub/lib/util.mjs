@@ -1,8 +1,18 @@
 // Small helpers shared by the fake server's modules.
 import { createHash } from 'node:crypto';
 
+/**
+ * fakehub's clock: the real time moved by `offsetMs` (POST /_fakehub/clock).
+ * One per process; it drives JWT and installation-token checks and the times
+ * written into the state.
+ */
+export const clock = {
+  offsetMs: 0,
+  now() { return Date.now() + this.offsetMs; },
+};
+
 /** Current time as GitHub writes it: ISO-8601 UTC, whole seconds, with a Z. */
-export function nowIso(date = new Date()) {
+export function nowIso(date = new Date(clock.now())) {
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 

@@ -48,7 +48,9 @@ test('GET /_fakehub/log records every API request; /_fakehub/log/clear empties i
   const log = await hub.log();
   assert.equal(log.length, 4, 'control requests are not logged');
   assert.deepEqual(log[0].query, { state: 'all', per_page: '2' });
-  assert.deepEqual(Object.keys(log[0]).sort(), ['body', 'method', 'ms', 'path', 'query', 'status']);
+  assert.deepEqual(Object.keys(log[0]).sort(), ['actor', 'body', 'method', 'ms', 'path', 'query', 'status']);
+  assert.equal(log[0].actor, 'user', 'any token that is not a JWT or an installation token is a user\'s');
+  assert.equal(log[3].actor, null, 'no credential, no actor');
   assert.equal(log[0].method, 'GET');
   assert.equal(log[0].path, '/repos/lf/svc/pulls');
   assert.equal(log[0].body, null);
@@ -66,7 +68,7 @@ test('GET /_fakehub/log?headers=1 adds each request\'s headers (to check where a
   await hub.clearLog();
   await hub.get('/user');
   const plain = await hub.log();
-  assert.deepEqual(Object.keys(plain[0]).sort(), ['body', 'method', 'ms', 'path', 'query', 'status'], 'not shown by default');
+  assert.deepEqual(Object.keys(plain[0]).sort(), ['actor', 'body', 'method', 'ms', 'path', 'query', 'status'], 'not shown by default');
   const { body: withHeaders } = await hub.get('/_fakehub/log?headers=1', { token: null });
   assert.equal(withHeaders.length, 1);
   assert.match(withHeaders[0].headers.authorization, /^(Bearer|token) \S+/);
