@@ -214,9 +214,19 @@ static const char base_query[] =
 	"$owner,name:$name){pullRequest(number:$number){headRefOid baseRefOid}"
 	"}}";
 
+static void emit_query(struct jw *w, const char *name, const char *query)
+{
+	jw_obj_begin(w);
+	jw_key(w, "name");
+	jw_str(w, name);
+	jw_key(w, "query");
+	jw_str(w, query);
+	jw_obj_end(w);
+}
+
 void github_live_queries(struct buf *out)
 {
-	struct buf q = BUF_INIT(BUF_MAX_SMALL);
+	struct buf q = BUF_INIT(BUF_MAX_SMALL), name = BUF_INIT(BUF_MAX_SMALL);
 	struct jw w;
 	unsigned parts;
 	size_t i;
@@ -225,63 +235,26 @@ void github_live_queries(struct buf *out)
 	jw_arr_begin(&w);
 	/* Every subset of parts a read can ask for. */
 	for (parts = 1; parts <= (PART_ALL | PART_HEAD_STATUS); parts++) {
+		buf_setf(&name, "pull parts 0x%02x", parts);
 		buf_reset(&q);
 		pull_query(&q, parts);
-		jw_obj_begin(&w);
-		jw_key(&w, "name");
-		buf_reset(&q);
-		buf_addf(&q, "pull parts 0x%02x", parts);
-		jw_str(&w, q.ptr);
-		jw_key(&w, "query");
-		buf_reset(&q);
-		pull_query(&q, parts);
-		jw_str(&w, q.ptr);
-		jw_obj_end(&w);
+		emit_query(&w, name.ptr, q.ptr);
 	}
 	for (i = 0; i < ARRAY_SIZE(conns); i++) {
 		buf_reset(&q);
 		page_query(&q, &conns[i]);
-		jw_obj_begin(&w);
-		jw_key(&w, "name");
-		jw_str(&w, conns[i].field);
-		jw_key(&w, "query");
-		jw_str(&w, q.ptr);
-		jw_obj_end(&w);
+		emit_query(&w, conns[i].field, q.ptr);
 	}
-	jw_obj_begin(&w);
-	jw_key(&w, "name");
-	jw_str(&w, "open pulls");
-	jw_key(&w, "query");
-	jw_str(&w, open_pulls_query);
-	jw_obj_end(&w);
-	jw_obj_begin(&w);
-	jw_key(&w, "name");
-	jw_str(&w, "listing");
-	jw_key(&w, "query");
-	jw_str(&w, listing_query);
-	jw_obj_end(&w);
+	emit_query(&w, "open pulls", open_pulls_query);
+	emit_query(&w, "listing", listing_query);
 	buf_reset(&q);
 	batch_query(&q, (const int64_t[]){7, 8, 9}, 3);
-	jw_obj_begin(&w);
-	jw_key(&w, "name");
-	jw_str(&w, "prefetch");
-	jw_key(&w, "query");
-	jw_str(&w, q.ptr);
-	jw_obj_end(&w);
-	jw_obj_begin(&w);
-	jw_key(&w, "name");
-	jw_str(&w, "label");
-	jw_key(&w, "query");
-	jw_str(&w, label_query);
-	jw_obj_end(&w);
-	jw_obj_begin(&w);
-	jw_key(&w, "name");
-	jw_str(&w, "base");
-	jw_key(&w, "query");
-	jw_str(&w, base_query);
-	jw_obj_end(&w);
+	emit_query(&w, "prefetch", q.ptr);
+	emit_query(&w, "label", label_query);
+	emit_query(&w, "base", base_query);
 	jw_arr_end(&w);
 	buf_release(&q);
+	buf_release(&name);
 }
 
 /* --- App mode --- */
