@@ -86,6 +86,7 @@ struct live {
 	struct live_contexts contexts; /* from the newest pull bundle */
 	struct prefetched *ahead;       /* read ahead by a sweep, used once */
 	size_t nahead, aahead;
+	int64_t rate_remaining;         /* rateLimit.remaining, -1 unknown */
 };
 
 static struct live *L(struct github *gh)
@@ -1450,6 +1451,16 @@ static int list_open(struct live *l, bool rich, struct gh_pull_brief **list,
 		    jget_obj(&info, conn, "pullRequests", "pageInfo", 0, &err) < 0 ||
 		    jget_bool(&more, info, "pageInfo", "hasNextPage", 0, &err) < 0)
 			goto decode;
+		if (rich) {
+			/* What this query cost and what is left: the sweep stops
+			 * before the limit (engine.c, ENGINE_RESERVE_GRAPHQL). */
+			const cJSON *rate;
+
+			if (jget_obj(&rate, data, "data", "rateLimit", 0, &err) < 0 ||
+			    jget_int(&l->rate_remaining, rate, "rateLimit",
+				     "remaining", 0, 0, JSON_MAX_INT, &err) < 0)
+				goto decode;
+		}
 		cJSON_ArrayForEach(node, nodes)
 		{
 			struct gh_pull_brief *b = GROW_ONE(*list, *n);
@@ -1640,6 +1651,9 @@ static void live_budget(struct github *gh, int64_t *graphql, int64_t *rest)
 
 	github_live_stats(gh, &st);
 	*graphql = st.graphql_remaining;
+	if (L(gh)->rate_remaining >= 0 &&
+	    (*graphql < 0 || L(gh)->rate_remaining < *graphql))
+		*graphql = L(gh)->rate_remaining;
 	*rest = st.rest_remaining;
 }
 
@@ -2146,6 +2160,7 @@ int github_live_new(struct github **out, const struct live_config *c,
 	}
 	l->read_http = l->http;
 	l->mask = c->mask;
+	l->rate_remaining = -1;
 	if (c->app_id) {
 		rc = c->http;
 		l->app = xcalloc(1, sizeof(*l->app));

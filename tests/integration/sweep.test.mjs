@@ -118,3 +118,24 @@ describe('sweep: change detection and batching', () => {
     }
   });
 });
+
+describe('sweep: rate-limit reserve', () => {
+  let hub;
+  let work;
+  before(async () => { hub = await Hub.start(); work = scratch(); });
+  after(async () => { await hub?.stop(); work?.cleanup(); });
+
+  it('stops before GitHub\'s GraphQL limit is spent, lists the PRs not reached, writes nothing for them', async () => {
+    const repo = repository(N);
+    repo.rate_limit = { graphql: 110, rest: 5000 };
+    await hub.load(repo);
+    const r = await runLive(repo, hub, { command: sweep, args: ['--state', path.join(work.dir, 'rate.json')] });
+    assert.equal(r.code, 0, r.stderr.slice(-400));
+    const missed = r.report.not_reached ?? [];
+    assert.ok(missed.length > 0, 'some PRs were not reached');
+    assert.match(r.stderr, /rate limit is nearly spent/);
+    assert.deepEqual(r.report.writes.filter((w) => missed.includes(w.pr)), []);
+    const used = (await (await fetch(`${hub.url}/rate_limit`, { headers: { authorization: 'Bearer x' } })).json()).resources.graphql.used;
+    assert.ok(used <= 110, `used ${used} of 110 points`);
+  });
+});
