@@ -51,7 +51,7 @@ Q := @
 endif
 
 .PHONY: all check demo lint format fuzz bench clean deps deps-test test-unit \
-	test-fixtures test-corpora test-cli test-fakehub test-live sanitize-check
+	test-fixtures test-corpora test-cli test-fakehub test-live test-torture sanitize-check
 
 all: $(BIN)
 
@@ -131,6 +131,14 @@ sanitize-check:
 	@SANITIZED=1 $(MAKE) SANITIZE=address,undefined CC=clang test-unit test-fixtures \
 		test-corpora test-cli
 
+# Fail every GitHub call of every fixture in turn (tests/torture), under
+# ASan+UBSan: never an approval on a failed read, no leak, no UB.
+test-torture:
+	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory SANITIZE=address,undefined CC=clang build/san/agentic-apply
+	@TORTURE_NO_BUILD=1 tests/torture/run.sh >build/test-torture.log 2>&1; \
+		rc=$$?; tail -n 2 build/test-torture.log; exit $$rc
+
 check: deps-test
 	$(MAKE) all
 	$(MAKE) test-unit
@@ -141,6 +149,7 @@ check: deps-test
 	$(MAKE) test-live
 	$(MAKE) test-actions
 	$(MAKE) sanitize-check
+	$(MAKE) test-torture
 	$(MAKE) test-static
 	$(MAKE) lint
 	@echo "make check: all suites passed"

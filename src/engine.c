@@ -27,11 +27,20 @@ const char engine_dismiss_message[] =
 	"threads, or needs a human.";
 const char engine_dismiss_changed_message[] =
 	"agentic-apply: inputs changed while approving.";
+const char engine_dismiss_duplicate_message[] =
+	"agentic-apply: this head was already approved.";
 
 /* Color and description of the escalation label when we create it. */
 static const char label_color[] = "b60205";
 static const char label_description[] =
 	"A human must sign off before merge (agentic escalation)";
+
+void engine_release(struct engine *e)
+{
+	free(e->label_failed);
+	e->label_failed = NULL;
+	e->nlabel_failed = e->alabel_failed = 0;
+}
 
 void engine_init(struct engine *e, struct github *gh, const struct policy *p,
 		 const char *repository, struct report *r)
@@ -126,8 +135,14 @@ static int write_label(struct engine *e, size_t step, int64_t pr)
 
 	if ((error = identity(e, step)) < 0)
 		return error;
-	if (e->gh->ops->add_label(e->gh, pr, e->policy->label) < 0)
+	if (e->gh->ops->add_label(e->gh, pr, e->policy->label) < 0) {
+		/* The escalation this run meant to set is missing: its gate
+		 * must not approve as if the label were absent by choice. */
+		ALLOC_GROW(e->label_failed, e->nlabel_failed + 1,
+			   e->alabel_failed);
+		e->label_failed[e->nlabel_failed++] = pr;
 		return write_failed(e, step, "adding the label");
+	}
 	w = report_add_write(e->report, W_LABEL, pr);
 	w->label = xstrdup(e->policy->label);
 	return AA_OK;
@@ -674,7 +689,9 @@ static void recheck_failed(struct engine *e, size_t step, int64_t pr,
 			   const struct evaluation *again, const char *message)
 {
 	struct report_step *s = &e->report->steps[step];
-	bool read_failed = again->status == AA_EAPI ||
+	/* A PR that vanishes between two reads of one run is a failed read,
+	 * not "no such PR". */
+	bool read_failed = again->status != AA_OK ||
 			   again->d.outcome == GATE_ERROR;
 
 	if (again->status == AA_OK && !again->skip)
@@ -688,6 +705,64 @@ static void recheck_failed(struct engine *e, size_t step, int64_t pr,
 		 read_failed, message);
 }
 
+/* Is the review just posted (`mine`) in the trusted APPROVED list? */
+static bool listed(const struct engine *e, const struct evaluation *ev,
+		   int64_t mine)
+{
+	size_t i;
+
+	for (i = 0; (ev->g.ok & PART_REVIEWS) && i < ev->g.pull.nreviews; i++)
+		if (ev->g.pull.reviews[i].id == mine &&
+		    is_trusted_approval(e, &ev->g.pull.reviews[i]))
+			return true;
+	return false;
+}
+
+/* The oldest trusted approval of `head` other than `mine`, or 0. */
+static int64_t older_approval(const struct engine *e,
+			      const struct evaluation *ev, const char *head,
+			      int64_t mine)
+{
+	int64_t oldest = 0;
+	size_t i;
+
+	for (i = 0; (ev->g.ok & PART_REVIEWS) && i < ev->g.pull.nreviews; i++) {
+		const struct snap_review *r = &ev->g.pull.reviews[i];
+
+		if (r->id != mine && r->id < mine && is_trusted_approval(e, r) &&
+		    strcmp(r->commit_id, head) == 0 && (!oldest || r->id < oldest))
+			oldest = r->id;
+	}
+	return oldest;
+}
+
+/* Dismiss our own approval `id`, known by the id the POST returned. */
+static int dismiss_own(struct engine *e, size_t step, int64_t pr, int64_t id,
+		       const char *message)
+{
+	char state[] = "APPROVED";
+	struct snap_review r;
+
+	memset(&r, 0, sizeof(r));
+	r.id = id;
+	r.author = e->policy->trusted_login;
+	r.state = state;
+	return dismiss_all(e, step, pr, &r, 1, message);
+}
+
+/* Dismiss the approval just posted (§6.1 step 4), even when the fresh
+ * review list could not be read or does not show it yet. */
+static void dismiss_mine(struct engine *e, size_t step, int64_t pr,
+			 const struct evaluation *after, int64_t mine,
+			 const char *message)
+{
+	if (!mine || listed(e, after, mine))
+		return; /* withhold() dismissed it with the others */
+	if (dismiss_own(e, step, pr, mine, message) < 0 && !e->stop)
+		step_finish(e->report, &e->report->steps[step], "error",
+			    EXIT_API);
+}
+
 /* §6.1: re-check, approve, re-check again. */
 static void approve(struct engine *e, size_t step, int64_t pr,
 		    const struct evaluation *first)
@@ -695,7 +770,7 @@ static void approve(struct engine *e, size_t step, int64_t pr,
 	struct evaluation again, after;
 	const char *head = first->g.pull.head_sha;
 	bool existing = has_approval_for(e, &first->g.pull, head);
-	int64_t review_id = 0;
+	int64_t review_id = 0, older;
 
 	if (!existing && identity(e, step) < 0)
 		return;
@@ -721,11 +796,40 @@ static void approve(struct engine *e, size_t step, int64_t pr,
 	if (!recheck_holds(first, &after)) {
 		recheck_failed(e, step, pr, first, &after,
 			       engine_dismiss_changed_message);
+		dismiss_mine(e, step, pr, &after, review_id,
+			     engine_dismiss_changed_message);
 		evaluation_release(&after);
 		return;
 	}
+	/* Another run approved this head too, at the same time: the oldest
+	 * approval stays, so exactly one survives (no stacked approvals). */
+	older = older_approval(e, &after, head, review_id);
+	if (older) {
+		report_note(e->report, NOTE_NOTICE,
+			    "PR #%lld: review %lld approved this head first; "
+			    "dismissing the duplicate", (long long)pr,
+			    (long long)older);
+		if (dismiss_own(e, step, pr, review_id,
+				engine_dismiss_duplicate_message) < 0 &&
+		    !e->stop) {
+			step_finish(e->report, &e->report->steps[step], "error",
+				    EXIT_API);
+			evaluation_release(&after);
+			return;
+		}
+	}
 	evaluation_release(&after);
 	step_finish(e->report, &e->report->steps[step], "approve", EXIT_OK);
+}
+
+static bool label_write_failed(const struct engine *e, int64_t pr)
+{
+	size_t i;
+
+	for (i = 0; i < e->nlabel_failed; i++)
+		if (e->label_failed[i] == pr)
+			return true;
+	return false;
 }
 
 void engine_gate(struct engine *e, int64_t pr)
@@ -752,6 +856,11 @@ void engine_gate(struct engine *e, int64_t pr)
 		goto out;
 	}
 	record_decision(s, &ev);
+	if (ev.d.outcome == GATE_APPROVE && label_write_failed(e, pr)) {
+		step_reason(s, "the %s label could not be added in this run",
+			    e->policy->label);
+		ev.d.outcome = GATE_ERROR;
+	}
 	switch (ev.d.outcome) {
 	case GATE_APPROVE:
 		approve(e, step, pr, &ev);

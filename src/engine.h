@@ -43,10 +43,14 @@ struct engine {
 	/* Progress of a sweep (PRs done of total), for a terminal. */
 	void (*progress)(void *ctx, size_t done, size_t total);
 	void *progress_ctx;
+	/* PRs whose escalation label could not be added in this run. */
+	int64_t *label_failed;
+	size_t nlabel_failed, alabel_failed;
 };
 
 void engine_init(struct engine *e, struct github *gh, const struct policy *p,
 		 const char *repository, struct report *r);
+void engine_release(struct engine *e);
 
 /* Act on a webhook event (the `run` and `replay` commands). */
 void engine_run(struct engine *e, const struct event *ev);
@@ -67,5 +71,6 @@ bool engine_dispatch_pr(const char *input, int64_t *pr);
 extern const char engine_approve_body[];
 extern const char engine_dismiss_message[];
 extern const char engine_dismiss_changed_message[];
+extern const char engine_dismiss_duplicate_message[];
 
 #endif

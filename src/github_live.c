@@ -417,19 +417,19 @@ static const char *http_what(int status)
 	return status == 401 ? " (bad credentials)" : "";
 }
 
-/* A NOT_FOUND error on the pullRequest field: there is no such PR. */
+/* A NOT_FOUND error on repository.pullRequest itself: there is no such PR.
+ * (One deeper down — a comment's author, say — is a failed read.) */
 static bool missing_pull(const cJSON *e)
 {
 	const cJSON *type = cJSON_GetObjectItemCaseSensitive(e, "type");
-	const cJSON *path = cJSON_GetObjectItemCaseSensitive(e, "path"), *p;
+	const cJSON *path = cJSON_GetObjectItemCaseSensitive(e, "path");
+	const cJSON *p0 = cJSON_GetArrayItem(path, 0);
+	const cJSON *p1 = cJSON_GetArrayItem(path, 1);
 
-	if (!cJSON_IsString(type) || strcmp(type->valuestring, "NOT_FOUND") != 0)
-		return false;
-	cJSON_ArrayForEach(p, path)
-		if (cJSON_IsString(p) &&
-		    strcmp(p->valuestring, "pullRequest") == 0)
-			return true;
-	return false;
+	return cJSON_IsString(type) && strcmp(type->valuestring, "NOT_FOUND") == 0 &&
+	       cJSON_GetArraySize(path) == 2 && cJSON_IsString(p0) &&
+	       strcmp(p0->valuestring, "repository") == 0 && cJSON_IsString(p1) &&
+	       strcmp(p1->valuestring, "pullRequest") == 0;
 }
 
 /*
@@ -848,7 +848,11 @@ static int dec_contexts(const cJSON *pr, const char *head,
 		return AA_ERR;
 	commit = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(nodes, 0),
 						  "commit");
-	if (!commit || jget_sha(oid, commit, "commit", "oid", 0, err) < 0)
+	if (!commit) {
+		buf_setf(err, "headStatus.nodes[0].commit: missing");
+		return AA_ERR;
+	}
+	if (jget_sha(oid, commit, "commit", "oid", 0, err) < 0)
 		return AA_ERR;
 	if (strcmp(oid, head) != 0)
 		return AA_OK;
@@ -946,8 +950,10 @@ static int bundle(struct live *l, int64_t number, unsigned parts,
 	    jget_obj(&pr, repo, "repository", "pullRequest", JNULL, &err) < 0)
 		goto decode;
 	if (!pr) {
-		error = AA_ENOTFOUND;
-		buf_setf(&l->gh.error, "PR #%lld not found", (long long)number);
+		/* GitHub answers a missing PR with a NOT_FOUND error (gql()
+		 * returns AA_ENOTFOUND); null without one is not that. */
+		buf_setf(&l->gh.error, "PR #%lld: null without an error",
+			 (long long)number);
 		goto out;
 	}
 	if ((parts & PART_PULL) && dec_pull_fields(out, pr, &err) < 0)
@@ -2029,10 +2035,12 @@ static int live_approve(struct github *gh, int64_t pr, const char *commit_id,
 	error = write_req(l, l->http, "POST", path.ptr, body.ptr, 200, 200, &r,
 			  &unknown);
 	if (error == AA_OK) {
-		if (json_parse(&root, r.body.ptr, r.body.len, &err) < 0 ||
-		    jget_int(review_id, root, "review", "id", 0, 1, JSON_MAX_INT,
-			     &err) < 0)
-			/* It landed; the id is only informational. */
+		/* It landed. The id is what a later dismissal of this very
+		 * review needs: read it back when the answer lacks it. */
+		if ((json_parse(&root, r.body.ptr, r.body.len, &err) < 0 ||
+		     jget_int(review_id, root, "review", "id", 0, 1, JSON_MAX_INT,
+			      &err) < 0) &&
+		    !review_landed(l, pr, commit_id, 0, review_id))
 			*review_id = 0;
 	} else if (unknown && review_landed(l, pr, commit_id, 0, review_id)) {
 		error = AA_OK;

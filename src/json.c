@@ -94,6 +94,44 @@ static int prescan(char *text, size_t len, struct buf *err)
 	return AA_OK;
 }
 
+static int cmp_key(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Refuse an object that names a key twice, at any depth. */
+static int unique_keys(const cJSON *node, struct buf *err)
+{
+	const cJSON *child;
+	const char **keys = NULL;
+	size_t n = 0, i;
+	int error = AA_OK;
+
+	if (cJSON_IsObject(node)) {
+		cJSON_ArrayForEach(child, node)
+			n++;
+		keys = xcalloc(n ? n : 1, sizeof(*keys));
+		n = 0;
+		cJSON_ArrayForEach(child, node)
+			keys[n++] = child->string ? child->string : "";
+		qsort(keys, n, sizeof(*keys), cmp_key);
+		for (i = 1; i < n; i++)
+			if (strcmp(keys[i - 1], keys[i]) == 0) {
+				buf_setf(err, "JSON object has the key \"%s\" "
+					      "twice", keys[i]);
+				error = AA_ERR;
+				break;
+			}
+		free(keys);
+	}
+	if (error == AA_OK && (cJSON_IsObject(node) || cJSON_IsArray(node))) {
+		cJSON_ArrayForEach(child, node)
+			if ((error = unique_keys(child, err)) < 0)
+				break;
+	}
+	return error;
+}
+
 int json_parse(cJSON **out, const char *text, size_t len, struct buf *err)
 {
 	const char *end = NULL;
@@ -115,6 +153,11 @@ int json_parse(cJSON **out, const char *text, size_t len, struct buf *err)
 		size_t at = end && end >= copy ? (size_t)(end - copy) : 0;
 
 		buf_setf(err, "invalid JSON at byte %zu", at);
+		goto out;
+	}
+	if (unique_keys(*out, err) < 0) {
+		cJSON_Delete(*out);
+		*out = NULL;
 		goto out;
 	}
 	error = AA_OK;

@@ -23,13 +23,15 @@
 
 /* Deepest nesting accepted; GitHub's documents stay far below it. */
 #define JSON_MAX_DEPTH 64
-/* Largest integer a JSON number may carry exactly (2^53). */
-#define JSON_MAX_INT ((int64_t)9007199254740992LL)
+/* Largest integer a JSON number carries exactly (2^53 - 1: a double
+ * reading 2^53 may have been 2^53 + 1). */
+#define JSON_MAX_INT ((int64_t)9007199254740991LL)
 
 /*
  * Parse len bytes of text. A "\u0000" escape is read as U+FFFD (cJSON's
  * strings end at NUL, and a body cut at a NUL could hide a marker). Text
- * that is not UTF-8 and nesting deeper than JSON_MAX_DEPTH are errors. On error returns AA_ERR with a
+ * that is not UTF-8, nesting deeper than JSON_MAX_DEPTH, and an object
+ * with the same key twice (which one would count?) are errors. On error returns AA_ERR with a
  * message in err and *out NULL. The caller frees *out with cJSON_Delete.
  */
 int json_parse(cJSON **out, const char *text, size_t len, struct buf *err);

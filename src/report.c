@@ -439,8 +439,15 @@ void report_to_markdown(const struct report *r, struct buf *out)
 {
 	size_t i, j;
 
-	buf_addf(out, "## agentic-apply%s%s%s\n\n", r->event ? " (" : "",
-		 r->event ? r->event : "", r->event ? ")" : "");
+	buf_adds(out, "## agentic-apply");
+	if (r->event) {
+		/* The event name comes from the environment or a snapshot:
+		 * escaped like any untrusted cell. */
+		buf_adds(out, " (");
+		md_cell(out, r->event);
+		buf_addch(out, ')');
+	}
+	buf_adds(out, "\n\n");
 	for (i = 0; i < r->nsteps; i++) {
 		const struct report_step *s = &r->steps[i];
 		bool listed = false;

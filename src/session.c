@@ -298,6 +298,7 @@ int session_switch_repo(struct session *s, const char *repository)
 
 void session_free(struct session *s)
 {
+	engine_release(&s->engine);
 	report_release(&s->report);
 	github_free(s->gh);
 	s->gh = NULL;

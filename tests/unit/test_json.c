@@ -210,6 +210,7 @@ static void test_json__depth_limit(void **state)
 static const char doc[] =
     "{\"s\": \"text\", \"n\": null, \"i\": 42, \"neg\": -3, "
     "\"f\": 1.5, \"big\": 9007199254740992, \"huge\": 9007199254740994, "
+    "\"max\": 9007199254740991, "
     "\"b\": true, \"t\": \"2026-11-29T10:05:00Z\", \"tbad\": "
     "\"2026-13-01T00:00:00Z\", "
     "\"sha\": \"7E7E7E7E7E7E7E7E7E7E7E7E7E7E7E7E7E7E7E7E\", \"short\": "
@@ -276,7 +277,9 @@ static const struct int_row int_rows[] = {
     {"zero", 1, 10, AA_ERR, 0},
     {"zero", 0, 10, 0, 0},
     {"f", 0, 10, AA_ERR, 0},
-    {"big", 0, JSON_MAX_INT, 0, JSON_MAX_INT},
+    /* 2^53 may be a rounded 2^53 + 1: refused; 2^53 - 1 is exact. */
+    {"big", 0, INT64_MAX, AA_ERR, 0},
+    {"max", 0, JSON_MAX_INT, 0, JSON_MAX_INT},
     {"huge", 0, INT64_MAX, AA_ERR, 0},
     {"s", 0, 10, AA_ERR, 0},
     {"istr", 0, 100, AA_ERR, 0},
@@ -394,7 +397,7 @@ static void test_json__jget_obj_arr(void **state)
 static void test_json__int_value(void **state)
 {
 	cJSON *root = parse_ok("[5, -5, 5.5, 1e3, \"5\", 9007199254740993, "
-	                       "-9007199254740992, 1e300]");
+	                       "-9007199254740991, 1e300, -9007199254740992]");
 	int64_t v = 0;
 
 	(void)state;
@@ -412,6 +415,8 @@ static void test_json__int_value(void **state)
 	assert_true(
 	    json_int_value(&v, cJSON_GetArrayItem(root, 6), INT64_MIN, 0));
 	assert_int_equal(v, -JSON_MAX_INT);
+	assert_false(
+	    json_int_value(&v, cJSON_GetArrayItem(root, 8), INT64_MIN, 0));
 	assert_false(json_int_value(&v, NULL, 0, 10));
 	cJSON_Delete(root);
 }
