@@ -133,6 +133,24 @@ char *buf_detach(struct buf *b, size_t *len)
 	return p;
 }
 
+void strv_vaddf(char ***v, size_t *n, const char *fmt, va_list ap)
+{
+	struct buf b = BUF_INIT(BUF_MAX_SMALL);
+
+	buf_vaddf(&b, fmt, ap);
+	*v = xrealloc(*v, st_mult(*n + 1, sizeof(char *)));
+	(*v)[(*n)++] = buf_detach(&b, NULL);
+}
+
+void strv_addf(char ***v, size_t *n, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	strv_vaddf(v, n, fmt, ap);
+	va_end(ap);
+}
+
 void buf_rtrim(struct buf *b)
 {
 	while (b->len && (b->ptr[b->len - 1] == ' ' ||

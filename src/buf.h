@@ -51,6 +51,12 @@ int buf_setf(struct buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Take the memory: the caller frees the result; b is left empty. */
 char *buf_detach(struct buf *b, size_t *len);
+/* Append a formatted string to a list of n strings (growing it by one). */
+void strv_addf(char ***v, size_t *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void strv_vaddf(char ***v, size_t *n, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+
 /* Drop trailing spaces, tabs, CR and LF. */
 void buf_rtrim(struct buf *b);
 

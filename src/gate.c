@@ -54,15 +54,11 @@ void gate_decision_release(struct gate_decision *d)
 
 void gate_add_reason(struct gate_decision *d, const char *fmt, ...)
 {
-	struct buf b = BUF_INIT(BUF_MAX_SMALL);
 	va_list ap;
 
 	va_start(ap, fmt);
-	buf_vaddf(&b, fmt, ap);
+	strv_vaddf(&d->reasons, &d->nreasons, fmt, ap);
 	va_end(ap);
-	d->reasons = xrealloc(d->reasons,
-			      st_mult(d->nreasons + 1, sizeof(char *)));
-	d->reasons[d->nreasons++] = buf_detach(&b, NULL);
 }
 
 bool gate_skip(const struct snap_pull *pull, const char *repository,

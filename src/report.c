@@ -98,15 +98,11 @@ struct report_step *report_add_step(struct report *r, enum step_kind kind,
 
 void step_reason(struct report_step *s, const char *fmt, ...)
 {
-	struct buf b = BUF_INIT(BUF_MAX_SMALL);
 	va_list ap;
 
 	va_start(ap, fmt);
-	buf_vaddf(&b, fmt, ap);
+	strv_vaddf(&s->reasons, &s->nreasons, fmt, ap);
 	va_end(ap);
-	s->reasons = xrealloc(s->reasons,
-			      st_mult(s->nreasons + 1, sizeof(char *)));
-	s->reasons[s->nreasons++] = buf_detach(&b, NULL);
 }
 
 void step_finish(struct report *r, struct report_step *s, const char *outcome,
