@@ -147,10 +147,10 @@ check: deps-test
 	$(MAKE) test-cli
 	$(MAKE) test-fakehub
 	$(MAKE) test-live
+	$(MAKE) test-static
 	$(MAKE) test-actions
 	$(MAKE) sanitize-check
 	$(MAKE) test-torture
-	$(MAKE) test-static
 	$(MAKE) lint
 	@echo "make check: all suites passed"
 

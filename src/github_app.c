@@ -51,9 +51,7 @@ static bool app_id_valid(const char *s)
 	if (n == 0 || n > 64)
 		return false;
 	for (i = 0; i < n; i++)
-		if (!is_digit((unsigned char)s[i]) &&
-		    !((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z')) &&
-		    s[i] != '.' && s[i] != '-' && s[i] != '_')
+		if (!is_alnum((unsigned char)s[i]) && s[i] != '.' && s[i] != '-' && s[i] != '_')
 			return false;
 	return true;
 }

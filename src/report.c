@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "util.h"
 
 void report_init(struct report *r, const char *event, bool dry_run)
 {
@@ -331,15 +332,23 @@ void report_usage_json(struct buf *out)
 /*
  * Text for a markdown table cell: control characters become spaces, and
  * characters markdown or HTML would act on are escaped, so untrusted text
- * (branch names, logins) shows as itself and cannot break the table.
+ * (branch names, logins) shows as itself and cannot break the table.  An
+ * underscore between two letters or digits stays: it cannot open or close
+ * emphasis there (CommonMark flanking rules), and "issue_comment" reads
+ * better than its escape.
  */
 static void md_cell(struct buf *out, const char *s)
 {
+	const char *start = s;
+
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 
 		if (c < 0x20 || c == 0x7f)
 			buf_addch(out, ' ');
+		else if (c == '_' && s > start && is_alnum(s[-1]) &&
+			 is_alnum(s[1]))
+			buf_addch(out, '_');
 		else if (strchr("|\\`*_[]<>~", c))
 			buf_addf(out, "&#%d;", c);
 		else

@@ -531,6 +531,26 @@ static void test_report__markdown_writes_and_exit(void **state)
 	buf_release(&out);
 }
 
+static void test_report__markdown_underscores(void **state)
+{
+	struct report r;
+	struct report_write *w;
+	struct buf out = BUF_INIT(BUF_MAX_DOC);
+
+	(void)state;
+	report_init(&r, "issue_comment", false);
+	w = report_add_write(&r, W_LABEL, 7);
+	w->label = xstrdup("_em_ a__b x_ _y snake_case_2");
+	report_to_markdown(&r, &out);
+	/* inside a word an underscore cannot make emphasis, so it stays */
+	assert_non_null(strstr(out.ptr, "## agentic-apply (issue_comment)\n"));
+	/* at a word edge it could, so it is escaped */
+	assert_non_null(strstr(out.ptr,
+	    "&#95;em&#95; a&#95;&#95;b x&#95; &#95;y snake_case_2"));
+	report_release(&r);
+	buf_release(&out);
+}
+
 static void test_report__notes_kept(void **state)
 {
 	struct report r;
@@ -638,7 +658,8 @@ int main(void)
 	    cmocka_unit_test(test_report__markdown_escapes_untrusted_reasons),
 	    cmocka_unit_test(test_report__markdown_table_cells),
 	    cmocka_unit_test(test_report__markdown_writes_and_exit),
-	    cmocka_unit_test(test_report__notes_kept),
+	    cmocka_unit_test(test_report__markdown_underscores),
+		cmocka_unit_test(test_report__notes_kept),
 	    cmocka_unit_test(test_report__outputs),
 	    cmocka_unit_test(test_report__markdown_links_only_safe_urls),
 	};
