@@ -118,6 +118,7 @@ static void fx_open(struct fx *f, const char *literal, bool dry_run)
 
 static void fx_close(struct fx *f)
 {
+	engine_release(&f->e);
 	github_free(f->gh);
 	report_release(&f->rep);
 	policy_release(&f->pol);
