@@ -836,6 +836,7 @@ void engine_gate(struct engine *e, int64_t pr)
 {
 	struct report_step *s;
 	struct evaluation ev;
+	const char *what = NULL;
 	size_t step;
 
 	if (e->stop)
@@ -860,15 +861,21 @@ void engine_gate(struct engine *e, int64_t pr)
 		step_reason(s, "the %s label could not be added in this run",
 			    e->policy->label);
 		ev.d.outcome = GATE_ERROR;
+		what = "the label write failed earlier in this run";
 	}
 	switch (ev.d.outcome) {
 	case GATE_APPROVE:
 		approve(e, step, pr, &ev);
 		break;
 	case GATE_ERROR:
-		report_note(e->report, NOTE_ERROR,
-			    "PR #%lld: a read failed (%s); not approved",
-			    (long long)pr, gh_err(e));
+		if (what)
+			report_note(e->report, NOTE_ERROR,
+				    "PR #%lld: %s; not approved",
+				    (long long)pr, what);
+		else
+			report_note(e->report, NOTE_ERROR,
+				    "PR #%lld: a read failed (%s); not approved",
+				    (long long)pr, gh_err(e));
 		withhold(e, step, pr, &ev, true, engine_dismiss_message);
 		break;
 	default:

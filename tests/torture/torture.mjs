@@ -351,8 +351,10 @@ function check(fx, run, fault, base) {
     // gets a gate step that evaluated it (or failed closed).
     if (pullNotFound) return problems;
     const s = rep.steps.find((x) => x.step === 'gate' && x.pr === c.pr);
-    if (!s) fail(`selection/lookup read of #${c.pr} failed, and #${c.pr} was not gated (N15)`);
-    else if (s.outcome === 'skipped' && s.conditions === null && /no trusted .* status .* no approval/.test(s.reasons.join(' '))) fail(`selection read of #${c.pr} failed, yet the sweep did not select it (N15)`);
+    // A wrong identity stops the run (T4, N19): PRs after it get no step.
+    if (!s) {
+      if (!identityFailed) fail(`selection/lookup read of #${c.pr} failed, and #${c.pr} was not gated (N15)`);
+    } else if (s.outcome === 'skipped' && s.conditions === null && /no trusted .* status .* no approval/.test(s.reasons.join(' '))) fail(`selection read of #${c.pr} failed, yet the sweep did not select it (N15)`);
     return problems;
   }
 
@@ -400,7 +402,10 @@ function check(fx, run, fault, base) {
   }
   if (approveAfter(owner.pr)) fail(`gate read ${c.kind} (${owner.phase}) failed, yet an approval was posted after it`);
   // §5.3 backstop: dismiss whenever the reviews can still be listed.
-  if (c.kind !== 'reviews' && !identityFailed && !dismissFailed && !skippedAnyway) {
+  // The fixture's own faults may fail the reviews read the backstop needs.
+  const reviewReads = calls.filter((x) => x.op === 'read' && x.kind === 'reviews' && x.pr === owner.pr);
+  const reviewsFailed = reviewReads.length > 0 && reviewReads.every((x) => failed.has(x.n));
+  if (c.kind !== 'reviews' && !reviewsFailed && !identityFailed && !dismissFailed && !skippedAnyway) {
     const left = trustedApprovals(snapshot, pulls.get(owner.pr));
     if (left.length && !dry) fail(`gate read ${c.kind} (${owner.phase}) failed with the reviews readable, yet trusted approval(s) ${left.map((r) => `${r.id}@${r.commit_id.slice(0, 7)}`).join(',')} survive (§5.3 backstop)`);
   }
