@@ -31,9 +31,14 @@ void snapshot_init(struct snapshot *s)
 
 void snap_comment_release(struct snap_comment *c)
 {
+	size_t i;
+
 	free(c->author);
 	free(c->body);
 	free(c->edited_by);
+	for (i = 0; i < c->nedits; i++)
+		free(c->edits[i].editor);
+	free(c->edits);
 	free(c->html_url);
 	memset(c, 0, sizeof(*c));
 }
@@ -143,10 +148,21 @@ static char **strv_copy(char *const *v, size_t n)
 
 void snap_comment_copy(struct snap_comment *dst, const struct snap_comment *src)
 {
+	size_t i;
+
 	*dst = *src;
 	dst->author = xstrdup_or_null(src->author);
 	dst->body = xstrndup(src->body, src->body_len);
 	dst->edited_by = xstrdup_or_null(src->edited_by);
+	dst->edits = NULL;
+	if (src->nedits) {
+		dst->edits = xcalloc(src->nedits, sizeof(*dst->edits));
+		for (i = 0; i < src->nedits; i++) {
+			dst->edits[i].editor =
+				xstrdup_or_null(src->edits[i].editor);
+			dst->edits[i].edited_at = src->edits[i].edited_at;
+		}
+	}
 	dst->html_url = xstrdup_or_null(src->html_url);
 }
 
@@ -331,6 +347,27 @@ static int load_strv(char ***out, size_t *nout, const cJSON *arr,
 	return AA_OK;
 }
 
+static int load_edit(void *item, const cJSON *o, const char *path,
+		     struct buf *err)
+{
+	struct snap_edit *e = item;
+
+	if (!cJSON_IsObject(o)) {
+		buf_setf(err, "%s: expected an object", path);
+		return AA_ERR;
+	}
+	if (jget_str(&e->editor, o, path, "editor", JNULL, err) ||
+	    jget_time(&e->edited_at, o, path, "edited_at", 0, err))
+		return AA_ERR;
+	return AA_OK;
+}
+
+typedef int (*item_loader)(void *item, const cJSON *o, const char *path,
+			   struct buf *err);
+static int load_list(void **list, size_t *n, size_t size, item_loader loader,
+		     const cJSON *obj, const char *ppath, const char *key,
+		     struct buf *err);
+
 static int load_comment(void *item, const cJSON *o,
 			const char *path, struct buf *err)
 {
@@ -345,7 +382,9 @@ static int load_comment(void *item, const cJSON *o,
 	    jget_str(&c->body, o, path, "body", JNULL, err) ||
 	    jget_str(&c->edited_by, o, path, "edited_by", JOPT | JNULL, err) ||
 	    jget_time(&c->edited_at, o, path, "edited_at", JOPT | JNULL, err) ||
-	    jget_str(&c->html_url, o, path, "html_url", JOPT | JNULL, err))
+	    jget_str(&c->html_url, o, path, "html_url", JOPT | JNULL, err) ||
+	    load_list((void **)&c->edits, &c->nedits, sizeof(*c->edits),
+		      load_edit, o, path, "edits", err))
 		return AA_ERR;
 	if (!c->body)
 		c->body = xstrdup("");
@@ -448,9 +487,6 @@ static int load_status(struct snap_status *st, const cJSON *o,
 		st->description = xstrdup("");
 	return AA_OK;
 }
-
-typedef int (*item_loader)(void *item, const cJSON *o, const char *path,
-			   struct buf *err);
 
 /*
  * Load obj[key], an optional array, into a new list of `size`-byte items
@@ -1021,6 +1057,21 @@ static void write_pull(struct jw *w, const struct snap_pull *p)
 			jw_time(w, c->edited_at);
 		else
 			jw_null(w);
+		if (c->nedits) {
+			size_t k;
+
+			jw_key(w, "edits");
+			jw_arr_begin(w);
+			for (k = 0; k < c->nedits; k++) {
+				jw_obj_begin(w);
+				jw_key(w, "editor");
+				jw_str_or_null(w, c->edits[k].editor);
+				jw_key(w, "edited_at");
+				jw_time(w, c->edits[k].edited_at);
+				jw_obj_end(w);
+			}
+			jw_arr_end(w);
+		}
 		jw_key(w, "html_url");
 		jw_str_or_null(w, c->html_url);
 		jw_obj_end(w);

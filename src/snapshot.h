@@ -22,6 +22,12 @@
 #define SNAP_MAX_BYTES ((size_t)256 * 1024 * 1024)
 #define SNAP_MAX_ITEMS 1000000
 
+/* One entry of a comment's edit history (A5; SNAPSHOT.md `edits`). */
+struct snap_edit {
+	char *editor;     /* NULL for a deleted account: never trusted */
+	int64_t edited_at;
+};
+
 struct snap_comment {
 	int64_t id;
 	char *author;     /* NULL for a deleted account */
@@ -31,6 +37,8 @@ struct snap_comment {
 	char *edited_by;  /* NULL when never edited or editor unknown */
 	bool edited;      /* edited_by or edited_at set */
 	int64_t edited_at;
+	struct snap_edit *edits; /* whole history, oldest first; may be NULL */
+	size_t nedits;
 	char *html_url;   /* may be NULL */
 };
 

@@ -19,7 +19,14 @@ bool verdict_author_trusted(const struct snap_comment *c,
 
 bool verdict_edit_trusted(const struct snap_comment *c, const struct policy *p)
 {
-	return !c->edited || policy_is_trusted(p, c->edited_by);
+	size_t i;
+
+	if (c->edited && !policy_is_trusted(p, c->edited_by))
+		return false;
+	for (i = 0; i < c->nedits; i++) /* A5: the whole history */
+		if (!policy_is_trusted(p, c->edits[i].editor))
+			return false;
+	return true;
 }
 
 struct idref {

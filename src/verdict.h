@@ -16,7 +16,8 @@
 /* T1: authored by the trusted login. */
 bool verdict_author_trusted(const struct snap_comment *c,
 			    const struct policy *p);
-/* T2: never edited, or last edited by the trusted login. */
+/* T2 (A5): never edited, or every edit in its history (`edited_by` and
+ * each of `edits`) by the trusted login. */
 bool verdict_edit_trusted(const struct snap_comment *c, const struct policy *p);
 
 /* §3.3: the rows of a check block judged against the PR's threads. */
