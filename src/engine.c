@@ -1052,6 +1052,10 @@ void engine_sweep(struct engine *e)
 
 	if (e->stop)
 		return;
+	if (e->sweep_deadline) {
+		e->deadline = e->gh->ops->now(e->gh) + e->sweep_deadline;
+		github_set_deadline(e->gh, e->deadline);
+	}
 	if (e->gh->ops->open_pulls(e->gh, &list, &n) < 0) {
 		report_note(e->report, NOTE_ERROR,
 			    "cannot list the open pull requests: %s", gh_err(e));

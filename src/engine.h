@@ -36,7 +36,10 @@ struct engine {
 	struct report *report;
 	enum identity_state identity;
 	bool stop;        /* T4 failed: no further steps */
-	int64_t deadline; /* sweep deadline on the port's clock; 0 = none */
+	/* The run's deadline on the port's clock (0 = none); a sweep replaces
+	 * it with its start + sweep_deadline (ms), listing included (A6). */
+	int64_t deadline;
+	int64_t sweep_deadline;
 	/* Change detection across sweeps (NULL: every PR is evaluated). */
 	struct sweep_repo *sweep_state;
 	int64_t sweep_ttl_ms;

@@ -22,6 +22,12 @@ void gh_briefs_free(struct gh_pull_brief *list, size_t n)
 	free(list);
 }
 
+void github_set_deadline(struct github *gh, int64_t deadline_ms)
+{
+	for (; gh; gh = github_dryrun_inner(gh))
+		gh->deadline = deadline_ms;
+}
+
 void github_free(struct github *gh)
 {
 	if (gh)

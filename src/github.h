@@ -108,12 +108,18 @@ struct github_ops {
 struct github {
 	const struct github_ops *ops;
 	struct buf error; /* message of the last failure */
+	/* The run's deadline on this port's clock (ms), 0 = none (A6): no
+	 * read, retry or wait goes past it; a read cut off by it fails. Set
+	 * it with github_set_deadline(). */
+	int64_t deadline;
 };
 
 /* Release a gh_pull's contents. */
 void gh_pull_release(struct gh_pull *p);
 /* Free a listing. */
 void gh_briefs_free(struct gh_pull_brief *list, size_t n);
+/* Set the deadline of `gh` and of every port it wraps. */
+void github_set_deadline(struct github *gh, int64_t deadline_ms);
 /* Free a port (NULL is fine). */
 void github_free(struct github *gh);
 

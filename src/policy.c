@@ -16,7 +16,7 @@
 const char *const policy_keys[] = {
 	"trusted_login",  "unlabelers",	    "ai_reviewers",   "label",
 	"clean_context",  "escalation_context", "approve_drafts",
-	"sweep_deadline", NULL};
+	"sweep_deadline", "deadline", NULL};
 
 static const char *const default_ai_reviewers[] = {
 	"copilot", "copilot-pull-request-reviewer", "github-actions"};
@@ -36,6 +36,7 @@ void policy_init(struct policy *p)
 	p->escalation_context = xstrdup("agentic-review/escalation");
 	p->approve_drafts = false;
 	p->sweep_deadline = 480;
+	p->deadline = 120;
 }
 
 void policy_release(struct policy *p)
@@ -143,6 +144,21 @@ static int set_bool(bool *dst, const char *key, const char *value,
 	return AA_OK;
 }
 
+/* A deadline in seconds: 1 s to one day (A6). */
+#define POLICY_MAX_DEADLINE 86400
+
+static int set_seconds(int64_t *out, const char *key, const char *value,
+		       struct buf *err)
+{
+	if (parse_decimal(out, value, strlen(value), POLICY_MAX_DEADLINE) < 0 ||
+	    *out < 1) {
+		buf_setf(err, "config %s: expected seconds from 1 to %d", key,
+			 POLICY_MAX_DEADLINE);
+		return AA_EUSAGE;
+	}
+	return AA_OK;
+}
+
 int policy_set(struct policy *p, const char *key, const char *value,
 	       struct buf *err)
 {
@@ -172,16 +188,10 @@ int policy_set(struct policy *p, const char *key, const char *value,
 				POLICY_MAX_CONTEXT, err);
 	if (strcmp(key, "approve_drafts") == 0)
 		return set_bool(&p->approve_drafts, key, value, err);
-	if (strcmp(key, "sweep_deadline") == 0) {
-		if (parse_decimal(&p->sweep_deadline, value, strlen(value),
-				  86400) < 0 ||
-		    p->sweep_deadline < 1) {
-			buf_setf(err, "config sweep_deadline: expected seconds "
-				      "from 1 to 86400");
-			return AA_EUSAGE;
-		}
-		return AA_OK;
-	}
+	if (strcmp(key, "sweep_deadline") == 0)
+		return set_seconds(&p->sweep_deadline, key, value, err);
+	if (strcmp(key, "deadline") == 0)
+		return set_seconds(&p->deadline, key, value, err);
 	return AA_ENOTFOUND;
 }
 
@@ -212,6 +222,8 @@ int policy_get(const struct policy *p, const char *key, struct buf *out)
 		buf_adds(out, p->approve_drafts ? "true" : "false");
 	else if (strcmp(key, "sweep_deadline") == 0)
 		buf_addf(out, "%lld", (long long)p->sweep_deadline);
+	else if (strcmp(key, "deadline") == 0)
+		buf_addf(out, "%lld", (long long)p->deadline);
 	else
 		return AA_ENOTFOUND;
 	return AA_OK;

@@ -33,7 +33,8 @@ struct policy {
 	char *clean_context;
 	char *escalation_context;
 	bool approve_drafts;
-	int64_t sweep_deadline; /* seconds */
+	int64_t sweep_deadline; /* seconds: the whole sweep (A6) */
+	int64_t deadline;       /* seconds: any other run (A6) */
 	/* Not a configuration key: in GitHub App mode, the App's bot login
 	 * ("<slug>[bot]"), whose statuses are this program's own (T3). */
 	char *app_login;

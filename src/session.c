@@ -233,7 +233,9 @@ int session_open(struct session *s, const struct cli *c, const char *snapshot,
 	report_init(&s->report, NULL, c->dry_run);
 	engine_init(&s->engine, s->gh, &s->policy, s->repository, &s->report);
 	s->engine.deadline = s->gh->ops->now(s->gh) +
-			     s->policy.sweep_deadline * 1000;
+			     s->policy.deadline * 1000;
+	s->engine.sweep_deadline = s->policy.sweep_deadline * 1000;
+	github_set_deadline(s->gh, s->engine.deadline);
 	if (c->state || (!s->offline && s->env.sweep_state)) {
 		load_state(s, c->state ? c->state : s->env.sweep_state);
 		s->engine.sweep_ttl_ms =
