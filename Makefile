@@ -106,6 +106,21 @@ test-unit: $(UNIT_BIN)
 test-fixtures: $(BIN) $(BUILD)/tests/fixture_check
 	@tests/fixtures.sh $(BIN) $(BUILD)/tests/fixture_check
 
+# docs/schemas/: every fixture snapshot against snapshot.schema.json and
+# every fixture's report against report.schema.json (tests/schemas/,
+# node --test with ajv from tests/peers).
+.PHONY: test-schemas
+test-schemas: deps-test $(BIN)
+	@tests/peers/ensure.sh
+	@mkdir -p build
+	@AGENTIC_APPLY_BIN="$(abspath $(BIN))" node --test tests/schemas/ \
+		>build/test-schemas.log 2>&1; rc=$$?; \
+	awk '/^# (tests|pass|fail) [0-9]+$$/ { v[$$2] = $$3 } \
+		END { printf "test-schemas: %d tests: %d passed, %d failed (build/test-schemas.log)\n", \
+			v["tests"], v["pass"], v["fail"] }' build/test-schemas.log; \
+	[ $$rc -eq 0 ] || { awk '/^ *not ok / { p = 1 } p { print } p && /^ *\.\.\.$$/ { p = 0 }' \
+		build/test-schemas.log | head -150; exit $$rc; }
+
 test-corpora: $(FUZZ_TARGETS:%=$(BUILD)/tests/replay_%)
 	@tests/fuzz/replay-corpora.sh $(BUILD)/tests $(FUZZ_TARGETS)
 
@@ -143,6 +158,7 @@ check: deps-test
 	$(MAKE) all
 	$(MAKE) test-unit
 	$(MAKE) test-fixtures
+	$(MAKE) test-schemas
 	$(MAKE) test-corpora
 	$(MAKE) test-cli
 	$(MAKE) test-fakehub

@@ -1,0 +1,191 @@
+// docs/schemas/: every fixture snapshot must match snapshot.schema.json and
+// the report of every fixture (`agentic-apply replay F`, with the `args` of
+// its .expect.json) must match report.schema.json. The fixtures are listed
+// when the test runs, so a new one is covered without editing this file.
+//
+// The schema and the program's loader must agree on what a snapshot is: a
+// fixture the schema refuses must be one written to be malformed (its
+// expectation is the usage-error report), and a fixture the schema accepts
+// must not be refused by replay as malformed (except for rules no JSON
+// Schema can state, such as a PR listed twice).
+//
+// Environment: AGENTIC_APPLY_BIN (default build/agentic-apply),
+// SCHEMA_FIXTURES_DIR (default fixtures/; for trying the test on a copy).
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const peers = createRequire(path.join(ROOT, 'tests/peers/package.json'));
+const Ajv2020 = peers('ajv/dist/2020').default;
+const addFormats = peers('ajv-formats').default;
+
+const FIXTURES = path.resolve(ROOT, process.env.SCHEMA_FIXTURES_DIR || 'fixtures');
+const BIN_SRC = path.resolve(ROOT, process.env.AGENTIC_APPLY_BIN || 'build/agentic-apply');
+
+// Run a private copy: a concurrent rebuild of build/ must not fail a replay.
+const work = mkdtempSync(path.join(tmpdir(), 'agentic-schemas-'));
+const BIN = path.join(work, 'agentic-apply');
+copyFileSync(BIN_SRC, BIN);
+chmodSync(BIN, 0o755);
+after(() => rmSync(work, { recursive: true, force: true }));
+
+const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'));
+
+const ajv = new Ajv2020({ strict: true, strictRequired: false, allowUnionTypes: true, allErrors: true });
+addFormats(ajv);
+const validateSnapshot = ajv.compile(readJson(path.join(ROOT, 'docs/schemas/snapshot.schema.json')));
+const validateReport = ajv.compile(readJson(path.join(ROOT, 'docs/schemas/report.schema.json')));
+
+function explain(validate) {
+  return (validate.errors || [])
+    .slice(0, 8)
+    .map((e) => `  ${e.instancePath || '/'} ${e.message}${e.params ? ' ' + JSON.stringify(e.params) : ''}`)
+    .join('\n');
+}
+
+function assertValid(validate, value, what) {
+  if (!validate(value)) assert.fail(`${what} does not match the schema:\n${explain(validate)}`);
+}
+
+function assertInvalid(validate, value, what) {
+  assert.equal(validate(value), false, `${what} should not match the schema`);
+}
+
+const USAGE_REPORT = { report: 1, steps: [], writes: [], exit: 2 };
+const isUsageReport = (r) => !('event' in r) && r.exit === 2 && r.steps.length === 0;
+
+// Loader rules a JSON Schema cannot state (matched on replay's stderr).
+const BEYOND_SCHEMA = [/listed twice/, /more than \d+ entries/, /larger than \d+ bytes/];
+
+/** Is the fixture's expectation the usage-error report of a malformed snapshot? */
+function expectsUsageReport(file) {
+  let expect;
+  try {
+    expect = readJson(file.replace(/\.json$/, '.expect.json'));
+  } catch (e) {
+    if (e.code === 'ENOENT') return false;
+    throw e;
+  }
+  return expect.exit === 2 && Array.isArray(expect.steps) && expect.steps.length === 0 &&
+    Array.isArray(expect.writes) && expect.writes.length === 0;
+}
+
+const fixtures = readdirSync(FIXTURES)
+  .filter((f) => f.endsWith('.json') && !f.endsWith('.expect.json'))
+  .sort();
+
+describe('schemas', () => {
+  it('there are fixtures to check', () => {
+    assert.ok(fixtures.length > 0, `no fixtures in ${FIXTURES}`);
+  });
+
+  it('the usage-error report matches the report schema', () => {
+    assertValid(validateReport, USAGE_REPORT, 'the usage-error report');
+  });
+
+  // Negative controls: the schemas are not vacuous.
+  const demo = readJson(path.join(ROOT, 'fixtures/000-demo.json'));
+  const demoReport = JSON.parse(
+    spawnSync(BIN, ['replay', '--quiet', path.join(ROOT, 'fixtures/000-demo.json')], { encoding: 'utf8' }).stdout,
+  );
+  const edited = (value, edit) => {
+    const copy = structuredClone(value);
+    edit(copy);
+    return copy;
+  };
+
+  it('the report schema forbids unknown keys and wrong shapes', () => {
+    assertValid(validateReport, demoReport, 'the demo report');
+    assertInvalid(validateReport, edited(demoReport, (r) => { r.extra = 1; }), 'an unknown top-level key');
+    assertInvalid(validateReport, edited(demoReport, (r) => { r.steps[0].extra = 1; }), 'an unknown step key');
+    assertInvalid(validateReport, edited(demoReport, (r) => { r.steps[0].outcome = 'approved'; }), 'an unknown outcome');
+    assertInvalid(validateReport, edited(demoReport, (r) => { r.steps[0].head = 'abc'; }), 'a short head');
+    assertInvalid(validateReport, edited(demoReport, (r) => { r.exit = 4; }), 'exit 4');
+    assertInvalid(validateReport, edited(demoReport, (r) => { delete r.dry_run; }), 'a report without dry_run');
+    assertInvalid(validateReport, edited(demoReport, (r) => { r.writes.push({ kind: 'merge', pr: 7 }); }), 'an unknown write kind');
+    assertInvalid(validateReport, edited(demoReport, (r) => { r.writes.push({ kind: 'dismiss', pr: 7 }); }), 'a dismiss without review_id');
+    assertInvalid(validateReport, { ...USAGE_REPORT, exit: 0 }, 'a bare report that is not exit 2');
+  });
+
+  it('the snapshot schema requires the contract and checks its types', () => {
+    assertValid(validateSnapshot, demo, 'the demo snapshot');
+    assertValid(validateSnapshot, edited(demo, (s) => { s.future_key = { any: 'thing' }; }), 'an unknown top-level key');
+    for (const key of ['snapshot', 'repository', 'event', 'pulls']) {
+      assertInvalid(validateSnapshot, edited(demo, (s) => { delete s[key]; }), `a snapshot without ${key}`);
+    }
+    assertInvalid(validateSnapshot, edited(demo, (s) => { s.pulls[0].head.sha = s.pulls[0].head.sha.slice(1); }), 'a 39-hex head');
+    assertInvalid(validateSnapshot, edited(demo, (s) => { s.pulls[0].comments[0].created_at = '2026-11-29T10:05:00+00:00'; }), 'a time without Z');
+    assertInvalid(validateSnapshot, edited(demo, (s) => { s.faults = [{ read: 'everything', status: 502 }]; }), 'an unknown fault kind');
+    assertInvalid(validateSnapshot, edited(demo, (s) => { s.faults = [{ read: 'pull', write: 'label', status: 502 }]; }), 'a fault with read and write');
+    assertInvalid(validateSnapshot, edited(demo, (s) => { s.repository = 'lf/..'; }), 'a repository part ".."');
+  });
+});
+
+describe('fixture snapshots match docs/schemas/snapshot.schema.json', () => {
+  for (const name of fixtures) {
+    it(name, () => {
+      const file = path.join(FIXTURES, name);
+      const snapshot = readJson(file);
+      if (validateSnapshot(snapshot)) {
+        // The schema accepts it: the program must not refuse it as
+        // malformed, unless for a rule no JSON Schema can state.
+        const { json, stderr } = replay(file);
+        if (isUsageReport(json) && !BEYOND_SCHEMA.some((re) => re.test(stderr))) {
+          assert.fail(`${name}: replay refuses this snapshot as malformed but the schema accepts it; ` +
+            `make docs/schemas/snapshot.schema.json (and docs/snapshot.md) say why:\n  ${stderr.trim().split('\n')[0]}`);
+        }
+        return;
+      }
+      // The schema refuses it: only a fixture written to be malformed may
+      // (its expectation is the usage-error report).
+      if (!expectsUsageReport(file)) {
+        assert.fail(`${name} does not match the schema:\n${explain(validateSnapshot)}`);
+      }
+    });
+  }
+});
+
+describe('fixture reports match docs/schemas/report.schema.json', () => {
+  for (const name of fixtures) {
+    it(name, () => {
+      const { json, status, args } = replay(path.join(FIXTURES, name));
+      assertValid(validateReport, json, `the report of ${name}${args.length ? ' ' + args.join(' ') : ''}`);
+      assert.equal(status, json.exit, `${name}: the process exit code is not the report's "exit"`);
+    });
+  }
+});
+
+const replays = new Map();
+
+/** Replay a fixture once (with its expectation's args) and cache the result. */
+function replay(file) {
+  if (replays.has(file)) return replays.get(file);
+  const expect = file.replace(/\.json$/, '.expect.json');
+  let args = [];
+  try {
+    args = readJson(expect).args || [];
+  } catch (e) {
+    if (e.code !== 'ENOENT') throw e;
+  }
+  const run = spawnSync(BIN, ['replay', '--quiet', ...args, file], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: 60_000,
+  });
+  assert.equal(run.error, undefined, `replay ${file}: ${run.error}`);
+  let json;
+  try {
+    json = JSON.parse(run.stdout);
+  } catch (e) {
+    assert.fail(`replay ${path.basename(file)}: stdout is not JSON (${e.message}); stderr: ${run.stderr.slice(0, 400)}`);
+  }
+  const result = { json, status: run.status, args, stderr: run.stderr };
+  replays.set(file, result);
+  return result;
+}
