@@ -22,11 +22,12 @@ const PINNED = {
   'actions/cache/save': ['5a3ec84eff668545956fd18022155c47e93e2684', 'v4.2.3'],
   'actions/upload-artifact': ['ea165f8d65b6e75b540449e92b4886f43607fa02', 'v4.6.2'],
   'actions/download-artifact': ['d3f86a106a0bac45b974a628896c90dbdf5c8093', 'v4.3.0'],
+  'actions/attest-build-provenance': ['e8998f949152b193b063cb0ec769d69d929409be', 'v2.4.0'],
 };
 
 describe('the files exist', () => {
-  it('action.yml, ci.yml, release.yml, examples/agentic.yml, examples/org-sweep.yml', () => {
-    for (const f of ['action.yml', '.github/workflows/ci.yml', '.github/workflows/release.yml', 'examples/agentic.yml', 'examples/org-sweep.yml']) {
+  it('action.yml, ci.yml, release.yml, examples/agentic.yml, examples/agentic-sweep.yml, examples/org-sweep.yml', () => {
+    for (const f of ['action.yml', '.github/workflows/ci.yml', '.github/workflows/release.yml', 'examples/agentic.yml', 'examples/agentic-sweep.yml', 'examples/org-sweep.yml']) {
       assert.ok(allFiles().includes(f), f);
     }
   });
@@ -69,12 +70,12 @@ describe('permissions are declared, least privilege', () => {
     });
   }
 
-  it('only release publishing writes, and only contents', () => {
+  it('only release publishing writes: the release, and its provenance attestation', () => {
     for (const rel of workflows) {
       const { data } = load(rel);
       for (const [name, job] of Object.entries(data.jobs)) {
         const writes = Object.entries(job.permissions ?? {}).filter(([, v]) => v === 'write').map(([k]) => k);
-        if (rel.endsWith('release.yml') && name === 'publish') assert.deepEqual(writes, ['contents']);
+        if (rel.endsWith('release.yml') && name === 'publish') assert.deepEqual(writes, ['contents', 'id-token', 'attestations']);
         else assert.deepEqual(writes, [], `${rel} job ${name} writes ${writes}`);
       }
     }
@@ -89,12 +90,17 @@ describe('permissions are declared, least privilege', () => {
 });
 
 describe('no checkout of pull request code', () => {
-  it('the examples have no checkout and no script at all', () => {
+  it('the examples have no checkout, and no script but the sweep state check (a job without secrets)', () => {
     for (const rel of files.examples) {
       const { data } = load(rel);
-      for (const { where, step } of steps(data)) {
+      for (const { where, job, step } of steps(data)) {
         assert.ok(!step.uses?.startsWith('actions/checkout'), `${rel} ${where}: checkout`);
-        assert.equal(step.run, undefined, `${rel} ${where}: a run: step (the example runs the action only)`);
+        if (rel === 'examples/agentic-sweep.yml' && job === 'check' && step.name === 'Check the sweep state') {
+          assert.equal(data.jobs.check.environment, undefined);
+          assert.ok(!JSON.stringify(data.jobs.check).includes('secrets.'), 'the check job names no secret');
+          continue;
+        }
+        assert.equal(step.run, undefined, `${rel} ${where}: a run: step (the example runs actions only)`);
         assert.ok(step.uses, `${rel} ${where}: not an action step`);
       }
     }
@@ -128,13 +134,15 @@ describe('concurrency: serialized per PR, never cancelling a run in flight', () 
 
   it('cancel-in-progress is false', () => {
     assert.equal(job.concurrency['cancel-in-progress'], false);
-    const sweep = load('examples/org-sweep.yml').data.jobs.sweep;
+    const sweep = load('examples/agentic-sweep.yml').data.jobs.sweep;
     assert.equal(sweep.concurrency['cancel-in-progress'], false);
+    assert.match(sweep.concurrency.group, /inputs\.repository \|\| github\.repository/, 'one sweep per repository at a time');
   });
 
-  it('the group derives from the event: PR number, dispatch input, status SHA, one global sweep group', () => {
+  it('the group derives from the event: PR number, checked dispatch input, status SHA, else the run', () => {
+    // What the groups come to for each event: deployment.test.mjs.
     const g = job.concurrency.group;
-    for (const part of ['github.event.issue.number', 'github.event.pull_request.number', 'inputs.pr', 'github.event.sha', "'sweep'", 'github.workflow']) {
+    for (const part of ['github.event.issue.number', 'github.event.pull_request.number', 'fromJSON(inputs.pr)', 'github.event.sha', 'github.run_id', 'github.workflow']) {
       assert.ok(g.includes(part), `group lacks ${part}: ${g}`);
     }
     // A created verdict comment is never replaced in the pending slot.
@@ -174,14 +182,26 @@ describe('the drop-in example', () => {
     assert.match(step.with.token, /^\$\{\{ secrets\.[A-Z_]+ \}\}$/);
   });
 
-  it('org-sweep: a matrix of repositories, fail-fast false, max-parallel, command sweep', () => {
+  it('org-sweep: a matrix of repositories, fail-fast false, max-parallel, each the sweep workflow', () => {
     const sweep = load('examples/org-sweep.yml').data.jobs.sweep;
     assert.equal(sweep.strategy['fail-fast'], false);
     assert.ok(Number.isInteger(sweep.strategy['max-parallel']) && sweep.strategy['max-parallel'] >= 1);
     assert.ok(Array.isArray(sweep.strategy.matrix.repository) && sweep.strategy.matrix.repository.length > 1);
-    const step = sweep.steps.find((s) => /\/agentic-apply@/.test(s.uses ?? ''));
+    assert.equal(sweep.uses, './.github/workflows/agentic-sweep.yml');
+    assert.equal(sweep.with.repository, '${{ matrix.repository }}');
+  });
+
+  it('the sweep workflow: the action once, command sweep, the state file, token from a secret', () => {
+    const callee = load('examples/agentic-sweep.yml').data;
+    assert.ok(callee.on.workflow_call, 'a reusable workflow');
+    const ours = steps(callee).filter((s) => /\/agentic-apply@/.test(s.step.uses ?? ''));
+    assert.equal(ours.length, 1);
+    const [{ job: name, step }] = ours;
+    assert.equal(name, 'sweep');
+    assert.match(step.uses, /^[\w.-]+\/agentic-apply@[0-9a-f]{40}$/);
     assert.equal(step.with.command, 'sweep');
-    assert.equal(step.with.repository, '${{ matrix.repository }}');
+    assert.equal(step.with.repository, '${{ inputs.repository }}');
+    assert.equal(step.with['sweep-state'], '${{ runner.temp }}/agentic-sweep-state.json');
     assert.match(step.with.token, /^\$\{\{ secrets\.[A-Z_]+ \}\}$/);
   });
 });
@@ -306,12 +326,12 @@ describe('release and CI', () => {
     assert.ok('push' in ci.on && 'pull_request' in ci.on);
     const scripts = steps(ci).map((s) => s.step.run ?? '').join('\n');
     for (const cmd of ['make check', 'SANITIZE=address,undefined', 'make static', 'make fuzz FUZZ_SECONDS=20']) assert.ok(scripts.includes(cmd), cmd);
-    assert.ok(steps(ci).some((s) => s.step.uses?.startsWith('actions/cache/restore@')), 'the static libraries are cached');
+    assert.ok(!steps(ci).some((s) => s.step.uses?.startsWith('actions/cache')), 'no cache: the ledger line comes from Debian\'s sources alone');
   });
 
   it('release runs on v* tags in Debian 12 and publishes only a verified build', () => {
     assert.deepEqual(release.on.push.tags, ['v*']);
-    assert.equal(release.jobs.build.container, 'debian:12');
+    assert.match(release.jobs.build.container, /^debian:12@sha256:[0-9a-f]{64}$/);
     const scripts = steps(release).map((s) => s.step.run ?? '').join('\n');
     assert.ok(scripts.includes('dist/checksum verify'), 'checked against the committed checksum');
     assert.deepEqual(release.jobs.publish.needs, 'build');
