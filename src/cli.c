@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "config.h"
 #include "log.h"
 #include "util.h"
 
@@ -38,12 +39,44 @@ static int number(int64_t *out, const char *opt, const char *v, int64_t max)
 	return 0;
 }
 
+/* A8: one repository (--repo) or a comma-separated list of them
+ * (--repos; empty entries are skipped, at least one is needed). */
+static int repositories(const char *opt, const char *v, bool list)
+{
+	struct buf one = BUF_INIT(BUF_MAX_SMALL), err = BUF_INIT(BUF_MAX_SMALL);
+	size_t n, count = 0;
+	int error = 0;
+
+	while (v && *v && !error) {
+		n = list ? strcspn(v, ",") : strlen(v);
+		buf_reset(&one);
+		buf_add(&one, v, n);
+		v += n;
+		if (*v)
+			v++;
+		if (!one.len)
+			continue;
+		count++;
+		if (config_check_repository(one.ptr, opt, &err) < 0) {
+			log_error("%s", err.ptr);
+			error = -1;
+		}
+	}
+	if (!error && !count) {
+		log_error("%s: no repository given", opt);
+		error = -1;
+	}
+	buf_release(&one);
+	buf_release(&err);
+	return error;
+}
+
 static int set(struct cli *c, const struct option_def *o, const char *v)
 {
 	switch (o->bit) {
 	case OPT_REPO:
 		c->repo = v;
-		return 0;
+		return repositories(o->name, v, false);
 	case OPT_DRY_RUN:
 		c->dry_run = true;
 		return 0;
@@ -76,7 +109,7 @@ static int set(struct cli *c, const struct option_def *o, const char *v)
 		return 0;
 	case OPT_REPOS:
 		c->repos = v;
-		return 0;
+		return repositories(o->name, v, true);
 	case OPT_COUNT:
 		return number(&c->count, o->name, v, INT32_MAX);
 	case OPT_STALL_AFTER:

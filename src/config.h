@@ -1,9 +1,12 @@
 /*
- * config.h - the environment, read once (STYLE: environment is an input).
+ * config.h - the environment, read once (STYLE: environment is an input),
+ * and the validation of what names the server (A8).
  *
- * GitHub Actions' variables select the server, repository and event;
- * AGENTIC_<KEY> sets each policy key; AGENTIC_* also tunes the HTTP client.
- * Tokens are only referenced here, never copied into messages.
+ * GitHub Actions' variables select the server, repository and event; each
+ * policy key comes from the action input INPUT_<KEY> (hyphens or
+ * underscores) or AGENTIC_<KEY>, which must agree when several are set
+ * (config.c says the order); AGENTIC_* also tunes the HTTP client. Tokens
+ * are only referenced here, never copied into messages.
  */
 #ifndef AA_CONFIG_H
 #define AA_CONFIG_H
@@ -44,11 +47,28 @@ struct env_config {
 };
 
 /*
- * Read the environment into `e` and AGENTIC_<KEY> into `p`. Returns 0, or
- * AA_EUSAGE with one line in err naming the variable.
+ * Read the environment into `e` and each policy key into `p`. Returns 0,
+ * or AA_EUSAGE with one line in err naming the variable (both variables
+ * when two that set the same thing disagree). `e` must be released either
+ * way.
  */
 int env_load(struct env_config *e, struct policy *p, struct buf *err);
 void env_release(struct env_config *e);
+
+/*
+ * A8: is `name` a repository name (OWNER/NAME, each part 1-39 / 1-100 of
+ * A-Z a-z 0-9 - _ ., neither part "." or "..")? 0, or AA_EUSAGE with one
+ * line in err naming `source` (the option or variable it came from).
+ */
+int config_check_repository(const char *name, const char *source,
+			    struct buf *err);
+/*
+ * A8: may the token be sent to this API URL? https://, or http:// only to
+ * a loopback host (127.0.0.0/8 as four decimal octets, localhost, [::1]);
+ * the authority must be a plain HOST[:PORT] (no user info). 0, or
+ * AA_EUSAGE with one line in err naming `source`.
+ */
+int config_check_api_url(const char *url, const char *source, struct buf *err);
 
 /* The live port's configuration from the environment (and --repo). */
 void env_live_config(const struct env_config *e, const char *repository,

@@ -60,10 +60,10 @@ static int open_live(struct session *s, const struct cli *c, struct buf *err)
 			      "GITHUB_REPOSITORY)");
 		return AA_EUSAGE;
 	}
-	if (!repo_name_valid(s->repository)) {
-		buf_setf(err, "repository '%s' is not OWNER/NAME", s->repository);
+	/* cli.c and env_load checked where it came from; this is the name
+	 * every request will carry. */
+	if (config_check_repository(s->repository, "repository", err) < 0)
 		return AA_EUSAGE;
-	}
 	if (!s->env.token) {
 		buf_setf(err, "no token: set AGENTIC_TOKEN or GITHUB_TOKEN");
 		return AA_EUSAGE;
@@ -275,8 +275,10 @@ int session_switch_repo(struct session *s, const char *repository)
 	struct live_config lc;
 	struct github *gh = NULL;
 
-	if (s->offline || !repo_name_valid(repository)) {
-		log_error("sweep: repository '%s' is not OWNER/NAME", repository);
+	if (s->offline ||
+	    config_check_repository(repository, "--repos", &err) < 0) {
+		log_error("sweep: %s",
+			  err.len ? err.ptr : "--repos needs a live run");
 		buf_release(&err);
 		return EXIT_USAGE;
 	}

@@ -137,22 +137,28 @@ bool sha_parse(char *out, const char *s, size_t len)
 	return true;
 }
 
+/* One part of OWNER/NAME: 1..max of GitHub's characters, not "." or "..". */
+static bool repo_part_valid(const char *s, size_t n, size_t max)
+{
+	size_t i;
+
+	if (n == 0 || n > max || (n == 1 && s[0] == '.') ||
+	    (n == 2 && s[0] == '.' && s[1] == '.'))
+		return false;
+	for (i = 0; i < n; i++)
+		if (!is_alnum((unsigned char)s[i]) && s[i] != '-' &&
+		    s[i] != '_' && s[i] != '.')
+			return false;
+	return true;
+}
+
 bool repo_name_valid(const char *s)
 {
 	const char *slash = strchr(s, '/');
-	size_t i;
 
-	if (!slash || slash == s || !slash[1] || strchr(slash + 1, '/') ||
-	    strlen(s) > 200)
-		return false;
-	for (i = 0; s[i]; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (s + i != slash && !is_digit(c) && !(c >= 'a' && c <= 'z') &&
-		    !(c >= 'A' && c <= 'Z') && c != '-' && c != '_' && c != '.')
-			return false;
-	}
-	return true;
+	return slash &&
+	       repo_part_valid(s, (size_t)(slash - s), REPO_MAX_OWNER) &&
+	       repo_part_valid(slash + 1, strlen(slash + 1), REPO_MAX_NAME);
 }
 
 int parse_decimal(int64_t *out, const char *s, size_t len, int64_t max)

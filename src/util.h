@@ -92,7 +92,12 @@ int time_parse(int64_t *out, const char *s);
 /* Writes "YYYY-MM-DDTHH:MM:SSZ" (fractions are kept when non-zero). */
 void time_format(char out[32], int64_t ms);
 
-/* Is s an OWNER/NAME repository name (GitHub's characters only)? */
+/* GitHub's limits: an owner (user or organization) has at most 39
+ * characters, a repository name at most 100. */
+#define REPO_MAX_OWNER 39
+#define REPO_MAX_NAME 100
+/* A8: is s an OWNER/NAME repository name: each part of A-Z a-z 0-9 - _ .
+ * within the limits above, neither part "." or ".."? */
 bool repo_name_valid(const char *s);
 
 /*

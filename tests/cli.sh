@@ -161,6 +161,67 @@ expect "apply edited comment" 1 "$bin" apply --snapshot "$tmp/edited.json" --pr 
 stdout_has "apply edited comment" '"outcome": "refused"'
 stdout_has "apply edited comment" '"writes": []'
 
+# --- live configuration, refused before any request (exit 2) ---
+# `live` runs with a clean environment against a closed loopback port: a
+# configuration that is accepted gets as far as the first request (exit 3).
+live() {
+	env -i PATH="$PATH" GITHUB_TOKEN=t GITHUB_API_URL=http://127.0.0.1:9 \
+		AGENTIC_RETRIES=0 AGENTIC_CONNECT_TIMEOUT=1 "$@"
+}
+# A8: repository names (--repo, --repos, GITHUB_REPOSITORY).
+for r in a/.. ../b ./b a/. 'a/b c' a/b/c a 'a/b;c' "$(printf 'a/b\033')" \
+	"$(printf 'a%.0s' $(seq 40))/b"; do
+	expect "A8 --repo '$r'" 2 live "$bin" gate --pr 7 --repo "$r"
+	stderr_has "A8 --repo '$r'" "is not OWNER/NAME"
+	expect "A8 GITHUB_REPOSITORY '$r'" 2 live GITHUB_REPOSITORY="$r" "$bin" gate --pr 7
+	stderr_has "A8 GITHUB_REPOSITORY '$r'" "GITHUB_REPOSITORY: '"
+done
+expect "A8 --repos with a bad entry" 2 live "$bin" sweep --repos 'a/b,x/..'
+stderr_has "A8 --repos with a bad entry" "--repos: 'x/..' is not OWNER/NAME"
+expect "A8 --repos empty" 2 live "$bin" sweep --repos ','
+expect "A8 good --repo" 3 live "$bin" gate --pr 7 --repo a.b/c_d-e.f
+expect "A8 good GITHUB_REPOSITORY" 3 live GITHUB_REPOSITORY=lf/svc "$bin" gate --pr 7
+# A8: API URLs (https, or http to a loopback host only).
+for u in http://example.com http://10.0.0.1:8080 'http://127.0.0.1@evil.example' \
+	http://127.0.0.1.evil.example http://127.0.0.256 http://127.1 \
+	'http://[::2]:9' ftp://127.0.0.1 'https://a b' HTTPS://api.github.com \
+	'http://localhost%2eevil.example'; do
+	expect "A8 GITHUB_API_URL '$u'" 2 live GITHUB_REPOSITORY=a/b GITHUB_API_URL="$u" "$bin" gate --pr 7
+	stderr_has "A8 GITHUB_API_URL '$u'" "GITHUB_API_URL:"
+done
+expect "A8 plain http GraphQL URL off loopback" 2 live GITHUB_REPOSITORY=a/b \
+	GITHUB_GRAPHQL_URL=http://example.com/graphql "$bin" gate --pr 7
+stderr_has "A8 plain http GraphQL URL off loopback" "GITHUB_GRAPHQL_URL: 'http://example.com/graphql': plain http://"
+for u in http://127.0.0.1:9 http://127.9.8.7:9 http://localhost:9 'http://[::1]:9'; do
+	expect "A8 loopback '$u'" 3 live GITHUB_REPOSITORY=a/b GITHUB_API_URL="$u" "$bin" gate --pr 7
+done
+# Where a setting comes from: two names that disagree are refused, naming
+# both; equal values are fine (an earlier step's GITHUB_ENV line must not
+# silently replace an action input).
+conflict() { # NAME VAR1=V1 VAR2=V2 — both set, disagreeing
+	expect "config conflict: $1" 2 live GITHUB_REPOSITORY=a/b "$2" "$3" "$bin" gate --pr 7
+	stderr_has "config conflict: $1" "${2%%=*} and ${3%%=*} are both set and disagree"
+}
+conflict "hyphen vs underscore input" INPUT_TRUSTED-LOGIN=mallory INPUT_TRUSTED_LOGIN=lfx-reviewer
+conflict "input vs AGENTIC_" INPUT_TRUSTED_LOGIN=lfx-reviewer AGENTIC_TRUSTED_LOGIN=mallory
+conflict "hyphen input vs AGENTIC_" INPUT_UNLABELERS=mallory AGENTIC_UNLABELERS=alice
+conflict "a list emptied by AGENTIC_" INPUT_AI_REVIEWERS=copilot AGENTIC_AI_REVIEWERS=
+conflict "deadline" INPUT_DEADLINE=5 AGENTIC_DEADLINE=60
+conflict "read token" INPUT_READ-TOKEN=sekrit-r1 INPUT_READ_TOKEN=sekrit-r2
+if grep -q sekrit "$tmp/err"; then bad "config conflict: a token was printed"; else ok; fi
+conflict "write token" INPUT_TOKEN=sekrit-w1 AGENTIC_TOKEN=sekrit-w2
+if grep -q sekrit "$tmp/err"; then bad "config conflict: a token was printed"; else ok; fi
+conflict "App id" INPUT_APP-ID=1 AGENTIC_APP_ID=2
+expect "config: equal values agree" 3 live GITHUB_REPOSITORY=a/b INPUT_TRUSTED-LOGIN=bot \
+	INPUT_TRUSTED_LOGIN=bot AGENTIC_TRUSTED_LOGIN=bot "$bin" gate --pr 7
+expect "config: equal lists in other words agree" 3 live GITHUB_REPOSITORY=a/b \
+	INPUT_UNLABELERS='alice, bob' AGENTIC_UNLABELERS='alice bob' "$bin" gate --pr 7
+expect "config: an empty input is unset" 3 live GITHUB_REPOSITORY=a/b INPUT_TRUSTED_LOGIN= \
+	AGENTIC_TRUSTED_LOGIN=bot "$bin" gate --pr 7
+expect "config: a bad value names its variable" 2 live GITHUB_REPOSITORY=a/b \
+	INPUT_TRUSTED-LOGIN='a b' "$bin" gate --pr 7
+stderr_has "config: a bad value names its variable" "INPUT_TRUSTED-LOGIN: config trusted_login"
+
 # --- lint ---
 sha=0123456789abcdef0123456789abcdef01234567
 printf '<!-- agentic:needs-human v1 -->\n<!-- needs-human: no -->\n<!-- head: %s -->\n<!-- base: main -->\nroutine\n' $sha >"$tmp/nh.md"
