@@ -296,6 +296,19 @@ static void refuse(struct engine *e, size_t step, const char *rule,
 	step_finish(e->report, s, "refused", EXIT_REFUSED);
 }
 
+/* A9: a race lost to a newer round is normal operation: a notice, exit 0. */
+static void refuse_quietly(struct engine *e, size_t step, const char *rule,
+			   const char *why)
+{
+	struct report_step *s = &e->report->steps[step];
+
+	step_reason(s, "%s: %s", rule, why);
+	report_note(e->report, NOTE_NOTICE,
+		    "PR #%lld: verdict not applied (%s): %s", (long long)s->pr,
+		    rule, why);
+	step_finish(e->report, s, "refused", EXIT_OK);
+}
+
 /* A read the check step needs failed: nothing written, exit 3. */
 static void check_read_failed(struct engine *e, size_t step, const char *what)
 {
@@ -312,6 +325,7 @@ static void check_read_failed(struct engine *e, size_t step, const char *what)
 static bool check_refused_early(struct engine *e, size_t step,
 				const struct marker_result *m)
 {
+	struct buf why = BUF_INIT(BUF_MAX_SMALL);
 	bool refused = false;
 
 	if (m->too_long) {
@@ -319,14 +333,33 @@ static bool check_refused_early(struct engine *e, size_t step,
 		       "the comment is longer than 65,536 characters");
 		refused = true;
 	}
+	if (m->check.second_line) {
+		buf_setf(&why, "two agentic:check blocks (lines %zu and %zu): "
+			       "the verdict is ambiguous",
+			 m->check.block_line, m->check.second_line);
+		refuse(e, step, "R1", why.ptr);
+		refused = true;
+	}
 	if (!m->check.has_head) {
 		refuse(e, step, "R1", "no valid head: line in the check block");
+		refused = true;
+	} else if (m->check.head_conflict) {
+		buf_setf(&why, "two head: lines name different commits (lines "
+			       "%zu and %zu)",
+			 m->check.head_line, m->check.head_conflict);
+		refuse(e, step, "R1", why.ptr);
 		refused = true;
 	}
 	if (!m->check.has_round || !m->check.round_valid) {
 		refuse(e, step, "R3", "no valid round: line in the check block");
 		refused = true;
+	} else if (m->check.round_conflict) {
+		buf_setf(&why, "two round: lines disagree (lines %zu and %zu)",
+			 m->check.round_line, m->check.round_conflict);
+		refuse(e, step, "R3", why.ptr);
+		refused = true;
 	}
+	buf_release(&why);
 	return refused;
 }
 
@@ -354,26 +387,55 @@ static int check_head_in_pull(struct engine *e, size_t step, int64_t pr,
 	return AA_OK;
 }
 
-/* R4: round: is the newest trusted round stamp of (head, N). */
+/*
+ * R4: round: is the newest trusted round stamp of (head, N). An older
+ * round of the same head and PR lost a race to a push or a retarget (A9);
+ * telling it apart needs the whole status history, read only here.
+ */
 static int check_round(struct engine *e, size_t step, int64_t pr,
 		       const struct snap_statuses *st,
 		       const struct marker_check *c)
 {
 	const struct snap_status *round = stamp_round(st, e->policy, pr);
 	struct buf why = BUF_INIT(BUF_MAX_SMALL);
+	struct snap_statuses all;
+	bool older = false;
+	int error = AA_ERR;
 
+	memset(&all, 0, sizeof(all));
 	if (round && round->id == c->round)
 		return AA_OK;
+	if (round && c->round < round->id) {
+		if (e->gh->ops->statuses(e->gh, pr, c->head,
+					 STATUS_NEED_HISTORY, &all) < 0) {
+			check_read_failed(e, step, "statuses");
+			error = AA_EAPI;
+			goto out;
+		}
+		older = stamp_round_by_id(&all, e->policy, pr, c->round);
+	}
+	if (older) {
+		buf_setf(&why, "round %lld was superseded by round %lld of PR "
+			       "#%lld on %.7s (a push or retarget started a "
+			       "new review round while this one was judged)",
+			 (long long)c->round, (long long)round->id,
+			 (long long)pr, c->head);
+		refuse_quietly(e, step, "R4", why.ptr);
+		goto out;
+	}
 	if (round)
-		buf_setf(&why, "round %lld is not the newest round of PR #%lld "
-			       "on %.7s (%lld)", (long long)c->round,
-			 (long long)pr, c->head, (long long)round->id);
+		buf_setf(&why, "round %lld is not a review round of PR #%lld on "
+			       "%.7s (the newest is %lld)",
+			 (long long)c->round, (long long)pr, c->head,
+			 (long long)round->id);
 	else
 		buf_setf(&why, "no trusted round stamp of PR #%lld on %.7s",
 			 (long long)pr, c->head);
 	refuse(e, step, "R4", why.ptr);
+out:
+	snap_statuses_release(&all);
 	buf_release(&why);
-	return AA_ERR;
+	return error;
 }
 
 /* §3.3: judge the rows, then write the status (once). */
@@ -391,7 +453,12 @@ static void check_write(struct engine *e, size_t step, int64_t pr,
 	verdict_judge_check(&j, c->body, c->body_len, &m->check, pull->threads,
 			    pull->nthreads, e->policy);
 	e->report->steps[step].clean = j.clean;
-	if (!j.has_clean)
+	if (m->check.clean_conflict)
+		report_note(e->report, NOTE_WARNING,
+			    "PR #%lld: two clean: lines disagree (lines %zu and "
+			    "%zu); treated as clean: false", (long long)pr,
+			    m->check.clean_line, m->check.clean_conflict);
+	else if (!j.has_clean)
 		report_note(e->report, NOTE_WARNING,
 			    "PR #%lld: the check block has no clean: line; "
 			    "treated as clean: false", (long long)pr);
@@ -405,8 +472,10 @@ static void check_write(struct engine *e, size_t step, int64_t pr,
 		step_reason(&e->report->steps[step],
 			    "not clean: clean: %s, %zu invalid, %zu foreign, "
 			    "%zu blocking of %zu rows",
-			    !j.has_clean ? "missing"
-			    : j.said_clean ? "true" : "false",
+			    m->check.clean_conflict ? "conflicting"
+			    : !j.has_clean	    ? "missing"
+			    : j.said_clean	    ? "true"
+						    : "false",
 			    j.invalid, j.foreign, j.blocking, j.rows);
 	state = j.clean ? "success" : "failure";
 	buf_setf(&desc, "conductor pr=#%lld: clean=%s", (long long)pr,
@@ -465,6 +534,26 @@ out:
 	gh_pull_release(&g);
 }
 
+/* Why a trusted comment is no verdict: nothing, or a near-miss (A2, A3). */
+static void skip_no_verdict(struct report_step *s, int64_t id,
+			    const struct marker_result *m)
+{
+	if (m->check.fenced_line)
+		step_reason(s, "comment %lld has no verdict: its agentic:check "
+			       "marker (line %zu) is inside a code fence opened "
+			       "at line %zu, and fenced code is never read",
+			    (long long)id, m->check.fenced_line,
+			    m->check.fenced_open);
+	if (m->nh.stray_line)
+		step_reason(s, "comment %lld has no needs-human verdict: its "
+			       "markers (line %zu) are not a leading marker run "
+			       "under an agentic:needs-human v1 first line",
+			    (long long)id, m->nh.stray_line);
+	if (!m->check.fenced_line && !m->nh.stray_line)
+		step_reason(s, "comment %lld has no verdict marker",
+			    (long long)id);
+}
+
 void engine_apply(struct engine *e, int64_t pr, const struct snap_comment *c,
 		  bool reread)
 {
@@ -486,9 +575,8 @@ void engine_apply(struct engine *e, int64_t pr, const struct snap_comment *c,
 		return;
 	}
 	marker_parse(&m, c->body, c->body_len);
-	if (!m.nh.present && !m.check.present) {
-		step_reason(s, "comment %lld has no verdict marker",
-			    (long long)c->id);
+	if (!m.nh.present && !m.check.present && !m.nh.trigger) {
+		skip_no_verdict(s, c->id, &m);
 		step_finish(e->report, s, "skipped", EXIT_OK);
 		return;
 	}
@@ -496,7 +584,8 @@ void engine_apply(struct engine *e, int64_t pr, const struct snap_comment *c,
 		s->needs_human = m.nh.malformed        ? "malformed"
 				 : m.nh.value == NH_YES ? "yes"
 							: "no";
-	if (m.check.has_head)
+	if (m.check.has_head && !m.check.head_conflict &&
+	    !m.check.second_line) /* N3: only a head that means one thing */
 		memcpy(s->head, m.check.head, SHA_BUF);
 	else if (m.nh.present && !m.nh.malformed)
 		memcpy(s->head, m.nh.head, SHA_BUF);
@@ -512,7 +601,7 @@ void engine_apply(struct engine *e, int64_t pr, const struct snap_comment *c,
 		return;
 	}
 	step_finish(e->report, s, "applied", EXIT_OK);
-	if (m.nh.present && m.nh.any_yes)
+	if (m.nh.trigger)
 		label_step(e, step, pr);
 	if (m.check.present && !e->stop)
 		check_step(e, step, pr, c, &m);

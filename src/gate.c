@@ -184,6 +184,8 @@ static const char *malformed_why(unsigned m)
 		return "it is longer than 65,536 characters";
 	if (m & NHM_BOTH_VALUES)
 		return "it says both yes and no";
+	if (m & NHM_BAD_VALUE)
+		return "a needs-human: line says neither yes nor no";
 	if (m & NHM_NO_VALUE)
 		return "it has no needs-human: yes/no line";
 	if (m & NHM_BAD_HEAD)
@@ -241,8 +243,33 @@ static bool esc_verdict_no(const struct nh_lookup *lk, const struct unlabel *u,
 	return true;
 }
 
+/* No verdict for H: say what was there instead of one, if anything. */
+static void no_verdict_why(const struct nh_lookup *lk, struct buf *why)
+{
+	if (lk->tampered)
+		buf_setf(why, "the needs-human verdict for the head (comment "
+			      "%lld) was edited by %s, so it no longer counts",
+			 (long long)lk->tampered->id,
+			 lk->edited_by_other ? lk->edited_by_other
+					     : "an unknown account");
+	else if (lk->quoted)
+		buf_setf(why, "no needs-human verdict for the head: comment %lld "
+			      "holds needs-human markers (line %zu) that are "
+			      "quoted, fenced or not at its start, which is not "
+			      "a verdict",
+			 (long long)lk->quoted->id, lk->quoted_line);
+	else if (lk->dropped)
+		buf_setf(why, "no needs-human verdict for the head since the "
+			      "base branch was changed (the judge must run "
+			      "again)");
+	else
+		buf_setf(why, "no needs-human verdict for the head yet (the "
+			      "escalation judge is still running)");
+}
+
 static bool esc_no_verdict(const struct gate_input *in, const struct policy *p,
-			   const struct unlabel *u, struct buf *why)
+			   const struct nh_lookup *lk, const struct unlabel *u,
+			   struct buf *why)
 {
 	const struct snap_status *round, *skip;
 
@@ -254,8 +281,7 @@ static bool esc_no_verdict(const struct gate_input *in, const struct policy *p,
 	round = stamp_round(in->statuses, p, in->pr);
 	skip = stamp_skip(in->statuses, p, in->pr);
 	if (!skip || !round || skip->id <= round->id) {
-		buf_setf(why, "no needs-human verdict for the head yet (the "
-			      "escalation judge is still running)");
+		no_verdict_why(lk, why);
 		return false;
 	}
 	if (!u->newest || !u->authorized ||
@@ -270,12 +296,43 @@ static bool esc_no_verdict(const struct gate_input *in, const struct policy *p,
 	return true;
 }
 
+/*
+ * A1: a yes binds until an allowed person removes the label after it,
+ * whatever happened to the label itself (renamed, deleted) and whatever a
+ * later verdict says; so does an edit of the trusted login's comment by
+ * someone else, which could have removed a yes.
+ */
+static bool esc_hold_lifted(const struct nh_lookup *lk, const struct unlabel *u,
+			    const struct policy *p, struct buf *why)
+{
+	if (!lk->hold_at ||
+	    (u->authorized && u->newest->created_at > lk->hold_at))
+		return true;
+	if (lk->hold_edited)
+		buf_setf(why, "comment %lld of the machine account was edited "
+			      "by %s, which could have removed a needs-human: "
+			      "yes; an allowed person must remove the %s "
+			      "label after that edit",
+			 (long long)lk->hold->id,
+			 lk->hold_editor ? lk->hold_editor
+					 : "an unknown account",
+			 p->label);
+	else
+		buf_setf(why, "comment %lld said needs-human: yes, and no "
+			      "allowed person has removed the %s label since "
+			      "(a yes holds until then, even if the label was "
+			      "renamed or deleted)",
+			 (long long)lk->hold->id, p->label);
+	return false;
+}
+
 static bool cond_escalation(const struct gate_input *in,
 			    const struct policy *p, struct buf *why, char **url)
 {
 	struct nh_lookup lk;
 	struct unlabel u;
 	const struct marker_nh *nh;
+	bool ok;
 
 	if (!(in->ok & PART_COMMENTS) || !(in->ok & PART_TIMELINE)) {
 		buf_setf(why, "the %s could not be read",
@@ -284,8 +341,10 @@ static bool cond_escalation(const struct gate_input *in,
 	}
 	verdict_lookup(&lk, in->pull, in->pull->head_sha, p);
 	find_unlabel(&u, in->pull, p);
-	if (!lk.comment)
-		return esc_no_verdict(in, p, &u, why);
+	if (!lk.comment) {
+		ok = esc_no_verdict(in, p, &lk, &u, why);
+		return ok && esc_hold_lifted(&lk, &u, p, why);
+	}
 	*url = xstrdup_or_null(lk.comment->html_url);
 	nh = &lk.marker.nh;
 	if (nh->malformed) {
@@ -302,8 +361,9 @@ static bool cond_escalation(const struct gate_input *in,
 			 in->pull->base_ref);
 		return false;
 	}
-	return nh->value == NH_YES ? esc_verdict_yes(&lk, &u, why)
-				   : esc_verdict_no(&lk, &u, why);
+	ok = nh->value == NH_YES ? esc_verdict_yes(&lk, &u, why)
+				 : esc_verdict_no(&lk, &u, why);
+	return ok && esc_hold_lifted(&lk, &u, p, why);
 }
 
 static const char *part_name(unsigned part)

@@ -35,6 +35,7 @@ struct gh_pull {
 #define STATUS_NEED_SKIP (1u << 2)  /* stamp_skip, and the round it beats */
 #define STATUS_NEED_IDS (1u << 3)   /* the real status ids */
 #define STATUS_NEED_ALL 15u
+#define STATUS_NEED_HISTORY (1u << 4) /* every status: an older round (A9) */
 
 /* One open pull request of a listing. */
 struct gh_pull_brief {

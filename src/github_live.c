@@ -51,6 +51,7 @@ struct live_contexts {
 struct cache_entry {
 	int64_t pr;
 	struct snap_statuses st;
+	bool whole; /* every page read (STATUS_NEED_HISTORY) */
 };
 
 /* A PR's gate parts read ahead (prefetch), with its head's contexts. */
@@ -1202,7 +1203,7 @@ static int dec_status(struct snap_status *x, const cJSON *o, struct buf *err)
  * can decide nothing: §4) or the list ends.
  */
 static int fetch_statuses(struct live *l, int64_t pr, const char *sha,
-			  struct snap_statuses *out)
+			  unsigned need, struct snap_statuses *out)
 {
 	struct buf path = BUF_INIT(BUF_MAX_SMALL), err = BUF_INIT(BUF_MAX_SMALL);
 	struct http_response r;
@@ -1255,7 +1256,8 @@ static int fetch_statuses(struct live *l, int64_t pr, const char *sha,
 		root = NULL;
 		free(next);
 		next = r.next ? xstrdup(r.next) : NULL;
-		if (!next || stamp_round(out, l->policy, pr))
+		if (!next || (!(need & STATUS_NEED_HISTORY) &&
+			      stamp_round(out, l->policy, pr)))
 			break;
 	}
 	error = AA_OK;
@@ -1293,7 +1295,7 @@ static bool synthesize(struct live *l, int64_t pr, const char *sha,
 	       stamp_desc_has_pr(clean->description, pr);
 	if ((need & STATUS_NEED_CLEAN) && clean && !ours)
 		return false;
-	if (need & (STATUS_NEED_ROUND | STATUS_NEED_IDS))
+	if (need & (STATUS_NEED_ROUND | STATUS_NEED_IDS | STATUS_NEED_HISTORY))
 		return false; /* R4 compares the round's id: REST has ids */
 	if ((need & STATUS_NEED_SKIP) && esc)
 		return false;
@@ -1317,11 +1319,12 @@ static int live_statuses(struct github *gh, int64_t pr, const char *sha,
 
 	if (synthesize(l, pr, sha, need, out))
 		return AA_OK;
-	if (c && cache_current(l, c)) {
+	if (c && cache_current(l, c) &&
+	    (c->whole || !(need & STATUS_NEED_HISTORY))) {
 		snap_statuses_copy(out, &c->st);
 		return AA_OK;
 	}
-	if ((error = fetch_statuses(l, pr, sha, out)) < 0)
+	if ((error = fetch_statuses(l, pr, sha, need, out)) < 0)
 		return error;
 	if (!c) {
 		ALLOC_GROW(l->cache, l->ncache + 1, l->acache);
@@ -1331,6 +1334,7 @@ static int live_statuses(struct github *gh, int64_t pr, const char *sha,
 		snap_statuses_release(&c->st);
 	}
 	snap_statuses_copy(&c->st, out);
+	c->whole = (need & STATUS_NEED_HISTORY) != 0;
 	return AA_OK;
 }
 
@@ -1932,7 +1936,7 @@ static bool status_landed(struct live *l, int64_t pr, const char *sha,
 	bool landed = false;
 	size_t i;
 
-	if (fetch_statuses(l, pr, sha, &st) < 0)
+	if (fetch_statuses(l, pr, sha, 0, &st) < 0)
 		return false;
 	for (i = 0; i < st.n; i++)
 		if (st.v[i].id > known_max &&

@@ -2,12 +2,14 @@
  * marker.c - BEHAVIOR §2: what a verdict comment says, as the deterministic
  * steps read it.
  *
- * A needs-human verdict is a set of whole-line HTML-comment markers anywhere
- * in the comment; the check ledger is everything from the first line that
- * contains "<!-- agentic:check v1 -->" to the end. Both are read in one pass
- * over the lines, with views into the caller's text and no allocation. Every
- * line is looked at a bounded number of times, so the work is linear in the
- * input whatever it holds.
+ * A needs-human verdict is a comment whose first non-blank line is its
+ * header, read from the run of whole-line HTML comments right after it
+ * (A2); the check ledger is everything from the first line outside fenced
+ * code that contains "<!-- agentic:check v1 -->" to the end, fenced code
+ * skipped (A3), every bullet line a row (A4). Both are read in one pass
+ * over the lines, with views into the caller's text and no allocation.
+ * Every line is looked at a bounded number of times, so the work is linear
+ * in the input whatever it holds.
  */
 #include "marker.h"
 
@@ -122,19 +124,39 @@ bool marker_next_line(const char *text, size_t len, size_t *off,
 	return true;
 }
 
-enum nh_line_kind marker_nh_line(struct mview line, struct mview *value)
+/* The inside of a line that is one whole HTML comment. */
+static bool comment_inside(struct mview line, struct mview *in)
 {
-	struct mview l = trim(line), in;
+	struct mview l = trim(line);
 
-	*value = mv(NULL, 0);
 	/* "<!--" + "-->" without overlap needs 7 bytes. */
 	if (l.n < 7 || memcmp(l.p, "<!--", 4) != 0 ||
 	    memcmp(l.p + l.n - 3, "-->", 3) != 0)
-		return NHL_NONE;
-	in = mv(l.p + 4, l.n - 7);
+		return false;
+	*in = mv(l.p + 4, l.n - 7);
 	/* One comment per line: a second opener or closer inside is not a
 	 * marker line (it would render differently from what it says). */
-	if (contains(in, "-->") || contains(in, "<!--"))
+	return !contains(*in, "-->") && !contains(*in, "<!--");
+}
+
+bool marker_is_comment_line(struct mview line)
+{
+	struct mview in;
+
+	return comment_inside(line, &in);
+}
+
+bool marker_is_blank(struct mview line)
+{
+	return trim(line).n == 0;
+}
+
+enum nh_line_kind marker_nh_line(struct mview line, struct mview *value)
+{
+	struct mview in;
+
+	*value = mv(NULL, 0);
+	if (!comment_inside(line, &in))
 		return NHL_NONE;
 	in = trim_ws(in); /* only spaces and tabs inside the delimiters */
 	if (eat_word(&in, "agentic:needs-human")) {
@@ -179,14 +201,9 @@ enum check_line_kind marker_check_line(struct mview line, struct mview *value)
 	struct mview l = trim(line), t;
 
 	*value = mv(NULL, 0);
-	t = l;
-	if (eat_char(&t, '-')) {
-		skip_ws(&t);
-		if (eat_key(&t, "id")) {
-			*value = l;
-			return CKL_ROW;
-		}
-		return CKL_NONE;
+	if (l.n && (l.p[0] == '-' || l.p[0] == '*' || l.p[0] == '+')) {
+		*value = l; /* A4: a ledger has no prose bullets */
+		return CKL_ROW;
 	}
 	t = l;
 	if (eat_key(&t, "head") && sha_parse(NULL, t.p, t.n)) {
@@ -232,6 +249,12 @@ const char *marker_row_error_str(enum row_error e)
 	switch (e) {
 	case ROW_OK:
 		return "ok";
+	case ROW_BAD_BULLET:
+		return "a row starts with \"- \"; a \"*\" or \"+\" bullet is not "
+		       "a row";
+	case ROW_NO_ID:
+		return "a row starts with \"- id:\"; every bullet line of the "
+		       "block is a row";
 	case ROW_BAD_ID:
 		return "the id is empty or holds whitespace or control characters";
 	case ROW_NO_STATUS:
@@ -316,9 +339,15 @@ void marker_parse_row(struct marker_row *row, struct mview line)
 	memset(row, 0, sizeof(*row));
 	row->text = v;
 	row->severity = SEV_NIT;
-	eat_char(&v, '-');
+	if (!eat_char(&v, '-')) {
+		row->error = ROW_BAD_BULLET;
+		return;
+	}
 	skip_ws(&v);
-	eat_key(&v, "id");
+	if (!eat_key(&v, "id")) {
+		row->error = ROW_NO_ID;
+		return;
+	}
 
 	row->id = take_token(&v);
 	if (!row->id.n) {
@@ -381,22 +410,65 @@ static void nh_add_head(struct marker_nh *nh, struct mview v)
 	memcpy(nh->heads[nh->nheads++], sha, SHA_BUF);
 }
 
+/* A3: a run of 3+ backticks or tildes after at most 3 spaces. */
+static bool fence_run(struct mview line, char *ch, size_t *len,
+		      bool *bare)
+{
+	size_t i = 0, n;
+
+	while (i < line.n && i < 4 && line.p[i] == ' ')
+		i++;
+	if (i == 4 || i == line.n || (line.p[i] != '`' && line.p[i] != '~'))
+		return false;
+	*ch = line.p[i];
+	for (n = 0; i + n < line.n && line.p[i + n] == *ch; n++)
+		;
+	if (n < 3)
+		return false;
+	*len = n;
+	*bare = trim(mv(line.p + i + n, line.n - i - n)).n == 0;
+	return true;
+}
+
+bool marker_fence_line(struct marker_fence *f, struct mview line,
+		       size_t lineno)
+{
+	char ch;
+	size_t len;
+	bool bare;
+
+	if (!fence_run(line, &ch, &len, &bare))
+		return f->ch != 0;
+	if (!f->ch) {
+		f->ch = ch;
+		f->len = len;
+		f->open_line = lineno;
+	} else if (ch == f->ch && len >= f->len && bare) {
+		f->ch = 0;
+	}
+	return true;
+}
+
 struct nh_scan {
+	enum { NH_BEFORE, NH_RUN, NH_AFTER } where;
+	bool any_header; /* the eager trigger's two halves */
+	bool any_yes;
 	bool bad_head;
+	bool bad_value;
 	bool empty_base;
 	bool base_conflict;
 };
 
-static void nh_line(struct marker_nh *nh, struct nh_scan *s, struct mview line)
+/* A marker line of the leading run (A2). */
+static void nh_run_line(struct marker_nh *nh, struct nh_scan *s,
+			enum nh_line_kind kind, struct mview value)
 {
-	struct mview value;
-
-	switch (marker_nh_line(line, &value)) {
+	switch (kind) {
 	case NHL_NONE:
-	case NHL_VALUE_OTHER:
-		break;
 	case NHL_VERDICT:
-		nh->present = true;
+		break;
+	case NHL_VALUE_OTHER:
+		s->bad_value = true; /* a near-miss is never ignored */
 		break;
 	case NHL_YES:
 		nh->any_yes = true;
@@ -422,15 +494,51 @@ static void nh_line(struct marker_nh *nh, struct nh_scan *s, struct mview line)
 	}
 }
 
+/* Every line, fenced or not: the trigger, the header and its run. */
+static void nh_line(struct marker_nh *nh, struct nh_scan *s, struct mview line,
+		    size_t lineno, bool fenced)
+{
+	struct mview value;
+	enum nh_line_kind kind = marker_nh_line(line, &value);
+
+	if (kind == NHL_VERDICT) {
+		s->any_header = true;
+		if (!nh->header_line)
+			nh->header_line = lineno;
+	} else if (kind == NHL_YES) {
+		s->any_yes = true;
+	}
+	if (s->where == NH_BEFORE && !marker_is_blank(line)) {
+		s->where = kind == NHL_VERDICT && !fenced ? NH_RUN : NH_AFTER;
+		nh->present = s->where == NH_RUN;
+		if (nh->present)
+			return;
+	} else if (s->where == NH_RUN && !marker_is_blank(line)) {
+		if (marker_is_comment_line(line)) {
+			nh_run_line(nh, s, kind, value);
+			return;
+		}
+		s->where = NH_AFTER;
+		nh->run_end_line = lineno;
+	}
+	if (kind != NHL_NONE && !nh->stray_line && s->where != NH_BEFORE)
+		nh->stray_line = lineno;
+}
+
 static void nh_finish(struct marker_nh *nh, const struct nh_scan *s,
 		      bool too_long)
 {
 	unsigned m = 0;
 
+	nh->trigger = s->any_header && s->any_yes;
+	if (!nh->present)
+		return;
 	if (nh->any_yes && nh->any_no)
 		m |= NHM_BOTH_VALUES;
 	else if (!nh->any_yes && !nh->any_no)
 		m |= NHM_NO_VALUE;
+	if (s->bad_value)
+		m |= NHM_BAD_VALUE;
 	if (s->bad_head)
 		m |= NHM_BAD_HEAD;
 	else if (nh->nheads == 0)
@@ -450,19 +558,33 @@ static void nh_finish(struct marker_nh *nh, const struct nh_scan *s,
 	}
 }
 
+/* A3: the same key twice with different values. */
+static bool round_differs(const struct marker_check *c, struct mview value)
+{
+	int64_t v;
+
+	if (parse_decimal(&v, value.p, value.n, INT64_MAX) != 0)
+		return c->round_valid; /* unrepresentable: differs from a valid */
+	return !c->round_valid || v != c->round;
+}
+
 static void check_line(struct marker_check *c, struct mview line, size_t lineno)
 {
 	struct marker_row row;
 	struct mview value;
+	char sha[SHA_BUF];
 
 	switch (marker_check_line(line, &value)) {
 	case CKL_NONE:
 		break;
 	case CKL_HEAD:
+		sha_parse(sha, value.p, value.n);
 		if (!c->has_head) {
 			c->has_head = true;
-			sha_parse(c->head, value.p, value.n);
+			memcpy(c->head, sha, SHA_BUF);
 			c->head_line = lineno;
+		} else if (strcmp(c->head, sha) != 0 && !c->head_conflict) {
+			c->head_conflict = lineno;
 		}
 		break;
 	case CKL_ROUND:
@@ -471,13 +593,20 @@ static void check_line(struct marker_check *c, struct mview line, size_t lineno)
 			c->round_line = lineno;
 			c->round_valid = parse_decimal(&c->round, value.p,
 						       value.n, INT64_MAX) == 0;
+		} else if (round_differs(c, value) && !c->round_conflict) {
+			c->round_conflict = lineno;
 		}
 		break;
 	case CKL_CLEAN:
-		if (!c->has_clean) {
+		if (!c->has_clean && !c->clean_conflict) {
 			c->has_clean = true;
 			c->clean = view_eq_nocase(value, "true");
 			c->clean_line = lineno;
+		} else if (c->has_clean &&
+			   c->clean != view_eq_nocase(value, "true")) {
+			c->clean_conflict = lineno;
+			c->has_clean = false; /* two answers: none (A3) */
+			c->clean = false;
 		}
 		break;
 	case CKL_ROW:
@@ -492,15 +621,30 @@ static void check_line(struct marker_check *c, struct mview line, size_t lineno)
 	}
 }
 
+/* The check marker line, outside fences: the block, or a second one. */
+static void check_open(struct marker_check *c, size_t line_off, size_t lineno)
+{
+	if (!c->present) {
+		c->present = true;
+		c->block_off = line_off;
+		c->block_line = lineno;
+	} else if (!c->second_line) {
+		c->second_line = lineno;
+	}
+}
+
 void marker_parse(struct marker_result *out, const char *untrusted_body,
 		  size_t len)
 {
+	struct marker_fence fence;
 	struct nh_scan scan;
 	struct mview line;
 	size_t off = 0, lineno = 0, i, line_off;
+	bool fenced, opens;
 
 	memset(out, 0, sizeof(*out));
 	memset(&scan, 0, sizeof(scan));
+	memset(&fence, 0, sizeof(fence));
 	for (i = 0; i < len; i++)
 		if (((unsigned char)untrusted_body[i] & 0xC0) != 0x80)
 			out->chars++;
@@ -509,22 +653,28 @@ void marker_parse(struct marker_result *out, const char *untrusted_body,
 	while (line_off = off,
 	       marker_next_line(untrusted_body, len, &off, &line)) {
 		lineno++;
-		nh_line(&out->nh, &scan, line);
-		if (!out->check.present && contains(line, MARKER_CHECK_OPEN)) {
-			out->check.present = true;
-			out->check.block_off = line_off;
-			out->check.block_line = lineno;
+		fenced = marker_fence_line(&fence, line, lineno);
+		nh_line(&out->nh, &scan, line, lineno, fenced);
+		opens = contains(line, MARKER_CHECK_OPEN);
+		if (opens && fenced && !out->check.fenced_line) {
+			out->check.fenced_line = lineno;
+			out->check.fenced_open = fence.ch ? fence.open_line
+							  : lineno;
 		}
+		if (fenced)
+			continue;
+		if (opens)
+			check_open(&out->check, line_off, lineno);
 		if (out->check.present)
 			check_line(&out->check, line, lineno);
 	}
-	if (out->nh.present)
-		nh_finish(&out->nh, &scan, out->too_long);
+	nh_finish(&out->nh, &scan, out->too_long);
 }
 
 void marker_rows_init(struct marker_rows *it, const char *untrusted_body,
 		      size_t len, const struct marker_check *check)
 {
+	memset(it, 0, sizeof(*it));
 	it->text = untrusted_body;
 	it->len = check->present ? len : 0;
 	it->off = check->present ? check->block_off : 0;
@@ -537,6 +687,8 @@ bool marker_rows_next(struct marker_rows *it, struct marker_row *row)
 
 	while (marker_next_line(it->text, it->len, &it->off, &line)) {
 		it->line++;
+		if (marker_fence_line(&it->fence, line, it->line))
+			continue;
 		if (marker_check_line(line, &value) != CKL_ROW)
 			continue;
 		marker_parse_row(row, line);

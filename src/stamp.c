@@ -103,6 +103,18 @@ const struct snap_status *stamp_round(const struct snap_statuses *st,
 	return newest(st, p, pr, PICK_ROUND);
 }
 
+const struct snap_status *stamp_round_by_id(const struct snap_statuses *st,
+					    const struct policy *p, int64_t pr,
+					    int64_t id)
+{
+	size_t i;
+
+	for (i = 0; st && i < st->n; i++)
+		if (st->v[i].id == id && matches(&st->v[i], p, pr, PICK_ROUND))
+			return &st->v[i];
+	return NULL;
+}
+
 const struct snap_status *stamp_clean(const struct snap_statuses *st,
 				      const struct policy *p, int64_t pr)
 {

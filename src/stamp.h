@@ -29,6 +29,11 @@ bool stamp_trusted(const struct snap_status *st, const struct policy *p);
 /* Newest trusted pending clean-context status with pr=#N: (the round). */
 const struct snap_status *stamp_round(const struct snap_statuses *st,
 				      const struct policy *p, int64_t pr);
+/* The trusted round stamp of PR N with this id, or NULL (A9: a verdict of
+ * an older round of the same head and PR). */
+const struct snap_status *stamp_round_by_id(const struct snap_statuses *st,
+					    const struct policy *p, int64_t pr,
+					    int64_t id);
 /* Newest trusted clean-context status with pr=#N:, any state. */
 const struct snap_status *stamp_clean(const struct snap_statuses *st,
 				      const struct policy *p, int64_t pr);

@@ -29,6 +29,28 @@ bool verdict_edit_trusted(const struct snap_comment *c, const struct policy *p)
 	return true;
 }
 
+const char *verdict_untrusted_editor(const struct snap_comment *c,
+				     const struct policy *p)
+{
+	size_t i;
+
+	for (i = 0; i < c->nedits; i++)
+		if (!policy_is_trusted(p, c->edits[i].editor))
+			return c->edits[i].editor;
+	return policy_is_trusted(p, c->edited_by) ? NULL : c->edited_by;
+}
+
+int64_t verdict_last_edit(const struct snap_comment *c)
+{
+	int64_t t = c->edited ? c->edited_at : 0;
+	size_t i;
+
+	for (i = 0; i < c->nedits; i++)
+		if (c->edits[i].edited_at > t)
+			t = c->edits[i].edited_at;
+	return t;
+}
+
 struct idref {
 	const char *p;
 	size_t n;
@@ -101,6 +123,18 @@ bool verdict_names_head(const struct marker_nh *nh, const char *head)
 	return false;
 }
 
+/* A1: a hold at `at` (the latest one wins; ties keep the first). */
+static void hold(struct nh_lookup *out, const struct snap_comment *c,
+		 int64_t at, const char *editor, bool edited)
+{
+	if (out->hold && at <= out->hold_at)
+		return;
+	out->hold = c;
+	out->hold_at = at;
+	out->hold_editor = editor;
+	out->hold_edited = edited;
+}
+
 void verdict_lookup(struct nh_lookup *out, const struct snap_pull *pull,
 		    const char *head, const struct policy *p)
 {
@@ -118,9 +152,29 @@ void verdict_lookup(struct nh_lookup *out, const struct snap_pull *pull,
 	for (i = 0; i < pull->ncomments; i++) {
 		const struct snap_comment *c = &pull->comments[i];
 
-		if (!verdict_author_trusted(c, p) || !verdict_edit_trusted(c, p))
+		if (!verdict_author_trusted(c, p))
 			continue;
 		marker_parse(&m, c->body, c->body_len);
+		if (!verdict_edit_trusted(c, p)) {
+			/* Someone else's edit could have removed a yes. */
+			hold(out, c, verdict_last_edit(c),
+			     verdict_untrusted_editor(c, p), true);
+			if ((m.nh.present && verdict_names_head(&m.nh, head)) &&
+			    (!out->tampered || c->id > out->tampered->id)) {
+				out->tampered = c;
+				out->edited_by_other =
+					verdict_untrusted_editor(c, p);
+			}
+			continue;
+		}
+		if (m.nh.trigger)
+			hold(out, c, c->created_at, NULL, false);
+		if (!m.nh.present && m.nh.stray_line &&
+		    mem_contains(c->body, c->body_len, head) &&
+		    (!out->quoted || c->id > out->quoted->id)) {
+			out->quoted = c;
+			out->quoted_line = m.nh.stray_line;
+		}
 		if (!m.nh.present || !verdict_names_head(&m.nh, head))
 			continue;
 		if (out->retarget && c->created_at <= out->retarget->created_at) {
