@@ -115,9 +115,9 @@ test-schemas: deps-test $(BIN)
 	@mkdir -p build
 	@AGENTIC_APPLY_BIN="$(abspath $(BIN))" node --test tests/schemas/ \
 		>build/test-schemas.log 2>&1; rc=$$?; \
-	awk '/^# (tests|pass|fail) [0-9]+$$/ { v[$$2] = $$3 } \
-		END { printf "test-schemas: %d tests: %d passed, %d failed (build/test-schemas.log)\n", \
-			v["tests"], v["pass"], v["fail"] }' build/test-schemas.log; \
+	awk '/^# (tests|pass|fail|skipped) [0-9]+$$/ { v[$$2] = $$3 } \
+		END { printf "test-schemas: %d tests: %d passed, %d failed, %d skipped (build/test-schemas.log)\n", \
+			v["tests"], v["pass"], v["fail"], v["skipped"] }' build/test-schemas.log; \
 	[ $$rc -eq 0 ] || { awk '/^ *not ok / { p = 1 } p { print } p && /^ *\.\.\.$$/ { p = 0 }' \
 		build/test-schemas.log | head -150; exit $$rc; }
 

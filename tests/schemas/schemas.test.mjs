@@ -9,11 +9,14 @@
 // must not be refused by replay as malformed (except for rules no JSON
 // Schema can state, such as a PR listed twice).
 //
+// Every fixture is also replayed with --dry-run (planned writes, "dry_run":
+// true) and that report checked too.
+//
 // Environment: AGENTIC_APPLY_BIN (default build/agentic-apply),
 // SCHEMA_FIXTURES_DIR (default fixtures/; for trying the test on a copy).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -129,8 +132,9 @@ describe('schemas', () => {
 
 describe('fixture snapshots match docs/schemas/snapshot.schema.json', () => {
   for (const name of fixtures) {
-    it(name, () => {
+    it(name, (t) => {
       const file = path.join(FIXTURES, name);
+      if (gone(t, file)) return;
       const snapshot = readJson(file);
       if (validateSnapshot(snapshot)) {
         // The schema accepts it: the program must not refuse it as
@@ -153,19 +157,48 @@ describe('fixture snapshots match docs/schemas/snapshot.schema.json', () => {
 
 describe('fixture reports match docs/schemas/report.schema.json', () => {
   for (const name of fixtures) {
-    it(name, () => {
-      const { json, status, args } = replay(path.join(FIXTURES, name));
+    it(name, (t) => {
+      const file = path.join(FIXTURES, name);
+      if (gone(t, file)) return;
+      const { json, status, args } = replay(file);
       assertValid(validateReport, json, `the report of ${name}${args.length ? ' ' + args.join(' ') : ''}`);
       assert.equal(status, json.exit, `${name}: the process exit code is not the report's "exit"`);
     });
   }
 });
 
+// The same under --dry-run (planned writes, "dry_run": true), for the
+// fixtures whose own args do not already ask for it.
+describe('fixture reports under --dry-run match docs/schemas/report.schema.json', () => {
+  for (const name of fixtures) {
+    it(name, (t) => {
+      const file = path.join(FIXTURES, name);
+      if (gone(t, file)) return;
+      if (replay(file).args.includes('--dry-run')) {
+        t.skip('its expectation already runs --dry-run');
+        return;
+      }
+      const { json, status } = replay(file, ['--dry-run']);
+      assertValid(validateReport, json, `the report of ${name} --dry-run`);
+      assert.equal(status, json.exit, `${name} --dry-run: the process exit code is not the report's "exit"`);
+      if (!isUsageReport(json)) assert.equal(json.dry_run, true, `${name} --dry-run: "dry_run" is not true`);
+    });
+  }
+});
+
+/** A fixture deleted since the listing (a generator rewriting fixtures/) is skipped. */
+function gone(t, file) {
+  if (existsSync(file)) return false;
+  t.skip('removed while the test ran');
+  return true;
+}
+
 const replays = new Map();
 
-/** Replay a fixture once (with its expectation's args) and cache the result. */
-function replay(file) {
-  if (replays.has(file)) return replays.get(file);
+/** Replay a fixture once (with its expectation's args, then `extra`) and cache the result. */
+function replay(file, extra = []) {
+  const key = [file, ...extra].join('\0');
+  if (replays.has(key)) return replays.get(key);
   const expect = file.replace(/\.json$/, '.expect.json');
   let args = [];
   try {
@@ -173,7 +206,7 @@ function replay(file) {
   } catch (e) {
     if (e.code !== 'ENOENT') throw e;
   }
-  const run = spawnSync(BIN, ['replay', '--quiet', ...args, file], {
+  const run = spawnSync(BIN, ['replay', '--quiet', ...args, ...extra, file], {
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
     timeout: 60_000,
@@ -186,6 +219,6 @@ function replay(file) {
     assert.fail(`replay ${path.basename(file)}: stdout is not JSON (${e.message}); stderr: ${run.stderr.slice(0, 400)}`);
   }
   const result = { json, status: run.status, args, stderr: run.stderr };
-  replays.set(file, result);
+  replays.set(key, result);
   return result;
 }
