@@ -297,7 +297,7 @@ export class FakeHub {
       if (!match || match.methodMismatch) {
         return { status: 404, body: this.shapes.error(404, 'Not Found'), headers: this.rateHeaders('core') };
       }
-      const gate = new FaultGate(this.faultBook);
+      const gate = new FaultGate(this.faultBook, 'rest');
       const ctx = {
         hub: this, state: this.state, shapes: this.shapes, gate, auth, logEntry: entry,
         params: match.params, query: Object.fromEntries(url.searchParams), body,

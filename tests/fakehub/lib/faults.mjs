@@ -1,5 +1,5 @@
 // Fault injection: the snapshot's `faults` list (SNAPSHOT.md §2) and fakehub's
-// extensions (`times`, `page`, `mode`, `retry_after`).
+// extensions (`status: "hang"`, `times`, `page`, `mode`, `retry_after`, `api`).
 //
 // An *access* describes one read or write a request performs:
 //   { read: 'comments', prs: [7], sha: null, page: 1 }
@@ -17,6 +17,10 @@ export const WRITES = Object.freeze(['label', 'status', 'approve', 'dismiss', 'a
 export const MODES = Object.freeze([
   'status', 'secondary_limit', 'rate_limit', 'truncated', 'invalid_json', 'offhost_link', 'hang',
 ]);
+/** Which API a fault may be narrowed to (`api`; absent: both). */
+export const APIS = Object.freeze(['rest', 'graphql']);
+/** `status` values that are not HTTP codes: the request is held open, never answered. */
+const HOLDING = new Set(['timeout', 'hang']);
 
 /** Modes that still compute the real answer and then damage it on the way out. */
 const MANGLING = new Set(['truncated', 'invalid_json', 'offhost_link']);
@@ -38,11 +42,12 @@ export function validateFaults(list, where = 'faults') {
     if (f.mode !== undefined && !MODES.includes(f.mode)) throw new FaultSpecError(`${at}.mode: unknown mode "${f.mode}" (one of ${MODES.join(', ')})`);
     const mode = f.mode ?? 'status';
     if (f.status !== undefined) {
-      const ok = f.status === 'timeout' || (Number.isSafeInteger(f.status) && f.status >= 100 && f.status <= 599);
-      if (!ok) throw new FaultSpecError(`${at}.status: expected an HTTP status code or "timeout"`);
+      const ok = HOLDING.has(f.status) || (Number.isSafeInteger(f.status) && f.status >= 100 && f.status <= 599);
+      if (!ok) throw new FaultSpecError(`${at}.status: expected an HTTP status code, "timeout" or "hang"`);
     } else if (mode === 'status') {
-      throw new FaultSpecError(`${at}.status: required (an HTTP status code or "timeout")`);
+      throw new FaultSpecError(`${at}.status: required (an HTTP status code, "timeout" or "hang")`);
     }
+    if (f.api !== undefined && !APIS.includes(f.api)) throw new FaultSpecError(`${at}.api: expected "rest" or "graphql"`);
     if (f.times !== undefined && !(Number.isSafeInteger(f.times) && f.times >= 0)) throw new FaultSpecError(`${at}.times: expected a non-negative integer`);
     if (f.page !== undefined && !(Number.isSafeInteger(f.page) && f.page >= 1)) throw new FaultSpecError(`${at}.page: expected a positive integer`);
     if (f.retry_after !== undefined && !(Number.isSafeInteger(f.retry_after) && f.retry_after >= 0)) throw new FaultSpecError(`${at}.retry_after: expected a non-negative integer`);
@@ -52,7 +57,7 @@ export function validateFaults(list, where = 'faults') {
 /** What a fault does to the request it hits. */
 export function faultEffect(fault) {
   if (fault.mode && fault.mode !== 'status') return fault.mode;
-  return fault.status === 'timeout' ? 'hang' : 'status';
+  return HOLDING.has(fault.status) ? 'hang' : 'status';
 }
 
 export function isMangling(fault) {
@@ -76,6 +81,7 @@ export function faultMatches(fault, access) {
   if (fault.pr != null && !(access.prs ?? []).includes(fault.pr)) return false;
   if (fault.sha != null && !shaMatches(fault.sha, access.sha)) return false;
   if (fault.page != null && (access.page ?? 1) !== fault.page) return false;
+  if (fault.api != null && access.api !== fault.api) return false;
   return true;
 }
 
@@ -130,19 +136,21 @@ export class FaultAbort extends Error {
  * for a failing fault (remembered in `abort`).
  */
 export class FaultGate {
-  constructor(book) {
+  /** `api`: 'rest' or 'graphql', the API of the request (for faults with `api`). */
+  constructor(book, api = null) {
     this.book = book;
+    this.api = api;
     this.firedInRequest = new Set();
     this.abort = null;
     this.mangle = null;
   }
 
   check(access) {
-    return this.book.take(access, this.firedInRequest);
+    return this.book.take({ ...access, api: this.api }, this.firedInRequest);
   }
 
   peek(access) {
-    return this.book.peek(access);
+    return this.book.peek({ ...access, api: this.api });
   }
 
   gate(access) {

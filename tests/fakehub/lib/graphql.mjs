@@ -219,6 +219,7 @@ const M = {
   pull(pull) { return { __typename: 'PullRequest', pull }; },
   label(record) { return { __typename: 'Label', record }; },
   comment(pull, c) { return { __typename: 'IssueComment', pull, c }; },
+  edit(pull, c, e, index) { return { __typename: 'UserContentEdit', pull, c, e, index }; },
   review(pull, r) { return { __typename: 'PullRequestReview', pull, r }; },
   thread(pull, t) { return { __typename: 'PullRequestReviewThread', pull, t }; },
   threadComment(pull, t, index) { return { __typename: 'PullRequestReviewComment', pull, t, index }; },
@@ -279,6 +280,24 @@ function repositoryPull(ctx, number) {
   return M.pull(pull);
 }
 
+/** The object behind a node id fakehub hands out (issue comments only), or null. */
+function resolveNode(ctx, id) {
+  const m = /^IC_([A-Za-z0-9_-]+)$/.exec(String(id));
+  if (!m) return null;
+  const key = Buffer.from(m[1], 'base64url').toString('utf8');
+  if (!/^\d+$/.test(key)) return null;
+  const found = ctx.state.findComment(key);
+  if (!found) return null;
+  // Reaching a comment by its id is a read of the pull's comments (as REST's
+  // GET /issues/comments/{id} is).
+  pullGate(ctx, found.pull, 'comments');
+  return M.comment(found.pull, found.comment);
+}
+
+function nodeNotFound(id) {
+  return notFound(`Could not resolve to a node with the global id of '${id}'`);
+}
+
 function isThisRepo(ctx, repo) {
   return repo && sameText(repo.fullName, ctx.state.fullName);
 }
@@ -292,6 +311,16 @@ const RESOLVERS = {
       return { ...M.actor(ctx.state.viewer), __typename: 'User' };
     },
     rateLimit: (_, __, ctx) => ({ __typename: 'RateLimit', ...ctx.rate }),
+    node: (_, { id }, ctx) => {
+      const node = resolveNode(ctx, id);
+      if (!node) throw nodeNotFound(id);
+      return node;
+    },
+    // GitHub answers each id in order; an unknown one is null with an error.
+    nodes: (_, { ids }, ctx) => {
+      if (ids.length > MAX_PAGE) throw typedError('EXCESSIVE_PAGINATION', `You may not ask for more than ${MAX_PAGE} node ids at once.`);
+      return ids.map((id) => resolveNode(ctx, id) ?? nodeNotFound(id));
+    },
     repository: (_, { owner, name }, ctx) => {
       if (!ctx.state.isRepo(owner, name)) throw notFound(`Could not resolve to a Repository with the name '${owner}/${name}'.`);
       return M.repository(ctx.state.fullName);
@@ -488,8 +517,27 @@ const RESOLVERS = {
     isMinimized: () => false,
     url: (m, _, ctx) => m.c.html_url ?? `${ctx.base}/${ctx.state.fullName}/pull/${m.pull.number}#issuecomment-${m.c.id}`,
     viewerDidAuthor: (m, _, ctx) => sameText(m.c.author, ctx.login),
+    // The whole edit history (SNAPSHOT.md `edits`, oldest first there),
+    // served newest first; reading it is a read of the pull's comments.
+    userContentEdits: (m, args, ctx) => {
+      const edits = ctx.state.edits(m.c).map((e, i) => M.edit(m.pull, m.c, e, i)).reverse();
+      const conn = connection(edits, args);
+      pullGate(ctx, m.pull, 'comments', conn.page);
+      return conn;
+    },
     authorAssociation: () => 'NONE',
     pullRequest: (m) => M.pull(m.pull),
+  },
+
+  UserContentEdit: {
+    id: (m) => nodeId('UCE', `${m.c.id}:${m.index}`),
+    editedAt: (m) => m.e.edited_at,
+    createdAt: (m) => m.e.edited_at,
+    updatedAt: (m) => m.e.edited_at,
+    editor: (m) => M.actor(m.e.editor ?? null),
+    deletedAt: () => null,
+    deletedBy: () => null,
+    diff: () => null,
   },
 
   PullRequestReview: {
@@ -630,7 +678,7 @@ export function runGraphql(hub, requestBody, auth = null) {
   }
   rate.consume(pagination.cost);
 
-  const gate = new FaultGate(hub.faultBook);
+  const gate = new FaultGate(hub.faultBook, 'graphql');
   const ctx = {
     state: hub.state,
     base: hub.base,

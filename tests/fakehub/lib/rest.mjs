@@ -215,6 +215,37 @@ repoRoute('POST', '/labels', (ctx) => {
   return json(201, body, { location: body.url });
 });
 
+// Renaming or deleting a repository label changes or removes it on every pull
+// without a timeline event (GitHub's behaviour, FACTS.md).
+repoRoute('PATCH', '/labels/:name', (ctx) => {
+  ctx.gate.gate({ write: 'label', prs: [] });
+  const { value, error } = objectBody(ctx);
+  if (error) return error;
+  const record = ctx.state.findRepoLabel(ctx.params.name);
+  if (!record) return notFound(ctx);
+  const newName = value.new_name;
+  if (newName !== undefined && (typeof newName !== 'string' || !newName.trim())) {
+    return validationFailed(ctx, [{ resource: 'Label', code: 'invalid', field: 'name' }]);
+  }
+  if (newName !== undefined && !sameText(newName, ctx.params.name) && ctx.state.labelsListed && ctx.state.findRepoLabel(newName)) {
+    return validationFailed(ctx, [{ resource: 'Label', code: 'already_exists', field: 'name' }]);
+  }
+  const color = value.color === undefined ? undefined : String(value.color).replace(/^#/, '');
+  if (color !== undefined && !/^[0-9a-fA-F]{6}$/.test(color)) {
+    return validationFailed(ctx, [{ resource: 'Label', code: 'invalid', field: 'color' }]);
+  }
+  const renamed = ctx.state.renameRepoLabel(record.name, { newName, color, description: value.description });
+  return json(200, ctx.shapes.label(renamed));
+});
+
+repoRoute('DELETE', '/labels/:name', (ctx) => {
+  ctx.gate.gate({ write: 'label', prs: [] });
+  const record = ctx.state.findRepoLabel(ctx.params.name);
+  if (!record) return notFound(ctx);
+  ctx.state.deleteRepoLabel(record.name);
+  return json(204, null);
+});
+
 repoRoute('GET', '/issues/:number#/labels', withPull((ctx, pull) => {
   ctx.gate.gate({ read: 'labels', prs: [pull.number], page: pageParams(ctx.query).page });
   return paged(ctx, ctx.state.pullLabels(pull), (l) => ctx.shapes.label(l));

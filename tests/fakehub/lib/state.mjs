@@ -92,6 +92,16 @@ export function validateSnapshot(s) {
       checkTime(c.created_at, `${at}.comments[${j}].created_at`);
       checkTime(c.edited_at, `${at}.comments[${j}].edited_at`);
       checkString(c.edited_by, `${at}.comments[${j}].edited_by`, { nullable: true });
+      if (c.edits !== undefined) {
+        if (!Array.isArray(c.edits)) fail(`${at}.comments[${j}].edits`, 'expected an array of edits');
+        c.edits.forEach((e, k) => {
+          const ef = `${at}.comments[${j}].edits[${k}]`;
+          if (!isObject(e)) fail(ef, 'expected an object {editor, edited_at}');
+          checkString(e.editor, `${ef}.editor`, { nullable: true });
+          checkTime(e.edited_at, `${ef}.edited_at`, { nullable: false });
+          if (typeof e.edited_at !== 'string') fail(`${ef}.edited_at`, 'expected a time');
+        });
+      }
     });
     checkIdList(p.timeline, `${at}.timeline`, intId);
     (p.timeline ?? []).forEach((e, j) => {
@@ -233,6 +243,19 @@ export class State {
       if (comment) return { pull, comment };
     }
     return null;
+  }
+
+  /**
+   * A comment's edit history, oldest first (SNAPSHOT.md `edits`). A comment
+   * edited without one (only `edited_by` / `edited_at`) has its last edit as
+   * its history, as GitHub would show it.
+   */
+  edits(comment) {
+    if (Array.isArray(comment.edits)) return comment.edits;
+    if (comment.edited_at || comment.edited_by) {
+      return [{ editor: comment.edited_by ?? null, edited_at: comment.edited_at ?? comment.created_at ?? EPOCH }];
+    }
+    return [];
   }
 
   findReview(pull, id) {
@@ -485,6 +508,43 @@ export class State {
       this.appendTimeline(pull, { event: 'labeled', label: record.name }, actor);
     }
     return added;
+  }
+
+  /**
+   * Renames a repository label (GitHub's PATCH /labels/{name}): on every pull
+   * and in every labeled/unlabeled event (they point at the label, so they
+   * show its new name), without a new timeline event. Returns the record.
+   */
+  renameRepoLabel(name, { newName, color, description }) {
+    const to = newName ?? name;
+    const old = this.findRepoLabel(name);
+    const meta = this.labelMeta.get(name.toLowerCase()) ?? {};
+    const entry = this.labelsListed ? this.data.labels.findIndex((l) => sameText(typeof l === 'string' ? l : l.name, name)) : -1;
+    if (entry >= 0) {
+      const was = this.data.labels[entry];
+      this.data.labels[entry] = typeof was === 'string' ? to : { ...was, name: to };
+    }
+    this.labelMeta.delete(name.toLowerCase());
+    this.labelMeta.set(to.toLowerCase(), {
+      color: (color ?? meta.color ?? old?.color ?? DEFAULT_LABEL_COLOR).toLowerCase(),
+      description: description === undefined ? (meta.description ?? old?.description ?? null) : description,
+    });
+    for (const pull of this.pulls) {
+      pull.labels = (pull.labels ?? []).map((l) => (sameText(l, name) ? to : l));
+      for (const e of pull.timeline ?? []) {
+        if ((e.event === 'labeled' || e.event === 'unlabeled') && sameText(e.label, name)) e.label = to;
+      }
+    }
+    return this.labelRecord(to);
+  }
+
+  /** Deletes a repository label: gone from every pull, without a timeline event. */
+  deleteRepoLabel(name) {
+    if (this.labelsListed) this.data.labels = this.data.labels.filter((l) => !sameText(typeof l === 'string' ? l : l.name, name));
+    this.labelMeta.delete(name.toLowerCase());
+    for (const pull of this.pulls) {
+      if (pull.labels) pull.labels = pull.labels.filter((l) => !sameText(l, name));
+    }
   }
 
   /** Removes a label from a pull; false when it was not there. */
