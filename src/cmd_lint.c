@@ -73,79 +73,151 @@ static void problem(struct lint *l, const char *what)
 		say(l, 0, "PROBLEM: %s", what);
 }
 
+static const char *nh_kind_name(enum nh_line_kind k, struct mview v)
+{
+	switch (k) {
+	case NHL_VERDICT:
+		return "header (agentic:needs-human v1)";
+	case NHL_YES:
+		return "needs-human: yes";
+	case NHL_NO:
+		return "needs-human: no";
+	case NHL_VALUE_OTHER:
+		return "needs-human: with a value that is not yes or no";
+	case NHL_HEAD:
+		return sha_parse(NULL, v.p, v.n) ? "head: (valid SHA)"
+						 : "head: NOT a 40-hex SHA";
+	case NHL_BASE:
+		return "base:";
+	case NHL_NONE:
+		break;
+	}
+	return "?";
+}
+
+/*
+ * Every needs-human marker line, and whether the verdict reads it (A2: only
+ * the leading marker run of a comment that starts with the header; A3:
+ * never inside a code fence).
+ */
+static void lint_nh_lines(struct lint *l)
+{
+	const struct marker_nh *nh = &l->m.nh;
+	struct marker_fence fence;
+	struct mview line, v;
+	size_t off = 0, no = 0;
+	bool fenced;
+
+	memset(&fence, 0, sizeof(fence));
+	while (marker_next_line(l->text, l->len, &off, &line)) {
+		enum nh_line_kind k = marker_nh_line(line, &v);
+
+		no++;
+		fenced = marker_fence_line(&fence, line, no);
+		if (k == NHL_NONE) {
+			if (!fenced && mem_contains(line.p, line.n, "<!--") &&
+			    (mem_contains(line.p, line.n, "needs-human") ||
+			     mem_contains(line.p, line.n, "head") ||
+			     mem_contains(line.p, line.n, "base"))) {
+				say(l, no, "not a marker line (markers are "
+					   "whole lines like <!-- head: SHA "
+					   "-->):");
+				quote_line(&l->out, line);
+			}
+			continue;
+		}
+		if (fenced)
+			say(l, no, "%s — NOT READ, inside a code fence opened at "
+				   "line %zu", nh_kind_name(k, v),
+			    fence.ch ? fence.open_line : no);
+		else if (!nh->present)
+			say(l, no, "%s — NOT READ, the comment does not start "
+				   "with the header", nh_kind_name(k, v));
+		else if (nh->run_end_line && no > nh->run_end_line)
+			say(l, no, "%s — NOT READ, after the leading marker run "
+				   "(which ended at line %zu)",
+			    nh_kind_name(k, v), nh->run_end_line);
+		else
+			say(l, no, "%s", nh_kind_name(k, v));
+	}
+}
+
 /* Needs-human: every marker line, then the verdict. */
 static void lint_needs_human(struct lint *l)
 {
 	const struct marker_nh *nh = &l->m.nh;
-	struct mview line, v;
-	size_t off = 0, no = 0;
 	static const char *const bits[] = {
-		"no needs-human: yes/no line", "both yes and no",
-		"no head: line", "a head: that is not a full 40-hex SHA",
-		"several different heads", "no base: line (or an empty one)",
-		"several different bases", "longer than 65,536 characters"};
+		"no needs-human: yes/no line in the leading marker run",
+		"both yes and no",
+		"no head: line in the leading marker run",
+		"a head: that is not a full 40-hex SHA",
+		"several different heads",
+		"no base: line (or an empty one) in the leading marker run",
+		"several different bases", "longer than 65,536 characters",
+		"a needs-human: line says neither yes nor no"};
 	size_t b;
 
 	if (!l->json) {
-		buf_adds(&l->out, "needs-human verdict:\n");
-		while (marker_next_line(l->text, l->len, &off, &line)) {
-			enum nh_line_kind k = marker_nh_line(line, &v);
-
-			no++;
-			if (k == NHL_NONE) {
-				if (mem_contains(line.p, line.n, "<!--") &&
-				    (mem_contains(line.p, line.n, "needs-human") ||
-				     mem_contains(line.p, line.n, "head") ||
-				     mem_contains(line.p, line.n, "base"))) {
-					say(l, no, "not a marker line (markers "
-						   "are whole lines like "
-						   "<!-- head: SHA -->):");
-					quote_line(&l->out, line);
-				}
-				continue;
-			}
-			say(l, no, "%s",
-			    k == NHL_VERDICT ? "verdict marker (agentic:needs-human v1)"
-			    : k == NHL_YES   ? "needs-human: yes"
-			    : k == NHL_NO    ? "needs-human: no"
-			    : k == NHL_VALUE_OTHER
-				    ? "needs-human: with a value that is not yes or no"
-			    : k == NHL_HEAD ? (sha_parse(NULL, v.p, v.n)
-						       ? "head: (valid SHA)"
-						       : "head: NOT a 40-hex SHA")
-					    : "base:");
-		}
+		buf_adds(&l->out, nh->present
+					  ? "needs-human verdict:\n"
+					  : "needs-human markers (NOT a verdict):\n");
+		lint_nh_lines(l);
 	}
 	if (l->json) {
+		jw_key(&l->w, "verdict");
+		jw_bool(&l->w, nh->present);
 		jw_key(&l->w, "value");
-		jw_str(&l->w, nh->malformed ? "malformed"
-			      : nh->value == NH_YES ? "yes" : "no");
+		if (nh->present)
+			jw_str(&l->w, nh->malformed		? "malformed"
+				      : nh->value == NH_YES ? "yes"
+							    : "no");
+		else
+			jw_null(&l->w);
 		jw_key(&l->w, "head");
-		jw_str_or_null(&l->w, nh->malformed ? NULL : nh->head);
+		jw_str_or_null(&l->w, nh->malformed || !nh->present ? NULL
+								     : nh->head);
 		jw_key(&l->w, "base");
-		if (nh->base.n)
+		if (nh->present && nh->base.n)
 			jw_strn(&l->w, nh->base.p, nh->base.n);
 		else
 			jw_null(&l->w);
+		jw_key(&l->w, "run_end_line");
+		jw_int(&l->w, (int64_t)nh->run_end_line);
 		jw_key(&l->w, "adds_label");
-		jw_bool(&l->w, nh->any_yes);
+		jw_bool(&l->w, nh->trigger);
 		jw_key(&l->w, "problems");
 		jw_arr_begin(&l->w);
 	}
-	for (b = 0; b < ARRAY_SIZE(bits); b++)
+	if (!nh->present)
+		problem(l, nh->header_line
+				   ? "the agentic:needs-human v1 header is not the "
+				     "first non-blank line: these markers are "
+				     "not a verdict (a quoted verdict never "
+				     "counts)"
+				   : "needs-human markers without an agentic:"
+				     "needs-human v1 first line are not a "
+				     "verdict");
+	else if (nh->stray_line)
+		problem(l, "needs-human markers after the leading marker run "
+			   "are not read (the run ends at the first line that "
+			   "is not a whole <!-- --> comment)");
+	for (b = 0; nh->present && b < ARRAY_SIZE(bits); b++)
 		if (nh->malformed & (1u << b))
 			problem(l, bits[b]);
 	if (l->json) {
 		jw_arr_end(&l->w);
 		return;
 	}
-	if (!nh->malformed)
+	if (!nh->present)
+		say(l, 0, "=> NOT A VERDICT%s",
+		    nh->trigger ? " (the yes line still adds the label)" : "");
+	else if (!nh->malformed)
 		say(l, 0, "=> well-formed: needs-human: %s, head %s, base \"%.*s\"",
 		    nh->value == NH_YES ? "yes" : "no", nh->head, (int)nh->base.n,
 		    nh->base.p);
 	else
 		say(l, 0, "=> MALFORMED: the gate will never accept it%s",
-		    nh->any_yes ? " (a yes line still adds the label)" : "");
+		    nh->trigger ? " (a yes line still adds the label)" : "");
 }
 
 static void lint_row(struct lint *l, const struct marker_row *r)
@@ -187,6 +259,43 @@ static void lint_row(struct lint *l, const struct marker_row *r)
 	quote_line(&l->out, r->text);
 }
 
+/* A problem found on two lines (A3): name both. */
+static void lint_conflict(struct lint *l, const char *what, size_t a, size_t b)
+{
+	struct buf m = BUF_INIT(BUF_MAX_SMALL);
+
+	buf_setf(&m, "lines %zu and %zu: %s", a, b, what);
+	problem(l, m.ptr);
+	buf_release(&m);
+}
+
+/* Code fences from line `from` on: never read (A3). */
+static void lint_fences(struct lint *l, size_t from)
+{
+	struct marker_fence fence;
+	struct mview line;
+	size_t off = 0, no = 0, open = 0;
+
+	memset(&fence, 0, sizeof(fence));
+	while (marker_next_line(l->text, l->len, &off, &line)) {
+		no++;
+		if (!marker_fence_line(&fence, line, no) || no < from)
+			continue;
+		if (fence.ch && !open) {
+			open = fence.open_line;
+			say(l, no, "code fence opens: nothing is read until it "
+				   "closes");
+		} else if (!fence.ch && open) {
+			say(l, no, "code fence (opened at line %zu) closes",
+			    open);
+			open = 0;
+		}
+	}
+	if (open)
+		say(l, 0, "the code fence opened at line %zu is never closed: "
+			  "nothing after it is read", open);
+}
+
 static void lint_check(struct lint *l)
 {
 	const struct marker_check *c = &l->m.check;
@@ -224,6 +333,8 @@ static void lint_check(struct lint *l)
 			say(l, c->clean_line, "clean: %s",
 			    c->clean ? "true" : "false");
 	}
+	if (!l->json)
+		lint_fences(l, c->block_line);
 	marker_rows_init(&it, l->text, l->len, c);
 	while (marker_rows_next(&it, &row))
 		lint_row(l, &row);
@@ -234,13 +345,30 @@ static void lint_check(struct lint *l)
 	}
 	if (l->m.too_long)
 		problem(l, "longer than 65,536 characters: apply refuses it (R1)");
+	if (c->second_line)
+		lint_conflict(l, "a second <!-- agentic:check v1 --> line outside "
+				 "code fences: the verdict is ambiguous and "
+				 "apply refuses it (R1)",
+			      c->block_line, c->second_line);
 	if (!c->has_head)
 		problem(l, "no \"head: <40 hex>\" line in the block: apply "
 			   "refuses it (R1)");
+	else if (c->head_conflict)
+		lint_conflict(l, "two head: lines name different commits: apply "
+				 "refuses it (R1)",
+			      c->head_line, c->head_conflict);
 	if (!c->has_round || !c->round_valid)
 		problem(l, "no \"round: <digits>\" line in the block: apply "
 			   "refuses it (R3)");
-	if (!c->has_clean)
+	else if (c->round_conflict)
+		lint_conflict(l, "two round: lines disagree: apply refuses it "
+				 "(R3)",
+			      c->round_line, c->round_conflict);
+	if (c->clean_conflict)
+		lint_conflict(l, "two clean: lines disagree: treated as no "
+				 "clean: line, so clean: false",
+			      c->clean_line, c->clean_conflict);
+	else if (!c->has_clean)
 		problem(l, "no \"clean: true|false\" line: treated as clean: "
 			   "false");
 	if (c->invalid)
@@ -280,6 +408,31 @@ static int read_all(struct buf *b, const char *path)
 	return error;
 }
 
+/* Needs-human markers of any kind, a verdict or not. */
+static bool nh_seen(const struct marker_result *m)
+{
+	return m->nh.present || m->nh.header_line || m->nh.stray_line;
+}
+
+/* The only check marker is fenced: say so, it is not a block (A3). */
+static void fenced_check(struct lint *l)
+{
+	struct buf m = BUF_INIT(BUF_MAX_SMALL);
+
+	buf_setf(&m, "line %zu: the <!-- agentic:check v1 --> marker is inside "
+		     "a code fence opened at line %zu; fenced code is never "
+		     "read, so there is no check block",
+		 l->m.check.fenced_line, l->m.check.fenced_open);
+	if (l->json) {
+		jw_key(&l->w, "fenced_check_marker");
+		jw_str(&l->w, m.ptr);
+		l->problems++;
+	} else {
+		problem(l, m.ptr);
+	}
+	buf_release(&m);
+}
+
 int cmd_lint(int argc, char **argv)
 {
 	struct cli c = {.command = "lint"};
@@ -309,7 +462,7 @@ int cmd_lint(int argc, char **argv)
 		jw_key(&l.w, "characters");
 		jw_int(&l.w, (int64_t)l.m.chars);
 		jw_key(&l.w, "needs_human");
-		if (l.m.nh.present) {
+		if (nh_seen(&l.m)) {
 			jw_obj_begin(&l.w);
 			lint_needs_human(&l);
 			jw_obj_end(&l.w);
@@ -326,11 +479,13 @@ int cmd_lint(int argc, char **argv)
 		}
 	} else {
 		buf_addf(&l.out, "%zu characters\n", l.m.chars);
-		if (l.m.nh.present)
+		if (nh_seen(&l.m))
 			lint_needs_human(&l);
 		if (l.m.check.present)
 			lint_check(&l);
 	}
+	if (!l.m.check.present && l.m.check.fenced_line)
+		fenced_check(&l);
 	ok = (l.m.nh.present || l.m.check.present) && !l.problems;
 	if (l.json) {
 		jw_key(&l.w, "ok");
