@@ -105,12 +105,19 @@ describe('action.yml run step', { skip: missingPrerequisite() ?? false }, () => 
     assert.equal(other.outputs.decision, 'approve', other.stderr.slice(-600));
   });
 
-  it('an empty input leaves a job-level AGENTIC_<KEY> in force; a set input wins over it', async () => {
+  it('an empty input leaves a job-level AGENTIC_<KEY> in force; a set input must agree with it', async () => {
     const s = snap('050-gate-all-hold-approve', (x) => { x.pulls[0].labels = ['needs-human']; return x; });
     const job = await step(s, { jobEnv: { AGENTIC_LABEL: 'human-sign-off' } });
     assert.equal(job.outputs.decision, 'approve', job.stderr.slice(-600));
+    const same = await step(s, { inputs: { label: 'human-sign-off' }, jobEnv: { AGENTIC_LABEL: 'human-sign-off' } });
+    assert.equal(same.outputs.decision, 'approve', same.stderr.slice(-600));
+    // Neither wins silently (an earlier step's GITHUB_ENV line could set
+    // AGENTIC_LABEL): a usage error naming both, before any request.
     const both = await step(s, { inputs: { label: 'needs-human' }, jobEnv: { AGENTIC_LABEL: 'human-sign-off' } });
-    assert.equal(both.outputs.decision, 'withhold');
+    assert.equal(both.code, 2, both.stderr.slice(-600));
+    assert.equal(both.outputs['exit-code'], '2');
+    assert.match(both.stderr, /INPUT_LABEL and AGENTIC_LABEL are both set and disagree/);
+    assert.deepEqual(both.log, []);
   });
 
   it('trusted-login input: another machine account trusts none of these verdicts', async () => {
