@@ -491,10 +491,12 @@ int cmd_lint(int argc, char **argv)
 		jw_key(&l.w, "ok");
 		jw_bool(&l.w, ok);
 		jw_obj_end(&l.w);
-	} else if (!l.m.nh.present && !l.m.check.present) {
+	} else if (!l.m.nh.present && !l.m.check.present && !l.problems) {
 		buf_adds(&l.out, "no verdict marker: neither <!-- agentic:needs-"
 				 "human v1 --> nor <!-- agentic:check v1 --> "
 				 "was found\n");
+	} else if (!l.m.nh.present && !l.m.check.present) {
+		buf_adds(&l.out, "not a verdict: fix the problems above\n");
 	} else {
 		buf_addf(&l.out, "%s\n", ok ? "ok: apply and the gate can use "
 					      "this verdict"

@@ -1010,44 +1010,54 @@ static bool approved_in_listing(struct engine *e, const struct gh_pull_brief *b)
 	return false;
 }
 
+/* What a sweep does with each open PR. */
+enum sweep_plan {
+	PLAN_SKIP,      /* not in the review flow */
+	PLAN_EVALUATE,  /* run the gate */
+	PLAN_UNCHANGED, /* unchanged since the last sweep */
+	PLAN_FAILED,    /* a selection read failed: the gate decides (N15) */
+	PLAN_UNREACHED  /* the deadline came before it was selected (A6) */
+};
+
 /*
  * Is the PR in the review flow: a trusted pr=#N: clean-context status on
  * its head, or an approval of the trusted login to re-judge? Decided from
  * the listing when it is certain, else by reading; a read that fails
- * selects it (N15).
+ * selects it (N15) as PLAN_FAILED, so that a gate that cannot run either
+ * still reports an error (A6), never a silent skip.
  */
-static bool sweep_selects(struct engine *e, const struct gh_pull_brief *b)
+static enum sweep_plan sweep_selects(struct engine *e,
+				     const struct gh_pull_brief *b)
 {
 	struct snap_statuses st;
 	struct gh_pull g;
 	enum pick pick = pick_from_listing(e, b);
-	bool selected = true;
+	enum sweep_plan plan = PLAN_SKIP;
 	size_t i;
 
 	if (pick == PICK_YES)
-		return true;
+		return PLAN_EVALUATE;
 	if (pick == PICK_UNSURE) {
 		if (e->gh->ops->statuses(e->gh, b->number, b->head_sha,
-					 STATUS_NEED_CLEAN, &st) == AA_OK) {
-			selected = stamp_clean(&st, e->policy, b->number) != NULL;
-			snap_statuses_release(&st);
-		}
-		if (selected)
-			return true;
+					 STATUS_NEED_CLEAN, &st) < 0)
+			return PLAN_FAILED;
+		plan = stamp_clean(&st, e->policy, b->number) ? PLAN_EVALUATE
+							       : PLAN_SKIP;
+		snap_statuses_release(&st);
+		if (plan == PLAN_EVALUATE)
+			return plan;
 	}
 	if (b->has_approvers)
-		return approved_in_listing(e, b);
+		return approved_in_listing(e, b) ? PLAN_EVALUATE : PLAN_SKIP;
 	if (e->gh->ops->pull(e->gh, b->number, PART_REVIEWS, &g) != AA_OK)
-		return true;
+		return PLAN_FAILED;
 	if (!(g.ok & PART_REVIEWS))
-		selected = true;
-	else
-		selected = false;
-	for (i = 0; i < g.pull.nreviews && !selected; i++)
+		plan = PLAN_FAILED;
+	for (i = 0; i < g.pull.nreviews && plan == PLAN_SKIP; i++)
 		if (is_trusted_approval(e, &g.pull.reviews[i]))
-			selected = true;
+			plan = PLAN_EVALUATE;
 	gh_pull_release(&g);
-	return selected;
+	return plan;
 }
 
 /* Unchanged since the last sweep, and that sweep's outcome still holds? */
@@ -1055,14 +1065,16 @@ static const struct sweep_entry *sweep_unchanged(struct engine *e,
 						 const struct gh_pull_brief *b)
 {
 	const struct sweep_entry *x;
+	int64_t now;
 
 	if (!e->sweep_state || !b->digest[0])
 		return NULL;
 	x = sweepstate_find(e->sweep_state, b->number);
 	if (!x || strcmp(x->digest, b->digest) != 0)
 		return NULL;
-	if (e->gh->ops->now(e->gh) - x->evaluated_at >= e->sweep_ttl_ms)
-		return NULL;
+	now = e->gh->ops->now(e->gh);
+	if (x->evaluated_at > now || now - x->evaluated_at >= e->sweep_ttl_ms)
+		return NULL; /* expired, or dated in the future: re-read */
 	if (strcmp(x->outcome, "approve") != 0 &&
 	    strcmp(x->outcome, "withhold") != 0 &&
 	    strcmp(x->outcome, "skipped") != 0)
@@ -1091,19 +1103,44 @@ static const char *sweep_must_stop(struct engine *e, struct buf *why)
 	return NULL;
 }
 
+/* A PR whose selection reads failed and whose gate the sweep could not
+ * run: an error step, never a silent skip (A6). */
+static void sweep_failed(struct engine *e, const struct gh_pull_brief *b,
+			 const char *why)
+{
+	struct report_step *s = report_add_step(e->report, STEP_GATE, b->number);
+
+	memcpy(s->head, b->head_sha, SHA_BUF);
+	step_reason(s, "PR #%lld could not be checked for review (%s), and "
+		       "the sweep stopped before its gate could run: %s",
+		    (long long)b->number, gh_err(e), why);
+	report_note(e->report, NOTE_ERROR,
+		    "PR #%lld: the sweep could not read it: %s",
+		    (long long)b->number, gh_err(e));
+	step_finish(e->report, s, "error", EXIT_API);
+}
+
+/* The sweep stops at PR `from`: the rest are not reached. */
 static void not_reached(struct engine *e, const struct gh_pull_brief *list,
-			size_t from, size_t n, const char *why)
+			const char *plan, size_t from, size_t n,
+			const char *why)
 {
 	struct report *r = e->report;
-	size_t i;
+	size_t i, k = 0;
 
 	for (i = from; i < n; i++) {
+		if (plan[i] == PLAN_FAILED) {
+			sweep_failed(e, &list[i], why);
+			continue;
+		}
 		ALLOC_GROW(r->not_reached, r->nnot_reached + 1,
 			   r->anot_reached);
 		r->not_reached[r->nnot_reached++] = list[i].number;
+		k++;
 	}
-	report_note(r, NOTE_WARNING, "%s: %zu PRs not reached (the next sweep "
-				     "takes them)", why, n - from);
+	if (k)
+		report_note(r, NOTE_WARNING, "%s: %zu PRs not reached (the next "
+					     "sweep takes them)", why, k);
 }
 
 /* Read ahead the next selected PRs from `from` on, SWEEP_PREFETCH at most. */
@@ -1114,7 +1151,7 @@ static void prefetch_from(struct engine *e, const struct gh_pull_brief *list,
 	size_t k = 0, i;
 
 	for (i = from; i < n && k < ENGINE_SWEEP_PREFETCH; i++)
-		if (what[i] == 'e')
+		if (what[i] == PLAN_EVALUATE || what[i] == PLAN_FAILED)
 			prs[k++] = list[i].number;
 	*upto = i;
 	if (k > 1)
@@ -1136,7 +1173,7 @@ void engine_sweep(struct engine *e)
 	struct gh_pull_brief *list = NULL;
 	struct buf why = BUF_INIT(BUF_MAX_SMALL);
 	int64_t *open_prs = NULL;
-	char *what = NULL; /* per PR: 'u'nchanged, 's'kipped, 'e'valuate */
+	char *what = NULL; /* per PR: an enum sweep_plan */
 	size_t n = 0, i, upto = 0;
 
 	if (e->stop)
@@ -1155,9 +1192,12 @@ void engine_sweep(struct engine *e)
 	open_prs = xcalloc(n ? n : 1, sizeof(*open_prs));
 	for (i = 0; i < n; i++) {
 		open_prs[i] = list[i].number;
-		what[i] = sweep_unchanged(e, &list[i]) ? 'u'
-			  : sweep_selects(e, &list[i]) ? 'e'
-						       : 's';
+		if (sweep_unchanged(e, &list[i]))
+			what[i] = PLAN_UNCHANGED;
+		else if (e->deadline && e->gh->ops->now(e->gh) >= e->deadline)
+			what[i] = PLAN_UNREACHED; /* A6: selection included */
+		else
+			what[i] = (char)sweep_selects(e, &list[i]);
 	}
 	if (e->sweep_state)
 		sweepstate_keep(e->sweep_state, open_prs, n);
@@ -1167,11 +1207,13 @@ void engine_sweep(struct engine *e)
 
 		if (e->progress)
 			e->progress(e->progress_ctx, i, n);
-		if (what[i] == 'e' && sweep_must_stop(e, &why)) {
-			not_reached(e, list, i, n, why.ptr);
+		if ((what[i] == PLAN_EVALUATE || what[i] == PLAN_FAILED ||
+		     what[i] == PLAN_UNREACHED) &&
+		    sweep_must_stop(e, &why)) {
+			not_reached(e, list, what, i, n, why.ptr);
 			break;
 		}
-		if (what[i] == 'u') {
+		if (what[i] == PLAN_UNCHANGED) {
 			buf_setf(&why, "unchanged since the last sweep (%s); "
 				       "PR #%lld not read again",
 				 sweepstate_find(e->sweep_state, b->number)->outcome,
@@ -1179,7 +1221,7 @@ void engine_sweep(struct engine *e)
 			sweep_skip(e, b, why.ptr);
 			continue;
 		}
-		if (what[i] == 's') {
+		if (what[i] == PLAN_SKIP) {
 			buf_setf(&why, "no trusted %s status for PR #%lld on its "
 				       "head and no approval to re-judge",
 				 e->policy->clean_context, (long long)b->number);

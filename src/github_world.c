@@ -437,8 +437,13 @@ static int64_t snapshot_clock(const struct snapshot *s)
 
 		bump(&max, p->updated_at);
 		for (j = 0; j < p->ncomments; j++) {
-			bump(&max, p->comments[j].created_at);
-			bump(&max, p->comments[j].edited_at);
+			const struct snap_comment *c = &p->comments[j];
+			size_t k;
+
+			bump(&max, c->created_at);
+			bump(&max, c->edited_at);
+			for (k = 0; k < c->nedits; k++)
+				bump(&max, c->edits[k].edited_at);
 		}
 		for (j = 0; j < p->ntimeline; j++)
 			bump(&max, p->timeline[j].created_at);
