@@ -1,5 +1,8 @@
 /*
- * test_marker.c - BEHAVIOR §2: the verdict comment parser.
+ * test_marker.c - BEHAVIOR §2: the verdict comment parser, as amended on
+ * 2026-12-01: the leading marker run (A2), fences and one check block
+ * (A3), every bullet line a row (A4). Rows whose expectation an amendment
+ * changed name it.
  *
  * Table-driven: each table is an array of {input, expected} rows walked by
  * one test function; every mismatch is printed with its row index and name
@@ -264,7 +267,8 @@ static const struct check_line_row check_line_rows[] = {
     {"head: `" HA "`", CKL_NONE, NULL},
     {"head:", CKL_NONE, NULL},
     {"head " HA, CKL_NONE, NULL},
-    {"**head:** " HA, CKL_NONE, NULL},
+    /* A4: a line starting with "*" is a row, bold or not */
+    {"**head:** " HA, CKL_ROW, "**head:** " HA},
     {"> head: " HA, CKL_NONE, NULL},
     {"<!-- head: " HA " -->", CKL_NONE, NULL},
     {"the head: " HA, CKL_NONE, NULL},
@@ -294,15 +298,32 @@ static const struct check_line_row check_line_rows[] = {
     {"-id:a", CKL_ROW, NULL},
     {"  -   ID : x", CKL_ROW, NULL},
     {"\t- id:", CKL_ROW, NULL},
-    {"- id", CKL_NONE, NULL},
-    {"* id: x", CKL_NONE, NULL},
-    {"+ id: x", CKL_NONE, NULL},
+    /* A4: every line whose first non-ws character is "-", "*" or "+" is
+     * a row (the value is the trimmed line); near-misses are rows too */
+    {"- id", CKL_ROW, "- id"},
+    {"* id: x", CKL_ROW, "* id: x"},
+    {"+ id: x", CKL_ROW, "+ id: x"},
+    {"- idx: y", CKL_ROW, "- idx: y"},
+    {"- status: fixed", CKL_ROW, "- status: fixed"},
+    {"-- id: x", CKL_ROW, "-- id: x"},
+    {"- thread: PRRT_1, status: fixed", CKL_ROW, NULL},
+    {"---", CKL_ROW, "---"},
+    {"***", CKL_ROW, "***"},
+    {"-", CKL_ROW, "-"},
+    {"+", CKL_ROW, "+"},
+    {"- fixed the typo in the README", CKL_ROW, NULL},
+    {"   * id: x \r", CKL_ROW, "* id: x"},
+    {"\t+ id: x", CKL_ROW, "+ id: x"},
+    {"-id: x", CKL_ROW, "-id: x"},
+    {"-head: " HA, CKL_ROW, NULL},
+    /* not bullets: the first non-ws character is something else */
     {"id: x", CKL_NONE, NULL},
-    {"- idx: y", CKL_NONE, NULL},
-    {"- status: fixed", CKL_NONE, NULL},
-    {"-- id: x", CKL_NONE, NULL},
     {"> - id: x", CKL_NONE, NULL},
+    {"1. id: x, status: outstanding", CKL_NONE, NULL},
     {"\xe2\x80\x93 id: x", CKL_NONE, NULL},
+    {"\xe2\x80\xa2 id: x", CKL_NONE, NULL},
+    {"\xc2\xa0- id: x", CKL_NONE, NULL},
+    {"x - id: x", CKL_NONE, NULL},
     {"threads:", CKL_NONE, NULL},
     {"<details>", CKL_NONE, NULL},
     {"", CKL_NONE, NULL},
@@ -442,6 +463,47 @@ static const struct row_row row_rows[] = {
      ROW_SPACE_BEFORE_COMMA, "a", 0, 0, NULL},
     {"- id: a, status: fixed, severity: nit  , reason: r",
      ROW_SPACE_BEFORE_COMMA, "a", 0, 0, NULL},
+    /* A4: every bullet line of the block is a row, so a near-miss is an
+     * invalid row with its error, never skipped */
+    {"* id: a, status: outstanding, severity: high, reason: r",
+     ROW_BAD_BULLET, NULL, 0, 0, NULL},
+    {"+ id: a, status: outstanding, severity: high, reason: r",
+     ROW_BAD_BULLET, NULL, 0, 0, NULL},
+    {"  * id: a, status: fixed, severity: nit, reason: r", ROW_BAD_BULLET,
+     NULL, 0, 0, NULL},
+    {"\t+ id: a", ROW_BAD_BULLET, NULL, 0, 0, NULL},
+    {"*", ROW_BAD_BULLET, NULL, 0, 0, NULL},
+    {"***", ROW_BAD_BULLET, NULL, 0, 0, NULL},
+    {"**Summary**", ROW_BAD_BULLET, NULL, 0, 0, NULL},
+    {"- thread: PRRT_1, status: outstanding, severity: high, reason: r",
+     ROW_NO_ID, NULL, 0, 0, NULL},
+    {"-- id: a, status: fixed, severity: nit, reason: r", ROW_NO_ID, NULL, 0,
+     0, NULL},
+    {"- - id: a, status: fixed, severity: nit, reason: r", ROW_NO_ID, NULL, 0,
+     0, NULL},
+    {"---", ROW_NO_ID, NULL, 0, 0, NULL},
+    {"-", ROW_NO_ID, NULL, 0, 0, NULL},
+    {"-   \r", ROW_NO_ID, NULL, 0, 0, NULL},
+    {"- fixed the typo in the README", ROW_NO_ID, NULL, 0, 0, NULL},
+    {"- idx: a, status: fixed, severity: nit, reason: r", ROW_NO_ID, NULL, 0,
+     0, NULL},
+    {"- status: outstanding, severity: high, reason: r", ROW_NO_ID, NULL, 0,
+     0, NULL},
+    {"- ID a, status: fixed, severity: nit, reason: r", ROW_NO_ID, NULL, 0, 0,
+     NULL},
+    /* A4: "-id:" (no space after the dash) and indented rows are rows */
+    {"-id: a, status: fixed, severity: high, reason: r", ROW_OK, "a", R_FIX,
+     SEV_HIGH, "r"},
+    {"    - id: a, status: outstanding, severity: high, reason: r", ROW_OK,
+     "a", R_OUT, SEV_HIGH, "r"},
+    /* A4: a row with a missing field is invalid, naming the field */
+    {"- id: a, severity: high, reason: r", ROW_NO_STATUS, "a", 0, 0, NULL},
+    {"- id: a, status: outstanding, reason: r", ROW_NO_SEVERITY, "a", 0, 0,
+     NULL},
+    {"- id: a, status: outstanding, severity: high", ROW_NO_REASON, "a", 0, 0,
+     NULL},
+    {"- id: a, status: outstanding, severity: high,", ROW_NO_REASON, "a", 0,
+     0, NULL},
     /* a nit may not block */
     {"- id: a, status: outstanding, severity: nit, reason: r", ROW_BLOCKING_NIT,
      "a", R_OUT, SEV_NIT, "r"},
@@ -495,128 +557,238 @@ struct nh_row {
 	const char *name;
 	const char *body;
 	bool present;
-	bool any_yes;
-	bool any_no;
+	bool any_yes;        /* in the leading run (A2) */
+	bool any_no;         /* in the leading run (A2) */
 	enum nh_value value; /* checked when present */
 	unsigned malformed;  /* checked when present */
 	const char *head;    /* "" when malformed */
 	const char *base;    /* NULL: not checked */
 	size_t nheads;
+	bool trigger;        /* the label step's eager trigger (§3.1) */
+	size_t stray;        /* first marker line the verdict does not read */
 };
+
+/* NHM_NO_VALUE | NHM_NO_HEAD | NHM_NO_BASE: a header whose run ended at
+ * once (A2). */
+#define NHM_EMPTY_RUN (NHM_NO_VALUE | NHM_NO_HEAD | NHM_NO_BASE)
 
 static const struct nh_row nh_rows[] = {
     {"well-formed yes", NHV YES HEAD(HA) BASE("main"), true, true, false,
-     NH_YES, 0, HA, "main", 1},
+     NH_YES, 0, HA, "main", 1, true, 0},
     {"well-formed no", NHV NO HEAD(HA) BASE("main"), true, false, true, NH_NO,
-     0, HA, "main", 1},
-    {"markers in any order, amid prose",
+     0, HA, "main", 1, false, 0},
+    /* A2: was "markers in any order, amid prose" (a verdict before A2) */
+    {"A2: markers amid prose, header not first: no verdict",
      "### No human needed\n\n" BASE("main") "Checked it.\n" HEAD(HA) NO
      "\n" NHV "Thanks.",
-     true, false, true, NH_NO, 0, HA, "main", 1},
+     false, false, false, 0, 0, "", "", 0, false, 3},
     {"CRLF line endings",
      "<!-- agentic:needs-human v1 -->\r\n<!-- needs-human: no -->\r\n"
      "<!-- head: " HA " -->\r\n<!-- base: main -->\r\nprose\r\n",
-     true, false, true, NH_NO, 0, HA, "main", 1},
+     true, false, true, NH_NO, 0, HA, "main", 1, false, 0},
     {"no final newline", NHV NO HEAD(HA) "<!-- base: main -->", true, false,
-     true, NH_NO, 0, HA, "main", 1},
+     true, NH_NO, 0, HA, "main", 1, false, 0},
     {"indented markers",
      "  <!-- agentic:needs-human v1 -->\n\t<!-- needs-human: no -->\t\n"
      " <!-- head: " HA " -->\n    <!-- base: main -->   \n",
-     true, false, true, NH_NO, 0, HA, "main", 1},
+     true, false, true, NH_NO, 0, HA, "main", 1, false, 0},
     {"case-insensitive keywords and value",
      "<!-- AGENTIC:NEEDS-HUMAN V1 -->\n<!-- NEEDS-HUMAN: NO -->\n"
      "<!-- HEAD: " HA " -->\n<!-- BASE: main -->\n",
-     true, false, true, NH_NO, 0, HA, "main", 1},
+     true, false, true, NH_NO, 0, HA, "main", 1, false, 0},
+    /* A2: without the header nothing is read (any_yes, heads: none) */
     {"no verdict line: yes alone is not a verdict", YES HEAD(HA) BASE("m"),
-     false, true, false, 0, 0, "", NULL, 1},
+     false, false, false, 0, 0, "", "", 0, false, 1},
     {"v2 verdict line is not v1",
      "<!-- agentic:needs-human v2 -->\n" NO HEAD(HA) BASE("main"), false, false,
-     true, 0, 0, "", NULL, 1},
+     false, 0, 0, "", "", 0, false, 2},
     {"verdict line without ws before v1",
      "<!-- agentic:needs-humanv1 -->\n" NO HEAD(HA) BASE("main"), false, false,
-     true, 0, 0, "", NULL, 1},
+     false, 0, 0, "", "", 0, false, 2},
     {"verdict line with trailing text",
      "<!-- agentic:needs-human v1 --> ok\n" NO HEAD(HA) BASE("main"), false,
-     false, true, 0, 0, "", NULL, 1},
+     false, false, 0, 0, "", "", 0, false, 2},
     {"verdict line in a code span",
      "`<!-- agentic:needs-human v1 -->`\n" NO HEAD(HA) BASE("main"), false,
-     false, true, 0, 0, "", NULL, 1},
+     false, false, 0, 0, "", "", 0, false, 2},
     {"verdict line in a block quote",
      "> <!-- agentic:needs-human v1 -->\n" NO HEAD(HA) BASE("main"), false,
-     false, true, 0, 0, "", NULL, 1},
+     false, false, 0, 0, "", "", 0, false, 2},
     {"homoglyph verdict line",
      "<!-- agentic:needs-hum\xd0\xb0n v1 -->\n" NO HEAD(HA) BASE("main"), false,
-     false, true, 0, 0, "", NULL, 1},
+     false, false, 0, 0, "", "", 0, false, 2},
     {"both yes and no", NHV YES NO HEAD(HA) BASE("main"), true, true, true,
-     NH_MALFORMED, NHM_BOTH_VALUES, "", "main", 1},
+     NH_MALFORMED, NHM_BOTH_VALUES, "", "main", 1, true, 0},
     {"yes twice is still yes", NHV YES YES HEAD(HA) BASE("main"), true, true,
-     false, NH_YES, 0, HA, "main", 1},
+     false, NH_YES, 0, HA, "main", 1, true, 0},
     {"neither yes nor no", NHV HEAD(HA) BASE("main"), true, false, false,
-     NH_MALFORMED, NHM_NO_VALUE, "", "main", 1},
+     NH_MALFORMED, NHM_NO_VALUE, "", "main", 1, false, 0},
+    /* NHM_BAD_VALUE (baf93a4): a value line of the run that is neither
+     * yes nor no is never ignored */
     {"other value only",
      NHV "<!-- needs-human: maybe -->\n" HEAD(HA) BASE("main"), true, false,
-     false, NH_MALFORMED, NHM_NO_VALUE, "", "main", 1},
-    {"yes in a code span does not count",
+     false, NH_MALFORMED, NHM_NO_VALUE | NHM_BAD_VALUE, "", "main", 1, false,
+     0},
+    /* A2: a line that is not one whole HTML comment ends the run, so the
+     * markers after it are not read either (was: a well-formed no) */
+    {"A2: yes in a code span ends the run",
      NHV "`<!-- needs-human: yes -->`\n" NO HEAD(HA) BASE("main"), true, false,
-     true, NH_NO, 0, HA, "main", 1},
-    {"yes in a block quote does not count",
+     false, NH_MALFORMED, NHM_EMPTY_RUN, "", "", 0, false, 3},
+    {"A2: yes in a block quote ends the run",
      NHV "> <!-- needs-human: yes -->\n" NO HEAD(HA) BASE("main"), true, false,
-     true, NH_NO, 0, HA, "main", 1},
-    {"homoglyph yes does not count",
+     false, NH_MALFORMED, NHM_EMPTY_RUN, "", "", 0, false, 3},
+    {"yes in a code span after the run does not count",
+     NHV NO HEAD(HA) BASE("main") "`<!-- needs-human: yes -->`\n", true,
+     false, true, NH_NO, 0, HA, "main", 1, false, 0},
+    {"yes in a block quote after the run does not count",
+     NHV NO HEAD(HA) BASE("main") "> <!-- needs-human: yes -->\n", true,
+     false, true, NH_NO, 0, HA, "main", 1, false, 0},
+    /* NHM_BAD_VALUE: a homoglyph yes is a value line saying neither (was:
+     * ignored, the no stood) */
+    {"homoglyph yes is a bad value",
      NHV "<!-- needs-human: y\xd0\xb5s -->\n" NO HEAD(HA) BASE("main"), true,
-     false, true, NH_NO, 0, HA, "main", 1},
+     false, true, NH_MALFORMED, NHM_BAD_VALUE, "", "main", 1, false, 0},
     {"full-width colon yes does not count",
      NHV "<!-- needs-human\xef\xbc\x9a yes -->\n" NO HEAD(HA) BASE("main"),
-     true, false, true, NH_NO, 0, HA, "main", 1},
+     true, false, true, NH_NO, 0, HA, "main", 1, false, 0},
     {"zero-width space in yes line does not count",
      NHV "<!-- needs\xe2\x80\x8b-human: yes -->\n" NO HEAD(HA) BASE("main"),
-     true, false, true, NH_NO, 0, HA, "main", 1},
+     true, false, true, NH_NO, 0, HA, "main", 1, false, 0},
     {"homoglyph no does not count",
      NHV "<!-- needs-human: n\xd0\xbe -->\n" HEAD(HA) BASE("main"), true, false,
-     false, NH_MALFORMED, NHM_NO_VALUE, "", "main", 1},
-    {"yes inside prose line does not count",
+     false, NH_MALFORMED, NHM_NO_VALUE | NHM_BAD_VALUE, "", "main", 1, false,
+     0},
+    {"A2: yes inside a prose line ends the run",
      NHV "see <!-- needs-human: yes --> here\n" NO HEAD(HA) BASE("main"), true,
-     false, true, NH_NO, 0, HA, "main", 1},
+     false, false, NH_MALFORMED, NHM_EMPTY_RUN, "", "", 0, false, 3},
     {"missing head", NHV NO BASE("main"), true, false, true, NH_MALFORMED,
-     NHM_NO_HEAD, "", "main", 0},
+     NHM_NO_HEAD, "", "main", 0, false, 0},
     {"abbreviated head", NHV NO HEAD(HA_SHORT) BASE("main"), true, false, true,
-     NH_MALFORMED, NHM_BAD_HEAD, "", "main", 0},
+     NH_MALFORMED, NHM_BAD_HEAD, "", "main", 0, false, 0},
     {"empty head", NHV NO "<!-- head: -->\n" BASE("main"), true, false, true,
-     NH_MALFORMED, NHM_BAD_HEAD, "", "main", 0},
+     NH_MALFORMED, NHM_BAD_HEAD, "", "main", 0, false, 0},
     {"41 hex digits", NHV NO HEAD(HA "a") BASE("main"), true, false, true,
-     NH_MALFORMED, NHM_BAD_HEAD, "", "main", 0},
+     NH_MALFORMED, NHM_BAD_HEAD, "", "main", 0, false, 0},
     {"head with trailing word", NHV NO HEAD(HA " (judged)") BASE("main"), true,
-     false, true, NH_MALFORMED, NHM_BAD_HEAD, "", "main", 0},
+     false, true, NH_MALFORMED, NHM_BAD_HEAD, "", "main", 0, false, 0},
     {"valid and abbreviated head", NHV NO HEAD(HA) HEAD(HA_SHORT) BASE("main"),
-     true, false, true, NH_MALFORMED, NHM_BAD_HEAD, "", "main", 1},
+     true, false, true, NH_MALFORMED, NHM_BAD_HEAD, "", "main", 1, false, 0},
     {"upper-case head accepted and lower-cased",
      NHV NO HEAD(HB_UP) BASE("main"), true, false, true, NH_NO, 0, HB, "main",
-     1},
+     1, false, 0},
     {"same SHA twice counts as one", NHV NO HEAD(HB) HEAD(HB_UP) BASE("main"),
-     true, false, true, NH_NO, 0, HB, "main", 1},
+     true, false, true, NH_NO, 0, HB, "main", 1, false, 0},
     {"two different heads", NHV NO HEAD(HA) HEAD(HB) BASE("main"), true, false,
-     true, NH_MALFORMED, NHM_HEAD_CONFLICT, "", "main", 2},
+     true, NH_MALFORMED, NHM_HEAD_CONFLICT, "", "main", 2, false, 0},
     {"missing base", NHV NO HEAD(HA), true, false, true, NH_MALFORMED,
-     NHM_NO_BASE, "", NULL, 1},
+     NHM_NO_BASE, "", NULL, 1, false, 0},
     {"empty base", NHV NO HEAD(HA) "<!-- base: -->\n", true, false, true,
-     NH_MALFORMED, NHM_NO_BASE, "", NULL, 1},
+     NH_MALFORMED, NHM_NO_BASE, "", NULL, 1, false, 0},
     {"empty base next to a valid one",
      NHV NO HEAD(HA) BASE("main") "<!-- base:   -->\n", true, false, true,
-     NH_MALFORMED, NHM_NO_BASE, "", NULL, 1},
+     NH_MALFORMED, NHM_NO_BASE, "", NULL, 1, false, 0},
     {"two identical bases", NHV NO HEAD(HA) BASE("main") BASE(" main "), true,
-     false, true, NH_NO, 0, HA, "main", 1},
+     false, true, NH_NO, 0, HA, "main", 1, false, 0},
     {"two different bases", NHV NO HEAD(HA) BASE("main") BASE("dev"), true,
-     false, true, NH_MALFORMED, NHM_BASE_CONFLICT, "", NULL, 1},
+     false, true, NH_MALFORMED, NHM_BASE_CONFLICT, "", NULL, 1, false, 0},
     {"bases differing in case are different",
      NHV NO HEAD(HA) BASE("main") BASE("Main"), true, false, true, NH_MALFORMED,
-     NHM_BASE_CONFLICT, "", NULL, 1},
+     NHM_BASE_CONFLICT, "", NULL, 1, false, 0},
     {"base taken verbatim, trimmed",
      NHV NO HEAD(HA) "<!-- base: \t Release/v1 x \t -->\n", true, false, true,
-     NH_NO, 0, HA, "Release/v1 x", 1},
+     NH_NO, 0, HA, "Release/v1 x", 1, false, 0},
     {"everything wrong", NHV YES NO HEAD(HA) HEAD(HB) BASE("a") BASE("b"), true,
      true, true, NH_MALFORMED,
-     NHM_BOTH_VALUES | NHM_HEAD_CONFLICT | NHM_BASE_CONFLICT, "", NULL, 2},
-    {"empty comment", "", false, false, false, 0, 0, "", NULL, 0},
+     NHM_BOTH_VALUES | NHM_HEAD_CONFLICT | NHM_BASE_CONFLICT, "", NULL, 2, true,
+     0},
+    {"empty comment", "", false, false, false, 0, 0, "", NULL, 0, false, 0},
+
+    /* A2: the header is the first non-blank line; the leading marker run */
+    {"A2: blank lines before the header are fine",
+     "\n  \n\t\n" NHV NO HEAD(HA) BASE("main"), true, false, true, NH_NO, 0, HA,
+     "main", 1, false, 0},
+    {"A2: CRLF blank lines before the header are fine",
+     "\r\n \r\n" NHV NO HEAD(HA) BASE("main"), true, false, true, NH_NO, 0, HA,
+     "main", 1, false, 0},
+    {"A2: blank lines inside the run are allowed",
+     NHV "\n" NO "\n \n" HEAD(HA) "\t\r\n" BASE("main") "\nprose\n", true,
+     false, true, NH_NO, 0, HA, "main", 1, false, 0},
+    {"A2: other HTML comments belong to the run",
+     NHV "<!-- written by the conductor -->\n" NO HEAD(HA)
+         "<!-- agentic:check v0 -->\n" BASE("main"),
+     true, false, true, NH_NO, 0, HA, "main", 1, false, 0},
+    {"A2: the header repeated in the run is harmless",
+     NHV NHV NO HEAD(HA) BASE("main"), true, false, true, NH_NO, 0, HA, "main",
+     1, false, 0},
+    {"A2: a prose line ends the run: the base after it is not read",
+     NHV NO HEAD(HA) "Thanks.\n" BASE("main"), true, false, true, NH_MALFORMED,
+     NHM_NO_BASE, "", "", 1, false, 5},
+    {"A2: a prose line ends the run: the value after it is not read",
+     NHV HEAD(HA) BASE("main") "\nSee below.\n" NO, true, false, false,
+     NH_MALFORMED, NHM_NO_VALUE, "", "main", 1, false, 6},
+    {"A2: a yes after the run does not change the no (but triggers)",
+     NHV NO HEAD(HA) BASE("main") "Quoting the author:\n" YES, true, false,
+     true, NH_NO, 0, HA, "main", 1, true, 6},
+    {"A2: a second head after the run is not read",
+     NHV NO HEAD(HA) BASE("main") "x\n" HEAD(HB), true, false, true, NH_NO, 0,
+     HA, "main", 1, false, 6},
+    {"A2: a second base after the run is not read",
+     NHV NO HEAD(HA) BASE("main") "x\n" BASE("dev"), true, false, true, NH_NO,
+     0, HA, "main", 1, false, 6},
+    {"A2: the header after a first prose line is no verdict",
+     "Hi\n" NHV NO HEAD(HA) BASE("main"), false, false, false, 0, 0, "", "", 0,
+     false, 2},
+    {"A2: markers inside <details> are not read",
+     NHV "<details>\n" NO HEAD(HA) BASE("main") "</details>\n", true, false,
+     false, NH_MALFORMED, NHM_EMPTY_RUN, "", "", 0, false, 3},
+    {"A2: a verdict wrapped in <details> is no verdict",
+     "<details>\n" NHV NO HEAD(HA) BASE("main") "</details>\n", false, false,
+     false, 0, 0, "", "", 0, false, 2},
+    {"A2: a quoted copy of the four markers is not a verdict",
+     "> <!-- agentic:needs-human v1 -->\n> <!-- needs-human: no -->\n"
+     "> <!-- head: " HA " -->\n> <!-- base: main -->\n",
+     false, false, false, 0, 0, "", "", 0, false, 0},
+    {"A2: a quoted yes is not a trigger either",
+     "> <!-- agentic:needs-human v1 -->\n> <!-- needs-human: yes -->\n", false,
+     false, false, 0, 0, "", "", 0, false, 0},
+    {"A2/A3: a fenced copy of the four markers is not a verdict",
+     "```\n" NHV NO HEAD(HA) BASE("main") "```\n", false, false, false, 0, 0,
+     "", "", 0, false, 2},
+    {"A3: a fenced header and yes still fire the eager trigger",
+     "Quoting:\n~~~\n" NHV YES HEAD(HA) BASE("main") "~~~\n", false, false,
+     false, 0, 0, "", "", 0, true, 3},
+    {"A3: a fence ends the run; the fenced markers are not read",
+     NHV "```\n" NO HEAD(HA) BASE("main") "```\n", true, false, false,
+     NH_MALFORMED, NHM_EMPTY_RUN, "", "", 0, false, 3},
+    {"A3: a fenced yes after a no verdict: no stays, trigger fires",
+     NHV NO HEAD(HA) BASE("main") "```\n" NHV YES HEAD(HB) BASE("dev") "```\n",
+     true, false, true, NH_NO, 0, HA, "main", 1, true, 6},
+    {"A2: the eager trigger sees a header and a yes in prose",
+     "Summary\n" NHV "text\n" YES, false, false, false, 0, 0, "", "", 0, true,
+     2},
+    {"A2: the trigger needs the header somewhere", "Summary\n" YES HEAD(HA),
+     false, false, false, 0, 0, "", "", 0, false, 2},
+    {"A2: a yes before the header (not first) triggers, no verdict",
+     "x\n" YES NHV, false, false, false, 0, 0, "", "", 0, true, 2},
+    {"A2: a malformed verdict with a yes outside the run triggers",
+     NHV HEAD(HA) "x\n" YES, true, false, false, NH_MALFORMED,
+     NHM_NO_VALUE | NHM_NO_BASE, "", "", 1, true, 4},
+    {"A2: a header alone is an empty run", NHV, true, false, false,
+     NH_MALFORMED, NHM_EMPTY_RUN, "", "", 0, false, 0},
+    {"A2: header then prose", NHV "### Verdict\n", true, false, false,
+     NH_MALFORMED, NHM_EMPTY_RUN, "", "", 0, false, 0},
+    /* NHM_BAD_VALUE (baf93a4) */
+    {"bad value next to a yes", NHV YES "<!-- needs-human: maybe -->\n"
+     HEAD(HA) BASE("main"), true, true, false, NH_MALFORMED, NHM_BAD_VALUE,
+     "", "main", 1, true, 0},
+    {"bad value next to a no", NHV "<!-- needs-human: No. -->\n" NO HEAD(HA)
+     BASE("main"), true, false, true, NH_MALFORMED, NHM_BAD_VALUE, "", "main",
+     1, false, 0},
+    {"empty value", NHV "<!-- needs-human: -->\n" NO HEAD(HA) BASE("main"),
+     true, false, true, NH_MALFORMED, NHM_BAD_VALUE, "", "main", 1, false, 0},
+    {"bad value after the run is not read",
+     NHV NO HEAD(HA) BASE("main") "x\n<!-- needs-human: maybe -->\n", true,
+     false, true, NH_NO, 0, HA, "main", 1, false, 6},
 };
 
 static void test_marker__nh_table(void **state)
@@ -641,6 +813,8 @@ static void test_marker__nh_table(void **state)
 		}
 		if (r->base)
 			EXPECT_VIEW(i, r->name, m.nh.base, r->base);
+		EXPECT_INT(i, r->name, m.nh.trigger, r->trigger);
+		EXPECT_INT(i, r->name, m.nh.stray_line, r->stray);
 		/* the comment has no check block */
 		EXPECT_INT(i, r->name, m.check.present, false);
 	}
@@ -662,6 +836,9 @@ struct ck_row {
 	bool has_clean;
 	bool clean;
 	size_t rows, invalid, blocking;
+	/* A3 (line numbers, 0 when none): a second opener, a head, round or
+	 * clean line disagreeing with the first, the first fenced opener */
+	size_t second, head_conflict, round_conflict, clean_conflict, fenced;
 };
 
 #define CK_HEAD  "head: " HA "\n"
@@ -672,85 +849,93 @@ static const struct ck_row ck_rows[] = {
      "### Agentic review check\n\n<details>\n<summary>Machine ledger"
      "</summary>\n\n" OPEN CK_HEAD CK_ROUND "clean: true\nthreads:\n" ROW_OK_A
      "\n</details>",
-     true, 6, true, HA, true, true, 901, true, true, 1, 0, 0},
+     true, 6, true, HA, true, true, 901, true, true, 1, 0, 0, 0, 0, 0, 0, 0},
     {"no block", CK_HEAD CK_ROUND "clean: true\n" ROW_OK_A, false, 0, false, "",
-     false, false, 0, false, false, 0, 0, 0},
+     false, false, 0, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
     {"nothing before the block counts",
      "head: " HB "\nround: 5\nclean: true\n" ROW_OK_A OPEN "prose\n", true, 5,
-     false, "", false, false, 0, false, false, 0, 0, 0},
+     false, "", false, false, 0, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
     {"head in the summary is ignored",
      "head: " HB "\n" OPEN CK_HEAD CK_ROUND "clean: false\n", true, 2, true, HA,
-     true, true, 901, true, false, 0, 0, 0},
+     true, true, 901, true, false, 0, 0, 0, 0, 0, 0, 0, 0},
     {"clean: true in the summary is ignored",
      "clean: true\n" OPEN CK_HEAD CK_ROUND, true, 2, true, HA, true, true, 901,
-     false, false, 0, 0, 0},
+     false, false, 0, 0, 0, 0, 0, 0, 0, 0},
     {"block opener inside a line",
      "text "
      "<!-- agentic:check v1 -->"
      " more\n" CK_HEAD CK_ROUND "clean: true\n",
-     true, 1, true, HA, true, true, 901, true, true, 0, 0, 0},
+     true, 1, true, HA, true, true, 901, true, true, 0, 0, 0, 0, 0, 0, 0, 0},
     {"block opener in a block quote still opens (line contains it)",
      "> <!-- agentic:check v1 -->\n" CK_HEAD CK_ROUND, true, 1, true, HA, true,
-     true, 901, false, false, 0, 0, 0},
+     true, 901, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
     {"opener with other spacing is not the opener",
      "<!--agentic:check v1-->\n" CK_HEAD CK_ROUND, false, 0, false, "", false,
-     false, 0, false, false, 0, 0, 0},
+     false, 0, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
     {"v2 opener is not the opener",
      "<!-- agentic:check v2 -->\n" CK_HEAD CK_ROUND, false, 0, false, "", false,
-     false, 0, false, false, 0, 0, 0},
+     false, 0, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
     {"opener in a code span opens (contains it)",
      "`<!-- agentic:check v1 -->`\n" CK_HEAD, true, 1, true, HA, false, false,
-     0, false, false, 0, 0, 0},
-    {"first of two openers starts the block",
+     0, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
+    /* A3: the first of two openers starts the block, the second makes
+     * it ambiguous (R1); was checked for the block line only */
+    {"A3: a second opener is ambiguous",
      "a\n" OPEN CK_HEAD "b\n" OPEN "head: " HB "\n" CK_ROUND, true, 2, true, HA,
-     true, true, 901, false, false, 0, 0, 0},
-    {"first head line wins", OPEN CK_HEAD "head: " HB "\n" CK_ROUND, true, 1,
-     true, HA, true, true, 901, false, false, 0, 0, 0},
+     true, true, 901, false, false, 0, 0, 0, 5, 6, 0, 0, 0},
+    /* A3: was "first head line wins"; the first still wins, and the
+     * second is a conflict (R1) */
+    {"A3: two different heads conflict", OPEN CK_HEAD "head: " HB "\n" CK_ROUND,
+     true, 1, true, HA, true, true, 901, false, false, 0, 0, 0, 0, 3, 0, 0, 0},
     {"head with (judged) is not a head line",
      OPEN "head: " HA " (judged)\nhead: " HB "\n" CK_ROUND, true, 1, true, HB,
-     true, true, 901, false, false, 0, 0, 0},
+     true, true, 901, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
     {"abbreviated head is not a head line",
      OPEN "head: " HA_SHORT "\n" CK_ROUND, true, 1, false, "", true, true, 901,
-     false, false, 0, 0, 0},
+     false, false, 0, 0, 0, 0, 0, 0, 0, 0},
     {"upper-case head lower-cased", OPEN "HEAD: " HB_UP "\n", true, 1, true, HB,
-     false, false, 0, false, false, 0, 0, 0},
+     false, false, 0, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
     {"needs-human style head marker is not a check head",
      OPEN "<!-- head: " HA " -->\n", true, 1, false, "", false, false, 0, false,
-     false, 0, 0, 0},
-    {"first round line wins", OPEN CK_HEAD "round: 12\nround: 13\n", true, 1,
-     true, HA, true, true, 12, false, false, 0, 0, 0},
+     false, 0, 0, 0, 0, 0, 0, 0, 0},
+    /* A3: was "first round line wins"; now a conflict (R3) */
+    {"A3: two different rounds conflict", OPEN CK_HEAD "round: 12\nround: 13\n",
+     true, 1, true, HA, true, true, 12, false, false, 0, 0, 0, 0, 0, 4, 0, 0},
     {"round of another form is skipped",
      OPEN CK_HEAD "round: abc\nround: 5 (new)\nround: 77\n", true, 1, true, HA,
-     true, true, 77, false, false, 0, 0, 0},
+     true, true, 77, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
     {"round with leading zeros", OPEN "round: 0042\n", true, 1, false, "", true,
-     true, 42, false, false, 0, 0, 0},
+     true, 42, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
     {"round of 20 digits overflows",
      OPEN CK_HEAD "round: 99999999999999999999\n", true, 1, true, HA, true,
-     false, 0, false, false, 0, 0, 0},
+     false, 0, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
     {"round 2^63 overflows", OPEN "round: 9223372036854775808\n", true, 1,
-     false, "", true, false, 0, false, false, 0, 0, 0},
-    {"overflowing round is still the first of its form",
+     false, "", true, false, 0, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"overflowing round is still the first of its form (A3: and differs)",
      OPEN "round: 99999999999999999999\nround: 5\n", true, 1, false, "", true,
-     false, 0, false, false, 0, 0, 0},
+     false, 0, false, false, 0, 0, 0, 0, 0, 3, 0, 0},
     {"largest round", OPEN "round: 9223372036854775807\n", true, 1, false, "",
-     true, true, INT64_MAX, false, false, 0, 0, 0},
+     true, true, INT64_MAX, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
     {"missing round", OPEN CK_HEAD "clean: true\n", true, 1, true, HA, false,
-     false, 0, true, true, 0, 0, 0},
+     false, 0, true, true, 0, 0, 0, 0, 0, 0, 0, 0},
     {"clean case-insensitive TRUE", OPEN "CLEAN: TRUE\n", true, 1, false, "",
-     false, false, 0, true, true, 0, 0, 0},
+     false, false, 0, true, true, 0, 0, 0, 0, 0, 0, 0, 0},
     {"clean False", OPEN "Clean: False\n", true, 1, false, "", false, false, 0,
-     true, false, 0, 0, 0},
-    {"first clean line wins", OPEN "clean: false\nclean: true\n", true, 1,
-     false, "", false, false, 0, true, false, 0, 0, 0},
+     true, false, 0, 0, 0, 0, 0, 0, 0, 0},
+    /* A3: was "first clean line wins" (clean: false); two answers are
+     * none: treated as a missing clean: */
+    {"A3: two different cleans are no clean",
+     OPEN "clean: false\nclean: true\n", true, 1, false, "", false, false, 0,
+     false, false, 0, 0, 0, 0, 0, 0, 3, 0},
     {"clean of another form is skipped",
      OPEN "clean: maybe\nclean: yes\nclean: true\n", true, 1, false, "", false,
-     false, 0, true, true, 0, 0, 0},
+     false, 0, true, true, 0, 0, 0, 0, 0, 0, 0, 0},
     {"missing clean", OPEN CK_HEAD CK_ROUND ROW_OK_A, true, 1, true, HA, true,
-     true, 901, false, false, 1, 0, 0},
+     true, 901, false, false, 1, 0, 0, 0, 0, 0, 0, 0},
     {"rows before the block do not count",
      "- id: x, status: outstanding, severity: high, reason: r\n" OPEN CK_HEAD
          CK_ROUND "clean: true\n",
-     true, 2, true, HA, true, true, 901, true, true, 0, 0, 0},
+     true, 2, true, HA, true, true, 901, true, true, 0, 0, 0, 0, 0, 0, 0, 0},
     {"counts of rows, invalid and blocking",
      OPEN CK_HEAD CK_ROUND
      "clean: false\n"
@@ -759,35 +944,160 @@ static const struct ck_row ck_rows[] = {
      "- id: c, status: rebutted-invalid, severity: critical, reason: r\n"
      "- id: d , status: fixed, severity: high, reason: r\n"
      "- id: e, status: bogus, severity: high, reason: r\n",
-     true, 1, true, HA, true, true, 901, true, false, 5, 2, 2},
+     true, 1, true, HA, true, true, 901, true, false, 5, 2, 2, 0, 0, 0, 0, 0},
     {"blocking nit is invalid and blocking",
      OPEN CK_HEAD CK_ROUND
      "clean: true\n"
      "- id: a, status: outstanding, severity: nit, reason: r\n",
-     true, 1, true, HA, true, true, 901, true, true, 1, 1, 1},
+     true, 1, true, HA, true, true, 901, true, true, 1, 1, 1, 0, 0, 0, 0, 0},
     {"reason naming a blocking status changes nothing",
      OPEN CK_HEAD CK_ROUND
      "clean: true\n"
      "- id: a, status: fixed, severity: high, reason: status: "
      "outstanding, severity: critical\n",
-     true, 1, true, HA, true, true, 901, true, true, 1, 0, 0},
+     true, 1, true, HA, true, true, 901, true, true, 1, 0, 0, 0, 0, 0, 0, 0},
     {"head/round/clean inside a row reason are not markers",
      OPEN "- id: a, status: fixed, severity: high, reason: head: " HA
           "\n- id: b, status: fixed, severity: high, reason: round: 5\n"
           "- id: c, status: fixed, severity: high, reason: clean: true\n",
-     true, 1, false, "", false, false, 0, false, false, 3, 0, 0},
+     true, 1, false, "", false, false, 0, false, false, 3, 0, 0, 0, 0, 0, 0, 0},
     {"details and summary lines ignored",
      "<details>\n<summary>x</summary>\n" OPEN CK_HEAD CK_ROUND
      "clean: true\n</details>\n",
-     true, 3, true, HA, true, true, 901, true, true, 0, 0, 0},
+     true, 3, true, HA, true, true, 901, true, true, 0, 0, 0, 0, 0, 0, 0, 0},
     {"CRLF block",
      "<!-- agentic:check v1 -->\r\nhead: " HA "\r\nround: 901\r\nclean: "
      "true\r\n- id: a, status: fixed, severity: high, reason: r\r\n",
-     true, 1, true, HA, true, true, 901, true, true, 1, 0, 0},
-    {"markdown list of other kinds is not a row",
+     true, 1, true, HA, true, true, 901, true, true, 1, 0, 0, 0, 0, 0, 0, 0},
+    /* A4: was "markdown list of other kinds is not a row" (0 rows): a
+     * "*" bullet is an invalid row; an ordered list item is no bullet */
+    {"A4: a * bullet is an invalid row, 1. is not a row",
      OPEN "* id: a, status: outstanding, severity: high, reason: r\n"
           "1. id: b, status: outstanding, severity: high, reason: r\n",
-     true, 1, false, "", false, false, 0, false, false, 0, 0, 0},
+     true, 1, false, "", false, false, 0, false, false, 1, 1, 0, 0, 0, 0, 0, 0},
+
+    /* A4: every bullet line of the block is a row */
+    {"A4: bullets of every kind are rows, invalid but one",
+     OPEN CK_HEAD CK_ROUND "clean: true\n" ROW_OK_A
+     "* id: b, status: fixed, severity: high, reason: r\n"
+     "+ id: c, status: fixed, severity: high, reason: r\n"
+     "- thread: d, status: fixed, severity: high, reason: r\n"
+     "-- id: e, status: fixed, severity: high, reason: r\n"
+     "---\n"
+     "- looks good to me\n"
+     "  - id: f, status: outstanding, severity: high, reason: r\n"
+     "-id: g, status: fixed, severity: high, reason: r\n"
+     "- id: h, status: fixed, reason: r\n",
+     true, 1, true, HA, true, true, 901, true, true, 10, 7, 1, 0, 0, 0, 0, 0},
+    {"A4: an invalid * row that says outstanding does not count as blocking",
+     OPEN "* id: a, status: outstanding, severity: high, reason: r\n", true, 1,
+     false, "", false, false, 0, false, false, 1, 1, 0, 0, 0, 0, 0, 0},
+    {"A4: a bold line in the block is an invalid row",
+     OPEN CK_HEAD "**Summary**: all fixed\n", true, 1, true, HA, false, false,
+     0, false, false, 1, 1, 0, 0, 0, 0, 0, 0},
+    {"A4: bullets before the block are not rows",
+     "* note\n- id: x\n---\n" OPEN CK_HEAD, true, 4, true, HA, false, false,
+     0, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
+
+    /* A3: conflicting keys; the same value repeated is harmless */
+    {"A3: the same head twice is harmless", OPEN CK_HEAD CK_HEAD, true, 1,
+     true, HA, false, false, 0, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"A3: the same head in another case is the same head",
+     OPEN "head: " HB "\nhead: " HB_UP "\n", true, 1, true, HB, false, false,
+     0, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"A3: a head conflict is the first differing line",
+     OPEN CK_HEAD CK_HEAD "head: " HB "\nhead: " HA_SHORT "\nhead: " HB_UP
+     "\n", true, 1, true, HA, false, false, 0, false, false, 0, 0, 0, 0, 4, 0,
+     0, 0},
+    {"A3: a head of another form is no conflict",
+     OPEN CK_HEAD "head: " HB " (judged)\nhead: " HA_SHORT "\n", true, 1, true,
+     HA, false, false, 0, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"A3: the same round twice is harmless", OPEN CK_ROUND CK_ROUND, true, 1,
+     false, "", true, true, 901, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"A3: round 0901 is the same value as 901", OPEN CK_ROUND "round: 0901\n",
+     true, 1, false, "", true, true, 901, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"A3: the same clean twice is harmless",
+     OPEN "clean: true\nCLEAN: TRUE\n", true, 1, false, "", false, false, 0,
+     true, true, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"A3: clean true then false is no clean",
+     OPEN "clean: true\nclean: false\n", true, 1, false, "", false, false, 0,
+     false, false, 0, 0, 0, 0, 0, 0, 3, 0},
+    {"A3: a clean conflict sticks (true, false, true)",
+     OPEN "clean: true\nclean: false\nclean: true\n", true, 1, false, "",
+     false, false, 0, false, false, 0, 0, 0, 0, 0, 0, 3, 0},
+    {"A3: a clean of another form is no conflict",
+     OPEN "clean: true\nclean: maybe\n", true, 1, false, "", false, false, 0,
+     true, true, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"A3: the opener three times: the second is named",
+     OPEN CK_HEAD OPEN OPEN, true, 1, true, HA, false, false, 0, false, false,
+     0, 0, 0, 3, 0, 0, 0, 0},
+    {"A3: an opener in prose after the block is a second opener",
+     OPEN CK_HEAD "see <!-- agentic:check v1 --> above\n", true, 1, true, HA,
+     false, false, 0, false, false, 0, 0, 0, 3, 0, 0, 0, 0},
+
+    /* A3: fenced code is never read */
+    {"A3: a ``` fence hides the only opener: no block",
+     "```\n" OPEN CK_HEAD CK_ROUND "```\n", false, 0, false, "", false, false,
+     0, false, false, 0, 0, 0, 0, 0, 0, 0, 2},
+    {"A3: a ~~~ fence hides the only opener: no block",
+     "Example:\n~~~markdown\n" OPEN CK_HEAD "~~~\n", false, 0, false, "",
+     false, false, 0, false, false, 0, 0, 0, 0, 0, 0, 0, 3},
+    {"A3: an opener on the fence line itself opens no block",
+     "``` " "<!-- agentic:check v1 -->" "\n" CK_HEAD "```\n", false, 0, false,
+     "", false, false, 0, false, false, 0, 0, 0, 0, 0, 0, 0, 1},
+    {"A3: an unclosed fence before the opener swallows it",
+     "```\nintro\n" OPEN CK_HEAD CK_ROUND, false, 0, false, "", false, false,
+     0, false, false, 0, 0, 0, 0, 0, 0, 0, 3},
+    {"A3: a fenced fake ledger before the real one",
+     "```\n" OPEN "head: " HB "\nround: 5\nclean: true\n```\n" OPEN CK_HEAD
+     CK_ROUND "clean: false\n" ROW_OK_A,
+     true, 7, true, HA, true, true, 901, true, false, 1, 0, 0, 0, 0, 0, 0, 2},
+    {"A3: fenced head, round, clean and rows in the block are ignored",
+     OPEN CK_HEAD CK_ROUND "clean: true\n```\nhead: " HB "\nround: 5\n"
+     "clean: false\n- id: x, status: outstanding, severity: high, reason: "
+     "r\n* bad\n```\n" ROW_OK_A,
+     true, 1, true, HA, true, true, 901, true, true, 1, 0, 0, 0, 0, 0, 0, 0},
+    {"A3: a second opener inside a fence is not ambiguous",
+     OPEN CK_HEAD "```\n" OPEN "```\n" CK_ROUND, true, 1, true, HA, true, true,
+     901, false, false, 0, 0, 0, 0, 0, 0, 0, 4},
+    {"A3: a longer opening fence is not closed by a shorter run",
+     OPEN "````\n```\n" CK_HEAD "````\n" CK_ROUND, true, 1, false, "", true,
+     true, 901, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"A3: a longer opening fence is closed by a longer run",
+     OPEN "````\nhead: " HB "\n`````\n" CK_HEAD, true, 1, true, HA, false,
+     false, 0, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"A3: a ``` fence is not closed by ~~~",
+     OPEN "```\n~~~\n" CK_HEAD "```\n" CK_ROUND, true, 1, false, "", true,
+     true, 901, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"A3: a ~~~ fence is not closed by ```",
+     OPEN "~~~\n```\n" CK_HEAD "~~~\n" CK_ROUND, true, 1, false, "", true,
+     true, 901, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"A3: a closing run with text after it does not close",
+     OPEN "```\n``` x\n" CK_HEAD "```\n" CK_ROUND, true, 1, false, "", true,
+     true, 901, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"A3: a closing run with trailing ws and CR closes",
+     OPEN "```\nhead: " HB "\n```  \t\r\n" CK_HEAD, true, 1, true, HA, false,
+     false, 0, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"A3: up to 3 spaces of indent open and close a fence",
+     OPEN "   ```\n" CK_HEAD "   ```\n" CK_ROUND, true, 1, false, "", true,
+     true, 901, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"A3: four spaces of indent are not a fence",
+     OPEN "    ```\n" CK_HEAD CK_ROUND, true, 1, true, HA, true, true, 901,
+     false, false, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"A3: a tab indent is not a fence", OPEN "\t```\n" CK_HEAD, true, 1, true,
+     HA, false, false, 0, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"A3: a closing run indented 4 spaces does not close",
+     OPEN "```\n    ```\n" CK_HEAD "   ```\n" CK_ROUND, true, 1, false, "",
+     true, true, 901, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"A3: two backticks are not a fence", OPEN "``\n" CK_HEAD, true, 1, true,
+     HA, false, false, 0, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"A3: an unclosed fence runs to the end",
+     OPEN CK_HEAD "```\n" CK_ROUND "clean: true\n" ROW_OK_A, true, 1, true, HA,
+     false, false, 0, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"A3: fenced conflicting keys are not conflicts",
+     OPEN CK_HEAD CK_ROUND "clean: true\n~~~\nhead: " HB "\nround: 7\n"
+     "clean: false\n~~~\n",
+     true, 1, true, HA, true, true, 901, true, true, 0, 0, 0, 0, 0, 0, 0, 0},
 };
 
 static void test_marker__check_table(void **state)
@@ -818,10 +1128,207 @@ static void test_marker__check_table(void **state)
 		EXPECT_INT(i, r->name, m.check.rows, r->rows);
 		EXPECT_INT(i, r->name, m.check.invalid, r->invalid);
 		EXPECT_INT(i, r->name, m.check.blocking, r->blocking);
+		EXPECT_INT(i, r->name, m.check.second_line, r->second);
+		EXPECT_INT(i, r->name, m.check.head_conflict,
+		           r->head_conflict);
+		EXPECT_INT(i, r->name, m.check.round_conflict,
+		           r->round_conflict);
+		EXPECT_INT(i, r->name, m.check.clean_conflict,
+		           r->clean_conflict);
+		EXPECT_INT(i, r->name, m.check.fenced_line, r->fenced);
 		/* not a needs-human verdict */
 		EXPECT_INT(i, r->name, m.nh.present, false);
 	}
 	assert_int_equal(bad, 0);
+}
+
+/* --- fences (A3): marker_fence_line, line by line --- */
+
+struct fence_row {
+	const char *name;
+	const char *text;
+	const char *want; /* per line: 'F' fenced (fence line or inside) */
+};
+
+static const struct fence_row fence_rows[] = {
+    {"``` opens and closes", "```\na\n```\nb", "FFF."},
+    {"~~~ opens and closes", "~~~\na\n~~~\nb", "FFF."},
+    {"text before a fence is not fenced", "a\n```\nb\n```\nc", ".FFF."},
+    {"an info string on the opening line", "```c\nx\n```\ny", "FFF."},
+    {"an info string on a ~~~ opening line", "~~~ markdown  \nx\n~~~\ny",
+     "FFF."},
+    {"longer opening: a shorter run does not close",
+     "````\n```\na\n````\nb", "FFFF."},
+    {"longer opening: a longer run closes", "```\na\n`````\nb", "FFF."},
+    {"five tildes need five", "~~~~~\n~~~~\n~~~~~~\nx", "FFF."},
+    {"``` is not closed by ~~~", "```\n~~~\na\n```\nb", "FFFF."},
+    {"~~~ is not closed by ```", "~~~\n```\na\n~~~\nb", "FFFF."},
+    {"a closing run with text after it does not close",
+     "```\n``` c\ny\n```\nz", "FFFF."},
+    {"a closing run with trailing ws and CR closes", "```\nx\n``` \t\r\ny",
+     "FFF."},
+    {"a closing line with mixed characters does not close",
+     "```\n```~\nx\n```\ny", "FFFF."},
+    {"up to 3 spaces of indent open and close", "   ```\nx\n   ```\ny",
+     "FFF."},
+    {"one and two spaces too", " ~~~\nx\n  ~~~\ny", "FFF."},
+    {"four spaces of indent do not open", "    ```\nx", ".."},
+    {"four spaces of indent do not close", "```\n    ```\nx\n```\ny", "FFFF."},
+    {"a tab indent does not open", "\t```\nx", ".."},
+    {"a tab indent does not close", "```\n\t```\nx\n```\ny", "FFFF."},
+    {"a space and a tab do not open", " \t```\nx", ".."},
+    {"two backticks are not a fence", "``\nx", ".."},
+    {"two tildes are not a fence", "~~\nx", ".."},
+    {"a mixed run is not a fence", "``~\n~`~\nx", "..."},
+    {"backticks after text are not a fence", "x ```\ny", ".."},
+    {"a code span is not a fence", "`code`\ny", ".."},
+    {"an unclosed fence runs to the end", "a\n```\nb\nc\n", ".FFF"},
+    {"an unclosed fence on the last line", "a\n~~~", ".F"},
+    {"fences in a row", "```\na\n```\n~~~\nb\n~~~\nc", "FFFFFF."},
+    {"a fence right after a fence", "```\n```\n```\nx\n```\ny", "FFFFF."},
+    {"blank lines inside", "```\n\n\n```\nx", "FFFF."},
+    {"a CRLF fence", "```\r\nx\r\n```\r\ny", "FFF."},
+    {"a marker inside is fenced",
+     "~~~\n<!-- agentic:check v1 -->\n- id: a\n~~~\n- id: b", "FFFF."},
+};
+
+static void test_marker__fence_table(void **state)
+{
+	size_t i;
+	int bad = 0;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(fence_rows); i++) {
+		const struct fence_row *r = &fence_rows[i];
+		struct marker_fence f;
+		struct mview line;
+		size_t off = 0, lineno = 0, len = strlen(r->text);
+		char got[64];
+
+		memset(&f, 0, sizeof(f));
+		while (marker_next_line(r->text, len, &off, &line)) {
+			assert_true(lineno < sizeof(got) - 1);
+			lineno++;
+			got[lineno - 1] =
+			    marker_fence_line(&f, line, lineno) ? 'F' : '.';
+		}
+		got[lineno] = '\0';
+		EXPECT_STR(i, r->name, got, r->want);
+	}
+	assert_int_equal(bad, 0);
+}
+
+static void test_marker__fence_state(void **state)
+{
+	static const char text[] = "a\n  ````x\nb\n```\n````` \nc\n~~~\n";
+	struct marker_fence f;
+	struct mview line;
+	size_t off = 0, lineno = 0;
+
+	(void)state;
+	memset(&f, 0, sizeof(f));
+	assert_true(marker_next_line(text, strlen(text), &off, &line));
+	assert_false(marker_fence_line(&f, line, ++lineno));
+	assert_int_equal(f.ch, 0);
+	assert_true(marker_next_line(text, strlen(text), &off, &line));
+	assert_true(marker_fence_line(&f, line, ++lineno)); /* opens */
+	assert_int_equal(f.ch, '`');
+	assert_int_equal(f.len, 4);
+	assert_int_equal(f.open_line, 2);
+	assert_true(marker_next_line(text, strlen(text), &off, &line));
+	assert_true(marker_fence_line(&f, line, ++lineno)); /* inside */
+	assert_true(marker_next_line(text, strlen(text), &off, &line));
+	assert_true(marker_fence_line(&f, line, ++lineno)); /* too short */
+	assert_int_equal(f.ch, '`');
+	assert_int_equal(f.open_line, 2);
+	assert_true(marker_next_line(text, strlen(text), &off, &line));
+	assert_true(marker_fence_line(&f, line, ++lineno)); /* closes */
+	assert_int_equal(f.ch, 0);
+	assert_true(marker_next_line(text, strlen(text), &off, &line));
+	assert_false(marker_fence_line(&f, line, ++lineno));
+	assert_true(marker_next_line(text, strlen(text), &off, &line));
+	assert_true(marker_fence_line(&f, line, ++lineno)); /* stays open */
+	assert_int_equal(f.ch, '~');
+	assert_int_equal(f.len, 3);
+	assert_int_equal(f.open_line, 7);
+	assert_false(marker_next_line(text, strlen(text), &off, &line));
+}
+
+/* A3: where a fenced opener was, for the skip reason */
+static void test_marker__fenced_opener_lines(void **state)
+{
+	static const char body[] = "Example:\n\n```md\nsome text\n" OPEN CK_HEAD
+	                           "```\n";
+	static const char on_fence[] = "intro\n~~~ " MARKER_CHECK_OPEN "\n";
+	struct marker_result m;
+
+	(void)state;
+	parse_str(&m, body);
+	assert_false(m.check.present);
+	assert_int_equal(m.check.fenced_line, 5);
+	assert_int_equal(m.check.fenced_open, 3);
+	assert_false(m.check.has_head);
+	parse_str(&m, on_fence);
+	assert_false(m.check.present);
+	assert_int_equal(m.check.fenced_line, 2);
+	assert_int_equal(m.check.fenced_open, 2);
+}
+
+/* A2: where the leading run ended and where the header was */
+static void test_marker__nh_run_lines(void **state)
+{
+	struct marker_result m;
+
+	(void)state;
+	parse_str(&m,
+	          "\n" NHV NO "\n" HEAD(HA) BASE("main") "### Verdict\n" YES);
+	assert_true(m.nh.present);
+	assert_int_equal(m.nh.header_line, 2);
+	assert_int_equal(m.nh.run_end_line, 7);
+	assert_int_equal(m.nh.stray_line, 8);
+	assert_int_equal(m.nh.value, NH_NO);
+	assert_true(m.nh.trigger);
+
+	/* a run to the end of the comment */
+	parse_str(&m, NHV NO HEAD(HA) BASE("main") "\n");
+	assert_int_equal(m.nh.run_end_line, 0);
+	assert_int_equal(m.nh.stray_line, 0);
+
+	/* no verdict: the header line is still reported */
+	parse_str(&m, "Hello\n\n" NHV YES);
+	assert_false(m.nh.present);
+	assert_int_equal(m.nh.header_line, 3);
+	assert_int_equal(m.nh.stray_line, 3);
+	assert_int_equal(m.nh.run_end_line, 0);
+	assert_true(m.nh.trigger);
+
+	/* a fenced header is reported too (the trigger sees it) */
+	parse_str(&m, "```\n" NHV "```\n");
+	assert_false(m.nh.present);
+	assert_int_equal(m.nh.header_line, 2);
+	assert_false(m.nh.trigger);
+}
+
+/* A2 and A3 in one comment: a verdict and a ledger, each read its way */
+static void test_marker__nh_and_check_together(void **state)
+{
+	static const char body[] =
+	    NHV NO HEAD(HA) BASE("main") "\n### Check\n" OPEN CK_HEAD CK_ROUND
+	    "clean: true\n```\n" NHV YES "```\n" ROW_OK_A;
+	struct marker_result m;
+
+	(void)state;
+	parse_str(&m, body);
+	assert_true(m.nh.present);
+	assert_int_equal(m.nh.value, NH_NO);
+	assert_true(m.nh.trigger); /* the fenced yes: eager */
+	assert_int_equal(m.nh.stray_line, 12);
+	assert_true(m.check.present);
+	assert_int_equal(m.check.block_line, 7);
+	assert_true(m.check.clean);
+	assert_int_equal(m.check.rows, 1);
+	assert_int_equal(m.check.invalid, 0);
+	assert_int_equal(m.check.second_line, 0);
 }
 
 /* --- rows iteration and line numbers --- */
@@ -1063,6 +1570,7 @@ static void test_marker__long_run_of_dashes(void **state)
 	assert_false(m.check.present);
 	free(s);
 
+	/* A4: a line of dashes in the block is a row (was: no row) */
 	s = repeat(OPEN CK_HEAD, "-", 65000, "\n" CK_ROUND "clean: true\n",
 	           &len);
 	marker_parse(&m, s, len);
@@ -1071,9 +1579,21 @@ static void test_marker__long_run_of_dashes(void **state)
 	assert_true(m.check.has_round);
 	assert_int_equal(m.check.round, 901);
 	assert_true(m.check.clean);
-	assert_int_equal(m.check.rows, 0);
+	assert_int_equal(m.check.rows, 1);
+	assert_int_equal(m.check.invalid, 1);
 	marker_rows_init(&it, s, len, &m.check);
+	assert_true(marker_rows_next(&it, &row));
+	assert_int_equal(row.line, 3);
+	assert_int_equal(row.error, ROW_NO_ID);
+	assert_int_equal(row.text.n, 65000);
 	assert_false(marker_rows_next(&it, &row));
+	free(s);
+
+	/* A4: 13,000 "*" and "+" bullets, each an invalid row */
+	s = repeat(OPEN, "*\n+\n", 6500, "", &len);
+	marker_parse(&m, s, len);
+	assert_int_equal(m.check.rows, 13000);
+	assert_int_equal(m.check.invalid, 13000);
 	free(s);
 
 	/* one row line made of a huge id */
@@ -1126,10 +1646,33 @@ static void test_marker__long_run_of_comment_openers(void **state)
 	assert_int_equal(m.nh.value, NH_NO);
 	free(s);
 
-	/* openers on their own lines */
+	/* openers on their own lines: the yes at the end is still found,
+	 * but A2 reads it only as a stray line (was: any_yes) */
 	s = repeat("", "<!--\n", 13000, "<!-- needs-human: yes -->", &len);
 	marker_parse(&m, s, len);
-	assert_true(m.nh.any_yes);
+	assert_false(m.nh.present);
+	assert_false(m.nh.any_yes);
+	assert_int_equal(m.nh.stray_line, 13001);
+	assert_false(m.nh.trigger);
+	free(s);
+
+	/* ... and with a header first: the run ends at the first opener, the
+	 * eager trigger still sees the yes */
+	s = repeat(NHV, "<!--\n", 13000, "<!-- needs-human: yes -->", &len);
+	marker_parse(&m, s, len);
+	assert_true(m.nh.present);
+	assert_false(m.nh.any_yes);
+	assert_int_equal(m.nh.run_end_line, 2);
+	assert_int_equal(m.nh.stray_line, 13002);
+	assert_true(m.nh.trigger);
+	free(s);
+
+	/* a run of 5,000 whole-line comments stays one run */
+	s = repeat(NHV, "<!-- x -->\n", 5000, NO HEAD(HA) BASE("main"), &len);
+	marker_parse(&m, s, len);
+	assert_true(m.nh.present);
+	assert_int_equal(m.nh.malformed, 0);
+	assert_int_equal(m.nh.value, NH_NO);
 	free(s);
 
 	/* openers inside a check block */
@@ -1138,6 +1681,64 @@ static void test_marker__long_run_of_comment_openers(void **state)
 	assert_true(m.check.present);
 	assert_int_equal(m.check.block_line, 1);
 	assert_true(m.check.has_head);
+	free(s);
+}
+
+/* A3: fences cost no more than any other line */
+static void test_marker__long_runs_of_fences(void **state)
+{
+	size_t len;
+	char *s;
+	struct marker_result m;
+	struct marker_rows it;
+	struct marker_row row;
+
+	(void)state;
+	/* one fence line of 65,536 backticks: opens, never closes */
+	s = repeat("", "`", 65536, "", &len);
+	marker_parse(&m, s, len);
+	assert_false(m.too_long);
+	assert_false(m.check.present);
+	free(s);
+
+	/* 16,000 fence lines alternate open/close: the opener after an even
+	 * number of them is read, after an odd number it is not */
+	s = repeat("", "```\n", 16000, OPEN CK_HEAD, &len);
+	marker_parse(&m, s, len);
+	assert_true(m.check.present);
+	assert_int_equal(m.check.block_line, 16001);
+	assert_true(m.check.has_head);
+	free(s);
+	s = repeat("", "```\n", 16001, OPEN CK_HEAD, &len);
+	marker_parse(&m, s, len);
+	assert_false(m.check.present);
+	assert_int_equal(m.check.fenced_line, 16002);
+	assert_int_equal(m.check.fenced_open, 16001);
+	free(s);
+
+	/* a long opening run, then many shorter runs that never close it */
+	s = repeat(OPEN "``````````\n", "`````````\n", 6000,
+	           "- id: a, status: outstanding, severity: high, reason: r\n",
+	           &len);
+	marker_parse(&m, s, len);
+	assert_true(m.check.present);
+	assert_int_equal(m.check.rows, 0);
+	marker_rows_init(&it, s, len, &m.check);
+	assert_false(marker_rows_next(&it, &row));
+	free(s);
+
+	/* fenced rows alternate with real ones: the iterator agrees */
+	s = repeat(OPEN,
+	           "~~~\n- id: x, status: outstanding, severity: high, reason: "
+	           "r\n~~~\n" ROW_OK_A,
+	           1000, "", &len);
+	marker_parse(&m, s, len);
+	assert_int_equal(m.check.rows, 1000);
+	assert_int_equal(m.check.blocking, 0);
+	marker_rows_init(&it, s, len, &m.check);
+	assert_true(marker_rows_next(&it, &row));
+	assert_int_equal(row.line, 5);
+	assert_int_equal(row.error, ROW_OK);
 	free(s);
 }
 
@@ -1172,7 +1773,12 @@ static void test_marker__binary_garbage_does_not_crash(void **state)
 	                                    "\xc3",
 	                                    "\xa9",
 	                                    "\xff",
-	                                    "\xf0\x9f"};
+	                                    "\xf0\x9f",
+	                                    "```",
+	                                    "~~~",
+	                                    "* id:",
+	                                    "+ id:",
+	                                    "   "};
 	size_t len = 200000, i, round;
 	uint32_t x = 0x9e3779b9u;
 	char *s = malloc(len + 1);
@@ -1296,6 +1902,11 @@ int main(void)
 	    cmocka_unit_test(test_marker__row_table),
 	    cmocka_unit_test(test_marker__nh_table),
 	    cmocka_unit_test(test_marker__check_table),
+	    cmocka_unit_test(test_marker__fence_table),
+	    cmocka_unit_test(test_marker__fence_state),
+	    cmocka_unit_test(test_marker__fenced_opener_lines),
+	    cmocka_unit_test(test_marker__nh_run_lines),
+	    cmocka_unit_test(test_marker__nh_and_check_together),
 	    cmocka_unit_test(test_marker__rows_iterate_with_line_numbers),
 	    cmocka_unit_test(test_marker__rows_without_block_yield_nothing),
 	    cmocka_unit_test(test_marker__rows_opener_on_first_line),
@@ -1306,6 +1917,7 @@ int main(void)
 	    cmocka_unit_test(test_marker__too_long_verdict_is_malformed),
 	    cmocka_unit_test(test_marker__long_run_of_dashes),
 	    cmocka_unit_test(test_marker__long_run_of_comment_openers),
+	    cmocka_unit_test(test_marker__long_runs_of_fences),
 	    cmocka_unit_test(test_marker__binary_garbage_does_not_crash),
 	    cmocka_unit_test(test_marker__body_not_nul_terminated),
 	    cmocka_unit_test(test_marker__status_blocks),
