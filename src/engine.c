@@ -657,6 +657,17 @@ struct evaluation {
 	struct gate_decision d;
 };
 
+/* Did this run fail to add the label to PR `pr` (§3.1)? */
+static bool label_write_failed(const struct engine *e, int64_t pr)
+{
+	size_t i;
+
+	for (i = 0; i < e->nlabel_failed; i++)
+		if (e->label_failed[i] == pr)
+			return true;
+	return false;
+}
+
 static void evaluate(struct engine *e, int64_t pr, struct evaluation *ev)
 {
 	struct gate_input in;
@@ -685,6 +696,7 @@ static void evaluate(struct engine *e, int64_t pr, struct evaluation *ev)
 	in.ok = ev->g.ok;
 	in.failed = ev->g.failed;
 	in.statuses = ev->st_ok ? &ev->st : NULL;
+	in.label_write_failed = label_write_failed(e, pr);
 	gate_decide(&ev->d, &in, e->policy);
 }
 
@@ -911,21 +923,11 @@ static void approve(struct engine *e, size_t step, int64_t pr,
 	step_finish(e->report, &e->report->steps[step], "approve", EXIT_OK);
 }
 
-static bool label_write_failed(const struct engine *e, int64_t pr)
-{
-	size_t i;
-
-	for (i = 0; i < e->nlabel_failed; i++)
-		if (e->label_failed[i] == pr)
-			return true;
-	return false;
-}
 
 void engine_gate(struct engine *e, int64_t pr)
 {
 	struct report_step *s;
 	struct evaluation ev;
-	const char *what = NULL;
 	size_t step;
 
 	if (e->stop)
@@ -946,25 +948,14 @@ void engine_gate(struct engine *e, int64_t pr)
 		goto out;
 	}
 	record_decision(s, &ev);
-	if (ev.d.outcome == GATE_APPROVE && label_write_failed(e, pr)) {
-		step_reason(s, "the %s label could not be added in this run",
-			    e->policy->label);
-		ev.d.outcome = GATE_ERROR;
-		what = "the label write failed earlier in this run";
-	}
 	switch (ev.d.outcome) {
 	case GATE_APPROVE:
 		approve(e, step, pr, &ev);
 		break;
 	case GATE_ERROR:
-		if (what)
-			report_note(e->report, NOTE_ERROR,
-				    "PR #%lld: %s; not approved",
-				    (long long)pr, what);
-		else
-			report_note(e->report, NOTE_ERROR,
-				    "PR #%lld: a read failed (%s); not approved",
-				    (long long)pr, gh_err(e));
+		report_note(e->report, NOTE_ERROR,
+			    "PR #%lld: a read failed (%s); not approved",
+			    (long long)pr, gh_err(e));
 		withhold(e, step, pr, &ev, true, engine_dismiss_message);
 		break;
 	default:

@@ -117,6 +117,11 @@ static bool cond_label_absent(const struct gate_input *in,
 		buf_setf(why, "the labels could not be read");
 		return false;
 	}
+	if (in->label_write_failed) {
+		buf_setf(why, "adding the %s label failed in this run, so it "
+			      "counts as set", p->label);
+		return false;
+	}
 	for (i = 0; i < in->pull->nlabels; i++)
 		if (policy_is_label(p, in->pull->labels[i])) {
 			buf_setf(why, "the %s label is set", p->label);

@@ -47,6 +47,8 @@ struct gate_input {
 					  * in neither set was not asked for
 					  * and its conditions are false */
 	const struct snap_statuses *statuses; /* of the head; NULL: failed */
+	bool label_write_failed; /* this run failed to add the label (§3.1):
+				  * the label counts as set */
 };
 
 struct gate_decision {
