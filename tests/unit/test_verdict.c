@@ -1,6 +1,7 @@
 /*
- * test_verdict.c - T1, T2 (N21), the row judgement of §3.3 and the
- * needs-human verdict lookup of §5.2.
+ * test_verdict.c - T1, T2 (N21) over the whole edit history (A5), the row
+ * judgement of §3.3 and the needs-human verdict lookup of §5.2 with the
+ * hold of A1.
  */
 #include "unit.h"
 
@@ -83,6 +84,171 @@ static void test_verdict__trust_table(void **state)
 		if (verdict_edit_trusted(&c, &p) != r->edit_ok) {
 			print_error("row %zu: edit_trusted expected %d\n", i,
 			            r->edit_ok);
+			bad++;
+		}
+		snap_comment_release(&c);
+	}
+	policy_release(&p);
+	assert_int_equal(bad, 0);
+}
+
+/* --- T2 over the whole edit history (A5) --- */
+
+struct edit_spec {
+	const char *editor; /* NULL: a deleted or unknown account */
+	const char *at;     /* hh:mm:ss; NULL ends the list */
+};
+
+struct history_row {
+	const char *name;
+	const char *edited_by;   /* the last editor (GraphQL editor) */
+	const char *edited_at;   /* NULL: never edited (with edited_by NULL) */
+	struct edit_spec edits[3];
+	bool edit_ok;
+	const char *untrusted;   /* verdict_untrusted_editor when T2 fails */
+	const char *last;        /* verdict_last_edit; NULL: 0 */
+};
+
+static const struct history_row history_rows[] = {
+    {"never edited", NULL, NULL, {{NULL, NULL}}, true, NULL, NULL},
+    {"only trusted history passes",
+     TR,
+     "10:02:00",
+     {{TR, "10:01:00"}, {TR, "10:02:00"}},
+     true,
+     NULL,
+     "10:02:00"},
+    {"trusted history in another case passes",
+     "LFX-Reviewer",
+     "10:02:00",
+     {{"lfx-REVIEWER", "10:01:00"}, {"LFX-Reviewer", "10:02:00"}},
+     true,
+     NULL,
+     "10:02:00"},
+    {"A5: an outsider then the trusted login still fails",
+     TR,
+     "10:03:00",
+     {{"dev1", "10:01:00"}, {TR, "10:03:00"}},
+     false,
+     "dev1",
+     "10:03:00"},
+    {"A5: an outsider in the middle of the history fails",
+     TR,
+     "10:03:00",
+     {{TR, "10:01:00"}, {"mallory", "10:02:00"}, {TR, "10:03:00"}},
+     false,
+     "mallory",
+     "10:03:00"},
+    {"A5: a null editor in edits fails",
+     TR,
+     "10:02:00",
+     {{NULL, "10:01:00"}, {TR, "10:02:00"}},
+     false,
+     NULL,
+     "10:02:00"},
+    {"A5: a [bot] look-alike in edits fails",
+     TR,
+     "10:02:00",
+     {{"lfx-reviewer[bot]", "10:01:00"}, {TR, "10:02:00"}},
+     false,
+     "lfx-reviewer[bot]",
+     "10:02:00"},
+    {"A5: the first outsider is the one named",
+     TR,
+     "10:04:00",
+     {{"dev1", "10:01:00"}, {"dev2", "10:02:00"}, {TR, "10:04:00"}},
+     false,
+     "dev1",
+     "10:04:00"},
+    {"A5: history alone counts, without a last editor",
+     NULL,
+     NULL,
+     {{"dev1", "10:01:00"}},
+     false,
+     "dev1",
+     "10:01:00"},
+    {"last editor an outsider, trusted history",
+     "dev1",
+     "10:05:00",
+     {{TR, "10:01:00"}},
+     false,
+     "dev1",
+     "10:05:00"},
+    {"last editor unknown, trusted history",
+     NULL,
+     "10:05:00",
+     {{TR, "10:01:00"}},
+     false,
+     NULL,
+     "10:05:00"},
+    {"the newest edit time is the latest, not the last entry",
+     TR,
+     "10:03:00",
+     {{TR, "10:05:00"}, {TR, "10:02:00"}},
+     true,
+     NULL,
+     "10:05:00"},
+};
+
+static void comment_with_history(struct snap_comment *c,
+                                 const char *edited_by, const char *edited_at,
+                                 const struct edit_spec *edits, size_t max)
+{
+	size_t n;
+
+	for (n = 0; n < max && edits[n].at; n++)
+		;
+	c->edited_by = xstrdup_or_null(edited_by);
+	c->edited = edited_by || edited_at;
+	c->edited_at = edited_at ? tm(edited_at) : 0;
+	c->edits = n ? xcalloc(n, sizeof(*c->edits)) : NULL;
+	for (c->nedits = 0; c->nedits < n; c->nedits++) {
+		c->edits[c->nedits].editor =
+		    xstrdup_or_null(edits[c->nedits].editor);
+		c->edits[c->nedits].edited_at = tm(edits[c->nedits].at);
+	}
+}
+
+static void test_verdict__edit_history_table(void **state)
+{
+	size_t i;
+	int bad = 0;
+	struct policy p;
+
+	(void)state;
+	policy_init(&p);
+	for (i = 0; i < ARRAY_SIZE(history_rows); i++) {
+		const struct history_row *r = &history_rows[i];
+		struct snap_comment c;
+		const char *who;
+		int64_t want = r->last ? tm(r->last) : 0;
+
+		comment_init(&c, TR, NULL, false);
+		comment_with_history(&c, r->edited_by, r->edited_at, r->edits,
+		                     ARRAY_SIZE(r->edits));
+		if (verdict_edit_trusted(&c, &p) != r->edit_ok) {
+			print_error("row %zu (%s): edit_trusted expected %d\n",
+			            i, r->name, r->edit_ok);
+			bad++;
+		}
+		if (!r->edit_ok) {
+			who = verdict_untrusted_editor(&c, &p);
+			if (r->untrusted ? !who || strcmp(who, r->untrusted)
+			                 : who != NULL) {
+				print_error("row %zu (%s): untrusted editor "
+				            "%s, expected %s\n",
+				            i, r->name, who ? who : "NULL",
+				            r->untrusted ? r->untrusted
+				                         : "NULL");
+				bad++;
+			}
+		}
+		if (verdict_last_edit(&c) != want) {
+			print_error("row %zu (%s): last edit %lld, expected "
+			            "%lld\n",
+			            i, r->name,
+			            (long long)verdict_last_edit(&c),
+			            (long long)want);
 			bad++;
 		}
 		snap_comment_release(&c);
@@ -430,16 +596,214 @@ static void test_verdict__names_head(void **state)
 	free(s);
 }
 
+/* --- A1: the hold (Y) and the near-miss reasons of verdict_lookup --- */
+
+struct hold_cm {
+	int64_t id;
+	const char *author, *at, *body, *edited_by, *edited_at;
+	struct edit_spec edits[2];
+};
+
+struct hold_row {
+	const char *name;
+	struct hold_cm cm[4];
+	int64_t hold;            /* the comment that set Y; 0: no hold */
+	const char *hold_at;     /* Y, when hold != 0 */
+	bool hold_edited;        /* Y is an edit by someone else */
+	const char *hold_editor; /* ... by this editor (NULL: unknown) */
+	int64_t comment;         /* the deciding verdict for H, or 0 */
+	int64_t tampered;        /* a T2-excluded verdict naming H, or 0 */
+	int64_t quoted;          /* a near-miss naming H, or 0 */
+	size_t quoted_line;
+};
+
+#define QUOTED_NO                                                              \
+	"Quoting the judge:\n```\n" NHB("no", H, "main") "```\n"
+#define FENCED_YES                                                             \
+	"Summary\n~~~\n<!-- agentic:needs-human v1 -->\n"                      \
+	"<!-- needs-human: yes -->\n~~~\n"
+
+static const struct hold_row hold_rows[] = {
+    {"a no: no hold",
+     {{501, TR, "10:05:00", NHB("no", H, "main"), NULL, NULL, {{0}}}},
+     0, NULL, false, NULL, 501, 0, 0, 0},
+    {"a yes for H holds at its creation",
+     {{501, TR, "10:05:00", NHB("yes", H, "main"), NULL, NULL, {{0}}}},
+     501, "10:05:00", false, NULL, 501, 0, 0, 0},
+    {"A1: a yes for an older head holds",
+     {{501, TR, "10:05:00", NHB("no", H, "main"), NULL, NULL, {{0}}},
+      {502, TR, "10:08:00", NHB("yes", H2, "main"), NULL, NULL, {{0}}}},
+     502, "10:08:00", false, NULL, 501, 0, 0, 0},
+    {"A1: a yes for another base holds",
+     {{501, TR, "10:05:00", NHB("no", H, "main"), NULL, NULL, {{0}}},
+      {502, TR, "10:08:00", NHB("yes", H, "dev"), NULL, NULL, {{0}}}},
+     502, "10:08:00", false, NULL, 502, 0, 0, 0},
+    {"A1: a malformed yes (yes and no) holds",
+     {{500, TR, "10:01:00",
+       "<!-- agentic:needs-human v1 -->\n<!-- needs-human: yes -->\n"
+       "<!-- needs-human: no -->\n<!-- head: " H " -->\n",
+       NULL, NULL, {{0}}},
+      {501, TR, "10:05:00", NHB("no", H, "main"), NULL, NULL, {{0}}}},
+     500, "10:01:00", false, NULL, 501, 0, 0, 0},
+    {"A1: a fenced yes (eager trigger) holds",
+     {{501, TR, "10:05:00", NHB("no", H, "main"), NULL, NULL, {{0}}},
+      {502, TR, "10:09:00", FENCED_YES, NULL, NULL, {{0}}}},
+     502, "10:09:00", false, NULL, 501, 0, 0, 0},
+    {"A1: the latest yes by time sets Y, not the highest id",
+     {{510, TR, "10:05:00", NHB("yes", H2, "main"), NULL, NULL, {{0}}},
+      {505, TR, "10:09:00", NHB("yes", H2, "main"), NULL, NULL, {{0}}}},
+     505, "10:09:00", false, NULL, 0, 0, 0, 0},
+    {"T1: an untrusted yes does not hold",
+     {{501, TR, "10:05:00", NHB("no", H, "main"), NULL, NULL, {{0}}},
+      {502, "dev1", "10:08:00", NHB("yes", H, "main"), NULL, NULL, {{0}}}},
+     0, NULL, false, NULL, 501, 0, 0, 0},
+    {"T1: a yes by the [bot] look-alike does not hold",
+     {{502, "lfx-reviewer[bot]", "10:08:00", NHB("yes", H, "main"), NULL,
+       NULL, {{0}}}},
+     0, NULL, false, NULL, 0, 0, 0, 0},
+    {"A1: a trusted comment edited by someone else holds at the edit",
+     {{501, TR, "10:05:00", NHB("no", H, "main"), "dev1", "10:20:00",
+       {{"dev1", "10:10:00"}, {"dev1", "10:20:00"}}}},
+     501, "10:20:00", true, "dev1", 0, 501, 0, 0},
+    {"A1: a plain trusted comment edited by someone else holds",
+     {{501, TR, "10:05:00", NHB("no", H, "main"), NULL, NULL, {{0}}},
+      {502, TR, "10:06:00", "Thanks for the fixes.", "dev1", "10:30:00",
+       {{0}}}},
+     502, "10:30:00", true, "dev1", 501, 0, 0, 0},
+    {"A1/A5: an outsider then the trusted login: Y is the newest edit",
+     {{501, TR, "10:05:00", NHB("no", H, "main"), NULL, NULL, {{0}}},
+      {502, TR, "10:06:00", "Thanks.", TR, "10:40:00",
+       {{"mallory", "10:10:00"}, {TR, "10:40:00"}}}},
+     502, "10:40:00", true, "mallory", 501, 0, 0, 0},
+    {"A1/A5: a null editor in edits holds, editor unknown",
+     {{501, TR, "10:05:00", NHB("no", H, "main"), NULL, NULL, {{0}}},
+      {502, TR, "10:06:00", "Thanks.", NULL, "10:10:00",
+       {{NULL, "10:10:00"}}}},
+     502, "10:10:00", true, NULL, 501, 0, 0, 0},
+    {"A1: a [bot] look-alike editor holds",
+     {{501, TR, "10:05:00", NHB("no", H, "main"), "lfx-reviewer[bot]",
+       "10:07:00", {{0}}}},
+     501, "10:07:00", true, "lfx-reviewer[bot]", 0, 501, 0, 0},
+    {"an edit by the trusted login only: no hold",
+     {{501, TR, "10:05:00", NHB("no", H, "main"), TR, "10:07:00",
+       {{TR, "10:07:00"}}}},
+     0, NULL, false, NULL, 501, 0, 0, 0},
+    {"an outsider's comment edited by another outsider: no hold",
+     {{501, TR, "10:05:00", NHB("no", H, "main"), NULL, NULL, {{0}}},
+      {502, "dev1", "10:06:00", "lgtm", "mallory", "10:30:00", {{0}}}},
+     0, NULL, false, NULL, 501, 0, 0, 0},
+    {"A1: a yes after a tampering edit: the later one sets Y",
+     {{501, TR, "10:05:00", NHB("no", H, "main"), "dev1", "10:10:00",
+       {{0}}},
+      {502, TR, "10:20:00", NHB("yes", H2, "main"), NULL, NULL, {{0}}}},
+     502, "10:20:00", false, NULL, 0, 501, 0, 0},
+    {"A1: a tampering edit after a yes: the edit sets Y",
+     {{501, TR, "10:05:00", NHB("yes", H2, "main"), NULL, NULL, {{0}}},
+      {502, TR, "10:06:00", NHB("no", H, "main"), "dev1", "10:20:00",
+       {{0}}}},
+     502, "10:20:00", true, "dev1", 0, 502, 0, 0},
+    {"A2/A3: fenced markers naming H are a near-miss, not a verdict",
+     {{501, TR, "10:05:00", QUOTED_NO, NULL, NULL, {{0}}}},
+     0, NULL, false, NULL, 0, 0, 501, 3},
+    {"A2: a verdict not on the first line is a near-miss",
+     {{501, TR, "10:05:00", "Hello\n" NHB("no", H, "main"), NULL, NULL,
+       {{0}}}},
+     0, NULL, false, NULL, 0, 0, 501, 2},
+    {"A2: a near-miss naming another head is not reported",
+     {{501, TR, "10:05:00", "Hello\n" NHB("no", H2, "main"), NULL, NULL,
+       {{0}}}},
+     0, NULL, false, NULL, 0, 0, 0, 0},
+    {"A2: the newest near-miss is reported, a verdict still decides",
+     {{500, TR, "10:01:00", "Hello\n" NHB("no", H, "main"), NULL, NULL,
+       {{0}}},
+      {501, TR, "10:05:00", NHB("no", H, "main"), NULL, NULL, {{0}}},
+      {502, TR, "10:06:00", QUOTED_NO, NULL, NULL, {{0}}}},
+     0, NULL, false, NULL, 501, 0, 502, 3},
+};
+
+static void hold_pull(struct snap_pull *p, const struct hold_row *r)
+{
+	size_t i, n;
+
+	memset(p, 0, sizeof(*p));
+	p->number = 7;
+	memcpy(p->head_sha, H, SHA_BUF);
+	for (n = 0; n < ARRAY_SIZE(r->cm) && r->cm[n].id; n++)
+		;
+	p->comments = xcalloc(n ? n : 1, sizeof(*p->comments));
+	for (i = 0; i < n; i++) {
+		const struct hold_cm *s = &r->cm[i];
+		struct snap_comment *x = &p->comments[p->ncomments++];
+
+		x->id = s->id;
+		x->author = xstrdup_or_null(s->author);
+		x->created_at = tm(s->at);
+		x->body = xstrdup(s->body);
+		x->body_len = strlen(x->body);
+		comment_with_history(x, s->edited_by, s->edited_at, s->edits,
+		                     ARRAY_SIZE(s->edits));
+	}
+}
+
+static void test_verdict__lookup_hold_table(void **state)
+{
+	size_t i;
+	int bad = 0;
+	struct policy pol;
+
+	(void)state;
+	policy_init(&pol);
+	for (i = 0; i < ARRAY_SIZE(hold_rows); i++) {
+		const struct hold_row *r = &hold_rows[i];
+		struct snap_pull p;
+		struct nh_lookup lk;
+		int64_t want_at = r->hold_at ? tm(r->hold_at) : 0;
+
+		hold_pull(&p, r);
+		verdict_lookup(&lk, &p, H, &pol);
+#define HCHK(what, got, want)                                                  \
+	if ((long long)(got) != (long long)(want)) {                           \
+		print_error("row %zu (%s): %s %lld, expected %lld\n", i,       \
+		            r->name, what, (long long)(got),                   \
+		            (long long)(want));                                \
+		bad++;                                                         \
+	}
+		HCHK("hold", lk.hold ? lk.hold->id : 0, r->hold)
+		HCHK("hold_at", lk.hold_at, want_at)
+		HCHK("hold_edited", lk.hold_edited, r->hold_edited)
+		HCHK("comment", lk.comment ? lk.comment->id : 0, r->comment)
+		HCHK("tampered", lk.tampered ? lk.tampered->id : 0, r->tampered)
+		HCHK("quoted", lk.quoted ? lk.quoted->id : 0, r->quoted)
+		if (r->quoted)
+			HCHK("quoted_line", lk.quoted_line, r->quoted_line)
+#undef HCHK
+		if (r->hold_edited &&
+		    (r->hold_editor ? !lk.hold_editor ||
+		                          strcmp(lk.hold_editor, r->hold_editor)
+		                    : lk.hold_editor != NULL)) {
+			print_error("row %zu (%s): hold editor %s\n", i,
+			            r->name,
+			            lk.hold_editor ? lk.hold_editor : "NULL");
+			bad++;
+		}
+		snap_pull_release(&p);
+	}
+	policy_release(&pol);
+	assert_int_equal(bad, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_verdict__trust_table),
+	    cmocka_unit_test(test_verdict__edit_history_table),
 	    cmocka_unit_test(test_verdict__judge_table),
 	    cmocka_unit_test(test_verdict__judge_follows_ai_reviewers),
 	    cmocka_unit_test(
 	        test_verdict__lookup_picks_trusted_newest_for_head),
 	    cmocka_unit_test(test_verdict__lookup_retarget),
 	    cmocka_unit_test(test_verdict__names_head),
+	    cmocka_unit_test(test_verdict__lookup_hold_table),
 	};
 
 	return cmocka_run_group_tests_name("verdict", tests, NULL, NULL);
