@@ -1,5 +1,7 @@
 /*
  * test_gate.c - BEHAVIOR §5: the four conditions and the escalation table,
+ * with the hold of A1 (a yes binds until an allowlisted unlabel after it,
+ * and so does an edit of the trusted login's comment by someone else),
  * over small hand-built pull requests and statuses.
  *
  * One table: each row builds PR #7 of lf/svc on head H from a few specs
@@ -39,6 +41,12 @@ struct th_spec {
 	const char *id;
 	int64_t comments;
 };
+/* One entry of a comment's edit history (A5): cm is the 1-based index of
+ * the comment in the row's cm[]; editor NULL is a deleted account. */
+struct ed_spec {
+	int cm;
+	const char *editor, *at;
+};
 
 #define ROUND(id, at)                                                          \
 	{                                                                      \
@@ -74,6 +82,13 @@ struct th_spec {
 	{                                                                      \
 		id, "unlabeled", "needs-human", actor, at                      \
 	}
+/* The unlabelers allowlist of the A1 rows. */
+#define ALICE "alice"
+#define EPOCH "1970-01-01T00:00:00Z"
+#define FENCED_YES                                                             \
+	"Quoting the author:\n```\n<!-- agentic:needs-human v1 -->\n"         \
+	"<!-- needs-human: yes -->\n```\n"
+
 #define RETARGET(id, at)                                                       \
 	{                                                                      \
 		id, "base_ref_changed", NULL, "dev1", at                       \
@@ -91,6 +106,7 @@ struct gate_row {
 	struct st_spec st[6];
 	struct cm_spec cm[4];
 	struct tl_spec tl[4];
+	struct ed_spec ed[3]; /* edit histories of the comments */
 	unsigned failed; /* PART_* whose read failed */
 	bool statuses_failed;
 	enum gate_outcome want;
@@ -288,9 +304,28 @@ static const struct gate_row rows[] = {
      .cm = {NO_OK, {502, TR, T("10:10:00"), MALFORMED_BOTH, NULL, NULL}},
      .want = GATE_WITHHOLD,
      .cond = {1, 1, 1, 0}},
-    {.name = "a newer no over an older malformed verdict",
+    /* A1: the older malformed verdict says yes (and no): it holds; was
+     * GATE_APPROVE before A1 */
+    {.name = "A1: a newer no over an older malformed yes+no holds",
      .st = {ST_OK},
      .cm = {{500, TR, T("10:01:00"), MALFORMED_BOTH, NULL, NULL}, NO_OK},
+     .want = GATE_WITHHOLD,
+     .cond = {1, 1, 1, 0},
+     .reason_has = "comment 500 said needs-human: yes"},
+    {.name = "a newer no over an older malformed verdict, lifted",
+     .unlabelers = ALICE,
+     .st = {ST_OK},
+     .cm = {{500, TR, T("10:01:00"), MALFORMED_BOTH, NULL, NULL}, NO_OK},
+     .tl = {UNL(9001, "alice", T("10:02:00"))},
+     .want = GATE_APPROVE,
+     .cond = ALL},
+    {.name = "a newer no over an older malformed verdict without a yes",
+     .st = {ST_OK},
+     .cm = {{500, TR, T("10:01:00"),
+             "<!-- agentic:needs-human v1 -->\n<!-- needs-human: no -->\n"
+             "<!-- head: " H " -->\n",
+             NULL, NULL},
+            NO_OK},
      .want = GATE_APPROVE,
      .cond = ALL},
     {.name = "the highest comment id decides, not list order",
@@ -321,9 +356,19 @@ static const struct gate_row rows[] = {
      .cm = {VERDICT(501, T("10:05:00"), "no", H2, "main")},
      .want = GATE_WITHHOLD,
      .cond = {1, 1, 1, 0}},
-    {.name = "a newer yes for an older head does not matter",
+    /* A1: a yes binds whatever head it names; was GATE_APPROVE ("a
+     * newer yes for an older head does not matter") before A1 */
+    {.name = "A1: a newer yes for an older head holds",
      .st = {ST_OK},
      .cm = {NO_OK, VERDICT(502, T("10:10:00"), "yes", H2, "main")},
+     .want = GATE_WITHHOLD,
+     .cond = {1, 1, 1, 0},
+     .reason_has = "comment 502 said needs-human: yes"},
+    {.name = "a newer yes for an older head is not the verdict for H",
+     .unlabelers = ALICE,
+     .st = {ST_OK},
+     .cm = {NO_OK, VERDICT(502, T("10:10:00"), "yes", H2, "main")},
+     .tl = {UNL(9001, "alice", T("10:11:00"))},
      .want = GATE_APPROVE,
      .cond = ALL},
     {.name = "upper-case head in the verdict names H",
@@ -395,11 +440,23 @@ static const struct gate_row rows[] = {
              T("10:06:00")}},
      .want = GATE_APPROVE,
      .cond = ALL},
-    {.name = "T2: a newer yes edited by someone else is no verdict",
+    /* A1: the edit by someone else is itself a hold; was GATE_APPROVE
+     * before A1 */
+    {.name = "A1/T2: a newer yes edited by someone else holds",
      .st = {ST_OK},
      .cm = {NO_OK,
             {502, TR, T("10:10:00"), NHB("yes", H, "main"), "dev1",
              T("10:11:00")}},
+     .want = GATE_WITHHOLD,
+     .cond = {1, 1, 1, 0},
+     .reason_has = "edited by dev1"},
+    {.name = "T2: a newer yes edited by someone else is no verdict",
+     .unlabelers = ALICE,
+     .st = {ST_OK},
+     .cm = {NO_OK,
+            {502, TR, T("10:10:00"), NHB("yes", H, "main"), "dev1",
+             T("10:11:00")}},
+     .tl = {UNL(9001, "alice", T("10:12:00"))},
      .want = GATE_APPROVE,
      .cond = ALL},
     {.name = "T2: an older no edited by someone else does not vouch",
@@ -693,6 +750,228 @@ static const struct gate_row rows[] = {
      .want = GATE_ERROR,
      .cond = {0, 1, 1, 0}},
 
+    /* A1: a yes binds until an allowlisted unlabel strictly after it,
+     * whatever happened to the label (renamed or deleted: no unlabeled
+     * event, no label on the PR) and whatever a newer verdict says */
+    {.name = "A1: yes on an older head, label gone without an unlabel",
+     .unlabelers = ALICE,
+     .st = {ST_OK},
+     .cm = {VERDICT(500, T("10:01:00"), "yes", H2, "main"), NO_OK},
+     .want = GATE_WITHHOLD,
+     .cond = {1, 1, 1, 0},
+     .reason_has = "comment 500 said needs-human: yes"},
+    {.name = "A1: yes on an older head, lifted by an allowlisted unlabel",
+     .unlabelers = ALICE,
+     .st = {ST_OK},
+     .cm = {VERDICT(500, T("10:01:00"), "yes", H2, "main"), NO_OK},
+     .tl = {UNL(9001, "alice", T("10:02:00"))},
+     .want = GATE_APPROVE,
+     .cond = ALL},
+    {.name = "A1: an unlabel in the same second as the yes does not lift",
+     .unlabelers = ALICE,
+     .st = {ST_OK},
+     .cm = {VERDICT(500, T("10:01:00"), "yes", H2, "main"), NO_OK},
+     .tl = {UNL(9001, "alice", T("10:01:00"))},
+     .want = GATE_WITHHOLD,
+     .cond = {1, 1, 1, 0}},
+    {.name = "A1: an unlabel before the yes does not lift",
+     .unlabelers = ALICE,
+     .st = {ST_OK},
+     .cm = {VERDICT(500, T("10:01:00"), "yes", H2, "main"), NO_OK},
+     .tl = {UNL(9001, "alice", T("10:00:59"))},
+     .want = GATE_WITHHOLD,
+     .cond = {1, 1, 1, 0}},
+    {.name = "A1: a newer yes after an authorized unlabel holds again",
+     .unlabelers = ALICE,
+     .st = {ST_OK},
+     .cm = {VERDICT(500, T("10:01:00"), "yes", H2, "main"), NO_OK,
+            VERDICT(502, T("10:20:00"), "yes", H2, "main")},
+     .tl = {UNL(9001, "alice", T("10:10:00"))},
+     .want = GATE_WITHHOLD,
+     .cond = {1, 1, 1, 0},
+     .reason_has = "comment 502 said needs-human: yes"},
+    {.name = "A1: a yes for H lifted, then a yes for another head holds",
+     .unlabelers = ALICE,
+     .st = {ST_OK},
+     .cm = {YES_OK, VERDICT(502, T("10:40:00"), "yes", H2, "main")},
+     .tl = {UNL(9001, "alice", T("10:30:00"))},
+     .want = GATE_WITHHOLD,
+     .cond = {1, 1, 1, 0}},
+    {.name = "A1: an unauthorized unlabel after the yes does not lift",
+     .unlabelers = ALICE,
+     .st = {ST_OK},
+     .cm = {VERDICT(500, T("10:01:00"), "yes", H2, "main"), NO_OK},
+     .tl = {UNL(9001, "mallory", T("10:02:00"))},
+     .want = GATE_WITHHOLD,
+     .cond = {1, 1, 1, 0}},
+    {.name = "A1: the newest unlabel unauthorized, an older one allowed",
+     .unlabelers = ALICE,
+     .st = {ST_OK},
+     .cm = {VERDICT(500, T("10:01:00"), "yes", H2, "main"), NO_OK},
+     .tl = {UNL(9001, "alice", T("10:02:00")),
+            UNL(9002, "mallory", T("10:03:00"))},
+     .want = GATE_WITHHOLD,
+     .cond = {1, 1, 1, 0}},
+    {.name = "A1: yes for another base holds",
+     .st = {ST_OK},
+     .cm = {VERDICT(500, T("10:01:00"), "yes", H2, "dev"), NO_OK},
+     .want = GATE_WITHHOLD,
+     .cond = {1, 1, 1, 0}},
+    {.name = "A1: a fenced yes (the eager trigger) holds",
+     .st = {ST_OK},
+     .cm = {NO_OK, {502, TR, T("10:10:00"), FENCED_YES, NULL, NULL}},
+     .want = GATE_WITHHOLD,
+     .cond = {1, 1, 1, 0},
+     .reason_has = "comment 502 said needs-human: yes"},
+    {.name = "A1: a fenced yes lifted by an allowlisted unlabel",
+     .unlabelers = ALICE,
+     .st = {ST_OK},
+     .cm = {NO_OK, {502, TR, T("10:10:00"), FENCED_YES, NULL, NULL}},
+     .tl = {UNL(9001, "alice", T("10:11:00"))},
+     .want = GATE_APPROVE,
+     .cond = ALL},
+    {.name = "A1: an untrusted yes does not hold",
+     .st = {ST_OK},
+     .cm = {NO_OK,
+            {502, "dev1", T("10:10:00"), NHB("yes", H2, "main"), NULL, NULL}},
+     .want = GATE_APPROVE,
+     .cond = ALL},
+    {.name = "A1: a yes by the [bot] look-alike does not hold",
+     .st = {ST_OK},
+     .cm = {NO_OK, {502, "lfx-reviewer[bot]", T("10:10:00"),
+                    NHB("yes", H2, "main"), NULL, NULL}},
+     .want = GATE_APPROVE,
+     .cond = ALL},
+    {.name = "A1: a hold with the label still set fails both",
+     .unlabelers = ALICE,
+     .labels = {"needs-human"},
+     .st = {ST_OK},
+     .cm = {VERDICT(500, T("10:01:00"), "yes", H2, "main"), NO_OK},
+     .want = GATE_WITHHOLD,
+     .cond = {1, 0, 1, 0}},
+
+    /* A1: a trusted comment edited by someone else (T2 fails) holds
+     * until an allowlisted unlabel after its newest edit time */
+    {.name = "A1: a plain trusted comment edited by someone else holds",
+     .unlabelers = ALICE,
+     .st = {ST_OK},
+     .cm = {NO_OK,
+            {502, TR, T("10:10:00"), "Thanks!", "dev1", T("10:20:00")}},
+     .tl = {UNL(9001, "alice", T("10:15:00"))},
+     .want = GATE_WITHHOLD,
+     .cond = {1, 1, 1, 0},
+     .reason_has = "comment 502 of the machine account was edited by dev1"},
+    {.name = "A1: ... lifted by an allowlisted unlabel after the edit",
+     .unlabelers = ALICE,
+     .st = {ST_OK},
+     .cm = {NO_OK,
+            {502, TR, T("10:10:00"), "Thanks!", "dev1", T("10:20:00")}},
+     .tl = {UNL(9001, "alice", T("10:25:00"))},
+     .want = GATE_APPROVE,
+     .cond = ALL},
+    {.name = "A1: ... an unlabel in the edit's second does not lift",
+     .unlabelers = ALICE,
+     .st = {ST_OK},
+     .cm = {NO_OK,
+            {502, TR, T("10:10:00"), "Thanks!", "dev1", T("10:20:00")}},
+     .tl = {UNL(9001, "alice", T("10:20:00"))},
+     .want = GATE_WITHHOLD,
+     .cond = {1, 1, 1, 0}},
+    {.name = "A1/A5: the newest edit time counts, a trusted edit included",
+     .unlabelers = ALICE,
+     .st = {ST_OK},
+     .cm = {NO_OK,
+            {502, TR, T("10:10:00"), "Thanks!", TR, T("10:40:00")}},
+     .ed = {{2, "dev1", T("10:20:00")}, {2, TR, T("10:40:00")}},
+     .tl = {UNL(9001, "alice", T("10:30:00"))},
+     .want = GATE_WITHHOLD,
+     .cond = {1, 1, 1, 0},
+     .reason_has = "edited by dev1"},
+    {.name = "A1/A5: ... lifted after the newest edit",
+     .unlabelers = ALICE,
+     .st = {ST_OK},
+     .cm = {NO_OK,
+            {502, TR, T("10:10:00"), "Thanks!", TR, T("10:40:00")}},
+     .ed = {{2, "dev1", T("10:20:00")}, {2, TR, T("10:40:00")}},
+     .tl = {UNL(9001, "alice", T("10:41:00"))},
+     .want = GATE_APPROVE,
+     .cond = ALL},
+    {.name = "A1/A5: a null editor in the history holds",
+     .unlabelers = ALICE,
+     .st = {ST_OK},
+     .cm = {NO_OK,
+            {502, TR, T("10:10:00"), "Thanks!", TR, T("10:30:00")}},
+     .ed = {{2, NULL, T("10:20:00")}, {2, TR, T("10:30:00")}},
+     .want = GATE_WITHHOLD,
+     .cond = {1, 1, 1, 0},
+     .reason_has = "edited by an unknown account"},
+    {.name = "A1: an unknown last editor holds",
+     .unlabelers = ALICE,
+     .st = {ST_OK},
+     .cm = {NO_OK, {502, TR, T("10:10:00"), "Thanks!", NULL, T("10:20:00")}},
+     .want = GATE_WITHHOLD,
+     .cond = {1, 1, 1, 0}},
+    {.name = "A1: a [bot] look-alike editor holds",
+     .unlabelers = ALICE,
+     .st = {ST_OK},
+     .cm = {NO_OK, {502, TR, T("10:10:00"), "Thanks!", "lfx-reviewer[bot]",
+                    T("10:20:00")}},
+     .want = GATE_WITHHOLD,
+     .cond = {1, 1, 1, 0},
+     .reason_has = "edited by lfx-reviewer[bot]"},
+    {.name = "A1: the deciding no itself edited by someone else holds",
+     .unlabelers = ALICE,
+     .st = {ST_OK},
+     .cm = {{501, TR, T("10:05:00"), NHB("no", H, "main"), "dev1",
+             T("10:06:00")}},
+     .tl = {UNL(9001, "alice", T("10:07:00"))},
+     .want = GATE_WITHHOLD,
+     .cond = {1, 1, 1, 0}},
+    {.name = "A1: edits by the trusted login only do not hold",
+     .st = {ST_OK},
+     .cm = {NO_OK, {502, TR, T("10:10:00"), "Thanks!", TR, T("10:20:00")}},
+     .ed = {{2, TR, T("10:15:00")}, {2, TR, T("10:20:00")}},
+     .want = GATE_APPROVE,
+     .cond = ALL},
+    {.name = "A1: an outsider's comment edited by another does not hold",
+     .st = {ST_OK},
+     .cm = {NO_OK,
+            {502, "dev1", T("10:10:00"), "lgtm", "mallory", T("10:20:00")}},
+     .want = GATE_APPROVE,
+     .cond = ALL},
+
+    /* A1 on the no-verdict row: the skip marker and a hold */
+    {.name = "A1: none, skip marker lifted, then a yes for an older head",
+     .unlabelers = ALICE,
+     .st = {ST_OK, SKIP(1003, T("10:01:00"))},
+     .cm = {VERDICT(502, T("10:20:00"), "yes", H2, "main")},
+     .tl = {UNL(9001, "alice", T("10:10:00"))},
+     .want = GATE_WITHHOLD,
+     .cond = {1, 1, 1, 0},
+     .reason_has = "comment 502 said needs-human: yes"},
+    {.name = "A1: none, skip marker, a yes before the lift is lifted too",
+     .unlabelers = ALICE,
+     .st = {ST_OK, SKIP(1003, T("10:01:00"))},
+     .cm = {VERDICT(502, T("09:30:00"), "yes", H2, "main")},
+     .tl = {UNL(9001, "alice", T("10:10:00"))},
+     .want = GATE_APPROVE,
+     .cond = ALL},
+    {.name = "A1: none, skip marker lifted, then a tampering edit",
+     .unlabelers = ALICE,
+     .st = {ST_OK, SKIP(1003, T("10:01:00"))},
+     .cm = {{502, TR, T("09:30:00"), "Thanks!", "dev1", T("10:20:00")}},
+     .tl = {UNL(9001, "alice", T("10:10:00"))},
+     .want = GATE_WITHHOLD,
+     .cond = {1, 1, 1, 0}},
+    {.name = "A1: none, no skip marker: a hold changes nothing",
+     .unlabelers = ALICE,
+     .st = {ST_OK},
+     .cm = {VERDICT(502, T("09:30:00"), "yes", H2, "main")},
+     .tl = {UNL(9001, "alice", T("10:10:00"))},
+     .want = GATE_WITHHOLD,
+     .cond = {1, 1, 1, 0},
+     .reason_has = "still running"},
+
     /* retarget */
     {.name = "verdict older than the retarget is dropped",
      .st = {ST_OK},
@@ -724,9 +1003,18 @@ static const struct gate_row rows[] = {
      .tl = {RETARGET(9200, T("10:10:00")), RETARGET(9100, T("10:00:00"))},
      .want = GATE_WITHHOLD,
      .cond = {1, 1, 1, 0}},
-    {.name = "a dropped higher-id verdict does not hide a kept one",
+    /* A1: the dropped verdict is a yes, which still holds (any base);
+     * was GATE_APPROVE before A1 */
+    {.name = "A1: a yes dropped by a retarget still holds",
      .st = {ST_OK},
      .cm = {VERDICT(502, T("09:50:00"), "yes", H, "main"), NO_OK},
+     .tl = {RETARGET(9100, T("10:00:00"))},
+     .want = GATE_WITHHOLD,
+     .cond = {1, 1, 1, 0},
+     .reason_has = "comment 502 said needs-human: yes"},
+    {.name = "a dropped higher-id verdict does not hide a kept one",
+     .st = {ST_OK},
+     .cm = {VERDICT(502, T("09:50:00"), "no", H, "master"), NO_OK},
      .tl = {RETARGET(9100, T("10:00:00"))},
      .want = GATE_APPROVE,
      .cond = ALL},
@@ -844,6 +1132,16 @@ static void build(struct snap_pull *p, struct snap_statuses *st,
 		c->edited_at = tm(r->cm[i].edited_at);
 		c->edited = r->cm[i].edited_by || r->cm[i].edited_at;
 	}
+	for (n = 0; n < 3 && r->ed[n].cm; n++) {
+		struct snap_comment *c = &p->comments[r->ed[n].cm - 1];
+
+		assert_true((size_t)r->ed[n].cm <= p->ncomments);
+		c->edits = xrealloc(c->edits,
+		                    (c->nedits + 1) * sizeof(*c->edits));
+		c->edits[c->nedits].editor = xstrdup_or_null(r->ed[n].editor);
+		c->edits[c->nedits].edited_at = tm(r->ed[n].at);
+		c->nedits++;
+	}
 
 	for (n = 0; n < 4 && r->tl[n].id; n++)
 		;
@@ -920,14 +1218,14 @@ static bool has_reason(const struct gate_decision *d, const char *needle)
 	return false;
 }
 
-static void test_gate__table(void **state)
+/* Walk a table of gate rows; returns the number of mismatches. */
+static int check_rows(const struct gate_row *table, size_t nrows)
 {
 	size_t i;
 	int bad = 0, c;
 
-	(void)state;
-	for (i = 0; i < ARRAY_SIZE(rows); i++) {
-		const struct gate_row *r = &rows[i];
+	for (i = 0; i < nrows; i++) {
+		const struct gate_row *r = &table[i];
 		struct snap_pull pull;
 		struct snap_statuses st;
 		struct policy pol;
@@ -1021,7 +1319,13 @@ static void test_gate__table(void **state)
 		snap_pull_release(&pull);
 		snap_statuses_release(&st);
 	}
-	assert_int_equal(bad, 0);
+	return bad;
+}
+
+static void test_gate__table(void **state)
+{
+	(void)state;
+	assert_int_equal(check_rows(rows, ARRAY_SIZE(rows)), 0);
 }
 
 /* --- skips --- */
@@ -1196,12 +1500,15 @@ static void test_gate__verdict_links(void **state)
 	r.cm[1] = (struct cm_spec)NO_OK;
 	r.cm[2] = (struct cm_spec){
 	    502, "dev1", T("10:07:00"), NHB("yes", H, "main"), NULL, NULL};
+	/* A1: the older yes (500) holds until an allowlisted unlabel */
+	r.tl[0] = (struct tl_spec)UNL(9001, "alice", T("10:30:00"));
+	r.unlabelers = ALICE;
 	build(&pull, &st, &r);
 	pull.comments[0].html_url = xstrdup("https://x/500");
 	pull.comments[1].html_url = xstrdup("https://x/501");
 	pull.comments[2].html_url = xstrdup("https://x/502");
 	st.v[1].target_url = xstrdup("https://x/check");
-	policy_init(&pol);
+	policy_for(&pol, &r);
 	memset(&in, 0, sizeof(in));
 	in.repository = "lf/svc";
 	in.pr = 7;
