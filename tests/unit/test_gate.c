@@ -1328,6 +1328,44 @@ static void test_gate__table(void **state)
 	assert_int_equal(check_rows(rows, ARRAY_SIZE(rows)), 0);
 }
 
+/*
+ * A1 with a time of zero: Y exists when a trusted comment fires the label
+ * trigger or was edited by someone else, whatever its time says. An edit
+ * at the epoch is an edit all the same (N21, as for T2 in test_engine),
+ * and so is an edit whose time is not known; a hold at time 0 is lifted
+ * only by an allowlisted unlabel after it.
+ */
+static const struct gate_row zero_rows[] = {
+    {.name = "A1: an edit by someone else at the epoch holds",
+     .st = {ST_OK},
+     .cm = {NO_OK, {502, TR, T("10:10:00"), "Thanks!", NULL, EPOCH}},
+     .want = GATE_WITHHOLD,
+     .cond = {1, 1, 1, 0}},
+    {.name = "A1: an edit by someone else at an unknown time holds",
+     .st = {ST_OK},
+     .cm = {NO_OK, {502, TR, T("10:10:00"), "Thanks!", "dev1", NULL}},
+     .want = GATE_WITHHOLD,
+     .cond = {1, 1, 1, 0}},
+    {.name = "A1: a yes created at the epoch holds",
+     .st = {ST_OK},
+     .cm = {VERDICT(500, EPOCH, "yes", H2, "main"), NO_OK},
+     .want = GATE_WITHHOLD,
+     .cond = {1, 1, 1, 0}},
+    {.name = "A1: a hold at the epoch is lifted by an allowlisted unlabel",
+     .unlabelers = ALICE,
+     .st = {ST_OK},
+     .cm = {VERDICT(500, EPOCH, "yes", H2, "main"), NO_OK},
+     .tl = {UNL(9001, "alice", T("10:10:00"))},
+     .want = GATE_APPROVE,
+     .cond = ALL},
+};
+
+static void test_gate__a1_hold_at_time_zero(void **state)
+{
+	(void)state;
+	assert_int_equal(check_rows(zero_rows, ARRAY_SIZE(zero_rows)), 0);
+}
+
 /* --- skips --- */
 
 struct skip_row {
@@ -1532,6 +1570,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_gate__table),
+	    cmocka_unit_test(test_gate__a1_hold_at_time_zero),
 	    cmocka_unit_test(test_gate__skip_table),
 	    cmocka_unit_test(test_gate__names),
 	    cmocka_unit_test(test_gate__custom_policy_names),
