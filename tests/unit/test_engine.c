@@ -1,6 +1,7 @@
 /*
- * test_engine.c - the steps of a run (BEHAVIOR §3, §5–§7, §10, T4) over the
- * in-memory GitHub port, on snapshots written in the test.
+ * test_engine.c - the steps of a run (BEHAVIOR §3, §5–§7, §10, T4, and
+ * the amendments A1-A4, A9) over the in-memory GitHub port, on snapshots
+ * written in the test.
  *
  * Snapshot literals use single quotes (sq() makes them JSON). What a run
  * wrote is read twice: from the report's writes and from the snapshot the
@@ -965,10 +966,38 @@ static const struct check_row check_rows[] = {
     {"R2: head not in the PR", SNAP_ROUND,
      CKBODY("\n", H3, "1001", "clean: true\n"), "refused", EXIT_REFUSED, 0,
      NULL, NULL, "R2"},
-    {"R4: not the newest round",
+    /* A9: an older trusted round of the same head and PR lost a race:
+     * refused quietly, exit 0 (was EXIT_REFUSED before A9) */
+    {"A9: a superseded round of this head and PR: refused, exit 0",
      SNAP("", PULL7(""),
           "'" H "': [" ROUND_ST(1001, "7", "10:00:00") ", " ROUND_ST(
               1003, "7", "10:30:00") "]"),
+     CK("clean: true\n"), "refused", EXIT_OK, 0, NULL, NULL, "superseded"},
+    {"A9: an older round of PR 70 on the head stays exit 1",
+     SNAP("", PULL7(""),
+          "'" H "': [" ROUND_ST(1001, "70", "10:00:00") ", " ROUND_ST(
+              1003, "7", "10:30:00") "]"),
+     CK("clean: true\n"), "refused", EXIT_REFUSED, 0, NULL, NULL, "R4"},
+    {"A9: an older untrusted round stamp stays exit 1",
+     SNAP("", PULL7(""),
+          "'" H "': [{'id': 1001, 'state': 'pending', 'context': "
+          "'agentic-review/clean', 'description': 'conductor pr=#7: "
+          "awaiting review round', 'creator': 'dev1', 'created_at': '" TS(
+              "10:00:00") "'}, " ROUND_ST(1003, "7", "10:30:00") "]"),
+     CK("clean: true\n"), "refused", EXIT_REFUSED, 0, NULL, NULL, "R4"},
+    {"A9: an older status that is no round stamp stays exit 1",
+     SNAP("", PULL7(""),
+          "'" H "': [" CLEAN_ST(1001, "failure", "10:00:00") ", " ROUND_ST(
+              1003, "7", "10:30:00") "]"),
+     CK("clean: true\n"), "refused", EXIT_REFUSED, 0, NULL, NULL, "R4"},
+    {"A9: a round id newer than the newest round stays exit 1",
+     SNAP("", PULL7(""), "'" H "': [" ROUND_ST(1001, "7", "10:00:00") "]"),
+     CKBODY("\n", H, "1005", "clean: true\n"), "refused", EXIT_REFUSED, 0,
+     NULL, NULL, "R4"},
+    {"A9: an older round of another head is no race: exit 1",
+     SNAP("", PULL7(""),
+          "'" H "': [" ROUND_ST(1003, "7", "10:30:00") "], '" H2
+          "': [" ROUND_ST(1001, "7", "10:00:00") "]"),
      CK("clean: true\n"), "refused", EXIT_REFUSED, 0, NULL, NULL, "R4"},
     {"R4: no such round", SNAP_ROUND, CKBODY("\n", H, "999", "clean: true\n"),
      "refused", EXIT_REFUSED, 0, NULL, NULL, "R4"},
@@ -1064,6 +1093,72 @@ static const struct check_row check_rows[] = {
      "'pulls': [" PULL7("") "], 'statuses': {" ST_ROUND "}, 'faults': "
                             "[{'read': 'pull', 'status': 404}]}",
      CK("clean: true\n"), "skipped", 0, 0, NULL, NULL, NULL},
+    /* A3: one block, one meaning */
+    {"A3: two check blocks: R1",
+     SNAP_ROUND, CK("clean: true\n" ROWN("PRRT_1", "fixed", "high")) "\n"
+     CK("clean: true\n"), "refused", EXIT_REFUSED, 0, NULL, NULL, "R1"},
+    {"A3: two heads that differ: R1", SNAP_ROUND,
+     CK("head: " H2 "\nclean: true\n"), "refused", EXIT_REFUSED, 0, NULL,
+     NULL, "R1"},
+    {"A3: the same head twice is harmless", SNAP_ROUND,
+     CK("head: " H "\nclean: true\n" ROWN("PRRT_1", "fixed", "high")),
+     "applied", 0, 1, "success", H, NULL},
+    {"A3: two rounds that differ: R3", SNAP_ROUND,
+     CK("round: 1002\nclean: true\n"), "refused", EXIT_REFUSED, 0, NULL,
+     NULL, "R3"},
+    {"A3: the same round twice is harmless", SNAP_ROUND,
+     CK("round: 1001\nclean: true\n" ROWN("PRRT_1", "fixed", "high")),
+     "applied", 0, 1, "success", H, NULL},
+    {"A3: two cleans that differ: no clean, failure", SNAP_ROUND,
+     CK("clean: true\nclean: false\n" ROWN("PRRT_1", "fixed", "high")),
+     "applied", 0, 1, "failure", H, "conflicting"},
+    {"A3: the same clean twice is harmless", SNAP_ROUND,
+     CK("clean: true\nclean: TRUE\n" ROWN("PRRT_1", "fixed", "high")),
+     "applied", 0, 1, "success", H, NULL},
+    {"A3: a second block inside a fence is not ambiguous", SNAP_ROUND,
+     CK("clean: true\n" ROWN("PRRT_1", "fixed", "high")) "\n```\n"
+     CK("clean: false\n") "\n```\n",
+     "applied", 0, 1, "success", H, NULL},
+    {"A3: a check block only inside a fence: skipped", SNAP_ROUND,
+     "Example:\n```\n" CK("clean: true\n") "\n```\n", "skipped", 0, 0,
+     NULL, NULL, "code fence"},
+    {"A3: fenced rows, head and clean in the block are not read", SNAP_ROUND,
+     CK("clean: true\n" ROWN("PRRT_1", "fixed", "high") "~~~\n"
+        "head: " H2 "\nclean: false\n" ROWN("PRRT_9", "outstanding", "high")
+        "~~~\n"),
+     "applied", 0, 1, "success", H, NULL},
+    {"A3: an unclosed fence hides the round: R3", SNAP_ROUND,
+     "<!-- agentic:check v1 -->\nhead: " H "\n```\nround: 1001\n"
+     "clean: true\n",
+     "refused", EXIT_REFUSED, 0, NULL, NULL, "R3"},
+    /* A4: every bullet line of the block is a row */
+    {"A4: a * row is invalid: failure", SNAP_ROUND,
+     CK("clean: true\n* id: PRRT_1, status: fixed, severity: high, "
+        "reason: r\n"),
+     "applied", 0, 1, "failure", H, "1 invalid"},
+    {"A4: a - thread: row is invalid: failure", SNAP_ROUND,
+     CK("clean: true\n" ROWN("PRRT_1", "fixed", "high")
+        "- thread: PRRT_1, status: outstanding, severity: high, "
+        "reason: r\n"),
+     "applied", 0, 1, "failure", H, "1 invalid"},
+    {"A4: a prose bullet in the block is invalid: failure", SNAP_ROUND,
+     CK("clean: true\n" ROWN("PRRT_1", "fixed", "high")
+        "- everything else looks fine\n"),
+     "applied", 0, 1, "failure", H, "1 invalid"},
+    {"A4: a --- rule in the block is invalid: failure", SNAP_ROUND,
+     CK("clean: true\n---\n" ROWN("PRRT_1", "fixed", "high")), "applied", 0,
+     1, "failure", H, "1 invalid"},
+    {"A4: a row with a missing field is invalid: failure", SNAP_ROUND,
+     CK("clean: true\n- id: PRRT_1, status: fixed, reason: r\n"),
+     "applied", 0, 1, "failure", H, "1 invalid"},
+    {"A4: an indented row and -id: are valid rows", SNAP_ROUND,
+     CK("clean: true\n  - id: PRRT_1, status: fixed, severity: high, "
+        "reason: r\n-id: PRRT_1, status: obsolete, severity: nit, "
+        "reason: r\n"),
+     "applied", 0, 1, "success", H, NULL},
+    {"A4: bullets before the block are not rows", SNAP_ROUND,
+     "* summary\n- id: x\n" CK("clean: true\n"), "applied", 0, 1, "success",
+     H, NULL},
     {"a closed PR's verdict is applied (N6)",
      "{'snapshot': 1, 'repository': 'lf/svc', 'event': {'name': 'x'}, "
      "'pulls': [" PULL7(", 'state': 'closed'") "], 'statuses': {" ST_ROUND "}}",
@@ -1318,9 +1413,20 @@ static const struct label_row label_rows[] = {
      "no",
      {0},
      0},
-    {"malformed yes (two heads) still adds",
+    /* A2: the second head is after the prose line that ends the run,
+     * so it is not read: a well-formed yes (was "malformed") */
+    {"A2: a head after the run is not read: yes",
      LSNAP("", "", ""),
      NHBODY("\n", "yes", H, "main") "\n<!-- head: " H2 " -->",
+     "applied",
+     0,
+     "yes",
+     {W_LABEL},
+     1},
+    {"malformed yes (two heads in the run) still adds",
+     LSNAP("", "", ""),
+     "<!-- agentic:needs-human v1 -->\n<!-- needs-human: yes -->\n"
+     "<!-- head: " H " -->\n<!-- head: " H2 " -->\n<!-- base: main -->",
      "applied",
      0,
      "malformed",
@@ -1335,9 +1441,19 @@ static const struct label_row label_rows[] = {
      "malformed",
      {W_LABEL},
      1},
-    {"yes and no: malformed, the yes line still adds",
+    /* A2: the no is after the prose line: not read (was "malformed") */
+    {"A2: a no after the run is not read: yes",
      LSNAP("", "", ""),
      NHBODY("\n", "yes", H, "main") "\n<!-- needs-human: no -->",
+     "applied",
+     0,
+     "yes",
+     {W_LABEL},
+     1},
+    {"yes and no in the run: malformed, the yes line still adds",
+     LSNAP("", "", ""),
+     "<!-- agentic:needs-human v1 -->\n<!-- needs-human: yes -->\n"
+     "<!-- needs-human: no -->\n<!-- head: " H " -->\n<!-- base: main -->",
      "applied",
      0,
      "malformed",
@@ -1367,13 +1483,67 @@ static const struct label_row label_rows[] = {
      NULL,
      {0},
      0},
-    {"yes in a code span does not add",
+    /* A2: the code span line ends the run, the markers after it are
+     * not read: malformed (was "no"); a code span is no marker line, so
+     * the trigger does not fire either */
+    {"A2: yes in a code span does not add, and ends the run",
      LSNAP("", "", ""),
      "<!-- agentic:needs-human v1 -->\n`<!-- needs-human: yes -->`\n"
      "<!-- needs-human: no -->\n<!-- head: " H " -->\n<!-- base: main -->",
      "applied",
      0,
+     "malformed",
+     {0},
+     0},
+    /* §3.1: the label trigger is eager (unchanged by A2/A3) */
+    {"A2: a verdict not at the start is none, its yes still adds",
+     LSNAP("", "", ""),
+     "Summary of the review\n" YES_B,
+     "applied",
+     0,
+     NULL,
+     {W_LABEL},
+     1},
+    {"A3: a fenced header and yes still add",
+     LSNAP("", "", ""),
+     "Quoting the author:\n```\n" YES_B "\n```\n",
+     "applied",
+     0,
+     NULL,
+     {W_LABEL},
+     1},
+    {"A2: a yes after a no verdict's run adds, the verdict stays no",
+     LSNAP("", "", ""),
+     NHBODY("\n", "no", H, "main") "\n<!-- needs-human: yes -->",
+     "applied",
+     0,
      "no",
+     {W_LABEL},
+     1},
+    {"A2: a quoted header and yes are no marker lines: skipped",
+     LSNAP("", "", ""),
+     "> <!-- agentic:needs-human v1 -->\n> <!-- needs-human: yes -->\n"
+     "> <!-- head: " H " -->\n> <!-- base: main -->",
+     "skipped",
+     0,
+     NULL,
+     {0},
+     0},
+    {"A2: markers without a first-line header: skipped",
+     LSNAP("", "", ""),
+     "Hello\n<!-- needs-human: no -->\n<!-- head: " H " -->",
+     "skipped",
+     0,
+     NULL,
+     {0},
+     0},
+    {"a bad value in the run is malformed (NHM_BAD_VALUE)",
+     LSNAP("", "", ""),
+     "<!-- agentic:needs-human v1 -->\n<!-- needs-human: nope -->\n"
+     "<!-- head: " H " -->\n<!-- base: main -->",
+     "applied",
+     0,
+     "malformed",
      {0},
      0},
     {"labels unreadable: added anyway, never created",
@@ -1541,8 +1711,17 @@ static void test_engine__apply_step_head_field(void **state)
 	assert_string_equal(step(&f, 0)->head, H2);
 	assert_int_equal(step(&f, 0)->clean, -1);
 	fx_close(&f);
+	/* A2: a head after the run is not read (was: malformed, head "") */
 	apply_body(&f, LSNAP("", "'needs-human'", ""),
 	           NHBODY("\n", "yes", H2, "main") "\n<!-- head: " H " -->");
+	assert_string_equal(step(&f, 0)->head, H2);
+	assert_string_equal(step(&f, 0)->needs_human, "yes");
+	fx_close(&f);
+	/* two heads in the run: malformed, no head */
+	apply_body(&f, LSNAP("", "'needs-human'", ""),
+	           "<!-- agentic:needs-human v1 -->\n"
+	           "<!-- needs-human: yes -->\n<!-- head: " H2 " -->\n"
+	           "<!-- head: " H " -->\n<!-- base: main -->");
 	assert_string_equal(step(&f, 0)->head, "");
 	assert_string_equal(step(&f, 0)->needs_human, "malformed");
 	fx_close(&f);
@@ -1556,6 +1735,29 @@ static void test_engine__apply_step_head_field(void **state)
 	apply_body(&f, SNAP_ROUND, CKBODY("\n", H, "999", "clean: true\n"));
 	assert_string_equal(step(&f, 0)->head, H);
 	assert_int_equal(step(&f, 0)->clean, -1);
+	fx_close(&f);
+	/* A3: an ambiguous head is no head: two blocks, two heads */
+	apply_body(&f, SNAP_ROUND,
+	           CK("clean: true\n") "\n" CKBODY("\n", H2, "1001", ""));
+	assert_string_equal(step(&f, 0)->outcome, "refused");
+	assert_string_equal(step(&f, 0)->head, "");
+	fx_close(&f);
+	apply_body(&f, SNAP_ROUND, CK("head: " H2 "\nclean: true\n"));
+	assert_string_equal(step(&f, 0)->outcome, "refused");
+	assert_string_equal(step(&f, 0)->head, "");
+	fx_close(&f);
+	/* ... and then a well-formed needs-human verdict's head is used */
+	apply_body(&f, SNAP_ROUND,
+	           NHBODY("\n", "no", H2, "main") "\n" CK("head: " H3
+	                                                   "\nclean: true\n"));
+	assert_string_equal(step(&f, 0)->head, H2);
+	fx_close(&f);
+	/* the same head twice is one head */
+	apply_body(&f, SNAP_ROUND,
+	           CK("head: " H "\nclean: true\n" ROWN("PRRT_1", "fixed",
+	                                                 "high")));
+	assert_string_equal(step(&f, 0)->head, H);
+	assert_int_equal(step(&f, 0)->clean, 1);
 	fx_close(&f);
 }
 
@@ -1577,6 +1779,173 @@ static void test_engine__dry_run_gate_sees_planned_label(void **state)
 	assert_int_equal(pull(&f, 7)->nlabels, 0);
 	snap_comment_release(&c);
 	fx_close(&f);
+}
+
+/* --- A9 and A1 through the engine --- */
+
+/* A9: the quiet refusal is a notice, never an error annotation. */
+static void test_engine__a9_superseded_round_is_a_notice(void **state)
+{
+	struct fx f;
+	size_t i, notices = 0, errors = 0;
+
+	(void)state;
+	apply_body(&f,
+	           SNAP("", PULL7(""),
+	                "'" H "': [" ROUND_ST(1001, "7", "10:00:00") ", "
+	                ROUND_ST(1003, "7", "10:30:00") "]"),
+	           CK("clean: true\n" ROWN("PRRT_1", "fixed", "high")));
+	assert_string_equal(step(&f, 0)->outcome, "refused");
+	assert_int_equal(f.rep.exit, EXIT_OK);
+	assert_int_equal(f.rep.nwrites, 0);
+	assert_int_equal(statuses_in_world(&f), 2);
+	assert_int_equal(step(&f, 0)->clean, -1);
+	for (i = 0; i < f.rep.nnotes; i++) {
+		notices += f.rep.notes[i].level == NOTE_NOTICE &&
+		           strstr(f.rep.notes[i].text, "superseded");
+		errors += f.rep.notes[i].level == NOTE_ERROR;
+	}
+	assert_int_equal(notices, 1);
+	assert_int_equal(errors, 0);
+	fx_close(&f);
+}
+
+/* A9 in `run`: the gate still runs after the quiet refusal, exit 0. */
+static void test_engine__a9_then_gate_exit_0(void **state)
+{
+	struct fx f;
+	struct snap_comment c;
+
+	(void)state;
+	fx_open(&f,
+	        SNAP("", PULL7(", 'comments': [" COMMENT_NO "]"),
+	             "'" H "': [" ROUND_ST(1001, "7", "10:00:00") ", " ROUND_ST(
+	                 1003, "7", "10:30:00") "]"),
+	        false);
+	comment_init(&c, 600, TR, CK("clean: true\n"));
+	engine_apply(&f.e, 7, &c, false);
+	engine_gate(&f.e, 7);
+	snap_comment_release(&c);
+	assert_int_equal(f.rep.nsteps, 2);
+	assert_string_equal(step(&f, 0)->outcome, "refused");
+	assert_string_equal(step(&f, 1)->outcome, "withhold");
+	assert_false(step(&f, 1)->cond[COND_CLEAN]);
+	assert_int_equal(f.rep.exit, EXIT_OK);
+	assert_int_equal(f.rep.nwrites, 0);
+	fx_close(&f);
+}
+
+/* An older yes (for the previous head) the label of which went away
+ * without an unlabeled event (renamed or deleted label). */
+#define COMMENT_YES_H2                                                         \
+	"{'id': 500, 'author': 'lfx-reviewer', 'created_at': '" TS(            \
+	    "09:05:00") "', 'body': '" NHBODY("\\n", "yes", H2, "main") "'}"
+#define UNLABEL(id, actor, at)                                                 \
+	"{'id': " #id ", 'event': 'unlabeled', 'label': 'needs-human', "       \
+	"'actor': '" actor "', 'created_at': '" TS(at) "'}"
+
+/* A1: the gate withholds and dismisses the stale approval. */
+static void test_engine__a1_yes_on_older_head_withholds(void **state)
+{
+	struct fx f;
+
+	(void)state;
+	fx_open(&f,
+	        SNAP("'config': {'unlabelers': ['alice']},",
+	             PULL7(", 'comments': [" COMMENT_YES_H2 ", " COMMENT_NO
+	                   "], 'reviews': [" REVIEW(70, TR, "APPROVED",
+	                                            H) "]"),
+	             ST_OK),
+	        false);
+	engine_gate(&f.e, 7);
+	assert_string_equal(step(&f, 0)->outcome, "withhold");
+	assert_true(step(&f, 0)->cond[COND_LABEL_ABSENT]);
+	assert_false(step(&f, 0)->cond[COND_ESCALATION]);
+	assert_true(step_has_reason(step(&f, 0), "comment 500"));
+	assert_int_equal(f.rep.nwrites, 1);
+	assert_int_equal(f.rep.writes[0].kind, W_DISMISS);
+	assert_int_equal(approvals_in_world(&f, 7), 0);
+	assert_int_equal(f.rep.exit, EXIT_OK);
+	fx_close(&f);
+}
+
+/* A1: an allowlisted unlabel after the yes lifts it; an unauthorized
+ * one, or one in the same second, does not. */
+static void test_engine__a1_unlabel_lifts_the_hold(void **state)
+{
+	static const char *const timelines[] = {
+	    UNLABEL(9001, "alice", "09:06:00"),
+	    UNLABEL(9001, "mallory", "09:06:00"),
+	    UNLABEL(9001, "alice", "09:05:00"),
+	};
+	static const char *const want[] = {"approve", "withhold", "withhold"};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(timelines); i++) {
+		struct fx f;
+		char text[8192];
+		int n = snprintf(
+		    text, sizeof(text),
+		    SNAP("'config': {'unlabelers': ['alice']},",
+		         PULL7(", 'comments': [" COMMENT_YES_H2 ", " COMMENT_NO
+		               "], 'timeline': [%s]"),
+		         ST_OK),
+		    timelines[i]);
+
+		assert_true(n > 0 && (size_t)n < sizeof(text));
+		fx_open(&f, text, false);
+		engine_gate(&f.e, 7);
+		if (strcmp(step(&f, 0)->outcome, want[i]) != 0)
+			fail_msg("timeline %zu: %s, expected %s", i,
+			         step(&f, 0)->outcome, want[i]);
+		assert_int_equal(f.rep.nwrites,
+		                 strcmp(want[i], "approve") == 0);
+		fx_close(&f);
+	}
+}
+
+/* The machine account's comment, edited by mallory and then by itself
+ * (A5: the history tells). */
+#define COMMENT_TAMPERED                                                       \
+	"{'id': 502, 'author': 'lfx-reviewer', 'created_at': '" TS(            \
+	    "10:06:00") "', 'body': 'Thanks!', 'edited_by': 'lfx-reviewer', "  \
+	"'edited_at': '" TS("10:30:00") "', 'edits': [{'editor': 'mallory', "  \
+	"'edited_at': '" TS("10:07:00") "'}, {'editor': 'lfx-reviewer', "      \
+	"'edited_at': '" TS("10:30:00") "'}]}"
+
+/* A1/A5: it holds until an allowlisted unlabel after its newest edit. */
+static void test_engine__a1_tampered_comment_holds(void **state)
+{
+	static const char *const timelines[] = {
+	    UNLABEL(9001, "alice", "10:10:00"),
+	    UNLABEL(9001, "alice", "10:40:00"),
+	};
+	static const char *const want[] = {"withhold", "approve"};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(timelines); i++) {
+		struct fx f;
+		char text[8192];
+		int n = snprintf(
+		    text, sizeof(text),
+		    SNAP("'config': {'unlabelers': ['alice']},",
+		         PULL7(", 'comments': [" COMMENT_NO
+		               ", " COMMENT_TAMPERED "], 'timeline': [%s]"),
+		         ST_OK),
+		    timelines[i]);
+
+		assert_true(n > 0 && (size_t)n < sizeof(text));
+		fx_open(&f, text, false);
+		engine_gate(&f.e, 7);
+		if (strcmp(step(&f, 0)->outcome, want[i]) != 0)
+			fail_msg("timeline %zu: %s, expected %s", i,
+			         step(&f, 0)->outcome, want[i]);
+		if (i == 0)
+			assert_true(step_has_reason(step(&f, 0), "mallory"));
+		fx_close(&f);
+	}
 }
 
 /* --- apply --comment ID (T2, N7) --- */
@@ -2419,6 +2788,11 @@ int main(void)
 	    cmocka_unit_test(test_engine__both_markers_one_step),
 	    cmocka_unit_test(test_engine__apply_step_head_field),
 	    cmocka_unit_test(test_engine__dry_run_gate_sees_planned_label),
+	    cmocka_unit_test(test_engine__a9_superseded_round_is_a_notice),
+	    cmocka_unit_test(test_engine__a9_then_gate_exit_0),
+	    cmocka_unit_test(test_engine__a1_yes_on_older_head_withholds),
+	    cmocka_unit_test(test_engine__a1_unlabel_lifts_the_hold),
+	    cmocka_unit_test(test_engine__a1_tampered_comment_holds),
 	    cmocka_unit_test(test_engine__apply_id_edited_by_other_refused),
 	    cmocka_unit_test(
 	        test_engine__apply_id_edited_unknown_editor_refused),
