@@ -401,6 +401,7 @@ int env_load(struct env_config *e, struct policy *p, struct buf *err)
 	e->event_path = env("GITHUB_EVENT_PATH");
 	e->actions = env_true("GITHUB_ACTIONS");
 	e->step_summary = env("GITHUB_STEP_SUMMARY");
+	e->server_url = env("GITHUB_SERVER_URL");
 	e->output = env("GITHUB_OUTPUT");
 	e->ca_file = env("SSL_CERT_FILE");
 	e->ca_path = env("SSL_CERT_DIR");

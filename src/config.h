@@ -28,6 +28,7 @@ struct env_config {
 	bool actions;             /* GITHUB_ACTIONS=true */
 	const char *step_summary; /* GITHUB_STEP_SUMMARY */
 	const char *output;       /* GITHUB_OUTPUT */
+	const char *server_url;   /* GITHUB_SERVER_URL: links in the summary */
 	const char *ca_file;      /* SSL_CERT_FILE */
 	const char *ca_path;      /* SSL_CERT_DIR (default /etc/ssl/certs) */
 	long timeout_s;           /* AGENTIC_HTTP_TIMEOUT (30) */

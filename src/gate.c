@@ -22,7 +22,7 @@ const char *const gate_cond_keys[COND_COUNT] = {
 	"clean", "label_absent", "threads_answered", "escalation"};
 const char *const gate_cond_titles[COND_COUNT] = {
 	"clean status", "needs-human label absent", "every thread answered",
-	"escalation satisfied"};
+	"human sign-off not needed, or given"};
 const char *const gate_outcome_names[4] = {"approve", "withhold", "skipped",
 					   "error"};
 
@@ -143,8 +143,13 @@ static bool cond_threads(const struct gate_input *in, struct buf *why)
 		if (in->pull->threads[i].comments < 2)
 			open++;
 	if (!open) {
-		buf_setf(why, "all %zu review threads have a reply",
-			 in->pull->nthreads);
+		if (in->pull->nthreads == 0)
+			buf_setf(why, "the PR has no review threads");
+		else if (in->pull->nthreads == 1)
+			buf_setf(why, "its one review thread has a reply");
+		else
+			buf_setf(why, "all %zu review threads have a reply",
+				 in->pull->nthreads);
 		return true;
 	}
 	buf_setf(why, "%zu review thread%s without a reply:", open,

@@ -69,6 +69,11 @@ struct report_note {
 struct report {
 	char *event;      /* NULL for direct commands */
 	bool dry_run;
+	bool sweep;       /* the run swept every open PR */
+	/* For links in the summary: the web server ("https://github.com")
+	 * and OWNER/NAME; NULL: no links. */
+	char *server_url;
+	char *repository;
 	struct report_step *steps;
 	size_t nsteps, asteps;
 	struct report_write *writes;
@@ -104,13 +109,20 @@ void report_note(struct report *r, enum note_level level, const char *fmt, ...)
 
 /* SNAPSHOT.md §3, pretty-printed. */
 void report_to_json(const struct report *r, struct buf *out);
-/* The human summary: a markdown table per gate step, writes, notes.
- * Untrusted text is escaped for markdown tables. */
+/*
+ * The human summary (summary.c): a heading per PR that says what happened
+ * and why, the four conditions as a table, what was written (or, in a dry
+ * run, would be); a sweep leads with an overview and keeps per-PR lines
+ * collapsed. Untrusted text is escaped; links are plain https only.
+ */
 void report_to_markdown(const struct report *r, struct buf *out);
 
-/* The GitHub Actions outputs (decision, pr, head, approved, approved_prs)
- * as NAME=value lines. `sweep`: the run was a sweep. */
-void report_outputs(const struct report *r, bool sweep, struct buf *out);
+/*
+ * The GitHub Actions outputs as NAME=value lines (BEHAVIOR §9, A7): they
+ * describe GitHub after the run, so a dry run never claims an approval.
+ * decision, pr, head, approved, approved_prs, would_approve_prs, dry_run.
+ */
+void report_outputs(const struct report *r, struct buf *out);
 
 /* The minimal report of a malformed snapshot (SNAPSHOT.md §2). */
 void report_usage_json(struct buf *out);

@@ -219,6 +219,13 @@ int session_open(struct session *s, const struct cli *c, const char *snapshot,
 			log_error("snapshot '%s': %s", path, err.ptr);
 		else
 			log_error("%s: %s", c->command, err.ptr);
+		if (!path && c->json) {
+			/* --json promises a report: the one of a usage error,
+			 * as replay prints for a snapshot that does not load. */
+			buf_reset(&err);
+			report_usage_json(&err);
+			fputs(err.ptr, stdout);
+		}
 		buf_release(&err);
 		github_free(s->gh);
 		snapshot_release(&s->snap);
@@ -231,6 +238,10 @@ int session_open(struct session *s, const struct cli *c, const char *snapshot,
 	if (c->dry_run)
 		s->gh = github_dryrun_new(s->gh);
 	report_init(&s->report, NULL, c->dry_run);
+	s->report.server_url = xstrdup(s->env.server_url && !s->offline
+					       ? s->env.server_url
+					       : "https://github.com");
+	s->report.repository = xstrdup_or_null(s->repository);
 	engine_init(&s->engine, s->gh, &s->policy, s->repository, &s->report);
 	s->engine.deadline = s->gh->ops->now(s->gh) +
 			     s->policy.deadline * 1000;
@@ -389,17 +400,16 @@ int session_close(struct session *s, bool json)
 
 	for (i = 0; i < s->report.nnotes; i++)
 		log_note(s->report.notes[i].level, s->report.notes[i].text);
+	s->report.sweep = s->sweep || (s->report.event &&
+				       strcmp(s->report.event, "schedule") == 0);
 	report_to_markdown(&s->report, &out);
 	if (!s->quiet)
 		fputs(out.ptr, stderr);
 	if (!s->offline && s->env.step_summary)
 		append_file(s->env.step_summary, &out);
 	if (!s->offline && s->env.output) {
-		bool sweep = s->sweep || (s->report.event &&
-					  strcmp(s->report.event, "schedule") == 0);
-
 		buf_reset(&out);
-		report_outputs(&s->report, sweep, &out);
+		report_outputs(&s->report, &out);
 		append_file(s->env.output, &out);
 	}
 	if (json) {

@@ -74,7 +74,7 @@ describe('action.yml run step', { skip: missingPrerequisite() ?? false }, () => 
     assert.equal(r.outputs.approved, 'true');
     assert.equal(r.outputs.approved_prs, '7');
     assert.deepEqual(r.report.steps.map((s) => [s.step, s.outcome]), [['apply', 'applied'], ['gate', 'approve']]);
-    assert.match(r.summary, /### PR #7: approve/);
+    assert.match(r.summary, /### \[PR #7\]\([^)]*\): approved/);
     assert.match(r.stderr, new RegExp(`^::add-mask::${WRITE}$`, 'm'), 'the token is masked');
   });
 
@@ -94,7 +94,14 @@ describe('action.yml run step', { skip: missingPrerequisite() ?? false }, () => 
     assert.equal(r.code, 0, r.stderr.slice(-600));
     assert.deepEqual(r.log.filter(isWrite), []);
     assert.equal(r.report.dry_run, true);
-    assert.match(r.summary, /\*\*Writes \(dry run, planned\):\*\*/);
+    assert.match(r.summary, /\*\*Planned writes\*\* \(dry run: nothing was written\):/);
+    // A7: a dry run never claims an approval.
+    assert.equal(r.outputs.approved, 'false');
+    assert.equal(r.outputs.approved_prs, '');
+    assert.equal(r.outputs.would_approve_prs, '7');
+    assert.equal(r.outputs.decision, 'would-approve');
+    assert.equal(r.outputs.dry_run, 'true');
+    assert.doesNotMatch(r.summary, /^- approved PR/m);
   });
 
   it('label input: the configured label is the one that blocks', async () => {

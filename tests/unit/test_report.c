@@ -484,7 +484,7 @@ static void test_report__markdown_table_cells(void **state)
 	step_finish(&r, s, "withhold", EXIT_OK);
 	report_to_markdown(&r, &out);
 
-	row = strstr(out.ptr, "| escalation satisfied |");
+	row = strstr(out.ptr, "| human sign-off not needed, or given |");
 	assert_non_null(row);
 	line = xstrndup(row, (size_t)(strchr(row, '\n') - row));
 	/* exactly the four pipes of a three-column row */
@@ -493,7 +493,7 @@ static void test_report__markdown_table_cells(void **state)
 	assert_non_null(strstr(line, "❌"));
 	free(line);
 	assert_non_null(strstr(out.ptr, "| clean status | ✅ |"));
-	assert_non_null(strstr(out.ptr, "### PR #7: withhold (head 7e7e7e7)"));
+	assert_non_null(strstr(out.ptr, "### PR #7: not approved (head 7e7e7e7)"));
 	/* the reason already in the table is not repeated */
 	assert_int_equal(lines_with(out.ptr, "made for base"), 1);
 	report_release(&r);
@@ -511,7 +511,7 @@ static void test_report__markdown_writes_and_exit(void **state)
 	report_to_markdown(&r, &out);
 	assert_non_null(strstr(out.ptr, "Nothing to do."));
 	assert_non_null(strstr(out.ptr, "none"));
-	assert_non_null(strstr(out.ptr, "Exit code 0."));
+	assert_non_null(strstr(out.ptr, "Exit code 0: ran to completion."));
 	buf_reset(&out);
 
 	w = report_add_write(&r, W_LABEL, 7);
@@ -522,11 +522,13 @@ static void test_report__markdown_writes_and_exit(void **state)
 	w->review_id = 71;
 	report_exit(&r, EXIT_API);
 	report_to_markdown(&r, &out);
-	assert_non_null(strstr(out.ptr, "dry run"));
+	assert_non_null(strstr(out.ptr, "dry run, nothing was written"));
 	assert_non_null(strstr(out.ptr, "needs&#124;human"));
-	assert_non_null(strstr(out.ptr, "approved PR #7 at 7e7e7e7"));
-	assert_non_null(strstr(out.ptr, "dismissed review 71 on PR #7"));
-	assert_non_null(strstr(out.ptr, "Exit code 3."));
+	/* A7: planned writes are never in the past tense */
+	assert_non_null(strstr(out.ptr, "would approve PR #7 at 7e7e7e7"));
+	assert_null(strstr(out.ptr, "- approved PR"));
+	assert_non_null(strstr(out.ptr, "would dismiss review 71 on PR #7"));
+	assert_non_null(strstr(out.ptr, "Exit code 3: "));
 	report_release(&r);
 	buf_release(&out);
 }
@@ -571,13 +573,15 @@ static void test_report__outputs(void **state)
 {
 	struct report r;
 	struct report_step *st;
+	struct report_write *w;
 	struct buf out = BUF_INIT(BUF_MAX_SMALL);
 
 	(void)state;
 	report_init(&r, "issue_comment", false);
-	report_outputs(&r, false, &out);
+	report_outputs(&r, &out);
 	assert_non_null(strstr(out.ptr, "decision=none\n"));
 	assert_non_null(strstr(out.ptr, "approved=false\n"));
+	assert_non_null(strstr(out.ptr, "dry_run=false\n"));
 	buf_reset(&out);
 
 	st = report_add_step(&r, STEP_APPLY, 7);
@@ -585,23 +589,170 @@ static void test_report__outputs(void **state)
 	st = report_add_step(&r, STEP_GATE, 7);
 	memcpy(st->head, H, SHA_BUF);
 	step_finish(&r, st, "approve", 0);
-	report_outputs(&r, false, &out);
+	w = report_add_write(&r, W_APPROVE, 7);
+	memcpy(w->commit_id, H, SHA_BUF);
+	report_outputs(&r, &out);
 	/* the gate decides the outputs, not the apply before it */
 	assert_non_null(strstr(out.ptr, "decision=approve\n"));
 	assert_non_null(strstr(out.ptr, "pr=7\n"));
 	assert_non_null(strstr(out.ptr, "head=" H "\n"));
 	assert_non_null(strstr(out.ptr, "approved=true\n"));
 	assert_non_null(strstr(out.ptr, "approved_prs=7\n"));
+	assert_non_null(strstr(out.ptr, "would_approve_prs=\n"));
 	buf_reset(&out);
 
+	/* a sweep: 9 was already approved before the run (no write) */
+	r.sweep = true;
 	st = report_add_step(&r, STEP_GATE, 8);
 	step_finish(&r, st, "withhold", 0);
 	st = report_add_step(&r, STEP_GATE, 9);
 	step_finish(&r, st, "approve", 0);
-	report_outputs(&r, true, &out);
+	report_outputs(&r, &out);
 	assert_non_null(strstr(out.ptr, "decision=sweep\n"));
-	assert_non_null(strstr(out.ptr, "approved_prs=7,9\n"));
+	assert_non_null(strstr(out.ptr, "approved_prs=7\n"));
 	assert_non_null(strstr(out.ptr, "approved=true\n"));
+	report_release(&r);
+	buf_release(&out);
+}
+
+/* A7: a dry run never claims an approval, in outputs or words. */
+static void test_report__outputs_dry_run(void **state)
+{
+	struct report r;
+	struct report_step *st;
+	struct report_write *w;
+	struct buf out = BUF_INIT(BUF_MAX_SMALL);
+
+	(void)state;
+	report_init(&r, "issue_comment", true);
+	st = report_add_step(&r, STEP_GATE, 42);
+	memcpy(st->head, H, SHA_BUF);
+	step_finish(&r, st, "approve", 0);
+	w = report_add_write(&r, W_APPROVE, 42);
+	memcpy(w->commit_id, H, SHA_BUF);
+	report_outputs(&r, &out);
+	assert_non_null(strstr(out.ptr, "decision=would-approve\n"));
+	assert_non_null(strstr(out.ptr, "approved=false\n"));
+	assert_non_null(strstr(out.ptr, "approved_prs=\n"));
+	assert_non_null(strstr(out.ptr, "would_approve_prs=42\n"));
+	assert_non_null(strstr(out.ptr, "dry_run=true\n"));
+	buf_reset(&out);
+	report_to_markdown(&r, &out);
+	assert_non_null(strstr(out.ptr, "### PR #42: would approve"));
+	assert_null(strstr(out.ptr, ": approved"));
+	report_release(&r);
+	buf_release(&out);
+
+	/* an approval that existed before the dry run is a fact */
+	buf_init(&out, BUF_MAX_SMALL);
+	report_init(&r, "issue_comment", true);
+	st = report_add_step(&r, STEP_GATE, 42);
+	memcpy(st->head, H, SHA_BUF);
+	step_finish(&r, st, "approve", 0);
+	report_outputs(&r, &out);
+	assert_non_null(strstr(out.ptr, "decision=approve\n"));
+	assert_non_null(strstr(out.ptr, "approved=true\n"));
+	assert_non_null(strstr(out.ptr, "approved_prs=\n"));
+	report_release(&r);
+	buf_release(&out);
+}
+
+/* Item 2: what decided the outcome is in the heading when the table does
+ * not show it (a draft, a failed write, a token of the wrong account). */
+static void test_report__markdown_heading_names_cause(void **state)
+{
+	struct report r;
+	struct report_step *s;
+	struct buf out = BUF_INIT(BUF_MAX_DOC);
+	int c;
+
+	(void)state;
+	report_init(&r, "status", false);
+	s = report_add_step(&r, STEP_GATE, 7);
+	s->has_conditions = true;
+	for (c = 0; c < COND_COUNT; c++) {
+		s->cond[c] = true;
+		s->why[c] = xstrdup("fine");
+	}
+	step_reason(s, "the PR is a draft");
+	step_finish(&r, s, "withhold", EXIT_OK);
+	s = report_add_step(&r, STEP_APPLY, 7);
+	step_reason(s, "R4: round 998 was superseded by round 1001");
+	step_finish(&r, s, "refused", EXIT_REFUSED);
+	report_to_markdown(&r, &out);
+	assert_non_null(strstr(out.ptr, "### PR #7: not approved — the PR is a "
+					"draft\n"));
+	/* codes stay in the JSON; people read words */
+	assert_non_null(strstr(out.ptr, "verdict refused — round 998 was "
+					"superseded by round 1001\n"));
+	assert_null(strstr(out.ptr, "R4"));
+	report_release(&r);
+	buf_release(&out);
+}
+
+/* Item 4: a run that decided nothing says why. */
+static void test_report__markdown_nothing_says_why(void **state)
+{
+	struct report r;
+	struct buf out = BUF_INIT(BUF_MAX_DOC);
+
+	(void)state;
+	report_init(&r, "issue_comment", false);
+	report_note(&r, NOTE_ERROR, "event 'issue_comment': not JSON");
+	report_exit(&r, EXIT_USAGE);
+	report_to_markdown(&r, &out);
+	assert_null(strstr(out.ptr, "Nothing to do."));
+	assert_non_null(strstr(out.ptr, "- event 'issue_comment': not JSON"));
+	assert_non_null(strstr(out.ptr, "Exit code 2: usage, configuration"));
+	report_release(&r);
+	buf_release(&out);
+}
+
+/* Item 12: a 1,000-PR sweep leads with an overview and stays far below
+ * GitHub's 1 MiB step summary limit. */
+static void test_report__markdown_sweep_overview_size(void **state)
+{
+	struct report r;
+	struct report_step *s;
+	struct report_write *w;
+	struct buf out = BUF_INIT(BUF_MAX_DOC);
+	int64_t pr;
+	int c;
+
+	(void)state;
+	report_init(&r, "schedule", false);
+	r.sweep = true;
+	r.server_url = xstrdup("https://github.com");
+	r.repository = xstrdup("lf/svc");
+	for (pr = 1; pr <= 1000; pr++) {
+		s = report_add_step(&r, STEP_GATE, pr);
+		memcpy(s->head, H, SHA_BUF);
+		s->has_conditions = true;
+		for (c = 0; c < COND_COUNT; c++) {
+			s->cond[c] = c != COND_THREADS_ANSWERED;
+			s->why[c] = xstrdup("2 review threads without a reply: "
+					    "PRRT_kwDOAbc1 PRRT_kwDOAbc2");
+		}
+		step_reason(s, "%s", s->why[COND_THREADS_ANSWERED]);
+		step_finish(&r, s, pr % 10 ? "withhold" : "approve", EXIT_OK);
+		if (pr % 10 == 0) {
+			w = report_add_write(&r, W_APPROVE, pr);
+			memcpy(w->commit_id, H, SHA_BUF);
+		} else if (pr % 10 == 1) {
+			w = report_add_write(&r, W_DISMISS, pr);
+			w->review_id = pr;
+		}
+	}
+	report_to_markdown(&r, &out);
+	assert_true(out.len < 400 * 1024);
+	assert_non_null(strstr(out.ptr, "**1000 PRs:** 100 approved · 900 not "
+					"approved · 0 errors · 0 skipped"));
+	assert_non_null(strstr(out.ptr, "- Approved: [#10](https://github.com/"
+					"lf/svc/pull/10), [#20]"));
+	assert_non_null(strstr(out.ptr, "- Approvals dismissed: [#1]"));
+	assert_non_null(strstr(out.ptr, "<details><summary>Every PR</summary>"));
+	/* no full table per PR */
+	assert_null(strstr(out.ptr, "| condition |"));
 	report_release(&r);
 	buf_release(&out);
 }
@@ -661,6 +812,10 @@ int main(void)
 	    cmocka_unit_test(test_report__markdown_underscores),
 		cmocka_unit_test(test_report__notes_kept),
 	    cmocka_unit_test(test_report__outputs),
+	    cmocka_unit_test(test_report__outputs_dry_run),
+	    cmocka_unit_test(test_report__markdown_heading_names_cause),
+	    cmocka_unit_test(test_report__markdown_nothing_says_why),
+	    cmocka_unit_test(test_report__markdown_sweep_overview_size),
 	    cmocka_unit_test(test_report__markdown_links_only_safe_urls),
 	};
 

@@ -39,7 +39,7 @@ function approved(s, id = 71) {
 
 /** The rows of the conditions table of PR `pr` in a summary: {title: [mark, reason]}. */
 function table(summary, pr) {
-  const sections = summary.split(/^### /m).filter((x) => x.startsWith(`PR #${pr}:`) && !x.startsWith(`PR #${pr}: apply`));
+  const sections = summary.split(/^### /m).filter((x) => new RegExp(`^\\[PR #${pr}\\]\\([^)]*\\): (?!verdict|comment)`).test(x));
   const rows = {};
   for (const line of (sections.at(-1) ?? '').split('\n')) {
     const m = /^\| ([^|]+) \| (✅|❌) \| (.*) \|$/.exec(line);
@@ -47,7 +47,8 @@ function table(summary, pr) {
   }
   return rows;
 }
-const TITLES = ['clean status', 'needs-human label absent', 'every thread answered', 'escalation satisfied'];
+const TITLES = ['clean status', 'needs-human label absent', 'every thread answered', 'human sign-off not needed, or given'];
+const PR7 = '\\[PR #7\\]\\(https://github\\.com/lf/svc/pull/7\\)';
 
 describe('end to end: webhook events → run → outputs, summary, writes', { skip: missingPrerequisite() ?? false }, () => {
   let hub;
@@ -98,17 +99,17 @@ describe('end to end: webhook events → run → outputs, summary, writes', { sk
     const payload = ev.issueCommentOnPr('created', { repository: REPO, pr: 7, comment: { ...CHECK, author: CHECK.user.login } });
     const r = await run(s, 'issue_comment', payload);
     assert.equal(r.code, 0, r.stderr.slice(-600));
-    assert.deepEqual(r.outputs, { decision: 'approve', pr: '7', head: H, approved_prs: '7', approved: 'true' });
+    assert.deepEqual(r.outputs, { decision: 'approve', pr: '7', head: H, approved_prs: '7', would_approve_prs: '', approved: 'true', dry_run: 'false' });
     assert.match(r.summary, /^## agentic-apply \(issue_comment\)$/m);
-    assert.match(r.summary, /^### PR #7: apply applied \(comment 502\)$/m);
-    assert.match(r.summary, new RegExp(`^### PR #7: approve \\(head ${H7}\\)$`, 'm'));
+    assert.match(r.summary, new RegExp(`^### ${PR7}: verdict applied \\(comment 502\\)$`, 'm'));
+    assert.match(r.summary, new RegExp(`^### ${PR7}: approved \\(head \\[${H7}\\]\\(https://github\\.com/lf/svc/commit/${H}\\)\\)$`, 'm'));
     const t = table(r.summary, 7);
     assert.deepEqual(Object.keys(t), TITLES);
     assert.ok(Object.values(t).every(([mark]) => mark === '✅'), JSON.stringify(t));
     assert.match(r.summary, /\[needs-human verdict\]\(https:\/\/github\.com\/lf\/svc\/pull\/7#issuecomment-501\)/);
     assert.match(r.summary, new RegExp(`^- set agentic-review/clean to success on ${H7}: conductor pr=#7: clean=true$`, 'm'));
     assert.match(r.summary, new RegExp(`^- approved PR #7 at ${H7}$`, 'm'));
-    assert.match(r.summary, /^Exit code 0\.$/m);
+    assert.match(r.summary, /^Exit code 0: ran to completion\.$/m);
     // fakehub: the status, by the machine account, linked to the verdict; the approval.
     const st = r.state.statuses[H].at(-1);
     assert.deepEqual([st.state, st.context, st.description, st.creator, st.target_url],
@@ -142,7 +143,7 @@ describe('end to end: webhook events → run → outputs, summary, writes', { sk
     const r = await run(s, 'issue_comment', edited);
     assert.equal(r.code, 0, r.stderr.slice(-600));
     assert.deepEqual([r.outputs.decision, r.outputs.approved], ['withhold', 'false']);
-    assert.equal(table(r.summary, 7)['escalation satisfied'][0], '❌');
+    assert.equal(table(r.summary, 7)['human sign-off not needed, or given'][0], '❌');
     assert.match(r.summary, /^- dismissed review 71 on PR #7$/m);
     assert.equal(reviewsOf(r).find((x) => x.id === 71).state, 'DISMISSED');
   });
@@ -180,7 +181,7 @@ describe('end to end: webhook events → run → outputs, summary, writes', { sk
     const r = await run(s, 'pull_request_target', ev.pullRequest('unlabeled', { pr: 7, head: s.pulls[0].head, label: 'needs-human' }));
     assert.equal(r.code, 0, r.stderr.slice(-600));
     assert.equal(r.outputs.decision, 'withhold');
-    const [mark, reason] = table(r.summary, 7)['escalation satisfied'];
+    const [mark, reason] = table(r.summary, 7)['human sign-off not needed, or given'];
     assert.equal(mark, '❌');
     assert.match(reason, /mallory/);
     assert.equal(reviewsOf(r).find((x) => x.id === 71).state, 'DISMISSED');
@@ -200,7 +201,7 @@ describe('end to end: webhook events → run → outputs, summary, writes', { sk
   it('workflow_dispatch with inputs.pr: gate approves', async () => {
     const r = await run(base(), 'workflow_dispatch', ev.dispatch(7));
     assert.equal(r.code, 0, r.stderr.slice(-600));
-    assert.deepEqual(r.outputs, { decision: 'approve', pr: '7', head: H, approved_prs: '7', approved: 'true' });
+    assert.deepEqual(r.outputs, { decision: 'approve', pr: '7', head: H, approved_prs: '7', would_approve_prs: '', approved: 'true', dry_run: 'false' });
     assert.match(r.summary, /^## agentic-apply \(workflow_dispatch\)$/m);
   });
 
@@ -208,14 +209,15 @@ describe('end to end: webhook events → run → outputs, summary, writes', { sk
     const s = structuredClone(fixture('150-sweep-mixed').snapshot);
     const r = await run(s, 'schedule', ev.schedule());
     assert.equal(r.code, 0, r.stderr.slice(-600));
-    assert.deepEqual(r.outputs, { decision: 'sweep', pr: '', head: '', approved_prs: '7', approved: 'true' });
+    assert.deepEqual(r.outputs, { decision: 'sweep', pr: '', head: '', approved_prs: '7', would_approve_prs: '', approved: 'true', dry_run: 'false' });
     assert.match(r.summary, /^## agentic-apply \(schedule\)$/m);
-    const sections = [...r.summary.matchAll(/^### PR #(\d+): (\w+)/gm)].map((m) => [Number(m[1]), m[2]]);
-    assert.deepEqual(sections, r.report.steps.map((x) => [x.pr, x.outcome]));
-    assert.ok(sections.length >= 3);
-    for (const [pr, outcome] of sections) {
-      if (outcome === 'approve' || outcome === 'withhold') assert.deepEqual(Object.keys(table(r.summary, pr)), TITLES, `PR #${pr}`);
-    }
+    // A sweep leads with counts and keeps one line per PR collapsed.
+    const words = { approve: 'approved', withhold: 'not approved', skipped: 'skipped', error: 'not approved: a GitHub call failed' };
+    const lines = [...r.summary.matchAll(/^- \[#(\d+)\]\([^)]*\): ([a-z :A-Z]+?)(?: — .*)?$/gm)].map((m) => [Number(m[1]), m[2]]);
+    assert.deepEqual(lines, r.report.steps.map((x) => [x.pr, words[x.outcome]]));
+    assert.ok(lines.length >= 3);
+    assert.match(r.summary, new RegExp(`^\\*\\*${r.report.steps.length} PRs:\\*\\* 1 approved`, 'm'));
+    assert.match(r.summary, /^<details><summary>Every PR<\/summary>$/m);
     for (const w of r.report.writes) {
       if (w.kind === 'approve') assert.match(r.summary, new RegExp(`^- approved PR #${w.pr} at ${w.commit_id.slice(0, 7)}$`, 'm'));
       if (w.kind === 'dismiss') assert.match(r.summary, new RegExp(`^- dismissed review ${w.review_id} on PR #${w.pr}$`, 'm'));
@@ -349,10 +351,10 @@ describe('untrusted text never forges a command, an output or a summary line', {
         if (m[1] === 'add-mask') assert.equal(m[2], TOKEN, `a forged mask: ${JSON.stringify(l)}`);
         else assert.ok(!/%(?!25)/.test(m[2]), `an unescaped %-sequence in an annotation: ${JSON.stringify(l)}`);
       }
-      // 2. Outputs: the program's five names, one line each, nothing forged.
+      // 2. Outputs: the program's seven names, one line each, nothing forged.
       const outLines = output.split('\n').filter(Boolean);
       assert.equal(outLines.shift(), 'before=1', 'appended, not replaced');
-      for (const l of outLines) assert.match(l, /^(decision|pr|head|approved|approved_prs)=[a-z0-9,]*$/, `GITHUB_OUTPUT: ${JSON.stringify(l)}`);
+      for (const l of outLines) assert.match(l, /^(decision|pr|head|approved|approved_prs|would_approve_prs|dry_run)=[a-z0-9,-]*$/, `GITHUB_OUTPUT: ${JSON.stringify(l)}`);
       assert.ok(!output.includes('<<'), 'no heredoc');
       // 3. The summary: no line starts with the untrusted text or a command.
       assert.ok(summary.startsWith('# before\n'));
