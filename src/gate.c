@@ -161,7 +161,10 @@ static bool cond_threads(const struct gate_input *in, struct buf *why)
 			buf_adds(why, " …");
 			break;
 		}
-		buf_addf(why, " %s", in->pull->threads[i].id);
+		/* A reviewer clicks a URL; a node id is the fallback. */
+		buf_addf(why, " %s", in->pull->threads[i].url
+					     ? in->pull->threads[i].url
+					     : in->pull->threads[i].id);
 	}
 	return false;
 }

@@ -5,6 +5,11 @@
  * comments with edit info, unlabel/retarget timeline events, review
  * threads, reviews, commits), every connection paginated to the end; REST
  * for the status history of a commit (GraphQL has no ids or history).
+ * T2 covers a comment's whole edit history (A5), which the pull query does
+ * not carry: it is read — one more query, every page — only for comments
+ * that were edited and could be verdicts (by the trusted login, with a
+ * verdict marker), so the unedited happy path keeps its single read; a
+ * history that cannot be read fails the comments part.
  * When a bundled query fails, each part is read again on its own so a
  * failure is pinned to the part it belongs to, exactly as replay's faults
  * are. Decoding is strict: a missing or mistyped field fails the read.
@@ -37,9 +42,22 @@
 #define LIVE_MAX_PAGES 100
 /* Items of GitHub's PR commits list: longer PRs need the compare API. */
 #define LIVE_COMMITS_CAP 250
+/* Comments whose histories one query reads: GitHub's nodes(ids:) limit. */
+#define LIVE_EDIT_IDS 100
 
 /* An internal part: the head commit's newest status per context. */
 #define PART_HEAD_STATUS (1u << 7)
+
+/* A comment whose edit history must be read (A5). */
+struct edit_todo {
+	int64_t comment; /* its database id */
+	char *node;      /* its GraphQL node id */
+};
+
+struct edit_todos {
+	struct edit_todo *v;
+	size_t n;
+};
 
 struct live_contexts {
 	int64_t pr;
@@ -112,8 +130,8 @@ static const char page_info[] = " pageInfo{hasNextPage endCursor}}";
 static const struct conn_query conns[] = {
 	{PART_LABELS, "labels", "labels(first:100", "){nodes{name}"},
 	{PART_COMMENTS, "comments", "comments(first:100",
-	 "){nodes{fullDatabaseId author{__typename login} body createdAt lastEditedAt "
-	 "editor{__typename login} url}"},
+	 "){nodes{id fullDatabaseId author{__typename login} body createdAt "
+	 "lastEditedAt editor{__typename login} url}"},
 	{PART_TIMELINE, "timelineItems", "timelineItems(first:100",
 	 ",itemTypes:[UNLABELED_EVENT,BASE_REF_CHANGED_EVENT]){nodes{"
 	 "__typename ... on UnlabeledEvent{actor{__typename login} createdAt label{name}} "
@@ -208,6 +226,19 @@ static const char listing_query[] =
 	"headStatus:commits(last:1){nodes{commit{oid status{contexts{context "
 	"state description createdAt targetUrl creator{__typename login}}}}}}} "
 	"pageInfo{hasNextPage endCursor}}} rateLimit{cost remaining}}";
+/* Edit histories (A5): several comments' first pages, then one comment's
+ * further pages. GraphQL gives a bot editor's login without "[bot]": the
+ * __typename puts it back (dec_login). */
+#define EDITS_SELECTION                                                     \
+	"nodes{editedAt editor{__typename login}} pageInfo{hasNextPage "    \
+	"endCursor}}"
+static const char edits_query[] =
+	"query($ids:[ID!]!){nodes(ids:$ids){__typename ... on IssueComment{id "
+	"userContentEdits(first:100){" EDITS_SELECTION "}}}";
+static const char edits_page_query[] =
+	"query($id:ID!,$after:String!){node(id:$id){__typename ... on "
+	"IssueComment{userContentEdits(first:100,after:$after){" EDITS_SELECTION
+	"}}}";
 static const char label_query[] =
 	"query($owner:String!,$name:String!,$label:String!){repository(owner:"
 	"$owner,name:$name){label(name:$label){name}}}";
@@ -252,6 +283,8 @@ void github_live_queries(struct buf *out)
 	buf_reset(&q);
 	batch_query(&q, (const int64_t[]){7, 8, 9}, 3);
 	emit_query(&w, "prefetch", q.ptr);
+	emit_query(&w, "edits", edits_query);
+	emit_query(&w, "edits page", edits_page_query);
 	emit_query(&w, "label", label_query);
 	emit_query(&w, "base", base_query);
 	jw_arr_end(&w);
@@ -678,7 +711,47 @@ static int dec_labels(struct snap_pull *p, const cJSON *nodes, struct buf *err)
 	return AA_OK;
 }
 
-static int dec_comments(struct snap_pull *p, const cJSON *nodes,
+/* Does the text hold `needle` (lower-case), in any case? */
+static bool has_nocase(const char *hay, size_t n, const char *needle)
+{
+	size_t k = strlen(needle), i, j;
+
+	for (i = 0; k && i + k <= n; i++) {
+		for (j = 0; j < k; j++)
+			if (to_lower((unsigned char)hay[i + j]) != needle[j])
+				break;
+		if (j == k)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Could this comment be a verdict whose edit history T2 must see (A5)?
+ * Its author is the trusted login and its body names a verdict marker in
+ * any case or place — wider than the parser (marker.c), never narrower.
+ */
+static bool edits_needed(const struct live *l, const struct snap_comment *c)
+{
+	return c->edited && policy_is_trusted(l->policy, c->author) &&
+	       (has_nocase(c->body, c->body_len, "agentic:needs-human") ||
+		has_nocase(c->body, c->body_len, "agentic:check"));
+}
+
+static void todos_release(struct edit_todos *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		free(t->v[i].node);
+	free(t->v);
+	t->v = NULL;
+	t->n = 0;
+}
+
+/* Comments of a page; those whose histories must be read go to `todo`. */
+static int dec_comments(const struct live *l, struct snap_pull *p,
+			const cJSON *nodes, struct edit_todos *todo,
 			struct buf *err)
 {
 	const char *path = "comments.nodes[]";
@@ -687,6 +760,7 @@ static int dec_comments(struct snap_pull *p, const cJSON *nodes,
 	cJSON_ArrayForEach(n, nodes)
 	{
 		struct snap_comment *c = GROW_ONE(p->comments, p->ncomments);
+		struct edit_todo *t;
 
 		if (dec_bigint(&c->id, n, path, "fullDatabaseId", err) < 0 ||
 		    dec_login(&c->author, n, path, "author", err) < 0 ||
@@ -699,6 +773,12 @@ static int dec_comments(struct snap_pull *p, const cJSON *nodes,
 			return AA_ERR;
 		c->body_len = strlen(c->body);
 		c->edited = json_has(n, "lastEditedAt") || c->edited_by != NULL;
+		if (!edits_needed(l, c))
+			continue;
+		t = GROW_ONE(todo->v, todo->n);
+		t->comment = c->id;
+		if (jget_str(&t->node, n, path, "id", 0, err) < 0)
+			return AA_ERR;
 	}
 	return AA_OK;
 }
@@ -812,14 +892,16 @@ static int dec_commits(struct snap_pull *p, const cJSON *nodes,
 	return AA_OK;
 }
 
-static int dec_nodes(struct snap_pull *p, unsigned part, const cJSON *nodes,
+/* One page of the connection of `part`; comments may add to `todo`. */
+static int dec_nodes(const struct live *l, struct snap_pull *p, unsigned part,
+		     const cJSON *nodes, struct edit_todos *todo,
 		     struct buf *err)
 {
 	switch (part) {
 	case PART_LABELS:
 		return dec_labels(p, nodes, err);
 	case PART_COMMENTS:
-		return dec_comments(p, nodes, err);
+		return dec_comments(l, p, nodes, todo, err);
 	case PART_TIMELINE:
 		return dec_timeline(p, nodes, err);
 	case PART_THREADS:
@@ -924,9 +1006,194 @@ static int dec_head_status(struct live *l, int64_t number, const char *head,
 	return AA_OK;
 }
 
+/* --- edit histories (A5) --- */
+
+/* One page of a history: userContentEdits{nodes pageInfo} of `obj`. */
+static int dec_edits(struct snap_comment *c, const cJSON *obj, bool *more,
+		     char **cursor, struct buf *err)
+{
+	const char *path = "userContentEdits.nodes[]";
+	const cJSON *nodes, *n;
+
+	if (dec_conn(&nodes, more, cursor, obj, "userContentEdits", err) < 0)
+		return AA_ERR;
+	cJSON_ArrayForEach(n, nodes)
+	{
+		struct snap_edit *e = GROW_ONE(c->edits, c->nedits);
+
+		if (jget_time(&e->edited_at, n, path, "editedAt", 0, err) < 0 ||
+		    dec_login(&e->editor, n, path, "editor", err) < 0)
+			return AA_ERR;
+	}
+	return AA_OK;
+}
+
+/* Is `node` an IssueComment object (with node id `id` when not NULL)? */
+static int dec_comment_node(const cJSON *node, const char *id,
+			    struct buf *err)
+{
+	char *type = NULL, *got = NULL;
+	int error = AA_ERR;
+
+	if (!cJSON_IsObject(node)) {
+		buf_setf(err, "a comment's node: missing");
+		return AA_ERR;
+	}
+	if (jget_str(&type, node, "node", "__typename", 0, err) < 0 ||
+	    (id && jget_str(&got, node, "node", "id", 0, err) < 0))
+		goto out;
+	if (strcmp(type, "IssueComment") != 0 || (id && strcmp(got, id) != 0)) {
+		buf_setf(err, "node: not the comment asked for");
+		goto out;
+	}
+	error = AA_OK;
+out:
+	free(type);
+	free(got);
+	return error;
+}
+
+static struct snap_comment *comment_by_id(struct snap_pull *p, int64_t id)
+{
+	size_t i;
+
+	for (i = 0; i < p->ncomments; i++)
+		if (p->comments[i].id == id)
+			return &p->comments[i];
+	return NULL;
+}
+
+static int cmp_edit(const void *a, const void *b)
+{
+	const struct snap_edit *x = a, *y = b;
+
+	return (x->edited_at > y->edited_at) - (x->edited_at < y->edited_at);
+}
+
+/* The rest of one comment's history, page after page from `cursor`. */
+static int edits_pages(struct live *l, struct snap_comment *c,
+		       const char *node, char **cursor, struct buf *err)
+{
+	struct buf v = BUF_INIT(BUF_MAX_SMALL);
+	const cJSON *data, *obj;
+	cJSON *root = NULL;
+	bool more = true;
+	int pages, error = AA_EAPI;
+
+	for (pages = 1; more; pages++) {
+		if (pages >= LIVE_MAX_PAGES) {
+			buf_setf(err, "more than %d pages", LIVE_MAX_PAGES);
+			goto out;
+		}
+		buf_reset(&v);
+		buf_adds(&v, "{\"id\":");
+		json_quote(&v, node, strlen(node));
+		buf_adds(&v, ",\"after\":");
+		json_quote(&v, *cursor, strlen(*cursor));
+		buf_addch(&v, '}');
+		if (gql(l, edits_page_query, v.ptr, &root, &data) < 0) {
+			buf_setf(err, "%s", l->gh.error.ptr);
+			goto out;
+		}
+		if (jget_obj(&obj, data, "data", "node", 0, err) < 0 ||
+		    dec_comment_node(obj, NULL, err) < 0 ||
+		    dec_edits(c, obj, &more, cursor, err) < 0)
+			goto out;
+		cJSON_Delete(root);
+		root = NULL;
+	}
+	error = AA_OK;
+out:
+	cJSON_Delete(root);
+	buf_release(&v);
+	return error;
+}
+
+/* Read the histories of todo[from, from + n) into their comments of `p`. */
+static int edits_chunk(struct live *l, struct snap_pull *p,
+		       const struct edit_todo *todo, size_t n, struct buf *err)
+{
+	struct buf v = BUF_INIT(BUF_MAX_SMALL);
+	const cJSON *data, *nodes;
+	cJSON *root = NULL;
+	char *cursor = NULL;
+	bool more;
+	size_t k;
+	int error = AA_EAPI;
+
+	buf_adds(&v, "{\"ids\":[");
+	for (k = 0; k < n; k++) {
+		if (k)
+			buf_addch(&v, ',');
+		json_quote(&v, todo[k].node, strlen(todo[k].node));
+	}
+	buf_adds(&v, "]}");
+	if (gql(l, edits_query, v.ptr, &root, &data) < 0) {
+		buf_setf(err, "%s", l->gh.error.ptr);
+		goto out;
+	}
+	if (jget_arr(&nodes, data, "data", "nodes", 0, err) < 0)
+		goto out;
+	if ((size_t)cJSON_GetArraySize(nodes) != n) {
+		buf_setf(err, "nodes: %d answers to %zu ids",
+			 cJSON_GetArraySize(nodes), n);
+		goto out;
+	}
+	for (k = 0; k < n; k++) {
+		const cJSON *node = cJSON_GetArrayItem(nodes, (int)k);
+		struct snap_comment *c = comment_by_id(p, todo[k].comment);
+
+		if (!c || c->nedits) {
+			buf_setf(err, "comment %lld: read twice",
+				 (long long)todo[k].comment);
+			goto out;
+		}
+		if (dec_comment_node(node, todo[k].node, err) < 0 ||
+		    dec_edits(c, node, &more, &cursor, err) < 0 ||
+		    (more && edits_pages(l, c, todo[k].node, &cursor, err) < 0))
+			goto out;
+		/* Oldest first (the model's order); GitHub's is not promised. */
+		if (c->nedits > 1)
+			qsort(c->edits, c->nedits, sizeof(*c->edits), cmp_edit);
+	}
+	error = AA_OK;
+out:
+	free(cursor);
+	cJSON_Delete(root);
+	buf_release(&v);
+	return error;
+}
+
+/*
+ * A5: the whole edit history of every comment in `todo`, into its comment
+ * of `p` (LIVE_EDIT_IDS comments a query, then further pages one by one).
+ * AA_EAPI when any cannot be read: the comments part has failed.
+ */
+static int read_edits(struct live *l, int64_t number, struct snap_pull *p,
+		      const struct edit_todos *todo)
+{
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
+	size_t from, n;
+	int error = AA_OK;
+
+	for (from = 0; from < todo->n && !error; from += n) {
+		n = todo->n - from < LIVE_EDIT_IDS ? todo->n - from
+						   : LIVE_EDIT_IDS;
+		if (edits_chunk(l, p, todo->v + from, n, &err) < 0) {
+			buf_setf(&l->gh.error, "edit history of a comment of PR "
+					       "#%lld: %s",
+				 (long long)number, err.ptr);
+			error = AA_EAPI;
+		}
+	}
+	buf_release(&err);
+	return error;
+}
+
 /*
  * Read `parts` of PR `number` in one query, then every further page of each
- * connection. On failure nothing of `out` is kept.
+ * connection, then the edit histories T2 needs (A5). On failure nothing of
+ * `out` is kept.
  */
 static int bundle(struct live *l, int64_t number, unsigned parts,
 		  struct snap_pull *out)
@@ -937,6 +1204,7 @@ static int bundle(struct live *l, int64_t number, unsigned parts,
 	cJSON *root = NULL;
 	char *cursors[ARRAY_SIZE(conns)] = {NULL};
 	bool more[ARRAY_SIZE(conns)] = {false};
+	struct edit_todos todo = {NULL, 0};
 	size_t i;
 	int error, pages;
 
@@ -964,7 +1232,7 @@ static int bundle(struct live *l, int64_t number, unsigned parts,
 			continue;
 		if (dec_conn(&nodes, &more[i], &cursors[i], pr, conns[i].field,
 			     &err) < 0 ||
-		    dec_nodes(out, conns[i].part, nodes, &err) < 0)
+		    dec_nodes(l, out, conns[i].part, nodes, &todo, &err) < 0)
 			goto decode;
 	}
 	if ((parts & PART_HEAD_STATUS) && (parts & PART_PULL))
@@ -991,12 +1259,15 @@ static int bundle(struct live *l, int64_t number, unsigned parts,
 				     &err) < 0 ||
 			    dec_conn(&nodes, &more[i], &cursors[i], pr,
 				     conns[i].field, &err) < 0 ||
-			    dec_nodes(out, conns[i].part, nodes, &err) < 0)
+			    dec_nodes(l, out, conns[i].part, nodes, &todo,
+				      &err) < 0)
 				goto decode;
 			cJSON_Delete(root);
 			root = NULL;
 		}
 	}
+	if (todo.n && (error = read_edits(l, number, out, &todo)) < 0)
+		goto out;
 	if (!(parts & PART_PULL))
 		out->number = number;
 	error = AA_OK;
@@ -1006,6 +1277,7 @@ decode:
 out:
 	for (i = 0; i < ARRAY_SIZE(conns); i++)
 		free(cursors[i]);
+	todos_release(&todo);
 	cJSON_Delete(root);
 	buf_release(&q);
 	buf_release(&v);
@@ -1531,12 +1803,14 @@ static int live_open_pulls(struct github *gh, struct gh_pull_brief **list,
 #define LIVE_BATCH_PRS 10
 
 /* Decode alias p<i> of a batch answer into a prefetched PR; incomplete
- * connections (more pages) make it useless: the caller reads it itself. */
+ * connections (more pages) or an edit history to read (A5) make it
+ * useless: the caller reads that PR itself. */
 static bool dec_ahead(struct live *l, const cJSON *pr, int64_t number,
 		      struct prefetched *out, struct buf *err)
 {
 	const cJSON *nodes;
 	char *cursor = NULL;
+	struct edit_todos todo = {NULL, 0};
 	bool more = false, ok = false;
 	size_t k;
 
@@ -1548,15 +1822,16 @@ static bool dec_ahead(struct live *l, const cJSON *pr, int64_t number,
 		if (conns[k].part == PART_COMMITS)
 			continue;
 		if (dec_conn(&nodes, &more, &cursor, pr, conns[k].field, err) < 0 ||
-		    more || dec_nodes(&out->pull, conns[k].part, nodes, err) < 0)
+		    more || dec_nodes(l, &out->pull, conns[k].part, nodes, &todo,
+				      err) < 0)
 			goto out;
 	}
-	if (dec_contexts(pr, out->pull.head_sha, &out->contexts,
-			 &out->has_contexts, err) < 0)
+	if (todo.n || dec_contexts(pr, out->pull.head_sha, &out->contexts,
+				   &out->has_contexts, err) < 0)
 		goto out;
 	ok = out->pull.number == number;
 out:
-	(void)l;
+	todos_release(&todo);
 	free(cursor);
 	if (!ok) {
 		snap_pull_release(&out->pull);
@@ -2246,6 +2521,7 @@ void github_live_fuzz(int which, const char *data, size_t len)
 	switch (which) {
 	case LIVE_FUZZ_PULL: {
 		struct snap_pull out;
+		struct edit_todos todo = {NULL, 0};
 		char *cursor = NULL;
 		bool more;
 		size_t k;
@@ -2260,9 +2536,44 @@ void github_live_fuzz(int which, const char *data, size_t len)
 		for (k = 0; k < ARRAY_SIZE(conns); k++)
 			if (dec_conn(&nodes, &more, &cursor, pr, conns[k].field,
 				     &err) == 0)
-				dec_nodes(&out, conns[k].part, nodes, &err);
+				dec_nodes(&l, &out, conns[k].part, nodes, &todo,
+					  &err);
 		free(cursor);
+		todos_release(&todo);
 		snap_pull_release(&out);
+		break;
+	}
+	case LIVE_FUZZ_EDITS: {
+		/* data.nodes[] (edits_query) and data.node (a later page). */
+		const cJSON *one;
+		char *cursor = NULL;
+		bool more;
+
+		if (jget_obj(&d, root, "", "data", 0, &err) < 0)
+			break;
+		nodes = cJSON_GetObjectItemCaseSensitive(d, "nodes");
+		one = cJSON_GetObjectItemCaseSensitive(d, "node");
+		cJSON_ArrayForEach(node, nodes)
+		{
+			struct snap_comment c;
+
+			memset(&c, 0, sizeof(c));
+			if (dec_comment_node(node, NULL, &err) == 0 &&
+			    dec_edits(&c, node, &more, &cursor, &err) == 0 &&
+			    c.nedits > 1)
+				qsort(c.edits, c.nedits, sizeof(*c.edits),
+				      cmp_edit);
+			snap_comment_release(&c);
+		}
+		if (one) {
+			struct snap_comment c;
+
+			memset(&c, 0, sizeof(c));
+			if (dec_comment_node(one, NULL, &err) == 0)
+				dec_edits(&c, one, &more, &cursor, &err);
+			snap_comment_release(&c);
+		}
+		free(cursor);
 		break;
 	}
 	case LIVE_FUZZ_STATUSES:

@@ -52,7 +52,8 @@ enum live_fuzz {
 	LIVE_FUZZ_PULL,     /* a pull bundle: data.repository.pullRequest */
 	LIVE_FUZZ_STATUSES, /* a REST status history page */
 	LIVE_FUZZ_LISTING,  /* the sweep's listing page */
-	LIVE_FUZZ_BATCH     /* a read-ahead document's answer */
+	LIVE_FUZZ_BATCH,    /* a read-ahead document's answer */
+	LIVE_FUZZ_EDITS     /* edit histories: data.nodes[] or data.node */
 };
 void github_live_fuzz(int which, const char *data, size_t len);
 

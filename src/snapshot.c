@@ -54,6 +54,7 @@ static void snap_event_release(struct snap_event *e)
 static void snap_thread_release(struct snap_thread *t)
 {
 	free(t->id);
+	free(t->url);
 	free(t->author);
 	memset(t, 0, sizeof(*t));
 }
@@ -179,6 +180,7 @@ static void snap_thread_copy(struct snap_thread *dst,
 {
 	*dst = *src;
 	dst->id = xstrdup(src->id);
+	dst->url = xstrdup_or_null(src->url);
 	dst->author = xstrdup_or_null(src->author);
 }
 
@@ -426,6 +428,7 @@ static int load_thread(void *item, const cJSON *o, const char *path,
 		return AA_ERR;
 	}
 	if (jget_str(&t->id, o, path, "id", 0, err) ||
+	    jget_str(&t->url, o, path, "url", JOPT | JNULL, err) ||
 	    jget_str(&t->author, o, path, "author", JOPT | JNULL, err) ||
 	    jget_int(&t->comments, o, path, "comments", 0, 0, SNAP_MAX_NUMBER,
 		     err) ||
@@ -1112,6 +1115,10 @@ static void write_pull(struct jw *w, const struct snap_pull *p)
 		jw_int(w, t->comments);
 		jw_key(w, "resolved");
 		jw_bool(w, t->resolved);
+		if (t->url) {
+			jw_key(w, "url");
+			jw_str(w, t->url);
+		}
 		jw_obj_end(w);
 	}
 	jw_arr_end(w);

@@ -55,6 +55,7 @@ struct snap_event {
 
 struct snap_thread {
 	char *id;         /* GraphQL node id */
+	char *url;        /* its first comment's html URL; may be NULL */
 	char *author;     /* first comment's author; may be NULL */
 	int64_t comments;
 	bool resolved;

@@ -5,7 +5,10 @@
 // the REST history too when it does not (an untrusted status on top, an
 // escalation-context status); the approve path of a dispatch run makes at
 // most six requests, in the order below; a run that writes nothing never
-// asks GET /user (T4: no write, no check).
+// asks GET /user (T4: no write, no check). A comment that was edited and
+// could be a verdict costs one more GraphQL query per read of its PR (its
+// whole edit history, A5) — and only such a comment: the unedited happy
+// path keeps its single read.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 
@@ -14,6 +17,14 @@ import { allFixtures, fixture } from './lib/fixtures.mjs';
 import { runLive } from './lib/run.mjs';
 
 const REPO = 'lf/svc';
+/** A request for comments' edit histories (A5), not part of the pull read. */
+const isEditHistory = (e) => e.path === '/graphql' && /userContentEdits/.test(e.body?.query ?? '');
+/** Comments whose histories the live port must read: edited, trusted, marked. */
+function editedVerdicts(snapshot) {
+  const trusted = (snapshot.config?.trusted_login ?? 'lfx-reviewer').toLowerCase();
+  return snapshot.pulls.flatMap((p) => (p.comments ?? []).filter((c) => (c.edited_by || c.edited_at)
+    && c.author?.toLowerCase() === trusted && /agentic:(needs-human|check)/i.test(c.body ?? '')));
+}
 const statusesOf = (sha) => `GET /repos/${REPO}/commits/${sha}/statuses`;
 
 /** The approve path: the optional statuses page after the first query. */
@@ -44,10 +55,12 @@ describe('budget', () => {
   before(async () => { hub = await Hub.start(); });
   after(async () => { await hub?.stop(); });
 
+  /** A live run; `log` leaves out the edit-history reads, counted in `edits`. */
   async function run(snapshot, args = [], command = undefined) {
     await hub.load(snapshot);
     const r = await runLive(snapshot, hub, { args, command });
-    return { ...r, log: await hub.log() };
+    const all = await hub.log();
+    return { ...r, log: all.filter((e) => !isEditHistory(e)), edits: all.filter(isEditHistory), all };
   }
 
   for (const [label, command] of [['gate --pr 7', ['gate', '--pr', '7', '--json']], ['run (workflow_dispatch)', undefined]]) {
@@ -123,6 +136,32 @@ describe('budget', () => {
     assert.equal(r.log[3].body.commit_id, head);
   });
 
+  it('an edited verdict comment costs one more query per read of its PR; an unedited one none (A5)', async () => {
+    const fx = fixture('050-gate-all-hold-approve');
+    assert.deepEqual(editedVerdicts(fx.snapshot), [], 'the happy path has no edited verdict');
+    const plain = await run(fx.snapshot);
+    assert.deepEqual(plain.edits, [], 'no history read without an edited verdict');
+    const s = structuredClone(fx.snapshot);
+    const verdict = s.pulls[0].comments.find((c) => /agentic:needs-human/.test(c.body));
+    assert.ok(verdict, 'the fixture has a needs-human verdict');
+    verdict.edits = [{ editor: 'lfx-reviewer', edited_at: '2026-11-29T10:30:00Z' }];
+    verdict.edited_by = 'lfx-reviewer';
+    verdict.edited_at = '2026-11-29T10:30:00Z';
+    // Edited comments that cannot be verdicts: no history read (a trusted
+    // note without a marker; a marker in someone else's comment).
+    s.pulls[0].comments.push({ id: 88001, author: 'lfx-reviewer', created_at: '2026-11-29T10:00:00Z',
+      body: 'just a note', edited_by: 'lfx-reviewer', edited_at: '2026-11-29T10:10:00Z' });
+    s.pulls[0].comments.push({ id: 88002, author: 'dev1', created_at: '2026-11-29T10:00:00Z',
+      body: '<!-- agentic:needs-human v1 -->', edited_by: 'dev1', edited_at: '2026-11-29T10:10:00Z' });
+    const edited = await run(s);
+    assert.equal(edited.report?.steps[0].outcome, 'approve', edited.stderr.slice(-300));
+    assert.deepEqual(requestLines(edited.log), requestLines(plain.log), 'the same requests besides the histories');
+    const pullReads = edited.log.filter((e) => e.path === '/graphql').length;
+    assert.equal(edited.edits.length, pullReads, 'one history query per read of the PR');
+    for (const e of edited.edits) assert.equal(e.status, 200);
+    assert.deepEqual(edited.edits[0].body.variables.ids?.length, 1, 'only the edited verdict\'s history');
+  });
+
   it('already approved on H: no write, no GET /user, at most 3 requests', async () => {
     const fx = fixture('050-gate-all-hold-approve');
     const r = await run(withApproval(fx.snapshot, 7));
@@ -146,6 +185,10 @@ describe('budget', () => {
       it(`${fx.name} (${kind})`, async () => {
         const r = await run(fx.snapshot);
         const lines = requestLines(r.log);
+        // Edit histories (A5): only for a fixture with an edited verdict,
+        // at most one per read of the PR.
+        if (!editedVerdicts(fx.snapshot).length) assert.deepEqual(r.edits, [], 'no history read');
+        else assert.ok(r.edits.length <= r.log.filter((e) => e.path === '/graphql').length, `${r.edits.length} history reads`);
         const pr = fx.snapshot.pulls.find((p) => p.number === step.pr) ?? fx.snapshot.pulls[0];
         if (kind === 'withhold') {
           // A dispatch withhold that reaches the statuses: GraphQL + statuses;

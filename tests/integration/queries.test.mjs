@@ -15,7 +15,10 @@ import { githubSchema, graphql, paginationProblems } from './lib/schema.mjs';
 const documents = JSON.parse(execFileSync(PRINT_QUERIES, { encoding: 'utf8', maxBuffer: 64 << 20 }));
 
 // Variables the program sends with them (page queries: a cursor string).
-const VARIABLES = { owner: 'lf', name: 'svc', number: 7, after: 'Y3Vyc29yOjEwMA==', label: 'needs-human' };
+const VARIABLES = {
+  owner: 'lf', name: 'svc', number: 7, after: 'Y3Vyc29yOjEwMA==', label: 'needs-human',
+  ids: ['IC_kwDOA1', 'IC_kwDOA2'], id: 'IC_kwDOA1', // edit histories (A5)
+};
 
 describe('queries: every document of the live port', () => {
   it('print_queries lists documents', () => {

@@ -508,12 +508,14 @@ const RESOLVERS = {
     databaseId: (m) => intOrNull(m.c.id),
     fullDatabaseId: (m) => bigIntString(m.c.id),
     author: (m) => M.actor(m.c.author),
-    editor: (m) => M.actor(m.c.edited_by ?? null),
+    // The last edit: `edited_by`/`edited_at`, or else the last of `edits`
+    // (a comment with a history has been edited, as GitHub shows it).
+    editor: (m, _, ctx) => M.actor(ctx.state.lastEdit(m.c)?.editor ?? null),
     body: (m) => m.c.body ?? '',
     createdAt: (m, _, ctx) => m.c.created_at ?? ctx.state.createdAt(m.pull),
-    updatedAt: (m, _, ctx) => m.c.edited_at ?? m.c.created_at ?? ctx.state.createdAt(m.pull),
-    lastEditedAt: (m) => m.c.edited_at ?? null,
-    includesCreatedEdit: (m) => Boolean(m.c.edited_at || m.c.edited_by),
+    updatedAt: (m, _, ctx) => ctx.state.lastEdit(m.c)?.edited_at ?? m.c.created_at ?? ctx.state.createdAt(m.pull),
+    lastEditedAt: (m, _, ctx) => ctx.state.lastEdit(m.c)?.edited_at ?? null,
+    includesCreatedEdit: (m, _, ctx) => ctx.state.lastEdit(m.c) !== null,
     isMinimized: () => false,
     url: (m, _, ctx) => m.c.html_url ?? `${ctx.base}/${ctx.state.fullName}/pull/${m.pull.number}#issuecomment-${m.c.id}`,
     viewerDidAuthor: (m, _, ctx) => sameText(m.c.author, ctx.login),

@@ -247,15 +247,24 @@ export class State {
 
   /**
    * A comment's edit history, oldest first (SNAPSHOT.md `edits`). A comment
-   * edited without one (only `edited_by` / `edited_at`) has its last edit as
-   * its history, as GitHub would show it.
+   * edited without one (`edited_at`, `edited_by`) has its last edit as its
+   * history, as GitHub would show it.
    */
   edits(comment) {
     if (Array.isArray(comment.edits)) return comment.edits;
-    if (comment.edited_at || comment.edited_by) {
-      return [{ editor: comment.edited_by ?? null, edited_at: comment.edited_at ?? comment.created_at ?? EPOCH }];
-    }
+    // An edit has a time (editedAt is non-null): without one, no history.
+    if (comment.edited_at) return [{ editor: comment.edited_by ?? null, edited_at: comment.edited_at }];
     return [];
+  }
+
+  /**
+   * The last edit of a comment, {editor, edited_at} (either may be null), or
+   * null when never edited: `edited_by`/`edited_at` when set, else the last
+   * entry of `edits`.
+   */
+  lastEdit(comment) {
+    if (comment.edited_at || comment.edited_by) return { editor: comment.edited_by ?? null, edited_at: comment.edited_at ?? null };
+    return Array.isArray(comment.edits) && comment.edits.length ? comment.edits.at(-1) : null;
   }
 
   findReview(pull, id) {
