@@ -318,7 +318,7 @@ static bool esc_no_verdict(const struct gate_input *in, const struct policy *p,
 static bool esc_hold_lifted(const struct nh_lookup *lk, const struct unlabel *u,
 			    const struct policy *p, struct buf *why)
 {
-	if (!lk->hold_at ||
+	if (!lk->hold || /* a hold at the epoch is still a hold */
 	    (u->authorized && u->newest->created_at > lk->hold_at))
 		return true;
 	if (lk->hold_edited)

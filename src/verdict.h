@@ -51,7 +51,7 @@ struct nh_lookup {
 	size_t dropped;                     /* candidates older than retarget */
 	/* A1: Y, the latest time a yes (any head, any base, malformed or
 	 * not) was said by a trusted comment, or a comment of the trusted
-	 * login was edited by someone else; 0 when none. */
+	 * login was edited by someone else; valid when `hold` is set. */
 	int64_t hold_at;
 	const struct snap_comment *hold;    /* the comment that set hold_at */
 	const char *hold_editor;            /* non-NULL: held by tampering */
