@@ -373,6 +373,10 @@ static void lint_check(struct lint *l)
 			   "false");
 	if (c->invalid)
 		problem(l, "invalid rows make the verdict clean: false");
+	if (c->unclosed_fence)
+		problem(l, "a code fence opened inside the block is never "
+			   "closed: it hides the rest of the ledger, so the "
+			   "verdict is clean: false");
 	if (c->has_clean && c->clean && c->blocking)
 		problem(l, "clean: true with blocking rows: written as clean: "
 			   "false");

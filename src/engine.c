@@ -462,13 +462,24 @@ static void check_write(struct engine *e, size_t step, int64_t pr,
 		report_note(e->report, NOTE_WARNING,
 			    "PR #%lld: the check block has no clean: line; "
 			    "treated as clean: false", (long long)pr);
+	else if (j.said_clean && j.unclosed_fence)
+		report_note(e->report, NOTE_WARNING,
+			    "PR #%lld: a code fence opened at line %zu of the "
+			    "check block is never closed and hides the rest of "
+			    "the ledger: treated as clean: false",
+			    (long long)pr, j.unclosed_fence);
 	else if (j.said_clean && !j.clean)
 		report_note(e->report, NOTE_WARNING,
 			    "PR #%lld: the verdict says clean: true, but %zu "
 			    "invalid, %zu foreign and %zu blocking rows make it "
 			    "clean: false", (long long)pr, j.invalid, j.foreign,
 			    j.blocking);
-	if (!j.clean)
+	if (j.unclosed_fence)
+		step_reason(&e->report->steps[step],
+			    "not clean: a code fence opened at line %zu is never "
+			    "closed and hides the rest of the ledger",
+			    j.unclosed_fence);
+	else if (!j.clean)
 		step_reason(&e->report->steps[step],
 			    "not clean: clean: %s, %zu invalid, %zu foreign, "
 			    "%zu blocking of %zu rows",

@@ -668,6 +668,9 @@ void marker_parse(struct marker_result *out, const char *untrusted_body,
 		if (out->check.present)
 			check_line(&out->check, line, lineno);
 	}
+	if (fence.ch && out->check.present &&
+	    fence.open_line > out->check.block_line)
+		out->check.unclosed_fence = fence.open_line;
 	nh_finish(&out->nh, &scan, out->too_long);
 }
 

@@ -133,6 +133,10 @@ struct marker_check {
 	size_t head_conflict;
 	size_t round_conflict;
 	size_t clean_conflict;
+	/* A fence opened inside the block and never closed hides every line
+	 * after it, rows included: the block cannot be clean (its line, or
+	 * 0). A closed fence is only skipped. */
+	size_t unclosed_fence;
 	size_t rows;           /* lines that start a row */
 	size_t invalid;        /* rows with any error (blocking nits included) */
 	size_t blocking;       /* well-shaped rows with a blocking status */

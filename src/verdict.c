@@ -107,8 +107,9 @@ void verdict_judge_check(struct check_judgement *out,
 	free(ai);
 	out->has_clean = check->has_clean;
 	out->said_clean = check->has_clean && check->clean;
+	out->unclosed_fence = check->unclosed_fence;
 	out->clean = out->said_clean && !out->invalid && !out->foreign &&
-		     !out->blocking;
+		     !out->blocking && !out->unclosed_fence;
 }
 
 bool verdict_names_head(const struct marker_nh *nh, const char *head)

@@ -35,6 +35,7 @@ struct check_judgement {
 	bool has_clean;  /* a clean: line was present */
 	bool said_clean; /* ... and said true */
 	bool clean;      /* the value the status is written from */
+	size_t unclosed_fence; /* line of a fence that hides the block's end */
 };
 
 void verdict_judge_check(struct check_judgement *out,

@@ -26,6 +26,7 @@ static void test_policy__defaults(void **state)
 	assert_string_equal(p.escalation_context, "agentic-review/escalation");
 	assert_false(p.approve_drafts);
 	assert_int_equal(p.sweep_deadline, 480);
+	assert_int_equal(p.deadline, 120); /* A6 */
 	/* empty list: nobody can lift the label */
 	assert_false(policy_is_unlabeler(&p, "alice"));
 	assert_false(policy_is_unlabeler(&p, "lfx-reviewer"));
@@ -37,7 +38,7 @@ static void test_policy__keys_listed(void **state)
 	static const char *const want[] = {
 	    "trusted_login",  "unlabelers",    "ai_reviewers",
 	    "label",          "clean_context", "escalation_context",
-	    "approve_drafts", "sweep_deadline"};
+	    "approve_drafts", "sweep_deadline", "deadline"};
 	size_t i, j, n = 0;
 
 	(void)state;
@@ -103,6 +104,11 @@ static const struct set_row set_rows[] = {
     {"sweep_deadline", "-5", AA_EUSAGE},
     {"sweep_deadline", "8m", AA_EUSAGE},
     {"sweep_deadline", "", AA_EUSAGE},
+    {"deadline", "5", 0},
+    {"deadline", "86400", 0},
+    {"deadline", "0", AA_EUSAGE},
+    {"deadline", "86401", AA_EUSAGE},
+    {"deadline", "2m", AA_EUSAGE},
     {"no_such_key", "x", AA_ENOTFOUND},
     {"Trusted_Login", "robot", AA_ENOTFOUND},
     {"", "x", AA_ENOTFOUND},
