@@ -131,6 +131,10 @@ static int watch(struct session *s, const struct cli *c, int64_t stall_after,
 		if (c->interval && polls)
 			sleep_s(c->interval);
 		polls++;
+		/* A6: the deadline bounds one poll (a hung read must not stall
+		 * the watch), not the watch, which runs as long as asked. */
+		github_set_deadline(s->gh, s->gh->ops->now(s->gh) +
+						   s->policy.deadline * 1000);
 		if (fingerprint(s, c->pr, &fp, &line) < 0) {
 			if (++fails >= STATUS_MAX_FAILS) {
 				say("poll-error: state queries failing "

@@ -1335,6 +1335,7 @@ static int live_pull(struct github *gh, int64_t number, unsigned parts,
 	struct live *l = L(gh);
 	struct snap_pull one;
 	unsigned ask = parts & PART_ALL, part;
+	bool hung;
 	int error;
 
 	memset(out, 0, sizeof(*out));
@@ -1351,12 +1352,18 @@ static int live_pull(struct github *gh, int64_t number, unsigned parts,
 	if (error == AA_ENOTFOUND)
 		return AA_ENOTFOUND;
 	l->contexts.valid = false;
-	/* Pin the failure to the parts it belongs to: read each alone. */
+	/* Pin the failure to the parts it belongs to: read each alone. When
+	 * the bundle hung, a part that hangs too gets the per-request
+	 * timeout once, not the whole retry budget (A6). */
+	hung = http_timed_out(l->read_http);
+	if (hung)
+		http_retry_timeouts(l->read_http, false);
 	for (part = PART_PULL; part <= PART_COMMITS; part <<= 1) {
 		if (!(parts & part))
 			continue;
 		error = bundle(l, number, part, &one);
 		if (error == AA_ENOTFOUND) {
+			http_retry_timeouts(l->read_http, true);
 			gh_pull_release(out);
 			return AA_ENOTFOUND;
 		}
@@ -1368,6 +1375,7 @@ static int live_pull(struct github *gh, int64_t number, unsigned parts,
 		snap_pull_release(&one);
 		out->ok |= part;
 	}
+	http_retry_timeouts(l->read_http, true);
 	out->pull.number = number;
 	return AA_OK; /* out->failed says what could not be read */
 }
@@ -2425,7 +2433,7 @@ int github_live_new(struct github **out, const struct live_config *c,
 {
 	struct live *l = xcalloc(1, sizeof(*l));
 	const char *slash = strchr(c->repository, '/');
-	struct http_config rc;
+	struct http_config hc = c->http, rc;
 
 	*out = NULL;
 	l->gh.ops = &live_ops;
@@ -2438,7 +2446,9 @@ int github_live_new(struct github **out, const struct live_config *c,
 	l->owner = xstrndup(c->repository, (size_t)(slash - c->repository));
 	l->name = xstrdup(slash + 1);
 	l->graphql_url = xstrdup(c->graphql_url);
-	if (http_new(&l->http, &c->http, err) < 0)
+	/* Every client stops at the port's deadline (A6), however it moves. */
+	hc.deadline_ms = &l->gh.deadline;
+	if (http_new(&l->http, &hc, err) < 0)
 		goto fail;
 	if (!http_same_origin(l->http, l->graphql_url)) {
 		buf_setf(err, "the GraphQL URL must be on the API URL's origin "
@@ -2449,7 +2459,7 @@ int github_live_new(struct github **out, const struct live_config *c,
 	l->mask = c->mask;
 	l->rate_remaining = -1;
 	if (c->app_id) {
-		rc = c->http;
+		rc = hc;
 		l->app = xcalloc(1, sizeof(*l->app));
 		l->app->id = xstrdup(c->app_id);
 		buf_init(&l->app->key, BUF_MAX_SMALL);
@@ -2465,7 +2475,7 @@ int github_live_new(struct github **out, const struct live_config *c,
 			goto fail;
 		}
 	} else if (c->read_token && *c->read_token) {
-		rc = c->http;
+		rc = hc;
 		rc.token = c->read_token;
 		if (http_new(&l->read_http, &rc, err) < 0) {
 			l->read_http = l->http;

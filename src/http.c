@@ -27,6 +27,8 @@ struct http {
 	struct http_config cfg;
 	struct http_stats stats;
 	uint64_t rng;
+	bool timed_out;             /* the last request ended in a timeout */
+	bool no_timeout_retries;    /* http_retry_timeouts(h, false) */
 };
 
 /* scheme://host:port of a URL, lower-cased; NULL when it does not parse. */
@@ -219,6 +221,16 @@ const struct http_stats *http_stats(const struct http *h)
 	return &h->stats;
 }
 
+bool http_timed_out(const struct http *h)
+{
+	return h->timed_out;
+}
+
+void http_retry_timeouts(struct http *h, bool on)
+{
+	h->no_timeout_retries = !on;
+}
+
 void http_response_init(struct http_response *r)
 {
 	memset(r, 0, sizeof(*r));
@@ -309,6 +321,53 @@ static int64_t mono_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+static int64_t wall_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Milliseconds left before the run's deadline: -1 when there is none, 0
+ * when it has passed. */
+static int64_t time_left(const struct http *h)
+{
+	int64_t d = h->cfg.deadline_ms ? *h->cfg.deadline_ms : 0;
+
+	if (!d)
+		return -1;
+	d -= wall_ms();
+	return d > 0 ? d : 0;
+}
+
+/* Does a wait of `ms` end before the deadline (or is there none)? */
+static bool wait_fits(const struct http *h, long ms)
+{
+	int64_t left = time_left(h);
+
+	return left < 0 || (int64_t)ms < left;
+}
+
+/* The timeout of the next attempt: the configured one, clipped to the
+ * time left (*clipped says so). */
+static long attempt_timeout(const struct http *h, bool *clipped)
+{
+	int64_t left = time_left(h);
+
+	*clipped = left >= 0 && left < h->cfg.timeout_ms;
+	return *clipped ? (long)left : h->cfg.timeout_ms;
+}
+
+static void set_timeouts(CURL *c, const struct http *h, long timeout)
+{
+	curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, timeout);
+	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS,
+			 h->cfg.connect_timeout_ms < timeout
+				 ? h->cfg.connect_timeout_ms
+				 : timeout);
+}
+
 static void sleep_ms(struct http *h, long ms)
 {
 	struct timespec ts;
@@ -375,6 +434,17 @@ static void describe(struct buf *out, const char *method, const char *url)
 	}
 	n = strcspn(p, "?");
 	buf_addf(out, "%s %.*s", method, (int)n, p);
+}
+
+/* A request the deadline stopped: `how` it was stopped ("not sent", "cut
+ * off", "not retried"); it counts as timed out. */
+static void deadline_error(struct http *h, struct buf *err, const char *what,
+			   const char *how)
+{
+	h->timed_out = true;
+	h->stats.deadline_cuts++;
+	buf_setf(err, "%s: %s: the run's deadline (config deadline) has passed",
+		 what, how);
 }
 
 static CURLcode perform(struct http *h, const char *method, const char *url,
@@ -446,26 +516,50 @@ int http_request(struct http *h, const char *method, const char *path_or_url,
 		buf_setf(err, "refused a request off the API origin");
 		goto out;
 	}
+	h->timed_out = false;
+	buf_reset(&what);
+	describe(&what, method, url.ptr);
 	if (idempotent) {
 		h->stats.reads++;
 	} else {
 		/* GitHub's secondary limits: writes serial and spaced out. */
 		int64_t now = mono_ms();
+		long pace = 0;
 
 		if (h->last_write_ms &&
 		    now - h->last_write_ms < h->cfg.write_interval_ms)
-			sleep_ms(h, (long)(h->cfg.write_interval_ms -
-					   (now - h->last_write_ms)));
+			pace = (long)(h->cfg.write_interval_ms -
+				      (now - h->last_write_ms));
+		if (!wait_fits(h, pace)) {
+			deadline_error(h, err, what.ptr, "not sent");
+			goto out;
+		}
+		sleep_ms(h, pace);
 		h->stats.writes++;
 	}
 	for (;;) {
 		CURLcode rc;
-		long wait;
+		long wait, timeout;
+		bool clipped;
 
 		reset_response(resp);
 		buf_reset(&what);
 		describe(&what, method, url.ptr);
+		if (time_left(h) == 0) {
+			deadline_error(h, err, what.ptr, "not sent");
+			goto out;
+		}
+		timeout = attempt_timeout(h, &clipped);
+		set_timeouts(h->curl, h, timeout);
 		rc = perform(h, method, url.ptr, body, idempotent, resp);
+		if (rc == CURLE_OPERATION_TIMEDOUT) {
+			h->timed_out = true;
+			h->stats.timeouts++;
+			if (clipped) {
+				deadline_error(h, err, what.ptr, "cut off");
+				goto out;
+			}
+		}
 		if (rc == CURLE_OK && resp->next_off_origin) {
 			buf_setf(err, "%s: the next page is off the API origin; "
 				      "refused to follow it", what.ptr);
@@ -473,9 +567,16 @@ int http_request(struct http *h, const char *method, const char *path_or_url,
 		}
 		if (rc != CURLE_OK) {
 			if (idempotent && transport_retryable(rc) &&
-			    attempt < h->cfg.retries) {
+			    attempt < h->cfg.retries &&
+			    !(h->timed_out && h->no_timeout_retries)) {
+				wait = backoff_ms(h, attempt++);
+				if (!wait_fits(h, wait)) {
+					deadline_error(h, err, what.ptr,
+						       "not retried");
+					goto out;
+				}
 				h->stats.retries++;
-				sleep_ms(h, backoff_ms(h, attempt++));
+				sleep_ms(h, wait);
 				continue;
 			}
 			buf_setf(err, "%s: %s", what.ptr,
@@ -512,6 +613,11 @@ int http_request(struct http *h, const char *method, const char *path_or_url,
 					 what.ptr, resp->status, wait / 1000);
 				goto out;
 			}
+			if (!wait_fits(h, wait)) {
+				deadline_error(h, err, what.ptr,
+					       "rate limited, not retried");
+				goto out;
+			}
 			h->stats.retries++;
 			attempt++;
 			write_rate_retried = !idempotent;
@@ -520,8 +626,13 @@ int http_request(struct http *h, const char *method, const char *path_or_url,
 		}
 		if (resp->status >= 500 && idempotent &&
 		    attempt < h->cfg.retries) {
+			wait = backoff_ms(h, attempt++);
+			if (!wait_fits(h, wait)) {
+				deadline_error(h, err, what.ptr, "not retried");
+				goto out;
+			}
 			h->stats.retries++;
-			sleep_ms(h, backoff_ms(h, attempt++));
+			sleep_ms(h, wait);
 			continue;
 		}
 		error = AA_OK;
@@ -540,6 +651,8 @@ static bool batch_retry(const struct http_batch_item *it)
 {
 	long s = it->resp.status;
 
+	if (it->timed_out)
+		return false; /* hung: the PRs are read one by one anyway */
 	return it->error || s >= 500 || s == 403 || s == 429 ||
 	       (s >= 300 && s < 400) || it->resp.next_off_origin;
 }
@@ -548,9 +661,11 @@ static CURL *batch_handle(struct http *h, struct http_batch_item *it,
 			  const char *url)
 {
 	CURL *c = curl_easy_duphandle(h->curl);
+	bool clipped;
 
 	if (!c)
 		return NULL;
+	set_timeouts(c, h, attempt_timeout(h, &clipped));
 	curl_easy_setopt(c, CURLOPT_URL, url);
 	curl_easy_setopt(c, CURLOPT_WRITEDATA, &it->resp.body);
 	curl_easy_setopt(c, CURLOPT_PRIVATE, it);
@@ -577,6 +692,9 @@ static void batch_done(struct http *h, CURL *c, CURLcode rc)
 	h->stats.requests++;
 	if (rc != CURLE_OK) {
 		it->error = AA_EAPI;
+		it->timed_out = rc == CURLE_OPERATION_TIMEDOUT;
+		if (it->timed_out)
+			h->stats.timeouts++;
 		buf_setf(&it->err, "%s", curl_easy_strerror(rc));
 		return;
 	}
@@ -609,6 +727,7 @@ void http_request_many(struct http *h, struct http_batch_item *items, size_t n,
 		http_response_init(&items[i].resp);
 		buf_init(&items[i].err, BUF_MAX_SMALL);
 		items[i].error = 0;
+		items[i].timed_out = false;
 	}
 	if (!h->multi && (h->multi = curl_multi_init()))
 		curl_multi_setopt(h->multi, CURLMOPT_PIPELINING,
@@ -622,6 +741,14 @@ void http_request_many(struct http *h, struct http_batch_item *items, size_t n,
 			struct http_batch_item *it = &items[next++];
 			CURL *c;
 
+			if (time_left(h) == 0) {
+				it->error = AA_EAPI;
+				it->timed_out = true;
+				h->stats.deadline_cuts++;
+				buf_setf(&it->err, "not sent: the run's "
+						   "deadline has passed");
+				continue;
+			}
 			buf_reset(&url);
 			if (it->url[0] == '/')
 				buf_addf(&url, "%s%s", h->api_url, it->url);

@@ -9,6 +9,11 @@
  * jitter, and on 403/429 rate limits after Retry-After / x-ratelimit-reset;
  * writes are never retried. Responses have a size ceiling. The token is
  * never printed and is wiped when the client is freed.
+ *
+ * The run's deadline (A6) bounds everything: no request starts after it,
+ * each request's timeout is clipped to the time left, and a retry, backoff,
+ * rate-limit or pacing wait that would end past it is not made — the
+ * request fails instead (a read cut off by the deadline is a failed read).
  */
 #ifndef AA_HTTP_H
 #define AA_HTTP_H
@@ -38,6 +43,10 @@ struct http_config {
 	bool h2c;                 /* HTTP/2 prior knowledge over cleartext */
 	long write_interval_ms;   /* least time between two writes */
 	uint64_t seed;            /* jitter (randomness is an input) */
+	/* The run's deadline in wall-clock ms since the epoch, 0 = none; read
+	 * before every request and wait, so the owner may move it (the
+	 * GitHub port's `deadline`). NULL = none. Must outlive the client. */
+	const int64_t *deadline_ms;
 };
 
 struct http_response {
@@ -61,6 +70,8 @@ struct http_stats {
 	int64_t rest_remaining;    /* newest x-ratelimit-remaining (core) */
 	int64_t graphql_remaining; /* newest (graphql) */
 	int64_t waited_ms;
+	long timeouts;       /* requests that timed out (hung) */
+	long deadline_cuts;  /* requests or waits stopped by the deadline */
 };
 
 struct http;
@@ -71,6 +82,17 @@ void http_free(struct http *h);
 /* Send `token` from now on (the old one is wiped). 0 or AA_ERR. */
 int http_set_token(struct http *h, const char *token);
 const struct http_stats *http_stats(const struct http *h);
+
+/* Did the last request of `h` end in a timeout — a hung connection, or
+ * the run's deadline? */
+bool http_timed_out(const struct http *h);
+/*
+ * Whether a request that timed out is sent again (on by default). Off
+ * while the parts of a bundled read that hung are read one by one, so a
+ * hung connection costs each part the per-request timeout once, not the
+ * whole retry budget (A6).
+ */
+void http_retry_timeouts(struct http *h, bool on);
 
 void http_response_init(struct http_response *r);
 void http_response_release(struct http_response *r);
@@ -92,6 +114,7 @@ struct http_batch_item {
 	const char *body;    /* JSON; POST when set, else GET */
 	struct http_response resp;
 	int error;           /* 0: a response arrived (check resp.status) */
+	bool timed_out;      /* it hung (or met the deadline): not sent again */
 	struct buf err;
 };
 
@@ -102,8 +125,9 @@ struct http_batch_item {
  * Idempotent reads only: send `n` requests with at most `parallel` in
  * flight (multiplexed on one HTTP/2 connection when the server offers it).
  * A request that fails on the wire or with 5xx/403/429 is sent again
- * alone with http_request's retries. Items are initialised here; release
- * each resp and err afterwards.
+ * alone with http_request's retries — except one that timed out (a batch
+ * is a read-ahead: its PRs are read one by one anyway). Items are
+ * initialised here; release each resp and err afterwards.
  */
 void http_request_many(struct http *h, struct http_batch_item *items, size_t n,
 		       int parallel);

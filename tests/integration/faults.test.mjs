@@ -353,9 +353,15 @@ describe('faults', { concurrency: HUBS }, () => {
     const trap = new Trap();
     await trap.listen();
     try {
-      const r = await runLive(fx.snapshot, { api: 'http://evil.invalid:9' }, { env: trap.env() });
+      const r = await runLive(fx.snapshot, { api: 'https://evil.invalid:9' }, { env: trap.env() });
       assert.equal(r.code, 3);
       assert.ok(trap.requests.length > 0, 'libcurl used the trap as proxy for a non-loopback host');
+      // A8: plain http:// to a host that is not loopback is refused before any request.
+      trap.clear();
+      const clear = await runLive(fx.snapshot, { api: 'http://evil.invalid:9' }, { env: trap.env() });
+      assert.equal(clear.code, 2, clear.stderr);
+      assert.match(clear.stderr, /plain http:\/\/ is accepted only for a loopback host/);
+      assert.deepEqual(trap.requests, [], 'the token never left');
     } finally {
       await trap.close();
     }

@@ -1,6 +1,9 @@
 // The hardening issue on the live path: A5 (T2 over a comment's whole edit
 // history, read with GraphQL userContentEdits, every page; an unreadable
-// history fails closed; record writes it).
+// history fails closed; record writes it) and A6 (every run has a
+// deadline: a hung read ends the run with exit 3 long before the
+// per-request timeout; a sweep whose selection reads hang reports error
+// steps; a hung bundle does not cost its parts the full retry budget).
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -107,5 +110,154 @@ describe('A5: edit histories on the live path', () => {
     assert.deepEqual(c.edits, edits);
     const replay = await exec(['replay', out]);
     assert.equal(JSON.parse(replay.stdout).steps[0].outcome, 'withhold');
+  });
+});
+
+/** The program's own defaults for the transport (not the suite's FAST ones). */
+const SLOW = { AGENTIC_HTTP_TIMEOUT: '30', AGENTIC_RETRIES: '3', AGENTIC_RETRY_BASE_MS: '1000' };
+const approvals = (log) => log.filter((e) => e.method === 'POST' && /\/pulls\/\d+\/reviews$/.test(e.path));
+
+describe('A6: the run\'s deadline', () => {
+  let hub;
+  before(async () => { hub = await Hub.start(); });
+  after(async () => { await hub?.stop(); });
+
+  // One hung read of each kind the gate makes, with the per-request
+  // timeout at its default (30 s) and config deadline 5 s.
+  for (const [label, fault] of [
+    ['the pull bundle (threads)', { read: 'threads', status: 'hang' }],
+    ['the REST status history', { read: 'statuses', api: 'rest', status: 'hang' }],
+    ['every GraphQL read', { read: 'pull', api: 'graphql', status: 'hang' }],
+    ['an edit history', { read: 'comments', pr: 7, page: 2, status: 'hang' }],
+  ]) {
+    it(`a hung read (${label}) with deadline 5: exit 3, nothing approved, well under the 30 s timeout`, async () => {
+      const fx = label === 'an edit history'
+        ? withHistory(Array.from({ length: 150 }, (_, i) => ({ editor: 'lfx-reviewer', edited_at: at(i) })), 'a6-history')
+        : structuredClone(fixture('050-gate-all-hold-approve'));
+      const s = { ...fx.snapshot, faults: [fault] };
+      if (label === 'the REST status history') {
+        // An untrusted clean status on top: GraphQL's newest-per-context cannot decide, REST must.
+        s.statuses['7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e'].push({ id: 1003, state: 'success', context: 'agentic-review/clean',
+          description: 'conductor pr=#7: clean=true', creator: 'mallory', created_at: '2026-11-29T10:30:00Z', target_url: null });
+      }
+      await hub.load(s);
+      const r = await runLive(s, hub, { env: { ...SLOW, AGENTIC_DEADLINE: '5' }, timeoutMs: 60000 });
+      const log = await hub.log();
+      assert.equal(r.signal, null);
+      assert.equal(r.code, 3, r.stderr.slice(-600));
+      assert.ok(r.ms < 15000, `took ${r.ms} ms`);
+      assert.ok(r.ms >= 4000, `took ${r.ms} ms: the hang was not waited for until the deadline`);
+      assert.equal(r.report.steps.at(-1).outcome, 'error');
+      assert.deepEqual(approvals(log), []);
+      assert.deepEqual(r.report.writes.filter((w) => w.kind === 'approve'), []);
+      assert.match(r.stderr, /deadline/);
+      // Nothing is sent after the deadline: every request started within it.
+      assert.ok(log.filter((e) => e.status === null).length >= 1, 'the hang was reached');
+    });
+  }
+
+  it('the deadline comes from the environment as config key deadline; a sweep has its own', async () => {
+    const fx = structuredClone(fixture('050-gate-all-hold-approve'));
+    const s = { ...fx.snapshot, config: { ...(fx.snapshot.config ?? {}), deadline: 4 }, faults: [{ read: 'threads', status: 'hang' }] };
+    await hub.load(s);
+    const r = await runLive(s, hub, { env: SLOW });
+    assert.equal(r.code, 3, r.stderr.slice(-400));
+    assert.ok(r.ms < 12000 && r.ms >= 3000, `took ${r.ms} ms`);
+  });
+
+  it('a hung bundle costs each part the per-request timeout once, not the retry budget', async () => {
+    const fx = structuredClone(fixture('050-gate-all-hold-approve'));
+    const s = { ...fx.snapshot, faults: [{ read: 'threads', status: 'hang' }] };
+    await hub.load(s);
+    // Per-request timeout 2 s, 3 retries, no deadline to speak of.
+    const r = await runLive(s, hub, { env: { AGENTIC_HTTP_TIMEOUT: '2', AGENTIC_RETRIES: '3', AGENTIC_RETRY_BASE_MS: '5', AGENTIC_DEADLINE: '600' } });
+    assert.equal(r.code, 3, r.stderr.slice(-400));
+    const held = (await hub.log()).filter((e) => e.status === null);
+    const alone = held.filter((e) => !/labels\(first/.test(e.body?.query ?? ''));
+    // The bundle: sent 1 + 3 times; the threads part alone: once.
+    assert.equal(held.length - alone.length, 4, 'the bundle gets its retries');
+    assert.equal(alone.length, 1, `the threads part alone hung ${alone.length} times`);
+    assert.ok(r.ms < 4 * 2000 + 2 * 2000 + 3000, `took ${r.ms} ms`);
+  });
+});
+
+/** Three open PRs whose selection needs the REST status history. */
+function sweepScenario() {
+  const base = structuredClone(fixture('050-gate-all-hold-approve').snapshot);
+  const pr7 = base.pulls[0];
+  const heads = { 7: pr7.head.sha, 8: '8e'.repeat(20), 9: '9e'.repeat(20) };
+  base.event = { name: 'schedule', payload: {} };
+  base.pulls = [7, 8, 9].map((n) => {
+    const p = structuredClone(pr7);
+    p.number = n;
+    p.head = { ...p.head, sha: heads[n], ref: `feature-${n}` };
+    p.commits = [heads[n]];
+    p.reviews = (p.reviews ?? []).map((r) => ({ ...r, commit_id: heads[n] }));
+    return p;
+  });
+  const own = base.statuses[pr7.head.sha];
+  base.statuses = {};
+  let id = 5000;
+  for (const n of [7, 8, 9]) {
+    base.statuses[heads[n]] = [
+      ...own.map((st) => ({ ...st, id: (id += 1), description: st.description.replace('pr=#7:', `pr=#${n}:`) })),
+      // A forged clean status on top: the listing cannot select, REST must.
+      { id: (id += 1), state: 'success', context: 'agentic-review/clean', description: `conductor pr=#${n}: clean=true`,
+        creator: 'mallory', created_at: '2026-11-29T10:30:00Z', target_url: null },
+    ];
+  }
+  return base;
+}
+
+describe('A6: a sweep whose selection reads hang', () => {
+  let hub;
+  before(async () => { hub = await Hub.start(); });
+  after(async () => { await hub?.stop(); });
+
+  it('reports error steps (or PRs not reached), exit 3, nothing approved, within the sweep deadline', async (t) => {
+    const s = { ...sweepScenario(), faults: [{ read: 'statuses', api: 'rest', status: 'hang' }] };
+    await hub.load(s);
+    const r = await runLive(s, hub, { command: ['sweep', '--json'], env: { ...SLOW, AGENTIC_SWEEP_DEADLINE: '5' }, timeoutMs: 60000 });
+    const log = await hub.log();
+    assert.equal(r.signal, null);
+    assert.ok(r.ms < 15000, `took ${r.ms} ms`);
+    assert.equal(r.code, 3, r.stderr.slice(-600));
+    assert.deepEqual(approvals(log), []);
+    const steps = r.report.steps;
+    const notReached = r.report.not_reached ?? [];
+    t.diagnostic(`${r.ms} ms; steps ${JSON.stringify(steps.map((x) => [x.pr, x.outcome]))}; not reached ${JSON.stringify(notReached)}`);
+    for (const n of [7, 8, 9]) {
+      const step = steps.find((x) => x.pr === n);
+      assert.ok((step && step.outcome === 'error') || notReached.includes(n),
+        `PR #${n}: ${step ? `step ${step.outcome}` : 'no step'}${notReached.includes(n) ? ', not reached' : ''}`);
+      assert.ok(!step || step.outcome !== 'skipped', `PR #${n} is never a silent skip`);
+    }
+    assert.ok(steps.some((x) => x.outcome === 'error'), `a PR whose selection reads failed gets an error step: ${JSON.stringify(steps.map((x) => [x.pr, x.outcome]))} not reached ${JSON.stringify(notReached)}`);
+  });
+});
+
+describe('A6: status --watch', () => {
+  let hub;
+  let dir;
+  let cleanup;
+  before(async () => {
+    hub = await Hub.start();
+    ({ dir, cleanup } = scratch());
+  });
+  after(async () => {
+    await hub?.stop();
+    cleanup?.();
+  });
+
+  it('the deadline bounds each poll, not the watch: polls past the first deadline still read', async () => {
+    const fx = structuredClone(fixture('050-gate-all-hold-approve'));
+    await hub.load(fx.snapshot);
+    const r = await exec(['status', '--pr', '7', '--watch', '--interval', '1', '--count', '4'],
+      { env: liveEnv(fx.snapshot, { api: hub.url }, dir, { AGENTIC_DEADLINE: '1' }) });
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(r.ms >= 3000, `four polls a second apart (${r.ms} ms)`);
+    const reads = (await hub.log()).filter((e) => e.path === '/graphql');
+    assert.ok(reads.length >= 4, `every poll read GitHub (${reads.length} queries)`);
+    assert.doesNotMatch(r.stderr, /deadline|poll-error/);
   });
 });

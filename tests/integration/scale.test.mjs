@@ -67,9 +67,11 @@ describe('scale: sweep deadline', () => {
   before(async () => { hub = await Hub.start({ latencyMs: 250 }); });
   after(async () => { await hub?.stop(); });
 
-  it('130 open PRs, sweep_deadline 1 s, 250 ms per answer → stops, lists the rest', async () => {
+  // The deadline bounds the whole sweep, its listing included (A6): the
+  // listing (3 pages, ~1 s here) fits in 2 s, the 130 PRs do not.
+  it('130 open PRs, sweep_deadline 2 s, 250 ms per answer → stops, lists the rest', async () => {
     const snapshot = SCENARIOS.find((x) => x.name.startsWith('sweep:')).build();
-    snapshot.config = { ...(snapshot.config ?? {}), sweep_deadline: 1 };
+    snapshot.config = { ...(snapshot.config ?? {}), sweep_deadline: 2 };
     // Every PR in the review flow (a trusted clean status on its head), so
     // each one needs reading: the deadline must fall in the middle.
     let id = 50000;
@@ -82,7 +84,12 @@ describe('scale: sweep deadline', () => {
     await hub.load(snapshot);
     const r = await runLive(snapshot, hub);
     assert.ok(r.report, r.stderr.slice(-400));
-    assert.ok(r.ms < 5000, `the sweep ended near its deadline (${r.ms} ms)`);
+    assert.ok(r.ms < 6000, `the sweep ended near its deadline (${r.ms} ms)`);
+    // A PR whose read the deadline cut is an error step (exit 3), never an approval.
+    for (const s of r.report.steps.filter((x) => x.outcome === 'error')) {
+      assert.match(r.stderr, new RegExp(`PR #${s.pr}: .*deadline`), `PR #${s.pr} failed for another reason`);
+    }
+    assert.equal(r.code, r.report.steps.some((x) => x.outcome === 'error') ? 3 : 0, r.stderr.slice(-400));
     const open = snapshot.pulls.map((p) => p.number).sort((a, b) => a - b);
     const stepped = r.report.steps.map((s) => s.pr);
     const missed = r.report.not_reached ?? [];
