@@ -1,8 +1,10 @@
 # agentic-apply — see README.md. `make` builds build/agentic-apply.
 #
-#   make            build
-#   make check      every test: unit, fixtures, fuzz corpora, sanitizers, lint
-#   make demo       replay the bundled example
+#   make            build (needs cc, pkg-config, cJSON, libcurl, OpenSSL; says
+#                   what is missing and how to install it, installs nothing)
+#   make check      install what the tests need, then every test: unit,
+#                   fixtures, fuzz corpora, sanitizers, lint
+#   make demo       install what the build needs, build, replay the bundled example
 #   make lint       clang-tidy, cppcheck, banned functions
 #   make format     clang-format the sources
 #   make fuzz       libFuzzer campaigns (FUZZ_SECONDS per target, default 60)
@@ -50,7 +52,8 @@ else
 Q := @
 endif
 
-.PHONY: all check demo lint format fuzz bench clean deps deps-test test-unit \
+.PHONY: all check demo lint format fuzz bench clean deps deps-test install-deps \
+	install-deps-test test-make test-unit \
 	test-fixtures test-corpora test-cli test-fakehub test-live test-torture sanitize-check
 
 all: $(BIN)
@@ -94,11 +97,29 @@ $(BUILD)/bench/bench_%: bench/bench_%.c $(LIB_OBJ)
 	@$(if $(Q),echo "  LINK    $@",:)
 	$(Q)$(CC) $(CFLAGS_ALL) -Isrc $(LDFLAGS_ALL) -o $@ $< $(LIB_OBJ) $(LIBS)
 
+# Plain `make` and the single test targets only check (by pkg-config and by
+# command, never with dpkg or apt): a missing piece stops them with what is
+# missing and the one command that installs it. Only `make demo` and `make
+# check` install (scripts/bootstrap --build / --check: apt-get on
+# Debian/Ubuntu, with sudo when not root).
+BOOTSTRAP = CC="$(CC)" PKG_CONFIG="$(PKG_CONFIG)" scripts/bootstrap
+
 deps:
-	@scripts/bootstrap --check-build >/dev/null 2>&1 || scripts/bootstrap --build
+	@$(BOOTSTRAP) --need-build
 
 deps-test:
-	@scripts/bootstrap --check-test >/dev/null 2>&1 || scripts/bootstrap --check
+	@$(BOOTSTRAP) --need-test
+
+install-deps:
+	@$(BOOTSTRAP) --build
+
+install-deps-test:
+	@$(BOOTSTRAP) --check
+
+# Plain make without dpkg or apt, its message when a library is missing,
+# what make demo installs (tests/make/deps.sh).
+test-make:
+	@tests/make/deps.sh
 
 test-unit: $(UNIT_BIN)
 	@tests/run-unit.sh $(UNIT_BIN)
@@ -154,7 +175,9 @@ test-torture:
 	@TORTURE_NO_BUILD=1 tests/torture/run.sh >build/test-torture.log 2>&1; \
 		rc=$$?; tail -n 2 build/test-torture.log; exit $$rc
 
-check: deps-test
+# Installs what is missing first; the sub-makes then find it (the pkg-config
+# flags above are read when a make starts).
+check: install-deps-test
 	$(MAKE) all
 	$(MAKE) test-unit
 	$(MAKE) test-fixtures
@@ -164,13 +187,16 @@ check: deps-test
 	$(MAKE) test-fakehub
 	$(MAKE) test-live
 	$(MAKE) test-static
+	$(MAKE) test-make
 	$(MAKE) test-actions
 	$(MAKE) sanitize-check
 	$(MAKE) test-torture
 	$(MAKE) lint
 	@echo "make check: all suites passed"
 
-demo: deps $(BIN)
+# Installs what is missing, then builds in a new make (see check).
+demo: install-deps
+	@$(MAKE) --no-print-directory $(BIN)
 	@echo "== agentic-apply replay fixtures/000-demo.json" >&2
 	@$(BIN) replay fixtures/000-demo.json
 
