@@ -5,6 +5,7 @@
 #   make check      install what the tests need, then every test: unit,
 #                   fixtures, fuzz corpora, sanitizers, lint
 #   make demo       install what the build needs, build, replay the bundled example
+#   make dist       the release binary, reproducibly (mk/dist.mk)
 #   make lint       clang-tidy, cppcheck, banned functions
 #   make format     clang-format the sources
 #   make fuzz       libFuzzer campaigns (FUZZ_SECONDS per target, default 60)
@@ -187,6 +188,7 @@ check: install-deps-test
 	$(MAKE) test-fakehub
 	$(MAKE) test-live
 	$(MAKE) test-static
+	$(MAKE) test-dist
 	$(MAKE) test-make
 	$(MAKE) test-actions
 	$(MAKE) sanitize-check
@@ -218,6 +220,9 @@ clean:
 
 # The fully static x86_64 binary (musl): build/static/agentic-apply.
 include mk/static.mk
+
+# The release files: make dist, make test-dist (reproducible).
+include mk/dist.mk
 
 # The GitHub Action: make test-actions, make release-checksum (docs/actions.md).
 include mk/actions.mk

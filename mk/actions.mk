@@ -15,8 +15,8 @@
 #                          build) and run step (inputs, outputs) with the program
 #                          against fakehub; end-to-end runs on webhook events
 #                          (tests/actions/, node --test)
-#   make release-checksum  build the static binary and record its line for
-#                          VERSION in dist/SHA256SUMS (docs/actions.md, Releasing)
+#   make release-checksum  make dist, then record the binary's line for VERSION
+#                          in dist/SHA256SUMS (docs/actions.md, Releasing)
 
 ACTION_FILES = action.yml $(wildcard .github/workflows/*.yml) $(wildcard examples/*.yml)
 
@@ -33,6 +33,6 @@ test-actions: deps-test $(BIN)
 	[ $$rc -eq 0 ] || { awk '/^ *not ok / && !/# TODO/ { p = 1 } p { print } p && /^ *\.\.\.$$/ { p = 0 }' \
 		build/test-actions.log | head -150; exit $$rc; }
 
-# scripts/static-build writes build/static/agentic-apply (mk/static.mk).
-release-checksum: static
-	@sh dist/checksum record "$$(cat VERSION)" build/static/agentic-apply
+# make dist writes the release binary (mk/dist.mk).
+release-checksum: dist
+	@sh dist/checksum record "$(VERSION)" $(DIST_DIR)/$(DIST_ASSET)

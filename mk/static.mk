@@ -6,12 +6,13 @@
 #   make test-static   build it, then tests/static.sh (static, no dynamic deps,
 #                      same report as build/agentic-apply, verified HTTPS)
 
-STATIC_BIN := build/static/agentic-apply
+STATIC_DIR ?= build/static
+STATIC_BIN := $(STATIC_DIR)/agentic-apply
 
 .PHONY: static test-static
 
 static:
-	@scripts/static-build
+	@STATIC_DIR=$(STATIC_DIR) scripts/static-build
 
 # The replay comparison needs the ordinary build too.
 test-static: static build/agentic-apply

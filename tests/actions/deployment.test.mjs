@@ -242,7 +242,7 @@ function buildFromCache(data) {
   const out = [];
   for (const [name, job] of jobsOf(data)) {
     const scripts = (job.steps ?? []).map((s) => s.run ?? '').join('\n');
-    const builds = isRelease(data) || /dist\/checksum line/.test(scripts);
+    const builds = isRelease(data) || /dist\/checksum line|\bmake dist\b/.test(scripts);
     if (builds && cacheSteps(job).length) out.push(`job ${name} builds the released binary or its ledger line from a cache`);
     for (const s of cacheSteps(job)) {
       if (/build\/static/.test(strings(s.with).join(' '))) out.push(`job ${name} caches build/static`);

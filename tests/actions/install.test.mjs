@@ -3,7 +3,7 @@
 // action's sources; every other case builds from source, and an unverified
 // download is deleted without ever being made executable or run.
 //
-// The action's tree is a copy (VERSION, Makefile, scripts/static-build,
+// The action's tree is a copy (VERSION, Makefile, mk/, scripts/static-build,
 // src/, dist/); the release is a fake HTTPS server (test CA trusted through
 // CURL_CA_BUNDLE); apt-get, dpkg-query and make are shims that log their
 // calls, make "builds" a stand-in binary; curl is wrapped to log its argv.
@@ -70,7 +70,7 @@ describe('action.yml install step', { skip }, () => {
       output: path.join(d, 'github-output'),
     };
     // The action's tree, as the runner unpacks it.
-    for (const rel of ['VERSION', 'Makefile', 'action.yml', 'scripts/static-build', 'dist', 'src']) {
+    for (const rel of ['VERSION', 'Makefile', 'mk', 'action.yml', 'scripts/static-build', 'dist', 'src']) {
       cpSync(path.join(ROOT, rel), path.join(t.action, rel), { recursive: true });
     }
     writeFileSync(path.join(t.action, 'dist/SHA256SUMS'), '# ledger\n');
@@ -132,7 +132,7 @@ describe('action.yml install step', { skip }, () => {
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.equal(r.outputs.origin, 'source');
     assert.match(r.outputs.path, /\/src\/build\/agentic-apply$/);
-    assert.match(r.stdout, new RegExp(`::notice::building agentic-apply ${TAG} from source: dist/SHA256SUMS has no binary for ${TAG}`));
+    assert.match(r.stdout, new RegExp(`::notice::building agentic-apply ${TAG} from source: dist/SHA256SUMS has no binary for ${TAG} \\(apt-get and make, again in every job that runs this action\\)`));
     assert.deepEqual(requests, []);
     assert.match(calls(), /^apt-get install -y -qq --no-install-recommends gcc make pkg-config libc6-dev libcurl4-openssl-dev libcjson-dev libssl-dev$/m);
     assert.match(calls(), /^make -C \S+\/src -j\d+ build\/agentic-apply$/m);
@@ -272,6 +272,22 @@ describe('action.yml install step', { skip }, () => {
   const STATIC = path.join(ROOT, 'build/static/agentic-apply');
   it('the real static binary (when built): recorded, downloaded, verified, runs', { skip: existsSync(STATIC) ? false : 'build/static/agentic-apply is not built (make static)' }, async () => {
     const body = readFileSync(STATIC);
+    const copy = path.join(work.dir, ASSET);
+    writeFileSync(copy, body);
+    ledger(execFileSync('sh', [path.join(t.action, 'dist/checksum'), 'line', VERSION, copy, t.action], { encoding: 'utf8' }));
+    serve(publicPath, body);
+    const r = await install();
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.equal(r.outputs.origin, 'release');
+    assert.match(r.stdout, new RegExp(`^agentic-apply ${VERSION.replace(/\./g, '\\.')}$`, 'm'));
+  });
+
+  const DIST = path.join(ROOT, 'build/dist');
+  it("make dist's release files (when built): SHA256SUMS checks the asset, which is recorded, downloaded, verified, runs", { skip: existsSync(path.join(DIST, ASSET)) ? false : 'build/dist is not built (make dist)' }, async () => {
+    const body = readFileSync(path.join(DIST, ASSET));
+    const sums = readFileSync(path.join(DIST, 'SHA256SUMS'), 'utf8');
+    assert.match(sums, new RegExp(`^[0-9a-f]{64}  ${ASSET}\n$`));
+    execFileSync('sha256sum', ['-c', '--quiet', 'SHA256SUMS'], { cwd: DIST });
     const copy = path.join(work.dir, ASSET);
     writeFileSync(copy, body);
     ledger(execFileSync('sh', [path.join(t.action, 'dist/checksum'), 'line', VERSION, copy, t.action], { encoding: 'utf8' }));

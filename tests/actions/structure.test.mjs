@@ -292,7 +292,8 @@ describe('action.yml', () => {
 });
 
 describe('no literal host names, no registry URLs', () => {
-  const mine = [...allFiles(), 'dist/SHA256SUMS', 'dist/checksum', 'mk/actions.mk', 'docs/actions.md'];
+  const mine = [...allFiles(), 'dist/SHA256SUMS', 'dist/checksum', 'mk/actions.mk', 'mk/dist.mk', 'mk/static.mk', 'docs/actions.md',
+    'README.md', 'BENCHMARKS.md', 'scripts/bootstrap', 'tests/make/deps.sh', 'tests/make/dist.sh'];
   it('action.yml and the workflows name no host', () => {
     for (const rel of allFiles()) {
       const { text } = load(rel);
@@ -325,7 +326,7 @@ describe('release and CI', () => {
   it('ci runs on push and pull_request: build, sanitizers, make check, make static, fuzz smoke', () => {
     assert.ok('push' in ci.on && 'pull_request' in ci.on);
     const scripts = steps(ci).map((s) => s.step.run ?? '').join('\n');
-    for (const cmd of ['make check', 'SANITIZE=address,undefined', 'make static', 'make fuzz FUZZ_SECONDS=20']) assert.ok(scripts.includes(cmd), cmd);
+    for (const cmd of ['make check', 'SANITIZE=address,undefined', 'make dist', 'make fuzz FUZZ_SECONDS=20']) assert.ok(scripts.includes(cmd), cmd);
     assert.ok(!steps(ci).some((s) => s.step.uses?.startsWith('actions/cache')), 'no cache: the ledger line comes from Debian\'s sources alone');
   });
 
@@ -337,6 +338,23 @@ describe('release and CI', () => {
     assert.deepEqual(release.jobs.publish.needs, 'build');
   });
 
+  it('release and CI build with make dist and ship its binary and SHA256SUMS', () => {
+    const build = release.jobs.build.steps.map((s) => s.run ?? '').join('\n');
+    assert.match(build, /^make dist$/m);
+    assert.match(build, /dist\/checksum verify "\$\(cat VERSION\)" build\/dist\/agentic-apply-linux-x86_64/);
+    assert.match(build, /cp build\/dist\/agentic-apply-linux-x86_64 build\/dist\/SHA256SUMS out\//);
+    assert.match(build, /sha256sum -c SHA256SUMS/);
+    const publish = release.jobs.publish.steps.map((s) => s.run ?? '').join('\n');
+    assert.match(publish, /gh release create "\$TAG" agentic-apply-linux-x86_64 SHA256SUMS/);
+    const staticJob = ci.jobs.static.steps.map((s) => s.run ?? '').join('\n');
+    assert.match(staticJob, /^make dist$/m);
+    assert.match(staticJob, /dist\/checksum line "\$\(cat VERSION\)" build\/dist\/agentic-apply-linux-x86_64/);
+  });
+
+  it('make dist builds with the workflows\' build date by default', () => {
+    const mk = readFileSync(path.join(ROOT, 'mk/dist.mk'), 'utf8');
+    assert.equal(/^SOURCE_DATE_EPOCH \?= (\d+)$/m.exec(mk)?.[1], String(release.env.SOURCE_DATE_EPOCH));
+  });
   it('both build the static binary with the same fixed build date', () => {
     assert.ok(ci.env.SOURCE_DATE_EPOCH);
     assert.equal(ci.env.SOURCE_DATE_EPOCH, release.env.SOURCE_DATE_EPOCH);
