@@ -68,23 +68,28 @@ describe('scale: sweep deadline', () => {
   after(async () => { await hub?.stop(); });
 
   // The deadline bounds the whole sweep, its listing included (A6): the
-  // listing (3 pages, ~1 s here) fits in 2 s, the 130 PRs do not.
-  it('130 open PRs, sweep_deadline 2 s, 250 ms per answer → stops, lists the rest', async () => {
+  // listing (3 pages, ~1 s here, more on a loaded machine) fits in 6 s;
+  // the 130 PRs, each needing its REST status history, do not.
+  it('130 open PRs, sweep_deadline 6 s, 250 ms per answer → stops, lists the rest', async () => {
     const snapshot = SCENARIOS.find((x) => x.name.startsWith('sweep:')).build();
-    snapshot.config = { ...(snapshot.config ?? {}), sweep_deadline: 2 };
+    snapshot.config = { ...(snapshot.config ?? {}), sweep_deadline: 6 };
     // Every PR in the review flow (a trusted clean status on its head), so
-    // each one needs reading: the deadline must fall in the middle.
+    // each one needs reading, its status history too (an escalation-context
+    // status): the deadline must fall in the middle.
     let id = 50000;
     for (const p of snapshot.pulls) {
       snapshot.statuses[p.head.sha] = [...(snapshot.statuses[p.head.sha] ?? []), {
         id: ++id, state: 'failure', context: 'agentic-review/clean', description: `conductor pr=#${p.number}: clean=false`,
         creator: 'lfx-reviewer', created_at: '2026-11-29T09:30:00Z', target_url: null,
+      }, {
+        id: ++id, state: 'success', context: 'agentic-review/escalation', description: `judged pr=#${p.number}: routine`,
+        creator: 'lfx-reviewer', created_at: '2026-11-29T09:31:00Z', target_url: null,
       }];
     }
     await hub.load(snapshot);
     const r = await runLive(snapshot, hub);
     assert.ok(r.report, r.stderr.slice(-400));
-    assert.ok(r.ms < 6000, `the sweep ended near its deadline (${r.ms} ms)`);
+    assert.ok(r.ms < 10000, `the sweep ended near its deadline (${r.ms} ms)`);
     // A PR whose read the deadline cut is an error step (exit 3), never an approval.
     for (const s of r.report.steps.filter((x) => x.outcome === 'error')) {
       assert.match(r.stderr, new RegExp(`PR #${s.pr}: .*deadline`), `PR #${s.pr} failed for another reason`);
