@@ -435,7 +435,8 @@ describe('examples/agentic-sweep.yml: the state crosses four jobs, the token is 
     assert.ok(cacheSteps(d.jobs.restore).length === 1 && !holdsSecret(d.jobs.restore));
     assert.ok(cacheSteps(d.jobs.check).length === 0 && !holdsSecret(d.jobs.check));
     assert.ok(cacheSteps(d.jobs.sweep).length === 0 && d.jobs.sweep.environment === 'agentic');
-    assert.deepEqual([...secretNames(d.jobs.sweep)], ['AGENTIC_TOKEN']);
+    // The machine account's token, and the App's key in GitHub App mode.
+    assert.deepEqual([...secretNames(d.jobs.sweep)], ['AGENTIC_TOKEN', 'AGENTIC_APP_PRIVATE_KEY']);
     assert.ok(cacheSteps(d.jobs.save).length === 1 && !holdsSecret(d.jobs.save));
     assert.equal(d.jobs.check.needs, 'restore');
     assert.equal(d.jobs.sweep.needs, 'check');

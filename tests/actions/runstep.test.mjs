@@ -1,8 +1,12 @@
 // The run step of action.yml with the real program against fakehub: every
 // input reaches the program (INPUT_<KEY> in the step's env, as action.yml
 // maps them), the tokens go where they belong, outputs and the JSON report
-// come back, bad inputs stop before anything runs.
+// come back, every output the program writes is an output of the action,
+// bad inputs stop before anything runs; GitHub App mode through the
+// action's inputs, as the examples pass them (fakehub's `app` extension,
+// a throwaway RSA key made here).
 import assert from 'node:assert/strict';
+import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -11,11 +15,26 @@ import { Hub, isWrite } from '../integration/lib/fakehub.mjs';
 import { fixture } from '../integration/lib/fixtures.mjs';
 import { BIN, missingPrerequisite } from '../integration/lib/paths.mjs';
 import { FAST } from '../integration/lib/run.mjs';
-import { actionStep, load } from './lib.mjs';
+import { interpolate } from './expr.mjs';
+import { actionStep, load, steps } from './lib.mjs';
 import { runStep, tempDir } from './step.mjs';
 
 const WRITE = 'ghp_machineAccountWriteToken000000000001';
 const READ = 'ghp_machineAccountReadToken0000000000002';
+
+// GitHub App mode: fakehub's App, and its key.
+const APP_ID = 4242;
+const SLUG = 'agentic-apply-bot';
+const BOT = `${SLUG}[bot]`;
+const INSTALLATION = 777;
+const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const PEM = privateKey.export({ type: 'pkcs1', format: 'pem' });
+const PUBLIC = publicKey.export({ type: 'spki', format: 'pem' });
+const PEM_LINES = PEM.split('\n').filter((l) => l.length >= 16 && !l.startsWith('-----'));
+const withApp = (s) => ({ ...s, app: { id: APP_ID, slug: SLUG, public_key: PUBLIC, installation_id: INSTALLATION, token_ttl_s: 3600 } });
+const APP_ENDPOINT = /^\/app(\/|$)|^\/repos\/[^/]+\/[^/]+\/installation$/;
+const isReview = (e) => (e.method === 'POST' && /\/pulls\/\d+\/reviews$/.test(e.path)) || (e.method === 'PUT' && /\/dismissals$/.test(e.path));
+const bearer = (e) => e.headers.authorization?.replace(/^(Bearer|token) /, '');
 
 describe('action.yml run step', { skip: missingPrerequisite() ?? false }, () => {
   let hub;
@@ -60,7 +79,13 @@ describe('action.yml run step', { skip: missingPrerequisite() ?? false }, () => 
       ...env,
     });
     const report = r.outputs.report && existsSync(r.outputs.report) ? readFileSync(r.outputs.report, 'utf8') : null;
-    return { ...r, summary: readFileSync(summary, 'utf8'), report: report ? JSON.parse(report) : null, log: await hub.log({ headers: true }) };
+    return {
+      ...r,
+      summary: readFileSync(summary, 'utf8'),
+      report: report ? JSON.parse(report) : null,
+      log: await hub.log({ headers: true }),
+      state: await hub.state(),
+    };
   }
 
   const snap = (name, mutate = (s) => s) => mutate(structuredClone(fixture(name).snapshot));
@@ -76,6 +101,24 @@ describe('action.yml run step', { skip: missingPrerequisite() ?? false }, () => 
     assert.deepEqual(r.report.steps.map((s) => [s.step, s.outcome]), [['apply', 'applied'], ['gate', 'approve']]);
     assert.match(r.summary, /### \[PR #7\]\([^)]*\): approved/);
     assert.match(r.stderr, new RegExp(`^::add-mask::${WRITE}$`, 'm'), 'the token is masked');
+  });
+
+  it('every output the program writes is an output of the action, under the same meaning', async () => {
+    const { data } = load('action.yml');
+    const exposed = Object.fromEntries(Object.entries(data.outputs)
+      .map(([name, o]) => [/^\$\{\{ steps\.run\.outputs\.([\w-]+) \}\}$/.exec(o.value)?.[1], name]).filter(([k]) => k));
+    for (const inputs of [{}, { 'dry-run': 'true' }]) {
+      const r = await step(snap('014-check-clean-true-success'), { inputs });
+      assert.equal(r.code, 0, r.stderr.slice(-600));
+      const written = Object.keys(r.outputs);
+      for (const k of ['decision', 'pr', 'head', 'approved', 'approved_prs', 'would_approve_prs', 'dry_run', 'exit-code', 'report']) {
+        assert.ok(written.includes(k), `the run step writes ${k}`);
+      }
+      for (const k of written) assert.ok(exposed[k], `output ${k} of the run step is not an output of action.yml`);
+    }
+    assert.equal(exposed.would_approve_prs, 'would-approve-prs');
+    assert.equal(exposed.dry_run, 'dry-run');
+    assert.equal(exposed.approved_prs, 'approved-prs');
   });
 
   it('the write token from input token; reads with input read-token', async () => {
@@ -163,6 +206,98 @@ describe('action.yml run step', { skip: missingPrerequisite() ?? false }, () => 
     assert.equal(r.code, 3);
     assert.equal(r.outputs['exit-code'], '3');
     assert.equal(r.outputs.decision, 'error');
+  });
+
+  describe('GitHub App mode (inputs app-id, app-private-key, app-installation-id)', () => {
+    /** Every request carried the credential it is for (tests/integration/app.test.mjs has the rest). */
+    function assertAppCredentials(log) {
+      assert.ok(log.length > 0);
+      for (const e of log) {
+        const what = `${e.method} ${e.path} (${e.actor})`;
+        if (APP_ENDPOINT.test(e.path)) assert.equal(e.actor, 'jwt', `${what}: the App's JWT`);
+        else if (e.path === '/user' || isReview(e)) {
+          assert.equal(e.actor, 'user', `${what}: the machine account's token`);
+          assert.equal(bearer(e), WRITE, `${what}: input token`);
+        } else assert.equal(e.actor, 'app', `${what}: the installation token`);
+      }
+    }
+    function assertNoKey(r) {
+      for (const [where, text] of [['stdout', r.stdout], ['stderr', r.stderr], ['outputs', r.outputText], ['summary', r.summary]]) {
+        for (const l of PEM_LINES) assert.ok(!text.includes(l), `a line of the private key in ${where}`);
+      }
+    }
+
+    it('apply and approve: reads, the status with the installation token (by the App\'s bot); GET /user and the approval with input token', async () => {
+      const s = withApp(snap('014-check-clean-true-success'));
+      const H = s.pulls[0].head.sha;
+      const r = await step(s, { inputs: { 'app-id': String(APP_ID), 'app-private-key': PEM } });
+      assert.equal(r.code, 0, r.stderr.slice(-600));
+      assert.equal(r.outputs.decision, 'approve');
+      assert.equal(r.outputs.approved, 'true');
+      assert.deepEqual(r.log.filter((e) => APP_ENDPOINT.test(e.path)).map((e) => `${e.method} ${e.path}`),
+        ['GET /app', 'GET /repos/lf/svc/installation', `POST /app/installations/${INSTALLATION}/access_tokens`]);
+      assertAppCredentials(r.log);
+      assert.equal(r.state.statuses[H].at(-1).creator, BOT, 'the clean status is the App\'s');
+      const approvals = r.state.pulls[0].reviews.filter((x) => x.state === 'APPROVED');
+      assert.deepEqual(approvals.map((x) => [x.author, Boolean(x.by_app)]), [['lfx-reviewer', false]], 'the approval is the machine account\'s');
+      assertNoKey(r);
+    });
+
+    it('app-installation-id: that installation, no lookup', async () => {
+      const r = await step(withApp(snap('050-gate-all-hold-approve')), {
+        inputs: { 'app-id': String(APP_ID), 'app-private-key': PEM, 'app-installation-id': String(INSTALLATION) },
+      });
+      assert.equal(r.code, 0, r.stderr.slice(-600));
+      assert.equal(r.outputs.decision, 'approve');
+      assert.ok(!r.log.some((e) => e.path.endsWith('/installation')), 'no installation lookup');
+      assertAppCredentials(r.log);
+    });
+
+    it('app-id without app-private-key: exit 2 naming the key, nothing sent', async () => {
+      const r = await step(withApp(snap('050-gate-all-hold-approve')), { inputs: { 'app-id': String(APP_ID) } });
+      assert.equal(r.code, 2, r.stderr.slice(-600));
+      assert.match(r.stderr, /APP_PRIVATE_KEY/);
+      assert.deepEqual(r.log, []);
+    });
+
+    it('an installation token as input token writes nothing (GET /user is not the trusted login)', async () => {
+      const s = withApp(snap('050-gate-all-hold-approve'));
+      const first = await step(s, { inputs: { 'app-id': String(APP_ID), 'app-private-key': PEM, 'dry-run': 'true' } });
+      const installationToken = bearer(first.log.find((e) => e.actor === 'app'));
+      const r = await step(s, { inputs: { token: installationToken } });
+      assert.notEqual(r.code, 0, 'the run fails');
+      assert.ok([2, 3].includes(r.code), `exit ${r.code}`);
+      assert.deepEqual(r.log.filter(isWrite).map((e) => `${e.method} ${e.path}`), []);
+      assert.equal(r.outputs.approved, 'false');
+    });
+
+    // The examples pass App mode from a variable and an environment secret:
+    // unset, the same workflow runs without an App.
+    for (const [file, fixtureName, inputsOf] of [
+      ['examples/agentic.yml', '014-check-clean-true-success', () => ({})],
+      ['examples/agentic-sweep.yml', '050-gate-all-hold-approve', () => ({ repository: '' })],
+    ]) {
+      it(`as ${file} passes them: App mode when the variable and the secret are set, none when not`, async () => {
+        const ours = steps(load(file).data).filter((x) => /\/agentic-apply@/.test(x.step.uses ?? ''));
+        assert.equal(ours.length, 1);
+        const withs = ours[0].step.with;
+        assert.equal(withs['app-id'], '${{ vars.AGENTIC_APP_ID }}', 'app-id from a variable');
+        assert.equal(withs['app-private-key'], '${{ secrets.AGENTIC_APP_PRIVATE_KEY }}', 'the key from an (environment) secret');
+        const inputsFor = (vars, secrets) => {
+          const c = { vars, secrets, inputs: inputsOf(), runner: { temp: work.dir }, github: { repository: 'lf/svc' } };
+          return Object.fromEntries(Object.entries(withs).map(([k, v]) => [k, interpolate(String(v), c)]));
+        };
+        const s = withApp(snap(fixtureName));
+        const on = await step(s, { inputs: inputsFor({ AGENTIC_APP_ID: String(APP_ID) }, { AGENTIC_TOKEN: WRITE, AGENTIC_APP_PRIVATE_KEY: PEM }) });
+        assert.equal(on.code, 0, on.stderr.slice(-600));
+        assert.ok(on.outputs.approved_prs.split(',').includes('7'), `approved PR 7: ${JSON.stringify(on.outputs)}`);
+        assertAppCredentials(on.log);
+        assertNoKey(on);
+        const off = await step(s, { inputs: inputsFor({}, { AGENTIC_TOKEN: WRITE }) });
+        assert.equal(off.code, 0, off.stderr.slice(-600));
+        assert.ok(off.log.every((e) => e.actor === 'user' && bearer(e) === WRITE), 'no App: every request with input token');
+      });
+    }
   });
 
   for (const [name, inputs, message] of [

@@ -216,10 +216,11 @@ describe('scripts hold no expression and no token', () => {
         assert.ok(!/secrets\.|github\.token|GITHUB_TOKEN|inputs\.(read-)?token/i.test(step.run.replace(/GH_TOKEN|AA_DOWNLOAD_TOKEN|INPUT_TOKEN|INPUT_READ_TOKEN/g, '')),
           `${rel} ${where}: a token named in a script`);
       }
-      // Tokens reach steps only through env.
+      // Secrets reach steps only as the inputs made for them (tokens, the
+      // App's private key), which the action passes on through env.
       for (const { where, step } of steps(data)) {
         for (const [k, v] of Object.entries(step.with ?? {})) {
-          if (/secrets\.|github\.token/.test(String(v))) assert.ok(/token/.test(k), `${rel} ${where}: with.${k} = ${v}`);
+          if (/secrets\.|github\.token/.test(String(v))) assert.ok(/token|^app-private-key$/.test(k), `${rel} ${where}: with.${k} = ${v}`);
         }
       }
     });
@@ -234,7 +235,7 @@ describe('scripts hold no expression and no token', () => {
         || /^\s*\[\[ \$AA_DOWNLOAD_TOKEN =~/.test(l), `token use: ${l.trim()}`);
     }
     const run = load('action.yml').data.runs.steps.find((s) => s.id === 'run').run;
-    assert.ok(!/INPUT_(READ_)?TOKEN/.test(run), 'the run script passes tokens only through its environment');
+    assert.ok(!/INPUT_(READ_)?TOKEN|INPUT_APP_PRIVATE_KEY/.test(run), 'the run script passes tokens and the key only through its environment');
   });
 });
 
@@ -248,9 +249,9 @@ describe('action.yml', () => {
     assert.ok(data.branding.icon && data.branding.color);
   });
 
-  it('has the inputs of every policy key, the tokens, dry-run and command', () => {
+  it('has the inputs of every policy key, the tokens, GitHub App mode, dry-run and command', () => {
     for (const k of policyKeys) assert.ok(data.inputs[k.replace(/_/g, '-')], `input ${k}`);
-    for (const k of ['token', 'read-token', 'dry-run', 'command']) assert.ok(data.inputs[k], k);
+    for (const k of ['token', 'read-token', 'app-id', 'app-private-key', 'app-installation-id', 'dry-run', 'command']) assert.ok(data.inputs[k], k);
     assert.equal(data.inputs.token.required, true);
     assert.equal(data.inputs.command.default, 'run');
   });
@@ -263,6 +264,10 @@ describe('action.yml', () => {
     assert.equal(env.INPUT_TOKEN, '${{ inputs.token }}');
     assert.equal(env.INPUT_READ_TOKEN, '${{ inputs.read-token }}');
     assert.equal(env.INPUT_SWEEP_STATE, '${{ inputs.sweep-state }}');
+    // GitHub App mode, read by the program as INPUT_APP_ID etc. (src/config.c).
+    assert.equal(env.INPUT_APP_ID, '${{ inputs.app-id }}');
+    assert.equal(env.INPUT_APP_PRIVATE_KEY, '${{ inputs.app-private-key }}');
+    assert.equal(env.INPUT_APP_INSTALLATION_ID, '${{ inputs.app-installation-id }}');
     // An empty AGENTIC_<KEY> would override a job-level one with "".
     assert.deepEqual(Object.keys(env).filter((k) => k.startsWith('AGENTIC_')), []);
   });
@@ -273,10 +278,15 @@ describe('action.yml', () => {
     for (const k of policyKeys) assert.equal(data.inputs[k.replace(/_/g, '-')].default, '', k);
   });
 
-  it('outputs decision, pr, head, approved from the run step', () => {
-    for (const k of ['decision', 'pr', 'head', 'approved']) {
+  it('outputs what the run step writes: decision, pr, head, approved, approved-prs, would-approve-prs, dry-run, exit-code, report', () => {
+    for (const k of ['decision', 'pr', 'head', 'approved', 'exit-code', 'report']) {
       assert.equal(data.outputs[k].value, `\${{ steps.run.outputs.${k} }}`, k);
     }
+    for (const k of ['approved-prs', 'would-approve-prs', 'dry-run']) {
+      assert.equal(data.outputs[k].value, `\${{ steps.run.outputs.${k.replace(/-/g, '_')} }}`, k);
+    }
+    assert.doesNotMatch(JSON.stringify(data.outputs), /SNAPSHOT\.md/, 'the report is specified in docs/report.md');
+    assert.match(data.outputs.report.description, /docs\/report\.md/);
   });
 
   it('downloads with github.server_url, action_repository and action_ref, verifies with dist/checksum', () => {
@@ -355,6 +365,7 @@ describe('release and CI', () => {
     const mk = readFileSync(path.join(ROOT, 'mk/dist.mk'), 'utf8');
     assert.equal(/^SOURCE_DATE_EPOCH \?= (\d+)$/m.exec(mk)?.[1], String(release.env.SOURCE_DATE_EPOCH));
   });
+
   it('both build the static binary with the same fixed build date', () => {
     assert.ok(ci.env.SOURCE_DATE_EPOCH);
     assert.equal(ci.env.SOURCE_DATE_EPOCH, release.env.SOURCE_DATE_EPOCH);
