@@ -12,8 +12,10 @@
 #                          through an environment, no cache in the release
 #                          build); the action's
 #                          install step (verified download, fallback to a source
-#                          build) and run step (inputs, outputs) with the program
-#                          against fakehub; end-to-end runs on webhook events
+#                          build) and run step (inputs, outputs, GitHub App
+#                          mode) with the program against fakehub; end-to-end
+#                          runs on webhook events; the documents against
+#                          action.yml, BENCHMARKS.md and dist/SHA256SUMS
 #                          (tests/actions/, node --test)
 #   make release-checksum  make dist, then record the binary's line for VERSION
 #                          in dist/SHA256SUMS (docs/actions.md, Releasing)
