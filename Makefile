@@ -126,6 +126,7 @@ test-unit: $(UNIT_BIN)
 	@tests/run-unit.sh $(UNIT_BIN)
 
 test-fixtures: $(BIN) $(BUILD)/tests/fixture_check
+	@tests/fixtures-generated.sh
 	@tests/fixtures.sh $(BIN) $(BUILD)/tests/fixture_check
 
 # docs/schemas/: every fixture snapshot against snapshot.schema.json and
