@@ -130,7 +130,10 @@ function reportProblems(rep, code) {
       if (s.outcome === 'approve' && !(s.conditions && CONDS.every((k) => s.conditions[k]))) p.push(`${at}: approve without all four conditions true`);
     }
     if (s.outcome === 'error' && code !== 3 && code !== 2) p.push(`${at}: outcome error but exit ${code}`);
-    if (s.outcome === 'refused' && SEVERITY[code] < 1) p.push(`${at}: outcome refused but exit ${code}`);
+    // A9: a verdict of a round superseded by a newer one of the same head
+    // is refused quietly (exit 0); every other refusal is at least exit 1.
+    const superseded = s.step === 'apply' && (s.reasons ?? []).some((r) => /^R4: round \d+ was superseded/.test(r));
+    if (s.outcome === 'refused' && SEVERITY[code] < 1 && !superseded) p.push(`${at}: outcome refused but exit ${code}`);
   });
   rep.writes.forEach((w, i) => {
     const at = `writes[${i}]`;
