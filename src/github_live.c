@@ -711,31 +711,15 @@ static int dec_labels(struct snap_pull *p, const cJSON *nodes, struct buf *err)
 	return AA_OK;
 }
 
-/* Does the text hold `needle` (lower-case), in any case? */
-static bool has_nocase(const char *hay, size_t n, const char *needle)
-{
-	size_t k = strlen(needle), i, j;
-
-	for (i = 0; k && i + k <= n; i++) {
-		for (j = 0; j < k; j++)
-			if (to_lower((unsigned char)hay[i + j]) != needle[j])
-				break;
-		if (j == k)
-			return true;
-	}
-	return false;
-}
-
 /*
- * Could this comment be a verdict whose edit history T2 must see (A5)?
- * Its author is the trusted login and its body names a verdict marker in
- * any case or place — wider than the parser (marker.c), never narrower.
+ * Must T2 see this comment's edit history (A5)? Every edited comment of the
+ * trusted login: one whose markers someone else removed, and that the
+ * trusted login edited after them, is still an A1 hold, and its body no
+ * longer says so.
  */
 static bool edits_needed(const struct live *l, const struct snap_comment *c)
 {
-	return c->edited && policy_is_trusted(l->policy, c->author) &&
-	       (has_nocase(c->body, c->body_len, "agentic:needs-human") ||
-		has_nocase(c->body, c->body_len, "agentic:check"));
+	return c->edited && policy_is_trusted(l->policy, c->author);
 }
 
 static void todos_release(struct edit_todos *t)

@@ -19,7 +19,7 @@ import { runLive } from './lib/run.mjs';
 const REPO = 'lf/svc';
 /** A request for comments' edit histories (A5), not part of the pull read. */
 const isEditHistory = (e) => e.path === '/graphql' && /userContentEdits/.test(e.body?.query ?? '');
-/** Comments whose histories the live port must read: edited, trusted, marked. */
+/** Comments whose histories the live port must read: edited and by the trusted login (A1, A5). */
 function editedVerdicts(snapshot) {
   const trusted = (snapshot.config?.trusted_login ?? 'lfx-reviewer').toLowerCase();
   return snapshot.pulls.flatMap((p) => (p.comments ?? []).filter((c) => (c.edited_by || c.edited_at)
