@@ -166,13 +166,20 @@ static int watch(struct session *s, const struct cli *c, int64_t stall_after,
 		if (fp.stamp_id <= base) {
 			if (!stalled && now - since >= stall_after * 1000) {
 				say("stall: no stamp newer than the round "
-				    "baseline; run the bounded-wait diagnostics");
+				    "baseline; the review round is likely dead "
+				    "(a failed or cancelled conductor run, or "
+				    "its token missing): look at the PR's "
+				    "workflow runs and report what they show "
+				    "rather than pushing again");
 				stalled = true;
 			}
 		} else if (fp.pending && !pending_stalled &&
 			   now - fp.stamp_time >= pending_after * 1000) {
-			say("stall: pending outlived its deadline; run the "
-			    "bounded-wait diagnostics");
+			say("stall: pending outlived its deadline; the "
+			    "review round is likely dead (a failed or "
+			    "cancelled conductor run): look at the PR's "
+			    "workflow runs and report what they show rather "
+			    "than pushing again");
 			pending_stalled = true;
 		}
 		if (strcmp(line.ptr, prev.ptr) != 0) {
