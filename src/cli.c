@@ -5,6 +5,7 @@
  */
 #include "cli.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "config.h"
@@ -14,26 +15,69 @@
 struct option_def {
 	const char *name;
 	unsigned bit;
-	bool takes_value;
+	const char *value; /* NULL: a flag */
+	const char *help;
 };
 
+/* Every option of every command; each command takes the subset its mask in
+ * commands.c names, and its --help is printed from this table. */
 static const struct option_def options[] = {
-	{"--repo", OPT_REPO, true},	    {"--dry-run", OPT_DRY_RUN, false},
-	{"--json", OPT_JSON, false},	    {"--snapshot", OPT_SNAPSHOT, true},
-	{"--pr", OPT_PR, true},		    {"--comment", OPT_COMMENT, true},
-	{"--out", OPT_OUT, true},	    {"--all", OPT_ALL, false},
-	{"--watch", OPT_WATCH, false},	    {"--quiet", OPT_QUIET, false},
-	{"--interval", OPT_INTERVAL, true}, {"--count", OPT_COUNT, true},
-	{"--stall-after", OPT_STALL_AFTER, true},
-	{"--pending-after", OPT_PENDING_AFTER, true},
-	{"--state", OPT_STATE, true},	    {"--repos", OPT_REPOS, true},
+	{"--repo", OPT_REPO, "OWNER/NAME",
+	 "the repository (default $GITHUB_REPOSITORY)"},
+	{"--dry-run", OPT_DRY_RUN, NULL,
+	 "compute everything, write nothing (planned writes are reported)"},
+	{"--json", OPT_JSON, NULL, "print the report on stdout"},
+	{"--snapshot", OPT_SNAPSHOT, "FILE",
+	 "act on a snapshot instead of GitHub (offline)"},
+	{"--pr", OPT_PR, "N", "the pull request"},
+	{"--comment", OPT_COMMENT, "ID", "the verdict comment to re-read"},
+	{"--out", OPT_OUT, "FILE", "where to write (- for stdout)"},
+	{"--all", OPT_ALL, NULL, "every open pull request"},
+	{"--watch", OPT_WATCH, NULL, "poll and print changes only"},
+	{"--quiet", OPT_QUIET, NULL,
+	 "only errors and warnings on stderr, no summary"},
+	{"--interval", OPT_INTERVAL, "S",
+	 "with --watch: seconds between polls (default 120)"},
+	{"--count", OPT_COUNT, "N", "with --watch: stop after N polls"},
+	{"--stall-after", OPT_STALL_AFTER, "S",
+	 "with --watch: stall line after S s without a new stamp (900)"},
+	{"--pending-after", OPT_PENDING_AFTER, "S",
+	 "with --watch: stall line for a stamp pending S s (2400)"},
+	{"--state", OPT_STATE, "FILE",
+	 "the sweep's change detection (skip PRs unchanged since)"},
+	{"--repos", OPT_REPOS, "A/B,C/D",
+	 "sweep several repositories in one run"},
 };
 
-static int number(int64_t *out, const char *opt, const char *v, int64_t max)
+void cli_print_options(FILE *f, unsigned allowed, bool names_only)
+{
+	size_t k;
+	char left[64];
+
+	for (k = 0; k < ARRAY_SIZE(options); k++) {
+		if (!(allowed & options[k].bit))
+			continue;
+		if (names_only) {
+			fprintf(f, "%s\n", options[k].name);
+			continue;
+		}
+		snprintf(left, sizeof(left), "%s%s%s", options[k].name,
+			 options[k].value ? " " : "",
+			 options[k].value ? options[k].value : "");
+		fprintf(f, "  %-22s %s\n", left, options[k].help);
+	}
+	if (names_only)
+		fprintf(f, "--help\n");
+	else
+		fprintf(f, "  %-22s %s\n", "--help", "this text");
+}
+
+static int number(const struct cli *c, int64_t *out, const char *opt,
+		  const char *v, int64_t max)
 {
 	if (!v || parse_decimal(out, v, strlen(v), max) < 0 || *out < 1) {
-		log_error("%s: '%s' is not a number from 1 to %lld", opt, v,
-			  (long long)max);
+		log_error("%s: %s: '%s' is not a number from 1 to %lld",
+			  c->command, opt, v, (long long)max);
 		return -1;
 	}
 	return 0;
@@ -87,9 +131,9 @@ static int set(struct cli *c, const struct option_def *o, const char *v)
 		c->snapshot = v;
 		return 0;
 	case OPT_PR:
-		return number(&c->pr, o->name, v, INT32_MAX);
+		return number(c, &c->pr, o->name, v, INT32_MAX);
 	case OPT_COMMENT:
-		return number(&c->comment, o->name, v, INT64_MAX / 2);
+		return number(c, &c->comment, o->name, v, INT64_MAX / 2);
 	case OPT_OUT:
 		c->out = v;
 		return 0;
@@ -103,7 +147,7 @@ static int set(struct cli *c, const struct option_def *o, const char *v)
 		c->quiet = true;
 		return 0;
 	case OPT_INTERVAL:
-		return number(&c->interval, o->name, v, 86400);
+		return number(c, &c->interval, o->name, v, 86400);
 	case OPT_STATE:
 		c->state = v;
 		return 0;
@@ -111,11 +155,11 @@ static int set(struct cli *c, const struct option_def *o, const char *v)
 		c->repos = v;
 		return repositories(o->name, v, true);
 	case OPT_COUNT:
-		return number(&c->count, o->name, v, INT32_MAX);
+		return number(c, &c->count, o->name, v, INT32_MAX);
 	case OPT_STALL_AFTER:
-		return number(&c->stall_after, o->name, v, (int64_t)7 * 86400);
+		return number(c, &c->stall_after, o->name, v, (int64_t)7 * 86400);
 	case OPT_PENDING_AFTER:
-		return number(&c->pending_after, o->name, v, (int64_t)7 * 86400);
+		return number(c, &c->pending_after, o->name, v, (int64_t)7 * 86400);
 	}
 	return -1;
 }
@@ -153,12 +197,19 @@ int cli_parse(struct cli *c, int argc, char **argv, unsigned allowed,
 			if (strlen(options[k].name) == len &&
 			    strncmp(options[k].name, a, len) == 0)
 				break;
-		if (k == ARRAY_SIZE(options) || !(allowed & options[k].bit)) {
-			log_error("%s: unknown option '%.*s'", c->command,
-				  (int)len, a);
+		if (k == ARRAY_SIZE(options)) {
+			log_error("%s: unknown option '%.*s' (agentic-apply "
+				  "help %s lists its options)", c->command,
+				  (int)len, a, c->command);
 			return -1;
 		}
-		if (options[k].takes_value) {
+		if (!(allowed & options[k].bit)) {
+			log_error("%s is not an option of %s (agentic-apply "
+				  "help %s lists its options)", options[k].name,
+				  c->command, c->command);
+			return -1;
+		}
+		if (options[k].value) {
 			if (eq)
 				value = eq + 1;
 			else if (i + 1 < argc)

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Options a command accepts (bits). */
 #define OPT_REPO (1u << 0)
@@ -54,5 +55,9 @@ struct cli {
  */
 int cli_parse(struct cli *c, int argc, char **argv, unsigned allowed,
 	      int max_args);
+
+/* The options in `allowed`, one a line with their help, or only their
+ * names (--list-options); --help last. */
+void cli_print_options(FILE *f, unsigned allowed, bool names_only);
 
 #endif

@@ -444,7 +444,7 @@ int cmd_lint(int argc, char **argv)
 	struct lint l;
 	bool ok;
 
-	if (cli_parse(&c, argc, argv, OPT_JSON, 1) < 0)
+	if (cli_parse(&c, argc, argv, command_options(c.command), 1) < 0)
 		return EXIT_USAGE;
 	if (c.help) {
 		usage_command("lint");

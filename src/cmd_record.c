@@ -168,10 +168,7 @@ int cmd_record(int argc, char **argv)
 	bool malformed;
 	int code;
 
-	if (cli_parse(&c, argc, argv,
-		      OPT_REPO | OPT_PR | OPT_ALL | OPT_OUT | OPT_SNAPSHOT |
-			      OPT_QUIET,
-		      0) < 0)
+	if (cli_parse(&c, argc, argv, command_options(c.command), 0) < 0)
 		return EXIT_USAGE;
 	if (c.help) {
 		usage_command("record");

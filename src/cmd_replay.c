@@ -27,7 +27,7 @@ int cmd_replay(int argc, char **argv)
 	struct session s;
 	bool malformed;
 
-	if (cli_parse(&c, argc, argv, OPT_DRY_RUN | OPT_JSON | OPT_QUIET, 1) < 0)
+	if (cli_parse(&c, argc, argv, command_options(c.command), 1) < 0)
 		return usage_report();
 	if (c.help) {
 		usage_command("replay");

@@ -12,15 +12,14 @@
 #include "log.h"
 #include "session.h"
 
-#define ACT_OPTS (OPT_REPO | OPT_DRY_RUN | OPT_JSON | OPT_SNAPSHOT | OPT_QUIET)
-
-/* Parse, handle --help, open the session. -1: done, *code is the exit. */
+/* Parse, handle --help, open the session; `required` options must be
+ * given. -1: done, *code is the exit. */
 static int start(struct session *s, struct cli *c, int argc, char **argv,
-		 unsigned extra, int *code)
+		 unsigned required, int *code)
 {
 	bool malformed;
 
-	if (cli_parse(c, argc, argv, ACT_OPTS | extra, 0) < 0) {
+	if (cli_parse(c, argc, argv, command_options(c->command), 0) < 0) {
 		*code = EXIT_USAGE;
 		return -1;
 	}
@@ -30,12 +29,12 @@ static int start(struct session *s, struct cli *c, int argc, char **argv,
 		return -1;
 	}
 	log_set_quiet(c->quiet);
-	if ((extra & OPT_PR) && !c->pr) {
+	if ((required & OPT_PR) && !c->pr) {
 		log_error("%s: --pr N is required", c->command);
 		*code = EXIT_USAGE;
 		return -1;
 	}
-	if ((extra & OPT_COMMENT) && !c->comment) {
+	if ((required & OPT_COMMENT) && !c->comment) {
 		log_error("%s: --comment ID is required", c->command);
 		*code = EXIT_USAGE;
 		return -1;
@@ -84,7 +83,7 @@ int cmd_run(int argc, char **argv)
 	struct session s;
 	int code;
 
-	if (start(&s, &c, argc, argv, OPT_STATE, &code) < 0)
+	if (start(&s, &c, argc, argv, 0, &code) < 0)
 		return code;
 	if (s.offline) {
 		session_run_event(&s, s.snap.event_name, s.snap.event_payload,
@@ -135,7 +134,7 @@ int cmd_sweep(int argc, char **argv)
 	size_t first = 0, i;
 	int code;
 
-	if (start(&s, &c, argc, argv, OPT_STATE | OPT_REPOS, &code) < 0)
+	if (start(&s, &c, argc, argv, 0, &code) < 0)
 		return code;
 	s.sweep = true;
 	if (!c.repos) {

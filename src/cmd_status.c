@@ -204,11 +204,7 @@ int cmd_status(int argc, char **argv)
 	bool malformed;
 	int code = EXIT_OK, error;
 
-	if (cli_parse(&c, argc, argv,
-		      OPT_REPO | OPT_PR | OPT_SNAPSHOT | OPT_WATCH |
-			      OPT_INTERVAL | OPT_COUNT | OPT_STALL_AFTER |
-			      OPT_PENDING_AFTER | OPT_QUIET,
-		      0) < 0)
+	if (cli_parse(&c, argc, argv, command_options(c.command), 0) < 0)
 		return EXIT_USAGE;
 	if (c.help) {
 		usage_command("status");

@@ -17,6 +17,10 @@ int cmd_status(int argc, char **argv);
 /* Pick the command named by argv[1] and run it. */
 int commands_main(int argc, char **argv);
 
+/* The options a command takes (cli.h bits): its parser and its --help use
+ * this one mask. */
+unsigned command_options(const char *command);
+
 /* Help text of a command (printed by --help). */
 void usage_command(const char *command);
 

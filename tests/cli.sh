@@ -50,6 +50,34 @@ for c in run apply gate sweep replay lint record status; do
 	expect "$c --help" 0 "$bin" "$c" --help
 	stdout_has "$c --help" "usage: agentic-apply $c"
 done
+# Each command's options: parser, --help and README agree (tests/options.sh).
+if tests/options.sh "$bin"; then ok; else bad "options: parser, --help and README disagree"; fi
+expect "help CMD" 0 "$bin" help gate
+stdout_has "help CMD" "usage: agentic-apply gate"
+stdout_has "help CMD" "--pr N"
+expect "help unknown CMD" 2 "$bin" help frob
+stderr_has "help unknown CMD" "unknown command 'frob'"
+expect "sweep --help" 0 "$bin" sweep --help
+stdout_has "sweep --help" "--state FILE"
+stdout_has "sweep --help" "--repos A/B,C/D"
+expect "run --help" 0 "$bin" run --help
+stdout_has "run --help" "--state FILE"
+expect "status --help" 0 "$bin" status --help
+stdout_has "status --help" "--count N"
+expect "lint --help" 0 "$bin" lint --help
+stdout_has "lint --help" "1  not usable"
+if grep -q "verdict was refused" "$tmp/out"; then bad "lint --help: exit 1 of the acting commands"; else ok; fi
+expect "--help: no common options" 0 "$bin" --help
+if grep -q "Common options" "$tmp/out"; then bad "--help claims common options"; else ok; fi
+expect "replay --repo" 2 "$bin" replay --repo a/b fixtures/000-demo.json
+stderr_has "replay --repo" "--repo is not an option of replay"
+stderr_lines "replay --repo" 1
+expect "lint --quiet" 2 "$bin" lint --quiet
+stderr_has "lint --quiet" "--quiet is not an option of lint"
+expect "status --json" 2 "$bin" status --json --pr 1
+stderr_has "status --json" "--json is not an option of status"
+expect "run --version" 2 "$bin" run --version
+stderr_has "run --version" "run: unknown option '--version'"
 
 # --- replay: malformed input gives exit 2 and the minimal report ---
 expect "replay without a file" 2 "$bin" replay
