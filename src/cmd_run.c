@@ -46,7 +46,7 @@ static int start(struct session *s, struct cli *c, int argc, char **argv,
 	return 0;
 }
 
-/* The workflow's event payload ($GITHUB_EVENT_PATH), or "{}" without one. */
+/* The workflow's event payload ($GITHUB_EVENT_PATH). */
 static int read_event(struct buf *out, const char *path)
 {
 	FILE *f;
@@ -54,8 +54,6 @@ static int read_event(struct buf *out, const char *path)
 	size_t n;
 	int error = 0;
 
-	if (!path)
-		return buf_adds(out, "{}");
 	if (!(f = fopen(path, "rb"))) {
 		log_error("run: cannot open GITHUB_EVENT_PATH '%s': %s", path,
 			  strerror(errno));
@@ -92,6 +90,11 @@ int cmd_run(int argc, char **argv)
 		report_note(&s.report, NOTE_ERROR,
 			    "run: GITHUB_EVENT_NAME is not set");
 		report_exit(&s.report, EXIT_USAGE);
+	} else if (!s.env.event_path) {
+		report_note(&s.report, NOTE_ERROR,
+			    "run: GITHUB_EVENT_PATH is not set (the file of the "
+			    "event's payload)");
+		report_exit(&s.report, EXIT_USAGE);
 	} else if (read_event(&payload, s.env.event_path) < 0) {
 		report_exit(&s.report, EXIT_USAGE);
 	} else {
@@ -100,6 +103,31 @@ int cmd_run(int argc, char **argv)
 	}
 	buf_release(&payload);
 	return session_close(&s, c.json);
+}
+
+/*
+ * An explicit `gate --pr N` or `apply --comment ID` names what it acts on:
+ * a PR or comment that does not exist is a usage error (exit 2), as for
+ * record and status. Events keep their skip (the engine's), so this is
+ * decided here, on the steps of this run.
+ */
+static void missing_is_usage(struct session *s, const char *command)
+{
+	struct report_step *st;
+	size_t i;
+
+	for (i = 0; i < s->report.nsteps; i++) {
+		st = &s->report.steps[i];
+		if (strcmp(st->outcome, "skipped") != 0 || !st->nreasons ||
+		    (!strstr(st->reasons[0], " not found") &&
+		     !strstr(st->reasons[0], " is not a comment of PR ")))
+			continue;
+		st->outcome = "error";
+		st->exit = EXIT_USAGE;
+		report_note(&s->report, NOTE_ERROR, "%s: %s", command,
+			    st->reasons[0]);
+		report_exit(&s->report, EXIT_USAGE);
+	}
 }
 
 int cmd_apply(int argc, char **argv)
@@ -111,6 +139,7 @@ int cmd_apply(int argc, char **argv)
 	if (start(&s, &c, argc, argv, OPT_PR | OPT_COMMENT, &code) < 0)
 		return code;
 	engine_apply_id(&s.engine, c.pr, c.comment);
+	missing_is_usage(&s, c.command);
 	return session_close(&s, c.json);
 }
 
@@ -123,6 +152,7 @@ int cmd_gate(int argc, char **argv)
 	if (start(&s, &c, argc, argv, OPT_PR, &code) < 0)
 		return code;
 	engine_gate(&s.engine, c.pr);
+	missing_is_usage(&s, c.command);
 	return session_close(&s, c.json);
 }
 

@@ -214,6 +214,10 @@ static const char *in_words(const char *reason)
 static const char *outcome_words(const struct report *r,
 				 const struct report_step *s)
 {
+	/* An explicit command's PR or comment that does not exist. */
+	if (strcmp(s->outcome, "error") == 0 && s->exit == EXIT_USAGE)
+		return s->kind == STEP_APPLY ? "verdict not applied"
+					     : "not approved";
 	if (s->kind == STEP_APPLY) {
 		if (strcmp(s->outcome, "applied") == 0)
 			return "verdict applied";

@@ -134,8 +134,17 @@ expect "gate --pr=0" 2 "$bin" gate --snapshot "$demo" --pr=0
 expect "apply needs --comment" 2 "$bin" apply --snapshot "$demo" --pr 42
 expect "apply --comment" 0 "$bin" apply --snapshot "$demo" --pr 42 --comment 2519634101 --json
 stdout_has "apply --comment" '"state": "success"'
-expect "apply unknown comment" 0 "$bin" apply --snapshot "$demo" --pr 42 --comment 99 --json
-stdout_has "apply unknown comment" '"outcome": "skipped"'
+# An explicit PR or comment that does not exist is an error (exit 2), like
+# record and status; an event's is a skip (the fixtures).
+expect "apply unknown comment" 2 "$bin" apply --snapshot "$demo" --pr 42 --comment 99 --json
+stdout_has "apply unknown comment" '"outcome": "error"'
+stderr_has "apply unknown comment" "apply: comment 99 is not a comment of PR #42"
+if grep -q "GitHub call failed" "$tmp/err"; then bad "apply unknown comment: blamed GitHub"; else ok; fi
+expect "apply unknown PR" 2 "$bin" apply --snapshot "$demo" --pr 9 --comment 99
+stderr_has "apply unknown PR" "apply: PR #9 not found"
+expect "gate unknown PR" 2 "$bin" gate --snapshot "$demo" --pr 9 --json
+stdout_has "gate unknown PR" '"exit": 2'
+stderr_has "gate unknown PR" "gate: PR #9 not found"
 expect "sweep --snapshot" 0 "$bin" sweep --snapshot "$demo" --json
 stdout_has "sweep --snapshot" '"step": "gate"'
 expect "dry run plans" 0 "$bin" replay --dry-run "$demo"
@@ -196,6 +205,9 @@ live() {
 	env -i PATH="$PATH" GITHUB_TOKEN=t GITHUB_API_URL=http://127.0.0.1:9 \
 		AGENTIC_RETRIES=0 AGENTIC_CONNECT_TIMEOUT=1 "$@"
 }
+expect "run without GITHUB_EVENT_PATH" 2 live GITHUB_REPOSITORY=a/b GITHUB_EVENT_NAME=schedule "$bin" run
+stderr_has "run without GITHUB_EVENT_PATH" "GITHUB_EVENT_PATH is not set"
+if grep -q "payload" "$tmp/err" && grep -q "missing" "$tmp/err"; then bad "run without GITHUB_EVENT_PATH: blamed the payload"; else ok; fi
 # A8: repository names (--repo, --repos, GITHUB_REPOSITORY).
 for r in a/.. ../b ./b a/. 'a/b c' a/b/c a 'a/b;c' "$(printf 'a/b\033')" \
 	"$(printf 'a%.0s' $(seq 40))/b"; do
