@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "commands.h"
@@ -392,6 +393,7 @@ static void lint_check(struct lint *l)
 static int read_all(struct buf *b, const char *path)
 {
 	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+	struct stat st;
 	char chunk[65536];
 	size_t n;
 	int error = 0;
@@ -400,11 +402,16 @@ static int read_all(struct buf *b, const char *path)
 		log_error("lint: cannot open '%s': %s", path, strerror(errno));
 		return -1;
 	}
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		log_error("lint: '%s' is a directory", path);
+		fclose(f);
+		return -1;
+	}
 	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
 		if (buf_add(b, chunk, n) < 0)
 			break; /* too long: the parser says so */
 	if (ferror(f)) {
-		log_error("lint: cannot read '%s'", path);
+		log_error("lint: cannot read '%s': %s", path, strerror(errno));
 		error = -1;
 	}
 	if (f != stdin)

@@ -84,7 +84,14 @@ expect "replay without a file" 2 "$bin" replay
 stdout_is "replay without a file" "$usage_report"
 expect "replay missing file" 2 "$bin" replay "$tmp/nope.json"
 stdout_is "replay missing file" "$usage_report"
-stderr_has "replay missing file" "cannot open snapshot"
+stderr_has "replay missing file" "snapshot '$tmp/nope.json': cannot open: No such file"
+if [ "$(grep -o "nope.json" "$tmp/err" | wc -l)" -eq 1 ]; then ok; else bad "replay missing file: the path repeated"; fi
+expect "replay a directory" 2 "$bin" replay "$tmp"
+stderr_has "replay a directory" "snapshot '$tmp': is a directory"
+expect "gate --snapshot a directory" 2 "$bin" gate --snapshot "$tmp" --pr 1
+stderr_has "gate --snapshot a directory" "is a directory"
+expect "lint a directory" 2 "$bin" lint "$tmp"
+stderr_has "lint a directory" "lint: '$tmp' is a directory"
 expect "replay unknown option" 2 "$bin" replay --frob fixtures/000-demo.json
 stdout_is "replay unknown option" "$usage_report"
 
