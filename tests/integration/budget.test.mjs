@@ -136,7 +136,7 @@ describe('budget', () => {
     assert.equal(r.log[3].body.commit_id, head);
   });
 
-  it('an edited verdict comment costs one more query per read of its PR; an unedited one none (A5)', async () => {
+  it('an edited comment of the trusted login costs one more query per read of its PR; an unedited one none (A1, A5)', async () => {
     const fx = fixture('050-gate-all-hold-approve');
     assert.deepEqual(editedVerdicts(fx.snapshot), [], 'the happy path has no edited verdict');
     const plain = await run(fx.snapshot);
@@ -147,8 +147,8 @@ describe('budget', () => {
     verdict.edits = [{ editor: 'lfx-reviewer', edited_at: '2026-11-29T10:30:00Z' }];
     verdict.edited_by = 'lfx-reviewer';
     verdict.edited_at = '2026-11-29T10:30:00Z';
-    // Edited comments that cannot be verdicts: no history read (a trusted
-    // note without a marker; a marker in someone else's comment).
+    // A trusted note without a marker is read too (someone may have edited
+    // a yes away, A1); a marker in someone else's comment is not.
     s.pulls[0].comments.push({ id: 88001, author: 'lfx-reviewer', created_at: '2026-11-29T10:00:00Z',
       body: 'just a note', edited_by: 'lfx-reviewer', edited_at: '2026-11-29T10:10:00Z' });
     s.pulls[0].comments.push({ id: 88002, author: 'dev1', created_at: '2026-11-29T10:00:00Z',
@@ -159,7 +159,7 @@ describe('budget', () => {
     const pullReads = edited.log.filter((e) => e.path === '/graphql').length;
     assert.equal(edited.edits.length, pullReads, 'one history query per read of the PR');
     for (const e of edited.edits) assert.equal(e.status, 200);
-    assert.deepEqual(edited.edits[0].body.variables.ids?.length, 1, 'only the edited verdict\'s history');
+    assert.deepEqual(edited.edits[0].body.variables.ids?.length, 2, 'the histories of the trusted login\'s two edited comments, in one query');
   });
 
   it('already approved on H: no write, no GET /user, at most 3 requests', async () => {
