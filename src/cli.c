@@ -164,6 +164,28 @@ static int set(struct cli *c, const struct option_def *o, const char *v)
 	return -1;
 }
 
+/* Options that mean nothing together are refused, not ignored. */
+static int combinations(const struct cli *c)
+{
+	const char *alone = c->interval	     ? "--interval"
+			    : c->count	     ? "--count"
+			    : c->stall_after   ? "--stall-after"
+			    : c->pending_after ? "--pending-after"
+					       : NULL;
+
+	if (alone && !c->watch) {
+		log_error("%s: %s needs --watch", c->command, alone);
+		return -1;
+	}
+	if (c->snapshot && (c->repo || c->repos)) {
+		log_error("%s: %s cannot be used with --snapshot (the snapshot "
+			  "names its repository)", c->command,
+			  c->repo ? "--repo" : "--repos");
+		return -1;
+	}
+	return 0;
+}
+
 int cli_parse(struct cli *c, int argc, char **argv, unsigned allowed,
 	      int max_args)
 {
@@ -227,5 +249,5 @@ int cli_parse(struct cli *c, int argc, char **argv, unsigned allowed,
 		if (set(c, &options[k], value) < 0)
 			return -1;
 	}
-	return 0;
+	return combinations(c);
 }

@@ -177,6 +177,19 @@ if [ "$(wc -l <"$tmp/out")" -eq 1 ]; then ok; else bad "status --watch printed a
 expect "status --watch stall line" 0 "$bin" status --snapshot "$demo" --pr 42 --watch --interval 1 --count 3 --stall-after 1
 stdout_has "status --watch stall line" "stall: no stamp newer than the round baseline"
 
+# Options that mean nothing together are refused, not ignored.
+expect "--interval without --watch" 2 "$bin" status --snapshot "$demo" --pr 42 --interval 5
+stderr_has "--interval without --watch" "status: --interval needs --watch"
+expect "--count without --watch" 2 "$bin" status --snapshot "$demo" --pr 42 --count 2
+stderr_has "--count without --watch" "--count needs --watch"
+expect "--repo with --snapshot" 2 "$bin" gate --snapshot "$demo" --pr 42 --repo a/b
+stderr_has "--repo with --snapshot" "gate: --repo cannot be used with --snapshot"
+expect "--repos with --snapshot" 2 "$bin" sweep --snapshot "$demo" --repos lf/svc,a/b
+stderr_has "--repos with --snapshot" "sweep: --repos cannot be used with --snapshot"
+if grep -q "is not OWNER/NAME" "$tmp/err"; then bad "--repos with --snapshot: blamed the name"; else ok; fi
+expect "--pr 0 names its command" 2 "$bin" gate --snapshot "$demo" --pr 0
+stderr_has "--pr 0 names its command" "gate: --pr: '0' is not a number"
+
 # sweep change detection (--state), offline
 sweep=fixtures/150-sweep-mixed.json
 rm -f "$tmp/state.json"
