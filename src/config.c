@@ -19,6 +19,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -293,13 +294,31 @@ static int policy_setting(struct policy *p, const char *key, struct buf *err)
 		   other = BUF_INIT(BUF_MAX_SMALL), msg = BUF_INIT(BUF_MAX_SMALL);
 	struct policy scratch;
 	size_t n = sources(src, key, true), i;
+	const char *cause, *c;
 	int error = AA_OK;
 
 	policy_init(&scratch);
 	for (i = 0; i < n; i++) {
 		if (policy_set(&scratch, key, src[i].value, err) < 0) {
-			/* "config KEY: …" names the key; say the variable. */
-			buf_addf(&msg, "%s: %s", src[i].name, err->ptr);
+			/* "config KEY: …" names the key; say what the user
+			 * set: input `trusted-login`, or the variable. */
+			buf_addf(&msg, "config %s: ", key);
+			cause = strncmp(err->ptr, msg.ptr, msg.len) == 0
+					? err->ptr + msg.len
+					: err->ptr;
+			buf_reset(&msg);
+			if (strncmp(src[i].name, "INPUT_", 6) == 0) {
+				buf_adds(&msg, "input '");
+				for (c = src[i].name + 6; *c; c++)
+					buf_addf(&msg, "%c",
+						 *c == '_' ? '-'
+							   : (char)tolower(
+								     (unsigned char)*c));
+				buf_addf(&msg, "' (%s)", src[i].name);
+			} else {
+				buf_adds(&msg, src[i].name);
+			}
+			buf_addf(&msg, ": %s", cause);
 			buf_setf(err, "%s", msg.ptr);
 			error = AA_EUSAGE;
 			goto out;
@@ -395,11 +414,12 @@ int env_load(struct env_config *e, struct policy *p, struct buf *err)
 
 	memset(e, 0, sizeof(*e));
 	buf_init(&e->app_key, BUF_MAX_SMALL);
+	/* First: a configuration error below is an annotation under Actions. */
+	e->actions = env_true("GITHUB_ACTIONS");
 	if (load_server(e, err) < 0)
 		return AA_EUSAGE;
 	e->event_name = env("GITHUB_EVENT_NAME");
 	e->event_path = env("GITHUB_EVENT_PATH");
-	e->actions = env_true("GITHUB_ACTIONS");
 	e->step_summary = env("GITHUB_STEP_SUMMARY");
 	e->server_url = env("GITHUB_SERVER_URL");
 	e->output = env("GITHUB_OUTPUT");

@@ -38,10 +38,12 @@ static void mask(const char *token)
 static int open_live(struct session *s, const struct cli *c, struct buf *err)
 {
 	struct live_config lc;
+	int error;
 
-	if (env_load(&s->env, &s->policy, err) < 0)
+	error = env_load(&s->env, &s->policy, err);
+	log_set_actions(s->env.actions); /* its errors are annotations */
+	if (error < 0)
 		return AA_EUSAGE;
-	log_set_actions(s->env.actions);
 	if (!token_valid(s->env.token) || !token_valid(s->env.read_token)) {
 		buf_setf(err, "a token holds whitespace or control characters");
 		return AA_EUSAGE;

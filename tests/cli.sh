@@ -280,7 +280,12 @@ expect "config: an empty input is unset" 3 live GITHUB_REPOSITORY=a/b INPUT_TRUS
 	AGENTIC_TRUSTED_LOGIN=bot "$bin" gate --pr 7
 expect "config: a bad value names its variable" 2 live GITHUB_REPOSITORY=a/b \
 	INPUT_TRUSTED-LOGIN='a b' "$bin" gate --pr 7
-stderr_has "config: a bad value names its variable" "INPUT_TRUSTED-LOGIN: config trusted_login"
+stderr_has "config: a bad value names its variable" "input 'trusted-login' (INPUT_TRUSTED-LOGIN): \"a b\" is not a GitHub login"
+expect "config: AGENTIC_ names itself" 2 live GITHUB_REPOSITORY=a/b AGENTIC_TRUSTED_LOGIN='a b' "$bin" gate --pr 7
+stderr_has "config: AGENTIC_ names itself" "gate: AGENTIC_TRUSTED_LOGIN: \"a b\" is not a GitHub login"
+expect "config: an annotation under Actions" 2 live GITHUB_ACTIONS=true GITHUB_REPOSITORY=a/b \
+	INPUT_TRUSTED_LOGIN='a b' "$bin" gate --pr 7
+stderr_has "config: an annotation under Actions" "::error::gate: input 'trusted-login'"
 
 # --- lint ---
 sha=0123456789abcdef0123456789abcdef01234567
