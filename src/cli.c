@@ -209,6 +209,12 @@ int cli_parse(struct cli *c, int argc, char **argv, unsigned allowed,
 			c->arg = a;
 			continue;
 		}
+		if (strcmp(a, "--version") == 0) {
+			log_error("--version is not an option of %s "
+				  "(agentic-apply --version prints the version)",
+				  c->command);
+			return -1;
+		}
 		if (strcmp(a, "--") == 0) {
 			log_error("%s: '--' is not supported", c->command);
 			return -1;

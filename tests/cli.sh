@@ -77,7 +77,7 @@ stderr_has "lint --quiet" "--quiet is not an option of lint"
 expect "status --json" 2 "$bin" status --json --pr 1
 stderr_has "status --json" "--json is not an option of status"
 expect "run --version" 2 "$bin" run --version
-stderr_has "run --version" "run: unknown option '--version'"
+stderr_has "run --version" "--version is not an option of run (agentic-apply --version"
 
 # --- replay: malformed input gives exit 2 and the minimal report ---
 expect "replay without a file" 2 "$bin" replay
