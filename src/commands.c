@@ -48,7 +48,8 @@ static const char exit_lint[] =
 	"  2  usage error, or the file cannot be read\n";
 
 static const struct command commands[] = {
-	{"run", cmd_run, "run [--json] [--dry-run] [--snapshot FILE]",
+	{"run", cmd_run,
+	 "run [--json] [--dry-run] [--snapshot FILE] [--state FILE]",
 	 "Act on the workflow's event ($GITHUB_EVENT_NAME, $GITHUB_EVENT_PATH):\n"
 	 "  issue_comment created -> apply, then gate; status, pull_request,\n"
 	 "  workflow_dispatch -> gate; schedule -> sweep.",
@@ -60,10 +61,12 @@ static const struct command commands[] = {
 	{"gate", cmd_gate, "gate --pr N [--json] [--dry-run] [--snapshot FILE]",
 	 "Decide whether PR N may be approved; approve or dismiss.",
 	 ACT | OPT_PR, exit_codes},
-	{"sweep", cmd_sweep, "sweep [--json] [--dry-run] [--snapshot FILE]",
+	{"sweep", cmd_sweep,
+	 "sweep [--json] [--dry-run] [--snapshot FILE | --repos A/B,C/D]\n"
+	 "        [--state FILE]",
 	 "Gate every open PR of the repository that is in the review flow.",
 	 ACT | OPT_STATE | OPT_REPOS, exit_codes},
-	{"replay", cmd_replay, "replay SNAPSHOT.json [--dry-run]",
+	{"replay", cmd_replay, "replay SNAPSHOT.json [--dry-run] [--quiet]",
 	 "Run `run` against a snapshot, offline; print the JSON report.",
 	 OPT_DRY_RUN | OPT_JSON | OPT_QUIET, exit_codes},
 	{"record", cmd_record,
