@@ -52,7 +52,7 @@ static const struct option_def options[] = {
 void cli_print_options(FILE *f, unsigned allowed, bool names_only)
 {
 	size_t k;
-	char left[64];
+	int w;
 
 	for (k = 0; k < ARRAY_SIZE(options); k++) {
 		if (!(allowed & options[k].bit))
@@ -61,10 +61,11 @@ void cli_print_options(FILE *f, unsigned allowed, bool names_only)
 			fprintf(f, "%s\n", options[k].name);
 			continue;
 		}
-		snprintf(left, sizeof(left), "%s%s%s", options[k].name,
-			 options[k].value ? " " : "",
-			 options[k].value ? options[k].value : "");
-		fprintf(f, "  %-22s %s\n", left, options[k].help);
+		/* "--name VALUE" padded to 22 columns, then the help line. */
+		w = fprintf(f, "  %s%s%s", options[k].name,
+			    options[k].value ? " " : "",
+			    options[k].value ? options[k].value : "");
+		fprintf(f, "%*s %s\n", w < 24 ? 24 - w : 0, "", options[k].help);
 	}
 	if (names_only)
 		fprintf(f, "--help\n");
