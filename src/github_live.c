@@ -49,13 +49,13 @@
 #define PART_HEAD_STATUS (1u << 7)
 
 /* A comment whose edit history must be read (A5). */
-struct edit_todo {
+struct history_read {
 	int64_t comment; /* its database id */
 	char *node;      /* its GraphQL node id */
 };
 
-struct edit_todos {
-	struct edit_todo *v;
+struct history_reads {
+	struct history_read *v;
 	size_t n;
 };
 
@@ -722,7 +722,7 @@ static bool edits_needed(const struct live *l, const struct snap_comment *c)
 	return c->edited && policy_is_trusted(l->policy, c->author);
 }
 
-static void todos_release(struct edit_todos *t)
+static void history_reads_release(struct history_reads *t)
 {
 	size_t i;
 
@@ -733,9 +733,9 @@ static void todos_release(struct edit_todos *t)
 	t->n = 0;
 }
 
-/* Comments of a page; those whose histories must be read go to `todo`. */
+/* Comments of a page; those whose histories must be read go to `pending`. */
 static int dec_comments(const struct live *l, struct snap_pull *p,
-			const cJSON *nodes, struct edit_todos *todo,
+			const cJSON *nodes, struct history_reads *pending,
 			struct buf *err)
 {
 	const char *path = "comments.nodes[]";
@@ -744,7 +744,7 @@ static int dec_comments(const struct live *l, struct snap_pull *p,
 	cJSON_ArrayForEach(n, nodes)
 	{
 		struct snap_comment *c = GROW_ONE(p->comments, p->ncomments);
-		struct edit_todo *t;
+		struct history_read *t;
 
 		if (dec_bigint(&c->id, n, path, "fullDatabaseId", err) < 0 ||
 		    dec_login(&c->author, n, path, "author", err) < 0 ||
@@ -759,7 +759,7 @@ static int dec_comments(const struct live *l, struct snap_pull *p,
 		c->edited = json_has(n, "lastEditedAt") || c->edited_by != NULL;
 		if (!edits_needed(l, c))
 			continue;
-		t = GROW_ONE(todo->v, todo->n);
+		t = GROW_ONE(pending->v, pending->n);
 		t->comment = c->id;
 		if (jget_str(&t->node, n, path, "id", 0, err) < 0)
 			return AA_ERR;
@@ -876,16 +876,16 @@ static int dec_commits(struct snap_pull *p, const cJSON *nodes,
 	return AA_OK;
 }
 
-/* One page of the connection of `part`; comments may add to `todo`. */
+/* One page of the connection of `part`; comments may add to `pending`. */
 static int dec_nodes(const struct live *l, struct snap_pull *p, unsigned part,
-		     const cJSON *nodes, struct edit_todos *todo,
+		     const cJSON *nodes, struct history_reads *pending,
 		     struct buf *err)
 {
 	switch (part) {
 	case PART_LABELS:
 		return dec_labels(p, nodes, err);
 	case PART_COMMENTS:
-		return dec_comments(l, p, nodes, todo, err);
+		return dec_comments(l, p, nodes, pending, err);
 	case PART_TIMELINE:
 		return dec_timeline(p, nodes, err);
 	case PART_THREADS:
@@ -1093,9 +1093,9 @@ out:
 	return error;
 }
 
-/* Read the histories of todo[from, from + n) into their comments of `p`. */
+/* Read the histories of pending[from, from + n) into their comments of `p`. */
 static int edits_chunk(struct live *l, struct snap_pull *p,
-		       const struct edit_todo *todo, size_t n, struct buf *err)
+		       const struct history_read *pending, size_t n, struct buf *err)
 {
 	struct buf v = BUF_INIT(BUF_MAX_SMALL);
 	const cJSON *data, *nodes;
@@ -1109,7 +1109,7 @@ static int edits_chunk(struct live *l, struct snap_pull *p,
 	for (k = 0; k < n; k++) {
 		if (k)
 			buf_addch(&v, ',');
-		json_quote(&v, todo[k].node, strlen(todo[k].node));
+		json_quote(&v, pending[k].node, strlen(pending[k].node));
 	}
 	buf_adds(&v, "]}");
 	if (gql(l, edits_query, v.ptr, &root, &data) < 0) {
@@ -1125,16 +1125,16 @@ static int edits_chunk(struct live *l, struct snap_pull *p,
 	}
 	for (k = 0; k < n; k++) {
 		const cJSON *node = cJSON_GetArrayItem(nodes, (int)k);
-		struct snap_comment *c = comment_by_id(p, todo[k].comment);
+		struct snap_comment *c = comment_by_id(p, pending[k].comment);
 
 		if (!c || c->nedits) {
 			buf_setf(err, "comment %lld: read twice",
-				 (long long)todo[k].comment);
+				 (long long)pending[k].comment);
 			goto out;
 		}
-		if (dec_comment_node(node, todo[k].node, err) < 0 ||
+		if (dec_comment_node(node, pending[k].node, err) < 0 ||
 		    dec_edits(c, node, &more, &cursor, err) < 0 ||
-		    (more && edits_pages(l, c, todo[k].node, &cursor, err) < 0))
+		    (more && edits_pages(l, c, pending[k].node, &cursor, err) < 0))
 			goto out;
 		/* Oldest first (the model's order); GitHub's is not promised. */
 		if (c->nedits > 1)
@@ -1149,21 +1149,21 @@ out:
 }
 
 /*
- * A5: the whole edit history of every comment in `todo`, into its comment
+ * A5: the whole edit history of every comment in `pending`, into its comment
  * of `p` (LIVE_EDIT_IDS comments a query, then further pages one by one).
  * AA_EAPI when any cannot be read: the comments part has failed.
  */
 static int read_edits(struct live *l, int64_t number, struct snap_pull *p,
-		      const struct edit_todos *todo)
+		      const struct history_reads *pending)
 {
 	struct buf err = BUF_INIT(BUF_MAX_SMALL);
 	size_t from, n;
 	int error = AA_OK;
 
-	for (from = 0; from < todo->n && !error; from += n) {
-		n = todo->n - from < LIVE_EDIT_IDS ? todo->n - from
+	for (from = 0; from < pending->n && !error; from += n) {
+		n = pending->n - from < LIVE_EDIT_IDS ? pending->n - from
 						   : LIVE_EDIT_IDS;
-		if (edits_chunk(l, p, todo->v + from, n, &err) < 0) {
+		if (edits_chunk(l, p, pending->v + from, n, &err) < 0) {
 			buf_setf(&l->gh.error, "edit history of a comment of PR "
 					       "#%lld: %s",
 				 (long long)number, err.ptr);
@@ -1188,7 +1188,7 @@ static int bundle(struct live *l, int64_t number, unsigned parts,
 	cJSON *root = NULL;
 	char *cursors[ARRAY_SIZE(conns)] = {NULL};
 	bool more[ARRAY_SIZE(conns)] = {false};
-	struct edit_todos todo = {NULL, 0};
+	struct history_reads pending = {NULL, 0};
 	size_t i;
 	int error, pages;
 
@@ -1216,7 +1216,7 @@ static int bundle(struct live *l, int64_t number, unsigned parts,
 			continue;
 		if (dec_conn(&nodes, &more[i], &cursors[i], pr, conns[i].field,
 			     &err) < 0 ||
-		    dec_nodes(l, out, conns[i].part, nodes, &todo, &err) < 0)
+		    dec_nodes(l, out, conns[i].part, nodes, &pending, &err) < 0)
 			goto decode;
 	}
 	if ((parts & PART_HEAD_STATUS) && (parts & PART_PULL))
@@ -1243,14 +1243,14 @@ static int bundle(struct live *l, int64_t number, unsigned parts,
 				     &err) < 0 ||
 			    dec_conn(&nodes, &more[i], &cursors[i], pr,
 				     conns[i].field, &err) < 0 ||
-			    dec_nodes(l, out, conns[i].part, nodes, &todo,
+			    dec_nodes(l, out, conns[i].part, nodes, &pending,
 				      &err) < 0)
 				goto decode;
 			cJSON_Delete(root);
 			root = NULL;
 		}
 	}
-	if (todo.n && (error = read_edits(l, number, out, &todo)) < 0)
+	if (pending.n && (error = read_edits(l, number, out, &pending)) < 0)
 		goto out;
 	if (!(parts & PART_PULL))
 		out->number = number;
@@ -1261,7 +1261,7 @@ decode:
 out:
 	for (i = 0; i < ARRAY_SIZE(conns); i++)
 		free(cursors[i]);
-	todos_release(&todo);
+	history_reads_release(&pending);
 	cJSON_Delete(root);
 	buf_release(&q);
 	buf_release(&v);
@@ -1802,7 +1802,7 @@ static bool dec_ahead(struct live *l, const cJSON *pr, int64_t number,
 {
 	const cJSON *nodes;
 	char *cursor = NULL;
-	struct edit_todos todo = {NULL, 0};
+	struct history_reads pending = {NULL, 0};
 	bool more = false, ok = false;
 	size_t k;
 
@@ -1814,16 +1814,16 @@ static bool dec_ahead(struct live *l, const cJSON *pr, int64_t number,
 		if (conns[k].part == PART_COMMITS)
 			continue;
 		if (dec_conn(&nodes, &more, &cursor, pr, conns[k].field, err) < 0 ||
-		    more || dec_nodes(l, &out->pull, conns[k].part, nodes, &todo,
+		    more || dec_nodes(l, &out->pull, conns[k].part, nodes, &pending,
 				      err) < 0)
 			goto out;
 	}
-	if (todo.n || dec_contexts(pr, out->pull.head_sha, &out->contexts,
+	if (pending.n || dec_contexts(pr, out->pull.head_sha, &out->contexts,
 				   &out->has_contexts, err) < 0)
 		goto out;
 	ok = out->pull.number == number;
 out:
-	todos_release(&todo);
+	history_reads_release(&pending);
 	free(cursor);
 	if (!ok) {
 		snap_pull_release(&out->pull);
@@ -2515,7 +2515,7 @@ void github_live_fuzz(int which, const char *data, size_t len)
 	switch (which) {
 	case LIVE_FUZZ_PULL: {
 		struct snap_pull out;
-		struct edit_todos todo = {NULL, 0};
+		struct history_reads pending = {NULL, 0};
 		char *cursor = NULL;
 		bool more;
 		size_t k;
@@ -2530,10 +2530,10 @@ void github_live_fuzz(int which, const char *data, size_t len)
 		for (k = 0; k < ARRAY_SIZE(conns); k++)
 			if (dec_conn(&nodes, &more, &cursor, pr, conns[k].field,
 				     &err) == 0)
-				dec_nodes(&l, &out, conns[k].part, nodes, &todo,
+				dec_nodes(&l, &out, conns[k].part, nodes, &pending,
 					  &err);
 		free(cursor);
-		todos_release(&todo);
+		history_reads_release(&pending);
 		snap_pull_release(&out);
 		break;
 	}
