@@ -138,7 +138,7 @@ static const struct conn_query conns[] = {
 	 "... on BaseRefChangedEvent{actor{__typename login} createdAt}}"},
 	{PART_THREADS, "reviewThreads", "reviewThreads(first:100",
 	 "){nodes{id isResolved comments(first:1){totalCount "
-	 "nodes{author{__typename login}}}}"},
+	 "nodes{author{__typename login} url}}}"},
 	{PART_REVIEWS, "reviews", "reviews(first:100",
 	 "){nodes{fullDatabaseId author{__typename login} state commit{oid} submittedAt}"},
 	{PART_COMMITS, "commits", "commits(first:100",
@@ -830,9 +830,18 @@ static int dec_threads(struct snap_pull *p, const cJSON *nodes,
 			     err) < 0)
 			return AA_ERR;
 		first = cJSON_GetArrayItem(first_nodes, 0);
-		if (first && dec_login(&t->author, first, "comments.nodes[0]",
-				       "author", err) < 0)
+		if (first && (dec_login(&t->author, first, "comments.nodes[0]",
+					"author", err) < 0 ||
+			      jget_str(&t->url, first, "comments.nodes[0]",
+				       "url", JOPT | JNULL, err) < 0))
 			return AA_ERR;
+		/* A reason names the thread by this link; anything that is no
+		 * link leaves the node id to name it. */
+		if (t->url && strncmp(t->url, "https://", 8) != 0 &&
+		    strncmp(t->url, "http://", 7) != 0) {
+			free(t->url);
+			t->url = NULL;
+		}
 	}
 	return AA_OK;
 }

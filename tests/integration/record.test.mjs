@@ -84,6 +84,20 @@ describe('record', { skip }, () => {
     });
   }
 
+  it('053: record keeps each thread\'s link; the live reason and the replay name the thread by it', async () => {
+    const fx = fixture('053-gate-thread-unanswered');
+    const rec = await record(fx.snapshot, ['--pr', '7'], 'links');
+    assert.equal(rec.code, 0, rec.stderr.slice(-500));
+    const want = fx.snapshot.pulls[0].threads.map((t) => t.url ?? null);
+    assert.deepEqual(rec.recorded.pulls[0].threads.map((t) => t.url ?? null), want, 'a link only where GitHub gave one');
+    const link = want.find(Boolean);
+    const gate = await live(fx.snapshot, ['gate', '--pr', '7']);
+    const replay = await runReplay(rec.out, ['--dry-run']);
+    for (const r of [gate.report, replay.report]) {
+      assert.match(r.steps.find((s) => s.step === 'gate').reasons.join('\n'), new RegExp(`without a reply: ${link.replace(/[.?]/g, '\\$&')}$`, 'm'));
+    }
+  });
+
   it('record --all of a repository: replay = live sweep --dry-run', async () => {
     const fx = fixture('150-sweep-mixed');
     const rec = await record(fx.snapshot, ['--all'], 'all');

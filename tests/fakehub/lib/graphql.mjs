@@ -580,6 +580,10 @@ const RESOLVERS = {
     author: (m) => M.actor(m.index === 0 ? m.t.author ?? null : m.t.comment_authors?.[m.index] ?? null),
     body: () => '',
     createdAt: (m, _, ctx) => ctx.state.createdAt(m.pull),
+    // The snapshot's optional `url` is the first comment's link. Without one
+    // the fake serves the thread's node id, which is no link: the program
+    // then names the thread by its id, exactly as a replay of the snapshot.
+    url: (m) => (m.index === 0 ? m.t.url ?? m.t.id : `${m.t.url ?? m.t.id}/${m.index}`),
     pullRequest: (m) => M.pull(m.pull),
   },
 
