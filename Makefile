@@ -37,8 +37,11 @@ CFLAGS_ALL := -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) $(WARN) $(HARDEN) \
 LDFLAGS_ALL := -pie -Wl,-z,relro,-z,now $(SAN_FLAGS) $(LDFLAGS)
 LIBS := $(DEP_LIBS) -lm
 
-SRC := $(wildcard src/*.c)
-LIB_SRC := $(filter-out src/main.c,$(SRC))
+# src/<layer>/*.c: the folders are the layers (src/README.md).
+LAYERS := base core formats port github run cmd
+SRC := $(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c))
+HDR := $(foreach l,$(LAYERS),$(wildcard src/$(l)/*.h))
+LIB_SRC := $(filter-out src/cmd/main.c,$(SRC))
 LIB_OBJ := $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
 BIN := $(BUILD)/agentic-apply
 
@@ -59,12 +62,12 @@ endif
 
 all: $(BIN)
 
-$(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h) | deps
+$(BUILD)/obj/%.o: src/%.c $(HDR) | deps
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<",:)
-	$(Q)$(CC) $(CFLAGS_ALL) -c $< -o $@
+	$(Q)$(CC) $(CFLAGS_ALL) -Isrc -c $< -o $@
 
-$(BIN): $(BUILD)/obj/main.o $(LIB_OBJ)
+$(BIN): $(BUILD)/obj/cmd/main.o $(LIB_OBJ)
 	@$(if $(Q),echo "  LINK    $@",:)
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
 
@@ -121,6 +124,7 @@ install-deps-test:
 # what make demo installs (tests/make/deps.sh).
 test-make:
 	@tests/make/deps.sh
+	@tests/make/layers.sh
 
 test-unit: $(UNIT_BIN)
 	@tests/run-unit.sh $(UNIT_BIN)
@@ -207,7 +211,7 @@ lint: deps
 	@scripts/lint
 
 format:
-	clang-format -i src/*.c src/*.h tests/unit/*.c tests/unit/*.h \
+	clang-format -i $(SRC) $(HDR) tests/unit/*.c tests/unit/*.h \
 		tests/fuzz/*.c tests/*.c
 
 fuzz: deps

@@ -13,9 +13,9 @@
 
 #include <cJSON.h>
 
-#include "buf.h"
-#include "json.h"
-#include "util.h"
+#include "base/buf.h"
+#include "base/json.h"
+#include "base/util.h"
 
 static int mismatches;
 

@@ -4,8 +4,8 @@
  */
 #include <stdio.h>
 
-#include "buf.h"
-#include "github_live.h"
+#include "base/buf.h"
+#include "github/live.h"
 
 int main(void)
 {

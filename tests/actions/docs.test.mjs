@@ -20,7 +20,7 @@ const read = (rel) => readFileSync(path.join(ROOT, rel), 'utf8');
 const action = load('action.yml').data;
 const INPUTS = Object.keys(action.inputs).sort();
 const OUTPUTS = Object.keys(action.outputs).sort();
-const POLICY_KEYS = /policy_keys\[\] = \{([^}]*)\}/.exec(read('src/policy.c'))[1].match(/"([a-z_]+)"/g).map((k) => k.slice(1, -1));
+const POLICY_KEYS = /policy_keys\[\] = \{([^}]*)\}/.exec(read('src/core/policy.c'))[1].match(/"([a-z_]+)"/g).map((k) => k.slice(1, -1));
 const README = read('README.md');
 const ACTIONS_MD = read('docs/actions.md');
 const EXAMPLES = actionFiles().examples;

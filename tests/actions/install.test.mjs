@@ -235,7 +235,7 @@ describe('action.yml install step', { skip }, () => {
     const rel = release();
     ledger(rel.line);
     serve(publicPath, rel.body);
-    appendFileSync(path.join(t.action, 'src/main.c'), '\n/* changed after the release */\n');
+    appendFileSync(path.join(t.action, 'src/cmd/main.c'), '\n/* changed after the release */\n');
     const r = await install();
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.equal(r.outputs.origin, 'source');

@@ -241,7 +241,7 @@ describe('scripts hold no expression and no token', () => {
 
 describe('action.yml', () => {
   const { data } = load('action.yml');
-  const policyKeys = /policy_keys\[\] = \{([^}]*)\}/.exec(readFileSync(path.join(ROOT, 'src/policy.c'), 'utf8'))[1]
+  const policyKeys = /policy_keys\[\] = \{([^}]*)\}/.exec(readFileSync(path.join(ROOT, 'src/core/policy.c'), 'utf8'))[1]
     .match(/"([a-z_]+)"/g).map((k) => k.slice(1, -1));
 
   it('is a composite action with branding', () => {
@@ -264,7 +264,7 @@ describe('action.yml', () => {
     assert.equal(env.INPUT_TOKEN, '${{ inputs.token }}');
     assert.equal(env.INPUT_READ_TOKEN, '${{ inputs.read-token }}');
     assert.equal(env.INPUT_SWEEP_STATE, '${{ inputs.sweep-state }}');
-    // GitHub App mode, read by the program as INPUT_APP_ID etc. (src/config.c).
+    // GitHub App mode, read by the program as INPUT_APP_ID etc. (src/cmd/config.c).
     assert.equal(env.INPUT_APP_ID, '${{ inputs.app-id }}');
     assert.equal(env.INPUT_APP_PRIVATE_KEY, '${{ inputs.app-private-key }}');
     assert.equal(env.INPUT_APP_INSTALLATION_ID, '${{ inputs.app-installation-id }}');

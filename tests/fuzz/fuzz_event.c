@@ -2,7 +2,7 @@
  * fuzz_event.c - webhook payload decoding. The first byte picks the event
  * name; the rest is the payload.
  */
-#include "event.h"
+#include "formats/event.h"
 #include "fuzz.h"
 
 static const char *const names[] = {"issue_comment", "status",

@@ -10,7 +10,7 @@
  * beyond "no crash" the campaign's LeakSanitizer checks every failure path.
  */
 #include "fuzz.h"
-#include "github_live.h"
+#include "github/live.h"
 
 /* Inputs above this are not interesting (and slow the campaign). */
 #define FUZZ_GRAPHQL_MAX ((size_t)1 << 20)

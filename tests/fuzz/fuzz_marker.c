@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "marker.h"
+#include "core/marker.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -5,7 +5,7 @@
  * the campaign's LeakSanitizer checks every failure path frees its work.
  */
 #include "fuzz.h"
-#include "github_live.h"
+#include "github/live.h"
 
 /* Inputs above this are not interesting (and slow the campaign). */
 #define FUZZ_REST_MAX ((size_t)1 << 20)

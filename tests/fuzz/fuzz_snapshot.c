@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "snapshot.h"
+#include "formats/snapshot.h"
 
 /* Inputs above this are not interesting (and slow the campaign). */
 #define FUZZ_SNAPSHOT_MAX ((size_t)1 << 20)

@@ -1,4 +1,4 @@
-// The transport under the live port (BEHAVIOR §8, src/http.c): cleartext
+// The transport under the live port (BEHAVIOR §8, src/github/http.c): cleartext
 // HTTP/2 with prior knowledge, HTTPS with the CA from SSL_CERT_FILE or
 // SSL_CERT_DIR (and no connection at all to a server it cannot verify),
 // GitHub Enterprise Server's /api/v3 + /api/graphql layout with the GraphQL

@@ -7,8 +7,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "buf.h"
-#include "util.h"
+#include "base/buf.h"
+#include "base/util.h"
 
 /* The invariants every buf keeps, whatever happened to it. */
 static void assert_buf_ok(const struct buf *b)

@@ -12,13 +12,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "engine.h"
-#include "event.h"
-#include "github.h"
-#include "marker.h"
-#include "policy.h"
-#include "report.h"
-#include "snapshot.h"
+#include "run/engine.h"
+#include "formats/event.h"
+#include "port/github.h"
+#include "core/marker.h"
+#include "core/policy.h"
+#include "formats/report.h"
+#include "formats/snapshot.h"
 
 #define H       "7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e"
 #define H2      "0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d"

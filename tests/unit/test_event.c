@@ -8,9 +8,9 @@
 
 #include <stdlib.h>
 
-#include "engine.h"
-#include "event.h"
-#include "util.h"
+#include "run/engine.h"
+#include "formats/event.h"
+#include "base/util.h"
 
 #define SHA "7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e"
 

@@ -13,9 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "gate.h"
-#include "policy.h"
-#include "snapshot.h"
+#include "core/gate.h"
+#include "core/policy.h"
+#include "formats/snapshot.h"
 
 #define H      "7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e"
 #define H_UP   "7E7E7E7E7E7E7E7E7E7E7E7E7E7E7E7E7E7E7E7E"

@@ -12,8 +12,8 @@
 #include <openssl/pem.h>
 #include <openssl/rsa.h>
 
-#include "github_app.h"
-#include "util.h"
+#include "github/app.h"
+#include "base/util.h"
 
 static EVP_PKEY *key;
 static char *pem;

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "json.h"
-#include "util.h"
+#include "base/json.h"
+#include "base/util.h"
 
 #define SHA "7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e"
 

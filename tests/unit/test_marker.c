@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "marker.h"
+#include "core/marker.h"
 
 /* --- helpers --- */
 

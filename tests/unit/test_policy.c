@@ -6,8 +6,8 @@
 
 #include <stdlib.h>
 
-#include "policy.h"
-#include "util.h"
+#include "core/policy.h"
+#include "base/util.h"
 
 static void test_policy__defaults(void **state)
 {

@@ -7,8 +7,8 @@
 
 #include <stdlib.h>
 
-#include "json.h"
-#include "report.h"
+#include "base/json.h"
+#include "formats/report.h"
 
 #define H "7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e"
 

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "json.h"
-#include "policy.h"
-#include "snapshot.h"
+#include "base/json.h"
+#include "core/policy.h"
+#include "formats/snapshot.h"
 
 #define H  "7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e"
 #define H2 "0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d"

@@ -5,9 +5,9 @@
 
 #include <stdlib.h>
 
-#include "policy.h"
-#include "snapshot.h"
-#include "stamp.h"
+#include "core/policy.h"
+#include "formats/snapshot.h"
+#include "core/stamp.h"
 
 #define H   "7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e"
 #define TR  "lfx-reviewer"

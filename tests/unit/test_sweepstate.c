@@ -6,8 +6,8 @@
 
 #include <stdlib.h>
 
-#include "snapshot.h"
-#include "sweepstate.h"
+#include "formats/snapshot.h"
+#include "formats/sweepstate.h"
 
 static const char base_snapshot[] =
 	"{\"snapshot\":1,\"repository\":\"lf/svc\",\"event\":{\"name\":"

@@ -5,7 +5,7 @@
 
 #include <stdlib.h>
 
-#include "util.h"
+#include "base/util.h"
 
 /* --- time_parse --- */
 

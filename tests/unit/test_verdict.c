@@ -8,10 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "marker.h"
-#include "policy.h"
-#include "snapshot.h"
-#include "verdict.h"
+#include "core/marker.h"
+#include "core/policy.h"
+#include "formats/snapshot.h"
+#include "core/verdict.h"
 
 #define H  "7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e"
 #define H2 "0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d"

@@ -1,0 +1,284 @@
+/*
+ * util.c - allocation that aborts on exhaustion, checked size arithmetic,
+ * ASCII comparisons and the one ISO-8601 form GitHub uses.
+ */
+#include "base/util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void die_oom(size_t size)
+{
+	fprintf(stderr, "agentic-apply: out of memory (%zu bytes)\n", size);
+	abort();
+}
+
+void *xmalloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+
+	if (!p)
+		die_oom(size);
+	return p;
+}
+
+void *xcalloc(size_t nmemb, size_t size)
+{
+	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+
+	if (!p)
+		die_oom(st_mult(nmemb, size));
+	return p;
+}
+
+void *xrealloc(void *ptr, size_t size)
+{
+	void *p = realloc(ptr, size ? size : 1);
+
+	if (!p)
+		die_oom(size);
+	return p;
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(st_add(n, 1));
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrdup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+size_t st_add(size_t a, size_t b)
+{
+	if (a > SIZE_MAX - b) {
+		fprintf(stderr, "agentic-apply: size overflow\n");
+		abort();
+	}
+	return a + b;
+}
+
+size_t st_mult(size_t a, size_t b)
+{
+	if (b && a > SIZE_MAX / b) {
+		fprintf(stderr, "agentic-apply: size overflow\n");
+		abort();
+	}
+	return a * b;
+}
+
+bool str_eq_nocase(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++)
+		if (to_lower((unsigned char)*a) != to_lower((unsigned char)*b))
+			return false;
+	return *a == *b;
+}
+
+bool mem_eq_nocase(const char *a, size_t alen, const char *b)
+{
+	size_t i;
+
+	for (i = 0; i < alen; i++) {
+		if (!b[i])
+			return false;
+		if (to_lower((unsigned char)a[i]) != to_lower((unsigned char)b[i]))
+			return false;
+	}
+	return b[alen] == '\0';
+}
+
+bool mem_contains(const char *hay, size_t n, const char *needle)
+{
+	size_t k = strlen(needle), i;
+
+	for (i = 0; k <= n && i <= n - k; i++)
+		if (hay[i] == needle[0] && memcmp(hay + i, needle, k) == 0)
+			return true;
+	return false;
+}
+
+void strv_free(char **v, size_t n)
+{
+	size_t i;
+
+	if (!v)
+		return;
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+bool sha_parse(char *out, const char *s, size_t len)
+{
+	size_t i;
+
+	if (len != SHA_HEX_LEN)
+		return false;
+	for (i = 0; i < SHA_HEX_LEN; i++)
+		if (!is_hex((unsigned char)s[i]))
+			return false;
+	if (out) {
+		for (i = 0; i < SHA_HEX_LEN; i++)
+			out[i] = (char)to_lower((unsigned char)s[i]);
+		out[SHA_HEX_LEN] = '\0';
+	}
+	return true;
+}
+
+/* One part of OWNER/NAME: 1..max of GitHub's characters, not "." or "..". */
+static bool repo_part_valid(const char *s, size_t n, size_t max)
+{
+	size_t i;
+
+	if (n == 0 || n > max || (n == 1 && s[0] == '.') ||
+	    (n == 2 && s[0] == '.' && s[1] == '.'))
+		return false;
+	for (i = 0; i < n; i++)
+		if (!is_alnum((unsigned char)s[i]) && s[i] != '-' &&
+		    s[i] != '_' && s[i] != '.')
+			return false;
+	return true;
+}
+
+bool repo_name_valid(const char *s)
+{
+	const char *slash = strchr(s, '/');
+
+	return slash &&
+	       repo_part_valid(s, (size_t)(slash - s), REPO_MAX_OWNER) &&
+	       repo_part_valid(slash + 1, strlen(slash + 1), REPO_MAX_NAME);
+}
+
+int parse_decimal(int64_t *out, const char *s, size_t len, int64_t max)
+{
+	int64_t v = 0;
+	size_t i;
+
+	if (len == 0)
+		return AA_ERR;
+	for (i = 0; i < len; i++) {
+		if (!is_digit((unsigned char)s[i]))
+			return AA_ERR;
+		if (v > (max - (s[i] - '0')) / 10)
+			return AA_ERR;
+		v = v * 10 + (s[i] - '0');
+	}
+	*out = v;
+	return AA_OK;
+}
+
+/* Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar. */
+static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
+{
+	int64_t era;
+	unsigned yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = (unsigned)(y - era * 400);
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + (int64_t)doe - 719468;
+}
+
+static void civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d)
+{
+	int64_t era;
+	unsigned doe, yoe, doy, mp;
+
+	z += 719468;
+	era = (z >= 0 ? z : z - 146096) / 146097;
+	doe = (unsigned)(z - era * 146097);
+	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	mp = (5 * doy + 2) / 153;
+	*d = doy - (153 * mp + 2) / 5 + 1;
+	*m = mp < 10 ? mp + 3 : mp - 9;
+	*y = (int64_t)yoe + era * 400 + (*m <= 2);
+}
+
+static int fixed_digits(const char *s, int n, int *out)
+{
+	int v = 0, i;
+
+	for (i = 0; i < n; i++) {
+		if (!is_digit((unsigned char)s[i]))
+			return AA_ERR;
+		v = v * 10 + (s[i] - '0');
+	}
+	*out = v;
+	return AA_OK;
+}
+
+int time_parse(int64_t *out, const char *s)
+{
+	static const unsigned mdays[] = {31, 29, 31, 30, 31, 30,
+					 31, 31, 30, 31, 30, 31};
+	int y, mo, d, h, mi, sec, ms = 0, scale = 100;
+	const char *p;
+	bool leap;
+
+	if (strlen(s) < 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' ||
+	    s[13] != ':' || s[16] != ':')
+		return AA_ERR;
+	if (fixed_digits(s, 4, &y) || fixed_digits(s + 5, 2, &mo) ||
+	    fixed_digits(s + 8, 2, &d) || fixed_digits(s + 11, 2, &h) ||
+	    fixed_digits(s + 14, 2, &mi) || fixed_digits(s + 17, 2, &sec))
+		return AA_ERR;
+	p = s + 19;
+	if (*p == '.') {
+		if (!is_digit((unsigned char)p[1]))
+			return AA_ERR;
+		for (p++; is_digit((unsigned char)*p); p++) {
+			ms += (*p - '0') * scale;
+			scale /= 10;
+		}
+	}
+	if (p[0] != 'Z' || p[1] != '\0')
+		return AA_ERR;
+	leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+	if (y < 1970 || mo < 1 || mo > 12 || d < 1 ||
+	    (unsigned)d > mdays[mo - 1] || (mo == 2 && d == 29 && !leap) ||
+	    h > 23 || mi > 59 || sec > 60)
+		return AA_ERR;
+	*out = ((days_from_civil(y, (unsigned)mo, (unsigned)d) * 24 + h) * 60 +
+		mi) * 60000 +
+	       (int64_t)sec * 1000 + ms;
+	return AA_OK;
+}
+
+void time_format(char out[32], int64_t ms)
+{
+	int64_t days = ms / 86400000, rem = ms % 86400000, y;
+	unsigned m, d;
+	int n;
+
+	if (rem < 0) {
+		rem += 86400000;
+		days--;
+	}
+	civil_from_days(days, &y, &m, &d);
+	if (rem % 1000)
+		n = snprintf(out, 32, "%04lld-%02u-%02uT%02d:%02d:%02d.%03dZ",
+			     (long long)y, m, d, (int)(rem / 3600000),
+			     (int)(rem / 60000 % 60), (int)(rem / 1000 % 60),
+			     (int)(rem % 1000));
+	else
+		n = snprintf(out, 32, "%04lld-%02u-%02uT%02d:%02d:%02dZ",
+			     (long long)y, m, d, (int)(rem / 3600000),
+			     (int)(rem / 60000 % 60), (int)(rem / 1000 % 60));
+	if (n < 0 || n >= 32)
+		out[0] = '\0'; /* a year beyond 9999: never a GitHub time */
+}

@@ -1,0 +1,187 @@
+/*
+ * cmd_record.c - `record --pr N --out FILE` (or `--all`): capture what the
+ * program can see of a repository as a snapshot, read-only, so that
+ * `replay FILE` reproduces the live decision. The event recorded is the
+ * one that would make that decision: workflow_dispatch for one PR,
+ * schedule for all of them.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/commands.h"
+#include "cmd/log.h"
+#include "cmd/session.h"
+#include "formats/snapshot.h"
+
+/* Read one PR completely into the snapshot; 0 or AA_EAPI. */
+static int record_pull(struct session *s, struct snapshot *snap, int64_t pr)
+{
+	struct gh_pull g;
+	struct snap_statuses st;
+	struct snap_statuses *dst;
+	int error;
+
+	error = s->gh->ops->pull(s->gh, pr, PART_ALL, &g);
+	if (error == AA_ENOTFOUND) {
+		log_error("record: PR #%lld not found", (long long)pr);
+		return AA_ENOTFOUND;
+	}
+	if (error < 0 || g.failed) {
+		log_error("record: PR #%lld could not be read: %s", (long long)pr,
+			  s->gh->error.ptr);
+		gh_pull_release(&g);
+		return AA_EAPI;
+	}
+	if (s->gh->ops->statuses(s->gh, pr, g.pull.head_sha,
+				   STATUS_NEED_ALL, &st) < 0) {
+		log_error("record: statuses of PR #%lld could not be read: %s",
+			  (long long)pr, s->gh->error.ptr);
+		gh_pull_release(&g);
+		return AA_EAPI;
+	}
+	/* PRs can share a head: keep the first history read. */
+	if (snapshot_statuses(snap, st.sha, false)) {
+		snap_statuses_release(&st);
+	} else {
+		dst = snapshot_statuses(snap, st.sha, true);
+		*dst = st;
+	}
+	snap->pulls = xrealloc(snap->pulls,
+			       st_mult(snap->npulls + 1, sizeof(*snap->pulls)));
+	snap->pulls[snap->npulls++] = g.pull;
+	return AA_OK;
+}
+
+static void record_config(struct snapshot *snap, const struct policy *p)
+{
+	struct buf v = BUF_INIT(BUF_MAX_SMALL);
+	size_t n = 0, i;
+
+	while (policy_keys[n])
+		n++;
+	snap->config_keys = xcalloc(n, sizeof(char *));
+	snap->config_values = xcalloc(n, sizeof(char *));
+	for (i = 0; i < n; i++) {
+		policy_get(p, policy_keys[i], &v);
+		snap->config_keys[i] = xstrdup(policy_keys[i]);
+		snap->config_values[i] = xstrdup(v.ptr);
+	}
+	snap->nconfig = n;
+	buf_release(&v);
+}
+
+static int write_out(const char *path, const struct buf *text)
+{
+	struct buf tmp = BUF_INIT(BUF_MAX_SMALL);
+	FILE *f;
+	int error = -1;
+
+	if (strcmp(path, "-") == 0) {
+		fputs(text->ptr, stdout);
+		return fflush(stdout) == 0 ? 0 : -1;
+	}
+	buf_addf(&tmp, "%s.tmp", path);
+	if (!(f = fopen(tmp.ptr, "wb"))) {
+		log_error("record: cannot write '%s': %s", tmp.ptr,
+			  strerror(errno));
+		goto out;
+	}
+	if (fwrite(text->ptr, 1, text->len, f) != text->len || fclose(f) != 0) {
+		log_error("record: cannot write '%s'", tmp.ptr);
+		remove(tmp.ptr);
+		goto out;
+	}
+	if (rename(tmp.ptr, path) < 0) {
+		log_error("record: cannot rename to '%s': %s", path,
+			  strerror(errno));
+		remove(tmp.ptr);
+		goto out;
+	}
+	error = 0;
+out:
+	buf_release(&tmp);
+	return error;
+}
+
+static int record(struct session *s, const struct cli *c)
+{
+	struct snapshot snap;
+	struct buf text = BUF_INIT(SNAP_MAX_BYTES);
+	struct gh_pull_brief *list = NULL;
+	size_t n = 0, i;
+	bool exists = true;
+	int code = EXIT_API;
+
+	snapshot_init(&snap);
+	snap.version = 1;
+	snap.repository = xstrdup(s->repository);
+	snap.now = s->gh->ops->now(s->gh);
+	record_config(&snap, &s->policy);
+	if (s->gh->ops->user(s->gh, &snap.viewer) < 0) {
+		log_error("record: GET /user failed: %s", s->gh->error.ptr);
+		goto out;
+	}
+	if (c->all) {
+		snap.event_name = xstrdup("schedule");
+		snap.event_payload = xstrdup("{}");
+		if (s->gh->ops->open_pulls(s->gh, &list, &n) < 0) {
+			log_error("record: cannot list the open pull requests: "
+				  "%s", s->gh->error.ptr);
+			goto out;
+		}
+		for (i = 0; i < n; i++)
+			if (record_pull(s, &snap, list[i].number) < 0)
+				goto out;
+	} else {
+		struct buf payload = BUF_INIT(BUF_MAX_SMALL);
+
+		snap.event_name = xstrdup("workflow_dispatch");
+		buf_addf(&payload, "{\"inputs\":{\"pr\":\"%lld\"}}",
+			 (long long)c->pr);
+		snap.event_payload = buf_detach(&payload, NULL);
+		if ((code = record_pull(s, &snap, c->pr)) < 0) {
+			code = code == AA_ENOTFOUND ? EXIT_USAGE : EXIT_API;
+			goto out;
+		}
+		code = EXIT_API;
+	}
+	if (s->gh->ops->label_exists(s->gh, 0, s->policy.label, &exists) < 0) {
+		log_error("record: label lookup failed: %s", s->gh->error.ptr);
+		goto out;
+	}
+	if (!exists)
+		snap.has_labels = true; /* an empty list: replay creates it */
+	snapshot_to_json(&snap, &text);
+	code = write_out(c->out, &text) < 0 ? EXIT_USAGE : EXIT_OK;
+out:
+	gh_briefs_free(list, n);
+	buf_release(&text);
+	snapshot_release(&snap);
+	return code;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct cli c = {.command = "record"};
+	struct session s;
+	bool malformed;
+	int code;
+
+	if (cli_parse(&c, argc, argv, command_options(c.command), 0) < 0)
+		return EXIT_USAGE;
+	if (c.help) {
+		usage_command("record");
+		return EXIT_OK;
+	}
+	if (!c.out || (!c.pr == !c.all)) {
+		log_error("record: needs --out FILE and one of --pr N or --all");
+		return EXIT_USAGE;
+	}
+	if (session_open(&s, &c, NULL, &malformed) != EXIT_OK)
+		return EXIT_USAGE;
+	code = record(&s, &c);
+	session_free(&s);
+	return code;
+}

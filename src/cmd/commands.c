@@ -1,0 +1,177 @@
+/*
+ * commands.c - the command table and help. Everything a command does
+ * lives in its cmd_<verb>.c; this file only picks one.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/cli.h"
+#include "cmd/commands.h"
+#include "cmd/log.h"
+#include "formats/report.h"
+
+#ifndef AGENTIC_APPLY_VERSION
+#define AGENTIC_APPLY_VERSION "unknown"
+#endif
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *synopsis;
+	const char *help;
+	unsigned opts;	   /* the options it takes (cli.h) */
+	const char *exits; /* its exit codes */
+};
+
+#define ACT (OPT_REPO | OPT_DRY_RUN | OPT_JSON | OPT_SNAPSHOT | OPT_QUIET)
+
+static const char exit_codes[] =
+	"Exit codes:\n"
+	"  0  ran to completion (approved, withheld, skipped, nothing to do)\n"
+	"  1  a verdict was refused (nothing written by apply)\n"
+	"  2  usage or configuration error, or the token is not the trusted "
+	"login\n"
+	"  3  GitHub API or transport failure: failed closed, nothing "
+	"approved\n"
+	"When several steps run, the most severe code wins: 2 > 3 > 1 > 0.\n";
+
+static const char exit_read[] =
+	"Exit codes:\n"
+	"  0  done\n"
+	"  2  usage or configuration error, or the PR does not exist\n"
+	"  3  GitHub API or transport failure\n";
+
+static const char exit_lint[] =
+	"Exit codes:\n"
+	"  0  apply and the gate can use the comment\n"
+	"  1  not usable: no verdict marker, or malformed\n"
+	"  2  usage error, or the file cannot be read\n";
+
+static const struct command commands[] = {
+	{"run", cmd_run,
+	 "run [--json] [--dry-run] [--snapshot FILE] [--state FILE]",
+	 "Act on the workflow's event ($GITHUB_EVENT_NAME, $GITHUB_EVENT_PATH):\n"
+	 "  issue_comment created -> apply, then gate; status, pull_request,\n"
+	 "  workflow_dispatch -> gate; schedule -> sweep.",
+	 ACT | OPT_STATE, exit_codes},
+	{"apply", cmd_apply,
+	 "apply --pr N --comment ID [--json] [--dry-run] [--snapshot FILE]",
+	 "Re-read comment ID of PR N and apply its verdict (label, status).",
+	 ACT | OPT_PR | OPT_COMMENT, exit_codes},
+	{"gate", cmd_gate, "gate --pr N [--json] [--dry-run] [--snapshot FILE]",
+	 "Decide whether PR N may be approved; approve or dismiss.",
+	 ACT | OPT_PR, exit_codes},
+	{"sweep", cmd_sweep,
+	 "sweep [--json] [--dry-run] [--snapshot FILE | --repos A/B,C/D]\n"
+	 "        [--state FILE]",
+	 "Gate every open PR of the repository that is in the review flow.",
+	 ACT | OPT_STATE | OPT_REPOS, exit_codes},
+	{"replay", cmd_replay, "replay SNAPSHOT.json [--dry-run] [--quiet]",
+	 "Run `run` against a snapshot, offline; print the JSON report.",
+	 OPT_DRY_RUN | OPT_JSON | OPT_QUIET, exit_codes},
+	{"record", cmd_record,
+	 "record (--pr N | --all) --out FILE [--repo OWNER/NAME]",
+	 "Capture live state as a snapshot (read-only): replaying it\n"
+	 "  reproduces the live decision (--out - writes to stdout).",
+	 OPT_REPO | OPT_PR | OPT_ALL | OPT_OUT | OPT_SNAPSHOT | OPT_QUIET,
+	 exit_read},
+	{"status", cmd_status,
+	 "status --pr N [--watch [--interval S] [--count N] [--stall-after S]\n"
+	 "                       [--pending-after S]]",
+	 "One line: head, newest PR-bound stamp, label, approved-for-head,\n"
+	 "  the head's escalation verdict, unanswered threads. --watch prints\n"
+	 "  changes only, and stall lines (no new stamp after --stall-after,\n"
+	 "  default 900 s; pending older than --pending-after, default 2400 s).",
+	 OPT_REPO | OPT_PR | OPT_SNAPSHOT | OPT_WATCH | OPT_INTERVAL |
+		 OPT_COUNT | OPT_STALL_AFTER | OPT_PENDING_AFTER | OPT_QUIET,
+	 exit_read},
+	{"lint", cmd_lint, "lint [FILE|-] [--json]",
+	 "Show how the parser reads a verdict comment; exit 0 only when\n"
+	 "  apply and the gate can use it.",
+	 OPT_JSON, exit_lint},
+};
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "usage: agentic-apply COMMAND [OPTIONS]\n\n"
+		   "Decides whether a pull request may be approved by the "
+		   "machine account,\nfrom the agentic review's verdict "
+		   "comments and statuses.\n\nCommands:\n");
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		fprintf(f, "  %s\n", commands[i].synopsis);
+	fprintf(f, "\nEach command takes its own options: `agentic-apply help "
+		   "COMMAND` lists them\nand its exit codes. agentic-apply "
+		   "--version prints the version.\n\n%s", exit_codes);
+}
+
+static const struct command *find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+unsigned command_options(const char *name)
+{
+	const struct command *c = find(name);
+
+	return c ? c->opts : 0;
+}
+
+void usage_command(const char *name)
+{
+	const struct command *c = find(name);
+
+	if (!c)
+		return;
+	printf("usage: agentic-apply %s\n\n  %s\n\nOptions:\n", c->synopsis,
+	       c->help);
+	cli_print_options(stdout, c->opts, false);
+	printf("\n%s", c->exits);
+}
+
+int commands_main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "help") == 0 && argc > 2) {
+		if (!find(argv[2])) {
+			log_error("help: unknown command '%s' (agentic-apply "
+				  "--help lists them)", argv[2]);
+			return EXIT_USAGE;
+		}
+		usage_command(argv[2]);
+		return EXIT_OK;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "help") == 0) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("agentic-apply %s\n", AGENTIC_APPLY_VERSION);
+		return EXIT_OK;
+	}
+	for (i = 0; i < ARRAY_SIZE(commands); i++) {
+		if (strcmp(commands[i].name, argv[1]) != 0)
+			continue;
+		/* Hidden: the parser's options, for tests/options.sh. */
+		if (argc == 3 && strcmp(argv[2], "--list-options") == 0) {
+			cli_print_options(stdout, commands[i].opts, true);
+			return EXIT_OK;
+		}
+		return commands[i].fn(argc - 2, argv + 2);
+	}
+	log_error("unknown command '%s' (agentic-apply --help lists them)",
+		  argv[1]);
+	return EXIT_USAGE;
+}

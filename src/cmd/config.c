@@ -1,0 +1,490 @@
+/*
+ * config.c - read the environment once into a struct; nothing below the
+ * command layer calls getenv. The one place that validates what the
+ * environment and the command line name: repositories and API URLs (A8).
+ *
+ * Where a setting comes from. A setting has up to three names, looked at
+ * in this order: the action input as the runner names it
+ * (INPUT_TRUSTED-LOGIN), the same with underscores (INPUT_TRUSTED_LOGIN,
+ * what action.yml sets), then AGENTIC_TRUSTED_LOGIN; with none set, the
+ * default applies. An empty INPUT_ variable is unset (the runner sets
+ * every declared input, empty when not given). For a policy key an
+ * AGENTIC_ variable that exists is set even when empty (an empty list is
+ * a value); for the other settings an empty one is unset. When two set
+ * names disagree nothing picks one: the run stops with a usage error
+ * (exit 2) naming both, so an earlier step's GITHUB_ENV line cannot
+ * silently replace what the workflow gave the action. Equal values (for a
+ * policy key: equal once parsed) are fine. The write token is input
+ * `token` / AGENTIC_TOKEN the same way, then GITHUB_TOKEN as a fallback.
+ */
+#include "cmd/config.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <openssl/crypto.h>
+
+#include "github/app.h"
+#include "base/util.h"
+
+#ifndef AGENTIC_APPLY_VERSION
+#define AGENTIC_APPLY_VERSION "unknown"
+#endif
+
+static const char *env(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? v : NULL;
+}
+
+static int env_long(long *out, const char *name, long dflt, long min, long max,
+		    struct buf *err)
+{
+	const char *v = env(name);
+	int64_t n;
+
+	*out = dflt;
+	if (!v)
+		return AA_OK;
+	if (parse_decimal(&n, v, strlen(v), max) < 0 || n < min) {
+		buf_setf(err, "%s: expected a number from %ld to %ld", name, min,
+			 max);
+		return AA_EUSAGE;
+	}
+	*out = (long)n;
+	return AA_OK;
+}
+
+static bool env_true(const char *name)
+{
+	const char *v = env(name);
+
+	return v && (str_eq_nocase(v, "true") || strcmp(v, "1") == 0 ||
+		     str_eq_nocase(v, "yes"));
+}
+
+/* GitHub Enterprise Server: https://HOST/api/v3 → https://HOST/api/graphql;
+ * github.com: https://api.github.com → https://api.github.com/graphql. */
+static char *derive_graphql(const char *api)
+{
+	struct buf b = BUF_INIT(BUF_MAX_SMALL);
+	size_t n = strlen(api);
+
+	while (n && api[n - 1] == '/')
+		n--;
+	if (n >= 7 && strncmp(api + n - 7, "/api/v3", 7) == 0)
+		buf_addf(&b, "%.*s/api/graphql", (int)(n - 7), api);
+	else
+		buf_addf(&b, "%.*s/graphql", (int)n, api);
+	return buf_detach(&b, NULL);
+}
+
+/* --- A8: repository names and API URLs --- */
+
+int config_check_repository(const char *name, const char *source,
+			    struct buf *err)
+{
+	if (repo_name_valid(name)) /* the rule, shared with snapshots */
+		return AA_OK;
+	buf_setf(err, "%s: '%s' is not OWNER/NAME (each part of letters, "
+		      "digits, '-', '_' and '.', neither part '.' or '..')",
+		 source, name);
+	return AA_EUSAGE;
+}
+
+/* Decimal digits of 1..3 characters worth at most 255; *v their value. */
+static bool octet(const char *s, size_t n, int64_t *v)
+{
+	return n >= 1 && n <= 3 && parse_decimal(v, s, n, 255) == 0;
+}
+
+/* 127.0.0.0/8 as four dotted decimal octets, localhost, or [::1]. */
+static bool loopback_host(const char *h, size_t n)
+{
+	size_t i, start = 0, parts = 0;
+	int64_t v, first = -1;
+
+	if (mem_eq_nocase(h, n, "localhost") ||
+	    (n == 5 && memcmp(h, "[::1]", 5) == 0))
+		return true;
+	for (i = 0; i <= n; i++) {
+		if (i < n && h[i] != '.')
+			continue;
+		if (!octet(h + start, i - start, &v) || ++parts > 4)
+			return false;
+		if (first < 0)
+			first = v;
+		start = i + 1;
+	}
+	return parts == 4 && first == 127;
+}
+
+/*
+ * The host of an authority "HOST[:PORT]" (HOST: letters, digits, '-' and
+ * '.', or a bracketed IPv6 address). Anything else — user info, percent
+ * signs, backslashes — is refused rather than parsed, so no other parser
+ * (libcurl's) can read a different host out of the same text.
+ */
+static bool authority_host(const char *a, size_t n, size_t *host_len)
+{
+	size_t i = 0, k;
+
+	if (n && a[0] == '[') {
+		while (i < n && a[i] != ']')
+			i++;
+		if (i == n || i < 3)
+			return false;
+		for (k = 1; k < i; k++)
+			if (!is_hex((unsigned char)a[k]) && a[k] != ':' &&
+			    a[k] != '.')
+				return false;
+		i++;
+	} else {
+		while (i < n && (is_alnum((unsigned char)a[i]) || a[i] == '-' ||
+				 a[i] == '.'))
+			i++;
+		if (i == 0)
+			return false;
+	}
+	*host_len = i;
+	if (i == n)
+		return true;
+	if (a[i] != ':' || n - i - 1 < 1 || n - i - 1 > 5)
+		return false;
+	for (i++; i < n; i++)
+		if (!is_digit((unsigned char)a[i]))
+			return false;
+	return true;
+}
+
+int config_check_api_url(const char *url, const char *source, struct buf *err)
+{
+	const char *rest;
+	size_t n, host_len, i;
+	bool https = strncmp(url, "https://", 8) == 0;
+
+	if (!https && strncmp(url, "http://", 7) != 0) {
+		buf_setf(err, "%s: '%s' is not an https:// URL", source, url);
+		return AA_EUSAGE;
+	}
+	for (i = 0; url[i]; i++) {
+		unsigned char c = (unsigned char)url[i];
+
+		if (c <= 0x20 || c == 0x7f) {
+			buf_setf(err, "%s: the URL holds a space or a control "
+				      "character", source);
+			return AA_EUSAGE;
+		}
+	}
+	rest = url + (https ? 8 : 7);
+	n = strcspn(rest, "/?#");
+	if (!authority_host(rest, n, &host_len)) {
+		buf_setf(err, "%s: '%s' is not a plain "
+			      "http(s)://HOST[:PORT]/… URL", source, url);
+		return AA_EUSAGE;
+	}
+	/* The token travels with every request: in clear only on loopback. */
+	if (!https && !loopback_host(rest, host_len)) {
+		buf_setf(err, "%s: '%s': plain http:// is accepted only for a "
+			      "loopback host (127.0.0.0/8, localhost, [::1]); "
+			      "use https://", source, url);
+		return AA_EUSAGE;
+	}
+	return AA_OK;
+}
+
+/* --- where settings come from (see the top of this file) --- */
+
+/* Names a setting may come from: INPUT_ with hyphens, with underscores,
+ * AGENTIC_. */
+#define CONFIG_SOURCES 3
+/* Longest variable name built here ("AGENTIC_" + the longest key). */
+#define CONFIG_MAX_NAME 64
+
+struct source {
+	char name[CONFIG_MAX_NAME];
+	const char *value; /* set: never NULL */
+};
+
+/* PREFIX + KEY upper-cased, each '_' of KEY written as `sep`. */
+static void var_name(char *out, const char *prefix, const char *key, char sep)
+{
+	size_t n = 0, k;
+
+	for (k = 0; prefix[k] && n + 1 < CONFIG_MAX_NAME; k++)
+		out[n++] = prefix[k];
+	for (k = 0; key[k] && n + 1 < CONFIG_MAX_NAME; k++) {
+		char c = key[k] == '_' ? sep : key[k];
+
+		out[n++] = (char)(c >= 'a' && c <= 'z' ? c - ('a' - 'A') : c);
+	}
+	out[n] = '\0';
+}
+
+static void add_source(struct source *src, size_t *n, const char *name,
+		       const char *value)
+{
+	if (!value)
+		return;
+	memcpy(src[*n].name, name, CONFIG_MAX_NAME);
+	src[*n].value = value;
+	(*n)++;
+}
+
+/*
+ * The set names of setting `key` (snake_case), in order. `empty_agentic`:
+ * an existing but empty AGENTIC_<KEY> is set (policy keys).
+ */
+static size_t sources(struct source src[CONFIG_SOURCES], const char *key,
+		      bool empty_agentic)
+{
+	char hyphen[CONFIG_MAX_NAME], underscore[CONFIG_MAX_NAME],
+		agentic[CONFIG_MAX_NAME];
+	size_t n = 0;
+
+	var_name(hyphen, "INPUT_", key, '-');
+	var_name(underscore, "INPUT_", key, '_');
+	var_name(agentic, "AGENTIC_", key, '_');
+	add_source(src, &n, hyphen, env(hyphen));
+	if (strcmp(hyphen, underscore) != 0)
+		add_source(src, &n, underscore, env(underscore));
+	add_source(src, &n, agentic, empty_agentic ? getenv(agentic)
+						   : env(agentic));
+	return n;
+}
+
+static int disagree(struct buf *err, const char *what, const char *a,
+		    const char *b)
+{
+	buf_setf(err, "%s: %s and %s are both set and disagree; set only one "
+		      "of them (or both to the same value)", what, a, b);
+	return AA_EUSAGE;
+}
+
+/*
+ * A setting other than a policy key: *out is its value, NULL when no name
+ * is set. Values are compared as text and never printed (some are
+ * secrets).
+ */
+static int setting(const char **out, const char *key, struct buf *err)
+{
+	struct source src[CONFIG_SOURCES];
+	size_t n = sources(src, key, false), i;
+
+	*out = n ? src[0].value : NULL;
+	for (i = 1; i < n; i++)
+		if (strcmp(src[i].value, src[0].value) != 0)
+			return disagree(err, key, src[0].name, src[i].name);
+	return AA_OK;
+}
+
+/*
+ * Policy key `key`: every set name must hold a valid value (the message
+ * names the variable) and all must mean the same (policy_get's form);
+ * then the value is applied to `p`. Nothing set leaves the default.
+ */
+static int policy_setting(struct policy *p, const char *key, struct buf *err)
+{
+	struct source src[CONFIG_SOURCES];
+	struct buf first = BUF_INIT(BUF_MAX_SMALL),
+		   other = BUF_INIT(BUF_MAX_SMALL), msg = BUF_INIT(BUF_MAX_SMALL);
+	struct policy scratch;
+	size_t n = sources(src, key, true), i;
+	const char *cause, *c;
+	int error = AA_OK;
+
+	policy_init(&scratch);
+	for (i = 0; i < n; i++) {
+		if (policy_set(&scratch, key, src[i].value, err) < 0) {
+			/* "config KEY: …" names the key; say what the user
+			 * set: input `trusted-login`, or the variable. */
+			buf_addf(&msg, "config %s: ", key);
+			cause = strncmp(err->ptr, msg.ptr, msg.len) == 0
+					? err->ptr + msg.len
+					: err->ptr;
+			buf_reset(&msg);
+			if (strncmp(src[i].name, "INPUT_", 6) == 0) {
+				buf_adds(&msg, "input '");
+				for (c = src[i].name + 6; *c; c++)
+					buf_addf(&msg, "%c",
+						 *c == '_' ? '-'
+							   : (char)tolower(
+								     (unsigned char)*c));
+				buf_addf(&msg, "' (%s)", src[i].name);
+			} else {
+				buf_adds(&msg, src[i].name);
+			}
+			buf_addf(&msg, ": %s", cause);
+			buf_setf(err, "%s", msg.ptr);
+			error = AA_EUSAGE;
+			goto out;
+		}
+		policy_get(&scratch, key, i ? &other : &first);
+		if (i && strcmp(other.ptr, first.ptr) != 0) {
+			buf_addf(&msg, "config %s", key);
+			error = disagree(err, msg.ptr, src[0].name,
+					 src[i].name);
+			goto out;
+		}
+	}
+	if (n)
+		error = policy_set(p, key, src[0].value, err);
+out:
+	policy_release(&scratch);
+	buf_release(&first);
+	buf_release(&other);
+	buf_release(&msg);
+	return error;
+}
+
+/* GitHub App mode: id, key (text or file), installation. */
+static int load_app(struct env_config *e, struct buf *err)
+{
+	const char *key, *file = env("AGENTIC_APP_PRIVATE_KEY_FILE"), *inst;
+	char chunk[4096];
+	size_t n;
+	FILE *f;
+
+	if (setting(&e->app_id, "app_id", err) < 0 ||
+	    setting(&key, "app_private_key", err) < 0 ||
+	    setting(&inst, "app_installation_id", err) < 0)
+		return AA_EUSAGE;
+	if (!e->app_id && !key && !file)
+		return AA_OK;
+	if (!e->app_id) {
+		buf_setf(err, "AGENTIC_APP_PRIVATE_KEY is set but AGENTIC_APP_ID "
+			      "is not");
+		return AA_EUSAGE;
+	}
+	if (key) {
+		buf_adds(&e->app_key, key);
+	} else if (file) {
+		if (!(f = fopen(file, "rb"))) {
+			buf_setf(err, "AGENTIC_APP_PRIVATE_KEY_FILE: cannot open "
+				      "'%s'", file);
+			return AA_EUSAGE;
+		}
+		while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+			if (buf_add(&e->app_key, chunk, n) < 0)
+				break;
+		OPENSSL_cleanse(chunk, sizeof(chunk));
+		fclose(f);
+	} else {
+		buf_setf(err, "AGENTIC_APP_ID is set but neither "
+			      "AGENTIC_APP_PRIVATE_KEY nor "
+			      "AGENTIC_APP_PRIVATE_KEY_FILE is");
+		return AA_EUSAGE;
+	}
+	if (inst && (parse_decimal(&e->app_installation, inst, strlen(inst),
+				   (int64_t)9007199254740992LL) < 0 ||
+		     e->app_installation < 1)) {
+		buf_setf(err, "AGENTIC_APP_INSTALLATION_ID: not a number");
+		return AA_EUSAGE;
+	}
+	return AA_OK;
+}
+
+/* Where the program talks to (A8): repository and both API URLs. */
+static int load_server(struct env_config *e, struct buf *err)
+{
+	e->repository = env("GITHUB_REPOSITORY");
+	e->api_url = env("GITHUB_API_URL");
+	if (!e->api_url)
+		e->api_url = "https://api.github.com";
+	e->graphql_url = env("GITHUB_GRAPHQL_URL")
+				 ? xstrdup(env("GITHUB_GRAPHQL_URL"))
+				 : derive_graphql(e->api_url);
+	if ((e->repository && config_check_repository(e->repository,
+						      "GITHUB_REPOSITORY",
+						      err) < 0) ||
+	    config_check_api_url(e->api_url, "GITHUB_API_URL", err) < 0 ||
+	    config_check_api_url(e->graphql_url, "GITHUB_GRAPHQL_URL", err) < 0)
+		return AA_EUSAGE;
+	return AA_OK;
+}
+
+int env_load(struct env_config *e, struct policy *p, struct buf *err)
+{
+	const char *token;
+	size_t i;
+
+	memset(e, 0, sizeof(*e));
+	buf_init(&e->app_key, BUF_MAX_SMALL);
+	/* First: a configuration error below is an annotation under Actions. */
+	e->actions = env_true("GITHUB_ACTIONS");
+	if (load_server(e, err) < 0)
+		return AA_EUSAGE;
+	e->event_name = env("GITHUB_EVENT_NAME");
+	e->event_path = env("GITHUB_EVENT_PATH");
+	e->step_summary = env("GITHUB_STEP_SUMMARY");
+	e->server_url = env("GITHUB_SERVER_URL");
+	e->output = env("GITHUB_OUTPUT");
+	e->ca_file = env("SSL_CERT_FILE");
+	e->ca_path = env("SSL_CERT_DIR");
+	if (!e->ca_file && !e->ca_path && access("/etc/ssl/certs", R_OK) == 0)
+		e->ca_path = "/etc/ssl/certs";
+	e->h2c = env_true("AGENTIC_HTTP2_PRIOR_KNOWLEDGE");
+	e->stats = env_true("AGENTIC_STATS");
+	if (setting(&token, "token", err) < 0 ||
+	    setting(&e->read_token, "read_token", err) < 0 ||
+	    setting(&e->sweep_state, "sweep_state", err) < 0 ||
+	    load_app(e, err) < 0)
+		return AA_EUSAGE;
+	e->token = token ? token : env("GITHUB_TOKEN");
+	if (env_long(&e->timeout_s, "AGENTIC_HTTP_TIMEOUT", 30, 1, 3600, err) ||
+	    env_long(&e->connect_timeout_s, "AGENTIC_CONNECT_TIMEOUT", 10, 1, 600,
+		     err) ||
+	    env_long(&e->retries, "AGENTIC_RETRIES", 3, 0, 10, err) ||
+	    env_long(&e->retry_base_ms, "AGENTIC_RETRY_BASE_MS", 1000, 1, 60000,
+		     err) ||
+	    env_long(&e->max_wait_s, "AGENTIC_MAX_WAIT", 60, 0, 3600, err) ||
+	    env_long(&e->write_interval_ms, "AGENTIC_WRITE_INTERVAL_MS", 1000, 0,
+		     60000, err) ||
+	    env_long(&e->sweep_state_ttl_s, "AGENTIC_SWEEP_STATE_TTL", 3600, 0,
+		     7L * 86400, err))
+		return AA_EUSAGE;
+	for (i = 0; policy_keys[i]; i++)
+		if (policy_setting(p, policy_keys[i], err) < 0)
+			return AA_EUSAGE;
+	return AA_OK;
+}
+
+void env_release(struct env_config *e)
+{
+	buf_wipe(&e->app_key);
+	free(e->graphql_url);
+	memset(e, 0, sizeof(*e));
+}
+
+void env_live_config(const struct env_config *e, const char *repository,
+		     struct live_config *out)
+{
+	struct timespec ts;
+
+	memset(out, 0, sizeof(*out));
+	out->repository = repository;
+	out->graphql_url = e->graphql_url;
+	out->read_token = e->read_token;
+	out->http.api_url = e->api_url;
+	out->http.token = e->token;
+	out->http.user_agent = "agentic-apply/" AGENTIC_APPLY_VERSION;
+	out->http.ca_file = e->ca_file;
+	out->http.ca_path = e->ca_path;
+	out->http.connect_timeout_ms = e->connect_timeout_s * 1000;
+	out->http.timeout_ms = e->timeout_s * 1000;
+	out->http.low_speed_time_s = e->timeout_s;
+	out->http.retries = (int)e->retries;
+	out->http.retry_base_ms = e->retry_base_ms;
+	out->http.max_wait_s = e->max_wait_s;
+	out->http.h2c = e->h2c;
+	out->http.write_interval_ms = e->write_interval_ms;
+	out->app_id = e->app_id;
+	out->app_key_pem = e->app_id ? e->app_key.ptr : NULL;
+	out->app_installation_id = e->app_installation;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	out->http.seed = (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 32);
+}

@@ -1,0 +1,441 @@
+/*
+ * session.c - set up a run (read → decide → write happens in engine.c) and
+ * print its outcome: notes and the markdown summary on stderr, the JSON
+ * report on stdout.
+ */
+#include "cmd/session.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "formats/event.h"
+#include "formats/snapshot.h"
+#include "github/app.h"
+#include "cmd/log.h"
+
+/* A token goes into headers and ::add-mask::, so it must be one line of
+ * printable characters. */
+static bool token_valid(const char *t)
+{
+	for (; t && *t; t++)
+		if ((unsigned char)*t <= 0x20 || (unsigned char)*t == 0x7f)
+			return false;
+	return true;
+}
+
+/* GitHub Actions: mask every token in the log (stderr carries workflow
+ * commands too, and keeps stdout for the report). */
+static void mask(const char *token)
+{
+	if (token)
+		fprintf(stderr, "::add-mask::%s\n", token);
+}
+
+static int open_live(struct session *s, const struct cli *c, struct buf *err)
+{
+	struct live_config lc;
+	int error;
+
+	error = env_load(&s->env, &s->policy, err);
+	log_set_actions(s->env.actions); /* its errors are annotations */
+	if (error < 0)
+		return AA_EUSAGE;
+	if (!token_valid(s->env.token) || !token_valid(s->env.read_token)) {
+		buf_setf(err, "a token holds whitespace or control characters");
+		return AA_EUSAGE;
+	}
+	if (s->env.actions) {
+		mask(s->env.token);
+		mask(s->env.read_token);
+	}
+	s->repository = c->repo ? c->repo : s->env.repository;
+	if (!s->repository && c->repos) {
+		s->repo_owned = xstrndup(c->repos, strcspn(c->repos, ","));
+		s->repository = s->repo_owned;
+	}
+	if (!s->repository) {
+		buf_setf(err, "which repository? (--repo OWNER/NAME or "
+			      "GITHUB_REPOSITORY)");
+		return AA_EUSAGE;
+	}
+	/* cli.c and env_load checked where it came from; this is the name
+	 * every request will carry. */
+	if (config_check_repository(s->repository, "repository", err) < 0)
+		return AA_EUSAGE;
+	if (!s->env.token) {
+		buf_setf(err, "no token: set AGENTIC_TOKEN or GITHUB_TOKEN");
+		return AA_EUSAGE;
+	}
+	if (s->env.app_id) {
+		/* A key that cannot sign is a configuration error (exit 2),
+		 * found before any request. */
+		struct buf jwt = BUF_INIT(BUF_MAX_SMALL);
+		int bad = github_app_jwt(&jwt, s->env.app_id, s->env.app_key.ptr,
+					 0, err);
+
+		buf_wipe(&jwt);
+		if (bad < 0)
+			return AA_EUSAGE;
+	}
+	env_live_config(&s->env, s->repository, &lc);
+	if (s->env.actions)
+		lc.mask = mask;
+	return github_live_new(&s->gh, &lc, &s->policy, err);
+}
+
+static int open_offline(struct session *s, const char *path, bool *malformed,
+			struct buf *err)
+{
+	const char *stats;
+
+	if (snapshot_load_file(&s->snap, path, err) < 0 ||
+	    snapshot_apply_config(&s->snap, &s->policy, err) < 0) {
+		*malformed = true;
+		return AA_EUSAGE;
+	}
+	s->offline = true;
+	s->repository = s->snap.repository;
+	s->gh = github_world_new(&s->snap, &s->policy);
+	buf_init(&s->trace, BUF_MAX_DOC);
+	stats = getenv("AGENTIC_STATS");
+	if (stats && strcmp(stats, "trace") == 0)
+		github_world_trace(s->gh, &s->trace);
+	return AA_OK;
+}
+
+/* A progress line on a terminal: PRs done of total, rewritten in place. */
+static void progress_line(void *ctx, size_t done, size_t total)
+{
+	(void)ctx;
+	fprintf(stderr, "\ragentic-apply: sweep %zu/%zu PRs%s", done, total,
+		done == total ? "\n" : "");
+}
+
+/* Point the engine at this repository's entries of the sweep state. */
+static void use_state(struct session *s, const char *repository)
+{
+	struct sweep_repo *r;
+
+	if (!s->state_path)
+		return;
+	r = sweepstate_repo(&s->state, repository);
+	if (strcmp(r->policy, s->policy_digest) != 0) {
+		/* Another policy: nothing recorded under it still holds. */
+		r->n = 0;
+		memcpy(r->policy, s->policy_digest, SWEEPSTATE_DIGEST);
+	}
+	s->engine.sweep_state = r;
+}
+
+/* Load the sweep state file; a missing or unreadable one starts empty. */
+static void load_state(struct session *s, const char *path)
+{
+	struct buf text = BUF_INIT(BUF_MAX_DOC), err = BUF_INIT(BUF_MAX_SMALL);
+	FILE *f = fopen(path, "rb");
+	char chunk[65536];
+	size_t n;
+
+	s->state_path = xstrdup(path);
+	sweepstate_init(&s->state);
+	sweepstate_policy_digest(s->policy_digest, &s->policy);
+	if (!f) {
+		if (errno != ENOENT)
+			log_warning("sweep state '%s': %s; starting afresh", path,
+				    strerror(errno));
+		goto out;
+	}
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		if (buf_add(&text, chunk, n) < 0)
+			break;
+	fclose(f);
+	if (sweepstate_from_json(&s->state, text.ptr, text.len, &err) < 0)
+		log_warning("sweep state '%s': %s; starting afresh", path,
+			    err.ptr);
+out:
+	buf_release(&text);
+	buf_release(&err);
+}
+
+static void save_state(struct session *s)
+{
+	struct buf text = BUF_INIT(BUF_MAX_DOC), tmp = BUF_INIT(BUF_MAX_SMALL);
+	FILE *f;
+
+	sweepstate_to_json(&s->state, &text);
+	buf_addf(&tmp, "%s.tmp", s->state_path);
+	f = fopen(tmp.ptr, "wb");
+	if (!f || fwrite(text.ptr, 1, text.len, f) != text.len ||
+	    fclose(f) != 0 || rename(tmp.ptr, s->state_path) != 0) {
+		if (f)
+			(void)remove(tmp.ptr);
+		log_warning("cannot write the sweep state '%s'", s->state_path);
+	}
+	buf_release(&text);
+	buf_release(&tmp);
+}
+
+/*
+ * GitHub App mode: mint the installation token now, and trust the App's
+ * own statuses (T3). If that fails nothing can be read: the run reports an
+ * API failure (exit 3) and does nothing else.
+ */
+static void start_app(struct session *s)
+{
+	struct github *gh = s->gh;
+	const char *bot = NULL;
+
+	while (gh && github_dryrun_inner(gh))
+		gh = github_dryrun_inner(gh);
+	if (!gh)
+		return;
+	if (github_live_app_start(gh, &bot) < 0 || !bot) {
+		report_note(&s->report, NOTE_ERROR,
+			    "GitHub App authentication failed: %s; nothing read "
+			    "or written", gh->error.ptr);
+		report_exit(&s->report, EXIT_API);
+		s->engine.stop = true;
+		return;
+	}
+	free(s->policy.app_login);
+	s->policy.app_login = xstrdup(bot);
+}
+
+int session_open(struct session *s, const struct cli *c, const char *snapshot,
+		 bool *malformed)
+{
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
+	const char *path = snapshot ? snapshot : c->snapshot;
+	int error;
+
+	memset(s, 0, sizeof(*s));
+	*malformed = false;
+	policy_init(&s->policy);
+	error = path ? open_offline(s, path, malformed, &err)
+		     : open_live(s, c, &err);
+	if (error < 0) {
+		if (path)
+			log_error("snapshot '%s': %s", path, err.ptr);
+		else
+			log_error("%s: %s", c->command, err.ptr);
+		if (!path && c->json) {
+			/* --json promises a report: the one of a usage error,
+			 * as replay prints for a snapshot that does not load. */
+			buf_reset(&err);
+			report_usage_json(&err);
+			fputs(err.ptr, stdout);
+		}
+		buf_release(&err);
+		github_free(s->gh);
+		snapshot_release(&s->snap);
+		env_release(&s->env);
+		policy_release(&s->policy);
+		return EXIT_USAGE;
+	}
+	s->dry_run = c->dry_run;
+	s->quiet = c->quiet;
+	if (c->dry_run)
+		s->gh = github_dryrun_new(s->gh);
+	report_init(&s->report, NULL, c->dry_run);
+	s->report.server_url = xstrdup(s->env.server_url && !s->offline
+					       ? s->env.server_url
+					       : "https://github.com");
+	s->report.repository = xstrdup_or_null(s->repository);
+	engine_init(&s->engine, s->gh, &s->policy, s->repository, &s->report);
+	s->engine.deadline = s->gh->ops->now(s->gh) +
+			     s->policy.deadline * 1000;
+	s->engine.sweep_deadline = s->policy.sweep_deadline * 1000;
+	github_set_deadline(s->gh, s->engine.deadline);
+	if (c->state || (!s->offline && s->env.sweep_state)) {
+		load_state(s, c->state ? c->state : s->env.sweep_state);
+		s->engine.sweep_ttl_ms =
+			(s->offline ? 3600 : s->env.sweep_state_ttl_s) * 1000;
+		use_state(s, s->repository);
+	}
+	if (!c->quiet && isatty(STDERR_FILENO))
+		s->engine.progress = progress_line;
+	if (!s->offline && s->env.app_id)
+		start_app(s);
+	buf_release(&err);
+	return EXIT_OK;
+}
+
+void session_run_event(struct session *s, const char *name,
+		       const char *payload, size_t len)
+{
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
+	struct event ev;
+
+	free(s->report.event);
+	s->report.event = xstrdup(name);
+	if (event_decode(&ev, name, payload, len, &err) < 0) {
+		report_note(&s->report, NOTE_ERROR, "event '%s': %s", name,
+			    err.ptr);
+		report_exit(&s->report, EXIT_USAGE);
+	} else {
+		engine_run(&s->engine, &ev);
+	}
+	event_release(&ev);
+	buf_release(&err);
+}
+
+int session_switch_repo(struct session *s, const char *repository)
+{
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
+	struct live_config lc;
+	struct github *gh = NULL;
+
+	if (s->offline ||
+	    config_check_repository(repository, "--repos", &err) < 0) {
+		log_error("sweep: %s",
+			  err.len ? err.ptr : "--repos needs a live run");
+		buf_release(&err);
+		return EXIT_USAGE;
+	}
+	env_live_config(&s->env, repository, &lc);
+	if (github_live_new(&gh, &lc, &s->policy, &err) < 0) {
+		log_error("sweep: %s", err.ptr);
+		buf_release(&err);
+		return EXIT_USAGE;
+	}
+	if (s->dry_run)
+		gh = github_dryrun_new(gh);
+	github_free(s->gh);
+	s->gh = gh;
+	s->repository = repository;
+	s->engine.gh = gh;
+	s->engine.repository = repository;
+	use_state(s, repository);
+	buf_release(&err);
+	return EXIT_OK;
+}
+
+void session_free(struct session *s)
+{
+	engine_release(&s->engine);
+	report_release(&s->report);
+	github_free(s->gh);
+	s->gh = NULL;
+	snapshot_release(&s->snap);
+	env_release(&s->env);
+	policy_release(&s->policy);
+	sweepstate_release(&s->state);
+	free(s->state_path);
+	s->state_path = NULL;
+	free(s->repo_owned);
+	s->repo_owned = NULL;
+	buf_release(&s->trace);
+}
+
+/* Append text to a file GitHub Actions gave us ($GITHUB_OUTPUT, …). */
+static void append_file(const char *path, const struct buf *text)
+{
+	FILE *f = fopen(path, "ab");
+
+	if (!f || fwrite(text->ptr, 1, text->len, f) != text->len) {
+		log_warning("cannot write '%s'", path);
+		if (f)
+			fclose(f);
+		return;
+	}
+	if (fclose(f) != 0)
+		log_warning("cannot write '%s'", path);
+}
+
+/*
+ * Peak resident memory of this program, in KiB. Linux's ru_maxrss carries
+ * the parent's size across execve (a forked Node or shell counts), so the
+ * address space's own high-water mark is read first.
+ */
+static long peak_rss_kb(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	long kb = -1;
+	struct rusage ru;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (strncmp(line, "VmHWM:", 6) == 0) {
+			const char *p = line + 6;
+			int64_t v;
+			size_t n;
+
+			while (*p == ' ' || *p == '\t')
+				p++;
+			n = strspn(p, "0123456789");
+			if (parse_decimal(&v, p, n, INT32_MAX) == 0)
+				kb = (long)v;
+		}
+	if (f)
+		fclose(f);
+	if (kb >= 0)
+		return kb;
+	memset(&ru, 0, sizeof(ru));
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_maxrss;
+}
+
+/* AGENTIC_STATS=1: one line of what the run cost, for benchmarks. */
+static void print_stats(struct session *s)
+{
+	struct http_stats st;
+	struct github *gh = s->gh;
+
+	while (gh && github_dryrun_inner(gh))
+		gh = github_dryrun_inner(gh);
+	github_live_stats(gh, &st);
+	fprintf(stderr,
+		"agentic-apply: stats: requests=%ld reads=%ld writes=%ld "
+		"retries=%ld bytes_in=%lld peak_rss_kb=%ld\n",
+		st.requests, st.reads, st.writes, st.retries,
+		(long long)st.bytes_in, peak_rss_kb());
+}
+
+int session_close(struct session *s, bool json)
+{
+	struct buf out = BUF_INIT(BUF_MAX_DOC);
+	size_t i;
+	int code;
+
+	for (i = 0; i < s->report.nnotes; i++)
+		log_note(s->report.notes[i].level, s->report.notes[i].text);
+	s->report.sweep = s->sweep || (s->report.event &&
+				       strcmp(s->report.event, "schedule") == 0);
+	report_to_markdown(&s->report, &out);
+	if (!s->quiet)
+		fputs(out.ptr, stderr);
+	if (!s->offline && s->env.step_summary)
+		append_file(s->env.step_summary, &out);
+	if (!s->offline && s->env.output) {
+		buf_reset(&out);
+		report_outputs(&s->report, &out);
+		append_file(s->env.output, &out);
+	}
+	if (json) {
+		buf_reset(&out);
+		report_to_json(&s->report, &out);
+		fputs(out.ptr, stdout);
+		fflush(stdout);
+	}
+	code = s->report.exit;
+	if (s->state_path && !s->dry_run)
+		save_state(s);
+	if (s->offline && getenv("AGENTIC_STATS")) {
+		struct github *gh = s->gh;
+
+		while (gh && github_dryrun_inner(gh))
+			gh = github_dryrun_inner(gh);
+		fputs(s->trace.ptr, stderr);
+		fprintf(stderr, "agentic-apply: stats: calls=%lld\n",
+			(long long)github_world_calls(gh));
+	} else if (!s->offline && s->env.stats) {
+		print_stats(s);
+	}
+	buf_release(&out);
+	session_free(s);
+	return code;
+}

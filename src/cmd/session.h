@@ -1,0 +1,60 @@
+/*
+ * session.h - what every acting command shares: configuration, the port
+ * (a snapshot in memory, or live GitHub), the report, and printing it.
+ */
+#ifndef AA_SESSION_H
+#define AA_SESSION_H
+
+#include <stdbool.h>
+
+#include "cmd/cli.h"
+#include "cmd/config.h"
+#include "run/engine.h"
+#include "port/github.h"
+#include "core/policy.h"
+#include "formats/report.h"
+#include "core/model.h"
+#include "formats/sweepstate.h"
+
+struct session {
+	struct snapshot snap;
+	bool offline;         /* acting on a snapshot */
+	struct policy policy;
+	struct github *gh;
+	struct report report;
+	struct engine engine;
+	const char *repository;
+	struct env_config env; /* live sessions only */
+	bool sweep;            /* the run is a sweep (for the outputs) */
+	bool dry_run;
+	bool quiet;            /* no summary on stderr, errors and warnings only */
+	struct sweep_state state; /* change detection (with --state) */
+	char *state_path;
+	char *repo_owned;      /* the first of --repos, when no other */
+	struct buf trace;      /* replay's calls, with AGENTIC_STATS=trace */
+	char policy_digest[SWEEPSTATE_DIGEST];
+};
+
+/*
+ * Open a session for command `c`: offline on c->snapshot (or `snapshot`
+ * when given), else live on GitHub as the environment says. On a usage or
+ * configuration error prints one line and returns EXIT_USAGE; `malformed`
+ * tells a bad snapshot apart.
+ */
+int session_open(struct session *s, const struct cli *c, const char *snapshot,
+		 bool *malformed);
+/* Decode the event `name` with its JSON payload and act on it; a payload
+ * that does not decode is a usage error recorded in the report. */
+void session_run_event(struct session *s, const char *name,
+		       const char *payload, size_t len);
+/* Sweep another repository in the same run and report (`sweep --repos`):
+ * a live port for it replaces the current one. 0, or EXIT_USAGE. */
+int session_switch_repo(struct session *s, const char *repository);
+
+/* Release everything a session holds (without printing). */
+void session_free(struct session *s);
+/* Print notes, the summary and (when `json`) the report; returns the exit
+ * code. Releases everything. */
+int session_close(struct session *s, bool json);
+
+#endif

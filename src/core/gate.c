@@ -1,0 +1,448 @@
+/*
+ * gate.c - BEHAVIOR §5.2: the four conditions, on the PR's current head H.
+ *
+ * 1. clean: the newest trusted clean-context status with pr=#N: on H is
+ *    success. 2. the escalation label is absent. 3. every review thread
+ *    has at least two comments. 4. escalation is satisfied for H: decided by
+ *    the newest trusted, unedited needs-human verdict naming H that is newer
+ *    than the last base retarget, and by who last lifted the label (the
+ *    table of §5.2, implemented row by row in escalation()).
+ */
+#include "core/gate.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/marker.h"
+#include "core/stamp.h"
+#include "core/verdict.h"
+
+const char *const gate_cond_keys[COND_COUNT] = {
+	"clean", "label_absent", "threads_answered", "escalation"};
+const char *const gate_cond_titles[COND_COUNT] = {
+	"clean status", "needs-human label absent", "every thread answered",
+	"human sign-off not needed, or given"};
+const char *const gate_outcome_names[4] = {"approve", "withhold", "skipped",
+					   "error"};
+
+/* How many unanswered thread ids a reason names before "…". */
+#define GATE_MAX_LISTED 5
+
+void gate_decision_init(struct gate_decision *d)
+{
+	int i;
+
+	memset(d, 0, sizeof(*d));
+	for (i = 0; i < COND_COUNT; i++)
+		buf_init(&d->why[i], BUF_MAX_SMALL);
+}
+
+void gate_decision_release(struct gate_decision *d)
+{
+	int i;
+
+	for (i = 0; i < COND_COUNT; i++)
+		buf_release(&d->why[i]);
+	strv_free(d->reasons, d->nreasons);
+	d->reasons = NULL;
+	d->nreasons = 0;
+	free(d->verdict_url);
+	free(d->check_url);
+	d->verdict_url = d->check_url = NULL;
+}
+
+void gate_add_reason(struct gate_decision *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	strv_vaddf(&d->reasons, &d->nreasons, fmt, ap);
+	va_end(ap);
+}
+
+bool gate_skip(const struct snap_pull *pull, const char *repository,
+	       struct buf *why)
+{
+	if (pull->merged) {
+		buf_setf(why, "PR #%lld is merged", (long long)pull->number);
+		return true;
+	}
+	if (strcmp(pull->state, "open") != 0) {
+		buf_setf(why, "PR #%lld is closed", (long long)pull->number);
+		return true;
+	}
+	if (!str_eq_nocase(pull->head_repo, repository)) {
+		buf_setf(why, "PR #%lld comes from a fork (%s)",
+			 (long long)pull->number, pull->head_repo);
+		return true;
+	}
+	return false;
+}
+
+static void short_sha(char out[8], const char *sha)
+{
+	memcpy(out, sha, 7);
+	out[7] = '\0';
+}
+
+static bool cond_clean(const struct gate_input *in, const struct policy *p,
+		       struct buf *why, char **url)
+{
+	const struct snap_status *st;
+	char h[8];
+
+	short_sha(h, in->pull->head_sha);
+	if (!in->statuses) {
+		buf_setf(why, "the statuses of %s could not be read", h);
+		return false;
+	}
+	st = stamp_clean(in->statuses, p, in->pr);
+	if (!st) {
+		buf_setf(why, "no trusted %s status for PR #%lld on %s",
+			 p->clean_context, (long long)in->pr, h);
+		return false;
+	}
+	buf_setf(why, "%s is %s on %s", p->clean_context, st->state, h);
+	*url = xstrdup_or_null(st->target_url);
+	return strcmp(st->state, "success") == 0;
+}
+
+static bool cond_label_absent(const struct gate_input *in,
+			      const struct policy *p, struct buf *why)
+{
+	size_t i;
+
+	if (!(in->ok & PART_LABELS)) {
+		buf_setf(why, "the labels could not be read");
+		return false;
+	}
+	if (in->label_write_failed) {
+		buf_setf(why, "adding the %s label failed in this run, so it "
+			      "counts as set", p->label);
+		return false;
+	}
+	for (i = 0; i < in->pull->nlabels; i++)
+		if (policy_is_label(p, in->pull->labels[i])) {
+			buf_setf(why, "the %s label is set", p->label);
+			return false;
+		}
+	buf_setf(why, "no %s label", p->label);
+	return true;
+}
+
+static bool cond_threads(const struct gate_input *in, struct buf *why)
+{
+	size_t i, open = 0;
+
+	if (!(in->ok & PART_THREADS)) {
+		buf_setf(why, "the review threads could not be read");
+		return false;
+	}
+	for (i = 0; i < in->pull->nthreads; i++)
+		if (in->pull->threads[i].comments < 2)
+			open++;
+	if (!open) {
+		if (in->pull->nthreads == 0)
+			buf_setf(why, "the PR has no review threads");
+		else if (in->pull->nthreads == 1)
+			buf_setf(why, "its one review thread has a reply");
+		else
+			buf_setf(why, "all %zu review threads have a reply",
+				 in->pull->nthreads);
+		return true;
+	}
+	buf_setf(why, "%zu review thread%s without a reply:", open,
+		 open == 1 ? "" : "s");
+	for (i = 0, open = 0; i < in->pull->nthreads; i++) {
+		if (in->pull->threads[i].comments >= 2)
+			continue;
+		if (open++ == GATE_MAX_LISTED) {
+			buf_adds(why, " …");
+			break;
+		}
+		/* A reviewer clicks a URL; a node id is the fallback. */
+		buf_addf(why, " %s", in->pull->threads[i].url
+					     ? in->pull->threads[i].url
+					     : in->pull->threads[i].id);
+	}
+	return false;
+}
+
+/* The newest unlabel of the escalation label: authorized, and when. */
+struct unlabel {
+	const struct snap_event *newest;
+	bool authorized;
+};
+
+static void find_unlabel(struct unlabel *u, const struct snap_pull *pull,
+			 const struct policy *p)
+{
+	size_t i;
+
+	memset(u, 0, sizeof(*u));
+	for (i = 0; i < pull->ntimeline; i++) {
+		const struct snap_event *e = &pull->timeline[i];
+
+		if (e->kind == TL_UNLABELED && policy_is_label(p, e->label) &&
+		    (!u->newest || e->id > u->newest->id))
+			u->newest = e;
+	}
+	u->authorized = u->newest && policy_is_unlabeler(p, u->newest->actor);
+}
+
+static const char *malformed_why(unsigned m)
+{
+	if (m & NHM_TOO_LONG)
+		return "it is longer than 65,536 characters";
+	if (m & NHM_BOTH_VALUES)
+		return "it says both yes and no";
+	if (m & NHM_BAD_VALUE)
+		return "a needs-human: line says neither yes nor no";
+	if (m & NHM_NO_VALUE)
+		return "it has no needs-human: yes/no line";
+	if (m & NHM_BAD_HEAD)
+		return "a head: line is not a full 40-hex SHA";
+	if (m & NHM_HEAD_CONFLICT)
+		return "it names several heads";
+	if (m & NHM_NO_HEAD)
+		return "it has no head: line";
+	if (m & NHM_BASE_CONFLICT)
+		return "it names several bases";
+	return "it has no base: line";
+}
+
+static bool esc_verdict_yes(const struct nh_lookup *lk,
+			    const struct unlabel *u, struct buf *why)
+{
+	int64_t id = lk->comment->id;
+
+	if (!u->newest) {
+		buf_setf(why, "needs-human: yes (comment %lld) and the label "
+			      "was never lifted", (long long)id);
+		return false;
+	}
+	if (!u->authorized) {
+		buf_setf(why, "needs-human: yes (comment %lld); the label was "
+			      "last removed by %s, who is not allowed to",
+			 (long long)id,
+			 u->newest->actor ? u->newest->actor : "an unknown actor");
+		return false;
+	}
+	if (u->newest->created_at <= lk->comment->created_at) {
+		buf_setf(why, "needs-human: yes (comment %lld) is newer than the "
+			      "last authorized removal of the label",
+			 (long long)id);
+		return false;
+	}
+	buf_setf(why, "needs-human: yes (comment %lld), lifted afterwards by "
+		      "%s", (long long)id, u->newest->actor);
+	return true;
+}
+
+static bool esc_verdict_no(const struct nh_lookup *lk, const struct unlabel *u,
+			   struct buf *why)
+{
+	int64_t id = lk->comment->id;
+
+	if (u->newest && !u->authorized) {
+		buf_setf(why, "needs-human: no (comment %lld), but the label was "
+			      "last removed by %s, who is not allowed to",
+			 (long long)id,
+			 u->newest->actor ? u->newest->actor : "an unknown actor");
+		return false;
+	}
+	buf_setf(why, "needs-human: no (comment %lld)", (long long)id);
+	return true;
+}
+
+/* No verdict for H: say what was there instead of one, if anything. */
+static void no_verdict_why(const struct nh_lookup *lk, struct buf *why)
+{
+	if (lk->tampered)
+		buf_setf(why, "the needs-human verdict for the head (comment "
+			      "%lld) was edited by %s, so it no longer counts",
+			 (long long)lk->tampered->id,
+			 lk->edited_by_other ? lk->edited_by_other
+					     : "an unknown account");
+	else if (lk->quoted)
+		buf_setf(why, "no needs-human verdict for the head: comment %lld "
+			      "holds needs-human markers (line %zu) that are "
+			      "quoted, fenced or not at its start, which is not "
+			      "a verdict",
+			 (long long)lk->quoted->id, lk->quoted_line);
+	else if (lk->dropped)
+		buf_setf(why, "no needs-human verdict for the head since the "
+			      "base branch was changed (the judge must run "
+			      "again)");
+	else
+		buf_setf(why, "no needs-human verdict for the head yet (the "
+			      "escalation judge is still running)");
+}
+
+static bool esc_no_verdict(const struct gate_input *in, const struct policy *p,
+			   const struct nh_lookup *lk, const struct unlabel *u,
+			   struct buf *why)
+{
+	const struct snap_status *round, *skip;
+
+	if (!in->statuses) {
+		buf_setf(why, "no verdict for the head, and its statuses could "
+			      "not be read");
+		return false;
+	}
+	round = stamp_round(in->statuses, p, in->pr);
+	skip = stamp_skip(in->statuses, p, in->pr);
+	if (!skip || !round || skip->id <= round->id) {
+		no_verdict_why(lk, why);
+		return false;
+	}
+	if (!u->newest || !u->authorized ||
+	    u->newest->created_at <= round->created_at) {
+		buf_setf(why, "escalation was skipped because the label was "
+			      "set, and no allowed person has lifted it since "
+			      "the round started");
+		return false;
+	}
+	buf_setf(why, "escalation skipped (label set); lifted by %s after "
+		      "the round started", u->newest->actor);
+	return true;
+}
+
+/*
+ * A1: a yes binds until an allowed person removes the label after it,
+ * whatever happened to the label itself (renamed, deleted) and whatever a
+ * later verdict says; so does an edit of the trusted login's comment by
+ * someone else, which could have removed a yes.
+ */
+static bool esc_hold_lifted(const struct nh_lookup *lk, const struct unlabel *u,
+			    const struct policy *p, struct buf *why)
+{
+	if (!lk->hold || /* a hold at the epoch is still a hold */
+	    (u->authorized && u->newest->created_at > lk->hold_at))
+		return true;
+	if (lk->hold_edited)
+		buf_setf(why, "comment %lld of the machine account was edited "
+			      "by %s, which could have removed a needs-human: "
+			      "yes; an allowed person must remove the %s "
+			      "label after that edit",
+			 (long long)lk->hold->id,
+			 lk->hold_editor ? lk->hold_editor
+					 : "an unknown account",
+			 p->label);
+	else
+		buf_setf(why, "comment %lld said needs-human: yes, and no "
+			      "allowed person has removed the %s label since "
+			      "(a yes holds until then, even if the label was "
+			      "renamed or deleted)",
+			 (long long)lk->hold->id, p->label);
+	return false;
+}
+
+static bool cond_escalation(const struct gate_input *in,
+			    const struct policy *p, struct buf *why, char **url)
+{
+	struct nh_lookup lk;
+	struct unlabel u;
+	const struct marker_nh *nh;
+	bool ok;
+
+	if (!(in->ok & PART_COMMENTS) || !(in->ok & PART_TIMELINE)) {
+		buf_setf(why, "the %s could not be read",
+			 !(in->ok & PART_COMMENTS) ? "comments" : "timeline");
+		return false;
+	}
+	verdict_lookup(&lk, in->pull, in->pull->head_sha, p);
+	find_unlabel(&u, in->pull, p);
+	if (!lk.comment) {
+		ok = esc_no_verdict(in, p, &lk, &u, why);
+		return ok && esc_hold_lifted(&lk, &u, p, why);
+	}
+	*url = xstrdup_or_null(lk.comment->html_url);
+	nh = &lk.marker.nh;
+	if (nh->malformed) {
+		buf_setf(why, "the newest needs-human verdict for the head "
+			      "(comment %lld) is malformed: %s",
+			 (long long)lk.comment->id, malformed_why(nh->malformed));
+		return false;
+	}
+	if (nh->base.n != strlen(in->pull->base_ref) ||
+	    memcmp(nh->base.p, in->pull->base_ref, nh->base.n) != 0) {
+		buf_setf(why, "the newest needs-human verdict (comment %lld) was "
+			      "made for base \"%.*s\", not \"%s\"",
+			 (long long)lk.comment->id, (int)nh->base.n, nh->base.p,
+			 in->pull->base_ref);
+		return false;
+	}
+	ok = nh->value == NH_YES ? esc_verdict_yes(&lk, &u, why)
+				 : esc_verdict_no(&lk, &u, why);
+	return ok && esc_hold_lifted(&lk, &u, p, why);
+}
+
+static const char *part_name(unsigned part)
+{
+	switch (part) {
+	case PART_PULL:
+		return "pull request";
+	case PART_LABELS:
+		return "labels";
+	case PART_COMMENTS:
+		return "comments";
+	case PART_TIMELINE:
+		return "timeline";
+	case PART_THREADS:
+		return "review threads";
+	case PART_REVIEWS:
+		return "reviews";
+	default:
+		return "commits";
+	}
+}
+
+void gate_decide(struct gate_decision *out, const struct gate_input *in,
+		 const struct policy *p)
+{
+	bool all = true, failed = false;
+	unsigned part;
+	int c;
+
+	/* Failed parts that no condition reports by itself. */
+	for (part = PART_PULL; part <= PART_COMMITS; part <<= 1) {
+		if (!(in->failed & part))
+			continue;
+		failed = true;
+		if (part == PART_PULL || part == PART_REVIEWS ||
+		    part == PART_COMMITS)
+			gate_add_reason(out, "the %s could not be read",
+					part_name(part));
+	}
+	if (!(in->ok & PART_PULL)) {
+		out->outcome = GATE_ERROR;
+		return;
+	}
+	if (!in->statuses)
+		failed = true;
+	out->evaluated = true;
+	out->cond[COND_CLEAN] =
+		cond_clean(in, p, &out->why[COND_CLEAN], &out->check_url);
+	out->cond[COND_LABEL_ABSENT] =
+		cond_label_absent(in, p, &out->why[COND_LABEL_ABSENT]);
+	out->cond[COND_THREADS_ANSWERED] =
+		cond_threads(in, &out->why[COND_THREADS_ANSWERED]);
+	out->cond[COND_ESCALATION] = cond_escalation(
+		in, p, &out->why[COND_ESCALATION], &out->verdict_url);
+	for (c = 0; c < COND_COUNT; c++) {
+		if (out->cond[c])
+			continue;
+		all = false;
+		gate_add_reason(out, "%s", out->why[c].ptr);
+	}
+	if (in->pull->draft && !p->approve_drafts) {
+		gate_add_reason(out, "the PR is a draft");
+		all = false;
+	}
+	if (failed)
+		out->outcome = GATE_ERROR;
+	else
+		out->outcome = all ? GATE_APPROVE : GATE_WITHHOLD;
+}

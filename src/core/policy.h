@@ -1,0 +1,74 @@
+/*
+ * policy.h - the configuration every decision reads (BEHAVIOR §1).
+ *
+ * Nothing here is a constant buried in code: every key can be set from the
+ * snapshot's "config" object or from AGENTIC_<KEY> in the environment.
+ * Values are validated when set, so a policy in use is always well formed.
+ */
+#ifndef AA_POLICY_H
+#define AA_POLICY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/buf.h"
+
+/* Longest login GitHub allows is 39; "[bot]" adds 5. */
+#define POLICY_MAX_LOGIN 64
+/* Longest label name GitHub allows. */
+#define POLICY_MAX_LABEL 50
+/* Longest status context we accept. */
+#define POLICY_MAX_CONTEXT 255
+/* Entries in a list (unlabelers, AI reviewers). */
+#define POLICY_MAX_LIST 256
+
+struct policy {
+	char *trusted_login;
+	char **unlabelers;
+	size_t nunlabelers;
+	char **ai_reviewers;
+	size_t nai_reviewers;
+	char *label;
+	char *clean_context;
+	char *escalation_context;
+	bool approve_drafts;
+	int64_t sweep_deadline; /* seconds: the whole sweep (A6) */
+	int64_t deadline;       /* seconds: any other run (A6) */
+	/* Not a configuration key: in GitHub App mode, the App's bot login
+	 * ("<slug>[bot]"), whose statuses are this program's own (T3). */
+	char *app_login;
+};
+
+/* The keys policy_set understands, NULL-terminated (snake_case). */
+extern const char *const policy_keys[];
+
+/* Fill with the defaults of BEHAVIOR §1. */
+void policy_init(struct policy *p);
+void policy_release(struct policy *p);
+
+/*
+ * Set `key` from its string form: lists are comma- or space-separated,
+ * booleans true/false/1/0/yes/no, numbers decimal. Returns 0, AA_ENOTFOUND
+ * for an unknown key, or AA_EUSAGE with a message in err.
+ */
+int policy_set(struct policy *p, const char *key, const char *value,
+	       struct buf *err);
+
+/* The string form of `key` (lists comma-separated), as policy_set reads
+ * it. Returns AA_ENOTFOUND for an unknown key. */
+int policy_get(const struct policy *p, const char *key, struct buf *out);
+
+/* Is `login` a syntactically valid GitHub login (optionally "[bot]")? */
+bool policy_login_valid(const char *login);
+
+/* T1/T3/T4: is `login` the trusted login (case-insensitive, exact)? */
+bool policy_is_trusted(const struct policy *p, const char *login);
+/* May `login` lift the label? NULL (no actor) never may. */
+bool policy_is_unlabeler(const struct policy *p, const char *login);
+/* Is `login` an AI reviewer (a "[bot]" suffix is ignored)? */
+bool policy_is_ai_reviewer(const struct policy *p, const char *login);
+/* Is `name` the escalation label (labels are case-insensitive)? */
+bool policy_is_label(const struct policy *p, const char *name);
+
+#endif

@@ -1,0 +1,130 @@
+/*
+ * report.h - what a run did (SNAPSHOT.md §3): its steps, its writes, its
+ * exit code, and notes for the log. The decision code fills it; the command
+ * layer prints it as JSON (--json, replay) and as a markdown summary.
+ *
+ * Exit codes merge by severity: 2 over 3 over 1 over 0 (BEHAVIOR §10).
+ */
+#ifndef AA_REPORT_H
+#define AA_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/buf.h"
+#include "core/gate.h"
+#include "base/util.h"
+
+#define EXIT_OK 0
+#define EXIT_REFUSED 1
+#define EXIT_USAGE 2
+#define EXIT_API 3
+
+enum step_kind { STEP_APPLY, STEP_GATE };
+
+struct report_step {
+	enum step_kind kind;
+	int64_t pr;
+	const char *outcome;      /* a static string */
+	char head[SHA_BUF];       /* "" = null */
+	/* apply */
+	int64_t comment;          /* 0 = none */
+	int clean;                /* -1 = null, else 0/1 */
+	const char *needs_human;  /* "yes"/"no"/"malformed" or NULL */
+	/* gate */
+	bool has_conditions;
+	bool cond[COND_COUNT];
+	char *why[COND_COUNT];    /* one sentence each (may be NULL) */
+	int draft;                /* -1 = unknown */
+	char *repository;         /* set in multi-repository sweeps only */
+	char *verdict_url;        /* links for the summary (untrusted) */
+	char *check_url;
+	char **reasons;
+	size_t nreasons;
+	int exit;
+};
+
+enum write_kind { W_CREATE_LABEL, W_LABEL, W_STATUS, W_APPROVE, W_DISMISS };
+
+struct report_write {
+	enum write_kind kind;
+	int64_t pr;
+	char *label;
+	char sha[SHA_BUF];
+	char *state;
+	char *context;
+	char *description;
+	char *target_url;
+	char commit_id[SHA_BUF];
+	int64_t review_id;
+};
+
+enum note_level { NOTE_ERROR, NOTE_WARNING, NOTE_NOTICE, NOTE_INFO };
+
+struct report_note {
+	enum note_level level;
+	char *text; /* may hold untrusted text: escape when printing */
+};
+
+struct report {
+	char *event;      /* NULL for direct commands */
+	bool dry_run;
+	bool sweep;       /* the run swept every open PR */
+	/* For links in the summary: the web server ("https://github.com")
+	 * and OWNER/NAME; NULL: no links. */
+	char *server_url;
+	char *repository;
+	struct report_step *steps;
+	size_t nsteps, asteps;
+	struct report_write *writes;
+	size_t nwrites, awrites;
+	int64_t *not_reached;
+	size_t nnot_reached, anot_reached;
+	struct report_note *notes;
+	size_t nnotes, anotes;
+	int exit;
+};
+
+void report_init(struct report *r, const char *event, bool dry_run);
+void report_release(struct report *r);
+
+/* The more severe of two exit codes: 2 > 3 > 1 > 0. */
+int exit_merge(int a, int b);
+void report_exit(struct report *r, int code);
+
+/* A new step; the pointer is valid until the next report_add_step. */
+struct report_step *report_add_step(struct report *r, enum step_kind kind,
+				    int64_t pr);
+void step_reason(struct report_step *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Set a step's outcome and exit code (merged into the report's); the
+ * outcome of a more severe earlier finish is kept. */
+void step_finish(struct report *r, struct report_step *s, const char *outcome,
+		 int exit);
+
+struct report_write *report_add_write(struct report *r, enum write_kind kind,
+				      int64_t pr);
+void report_note(struct report *r, enum note_level level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* SNAPSHOT.md §3, pretty-printed. */
+void report_to_json(const struct report *r, struct buf *out);
+/*
+ * The human summary (summary.c): a heading per PR that says what happened
+ * and why, the four conditions as a table, what was written (or, in a dry
+ * run, would be); a sweep leads with an overview and keeps per-PR lines
+ * collapsed. Untrusted text is escaped; links are plain https only.
+ */
+void report_to_markdown(const struct report *r, struct buf *out);
+
+/*
+ * The GitHub Actions outputs as NAME=value lines (BEHAVIOR §9, A7): they
+ * describe GitHub after the run, so a dry run never claims an approval.
+ * decision, pr, head, approved, approved_prs, would_approve_prs, dry_run.
+ */
+void report_outputs(const struct report *r, struct buf *out);
+
+/* The minimal report of a malformed snapshot (SNAPSHOT.md §2). */
+void report_usage_json(struct buf *out);
+
+#endif

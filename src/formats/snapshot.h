@@ -1,0 +1,28 @@
+/*
+ * snapshot.h - SNAPSHOT.md §2 as JSON: fixtures, replay input and record
+ * output. The model itself is core/model.h.
+ *
+ * Loading is strict: a field of the wrong type or shape is an error naming
+ * the field; unknown keys are ignored.
+ */
+#ifndef AA_SNAPSHOT_H
+#define AA_SNAPSHOT_H
+
+#include <stddef.h>
+
+#include "base/buf.h"
+#include "core/model.h"
+
+/*
+ * Load a snapshot from JSON text. On error returns AA_EUSAGE with one line
+ * naming the bad field in err; *s is then released.
+ */
+int snapshot_from_json(struct snapshot *s, const char *text, size_t len,
+		       struct buf *err);
+/* Read and load a file ("-" is stdin). */
+int snapshot_load_file(struct snapshot *s, const char *path, struct buf *err);
+
+/* Serialize (pretty, deterministic) to out. */
+void snapshot_to_json(const struct snapshot *s, struct buf *out);
+
+#endif

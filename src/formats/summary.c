@@ -1,0 +1,583 @@
+/*
+ * summary.c - BEHAVIOR §9: what people and later workflow steps are told.
+ *
+ * Outputs are promises (A7): they describe GitHub as it is after the run,
+ * so a dry run never says a PR was approved, and "approved by this run"
+ * names only approvals this run posted. The markdown says, for every PR,
+ * what happened and what decided it, in words: the heading carries the
+ * outcome and any cause the table of the four conditions does not show.
+ * A sweep leads with an overview and keeps one line per PR collapsed, so
+ * the summary stays far below GitHub's 1 MiB limit at thousands of PRs.
+ */
+#include "formats/report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+
+/* Above this many steps the summary is an overview plus one line per PR. */
+#define SUMMARY_FULL_STEPS 10
+/* Stop listing PRs past this size (GitHub's step summary limit: 1 MiB). */
+#define SUMMARY_MAX_BYTES ((size_t)512 * 1024)
+/* Approved or erroring PRs linked by number in the overview. */
+#define SUMMARY_MAX_LINKED 200
+
+/* --- outputs --- */
+
+/* Did this run write (or, dry, plan) an approval of PR `pr`? */
+static bool approval_written(const struct report *r, int64_t pr)
+{
+	size_t i;
+
+	for (i = 0; i < r->nwrites; i++)
+		if (r->writes[i].kind == W_APPROVE && r->writes[i].pr == pr)
+			return true;
+	return false;
+}
+
+static bool is_approve(const struct report_step *s)
+{
+	return s->kind == STEP_GATE && strcmp(s->outcome, "approve") == 0;
+}
+
+/* Does an approval exist after the run (not merely planned)? */
+static bool approval_exists(const struct report *r, const struct report_step *s)
+{
+	return is_approve(s) && !(r->dry_run && approval_written(r, s->pr));
+}
+
+/* The step the outputs describe: the last gate step, else the last step. */
+static const struct report_step *deciding_step(const struct report *r)
+{
+	size_t i = r->nsteps;
+
+	while (i-- > 0)
+		if (r->steps[i].kind == STEP_GATE)
+			return &r->steps[i];
+	return r->nsteps ? &r->steps[r->nsteps - 1] : NULL;
+}
+
+static void pr_list(struct buf *out, const struct report *r, bool planned)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->nsteps; i++) {
+		const struct report_step *s = &r->steps[i];
+
+		if (!is_approve(s) || !approval_written(r, s->pr) ||
+		    r->dry_run != planned)
+			continue;
+		buf_addf(out, "%s%lld", n++ ? "," : "", (long long)s->pr);
+	}
+}
+
+void report_outputs(const struct report *r, struct buf *out)
+{
+	const struct report_step *last = deciding_step(r);
+	bool approved = false;
+	size_t i;
+
+	if (r->sweep)
+		buf_adds(out, "decision=sweep\npr=\nhead=\n");
+	else if (last)
+		buf_addf(out, "decision=%s\npr=%lld\nhead=%s\n",
+			 is_approve(last) && !approval_exists(r, last)
+				 ? "would-approve"
+				 : last->outcome,
+			 (long long)last->pr, last->head);
+	else
+		buf_adds(out, "decision=none\npr=\nhead=\n");
+	buf_adds(out, "approved_prs=");
+	pr_list(out, r, false);
+	buf_adds(out, "\nwould_approve_prs=");
+	pr_list(out, r, true);
+	if (r->sweep) {
+		for (i = 0; i < r->nsteps && !approved; i++)
+			approved = approval_exists(r, &r->steps[i]);
+	} else {
+		approved = last && approval_exists(r, last);
+	}
+	buf_addf(out, "\napproved=%s\ndry_run=%s\n", approved ? "true" : "false",
+		 r->dry_run ? "true" : "false");
+}
+
+/* --- markdown --- */
+
+/*
+ * Text for markdown: control characters become spaces, and characters
+ * markdown or HTML would act on are escaped, so untrusted text (branch
+ * names, logins) shows as itself and cannot break a table. An underscore
+ * between two letters or digits stays: it cannot open or close emphasis
+ * there (CommonMark flanking rules), and "issue_comment" reads better.
+ */
+static void md_text(struct buf *out, const char *s)
+{
+	const char *start = s;
+
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c == 0x7f)
+			buf_addch(out, ' ');
+		else if (c == '_' && s > start && is_alnum(s[-1]) &&
+			 is_alnum(s[1]))
+			buf_addch(out, '_');
+		else if (strchr("|\\`*_[]<>~", c))
+			buf_addf(out, "&#%d;", c);
+		else
+			buf_addch(out, (char)c);
+	}
+}
+
+/* A plain https URL that cannot break out of a markdown link. */
+static bool url_ok(const char *url)
+{
+	size_t i;
+
+	if (!url || strncmp(url, "https://", 8) != 0)
+		return false;
+	for (i = 0; url[i]; i++)
+		if ((unsigned char)url[i] <= 0x20 ||
+		    strchr("()<>[]\"'`\\|", url[i]))
+			return false;
+	return true;
+}
+
+/* `text` (trusted, plain), linked to the URL built from parts when that
+ * URL is safe. */
+static void md_link(struct buf *out, const char *text, const char *url)
+{
+	if (url_ok(url))
+		buf_addf(out, "[%s](%s)", text, url);
+	else
+		buf_adds(out, text);
+}
+
+/* https://SERVER/OWNER/NAME/<kind>/<what>, or NULL (caller frees). */
+static char *web_url(const struct report *r, const struct report_step *s,
+		     const char *kind, const char *what)
+{
+	struct buf b = BUF_INIT(BUF_MAX_SMALL);
+	const char *repo = s && s->repository ? s->repository : r->repository;
+
+	if (!r->server_url || !repo)
+		return NULL;
+	buf_addf(&b, "%s/%s/%s/%s", r->server_url, repo, kind, what);
+	return buf_detach(&b, NULL);
+}
+
+/* "PR #7" (or "#7" when `brief`), linked to the PR. */
+static void md_pr(struct buf *out, const struct report *r,
+		  const struct report_step *s, bool brief)
+{
+	struct buf num = BUF_INIT(BUF_MAX_SMALL), text = BUF_INIT(BUF_MAX_SMALL);
+	char *url;
+
+	buf_addf(&num, "%lld", (long long)s->pr);
+	if (s->repository)
+		md_text(out, s->repository);
+	buf_addf(&text, "%s#%lld", brief ? "" : "PR ", (long long)s->pr);
+	url = web_url(r, s, "pull", num.ptr);
+	md_link(out, text.ptr, url);
+	free(url);
+	buf_release(&num);
+	buf_release(&text);
+}
+
+static void md_head(struct buf *out, const struct report *r,
+		    const struct report_step *s)
+{
+	char text[8], *url;
+
+	if (!s->head[0])
+		return;
+	memcpy(text, s->head, 7);
+	text[7] = '\0';
+	url = web_url(r, s, "commit", s->head);
+	buf_adds(out, " (head ");
+	md_link(out, text, url);
+	buf_adds(out, ")");
+	free(url);
+}
+
+/* A reason without the spec's rule code ("R4: ", "T2: "): codes stay in
+ * the JSON report, people read words. */
+static const char *in_words(const char *reason)
+{
+	if ((reason[0] == 'R' || reason[0] == 'T') && is_digit(reason[1]) &&
+	    reason[2] == ':' && reason[3] == ' ')
+		return reason + 4;
+	return reason;
+}
+
+static const char *outcome_words(const struct report *r,
+				 const struct report_step *s)
+{
+	/* An explicit command's PR or comment that does not exist. */
+	if (strcmp(s->outcome, "error") == 0 && s->exit == EXIT_USAGE)
+		return s->kind == STEP_APPLY ? "verdict not applied"
+					     : "not approved";
+	if (s->kind == STEP_APPLY) {
+		if (strcmp(s->outcome, "applied") == 0)
+			return "verdict applied";
+		if (strcmp(s->outcome, "refused") == 0)
+			return s->exit ? "verdict refused"
+				       : "verdict not applied";
+		if (strcmp(s->outcome, "skipped") == 0)
+			return "comment skipped";
+		return "verdict not applied: a GitHub call failed";
+	}
+	if (is_approve(s))
+		return approval_exists(r, s) ? "approved" : "would approve";
+	if (strcmp(s->outcome, "withhold") == 0)
+		return "not approved";
+	if (strcmp(s->outcome, "skipped") == 0)
+		return "skipped";
+	return "not approved: a GitHub call failed";
+}
+
+/* Is this reason one the conditions table already shows? */
+static bool in_table(const struct report_step *s, const char *reason)
+{
+	int c;
+
+	if (s->kind != STEP_GATE || !s->has_conditions)
+		return false;
+	for (c = 0; c < COND_COUNT; c++)
+		if (!s->cond[c] && s->why[c] && strcmp(s->why[c], reason) == 0)
+			return true;
+	return false;
+}
+
+/* The first reason the table does not show, or NULL. */
+static const char *first_extra(const struct report_step *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nreasons; i++)
+		if (!in_table(s, s->reasons[i]))
+			return s->reasons[i];
+	return NULL;
+}
+
+static void md_table(struct buf *out, const struct report_step *s)
+{
+	int c;
+
+	buf_adds(out, "| condition | | reason |\n|---|---|---|\n");
+	for (c = 0; c < COND_COUNT; c++) {
+		buf_addf(out, "| %s | %s | ", gate_cond_titles[c],
+			 s->cond[c] ? "✅" : "❌");
+		md_text(out, s->why[c] ? s->why[c] : "");
+		buf_adds(out, " |\n");
+	}
+	buf_adds(out, "\n");
+}
+
+static void md_verdicts(struct buf *out, const struct report_step *s)
+{
+	bool any = false;
+
+	if (url_ok(s->check_url)) {
+		buf_adds(out, "Verdicts: ");
+		md_link(out, "check verdict", s->check_url);
+		any = true;
+	}
+	if (url_ok(s->verdict_url)) {
+		buf_adds(out, any ? " · " : "Verdicts: ");
+		md_link(out, "needs-human verdict", s->verdict_url);
+		any = true;
+	}
+	if (any)
+		buf_adds(out, "\n\n");
+}
+
+/* One PR in full: heading with outcome and cause, table, links, reasons. */
+static void md_step(struct buf *out, const struct report *r,
+		    const struct report_step *s)
+{
+	const char *extra = first_extra(s);
+	bool listed = false;
+	size_t i;
+
+	buf_adds(out, "### ");
+	md_pr(out, r, s, false);
+	buf_addf(out, ": %s", outcome_words(r, s));
+	if (s->kind == STEP_APPLY && s->comment)
+		buf_addf(out, " (comment %lld)", (long long)s->comment);
+	if (s->kind == STEP_GATE)
+		md_head(out, r, s);
+	if (extra) {
+		buf_adds(out, " — ");
+		md_text(out, in_words(extra));
+	}
+	buf_adds(out, "\n\n");
+	if (s->kind == STEP_GATE && s->has_conditions)
+		md_table(out, s);
+	md_verdicts(out, s);
+	for (i = 0; i < s->nreasons; i++) {
+		if (s->reasons[i] == extra || in_table(s, s->reasons[i]))
+			continue;
+		buf_adds(out, "- ");
+		md_text(out, in_words(s->reasons[i]));
+		buf_adds(out, "\n");
+		listed = true;
+	}
+	if (listed)
+		buf_adds(out, "\n");
+}
+
+/* One PR in one line, for sweeps: outcome and every reason. */
+static void md_step_line(struct buf *out, const struct report *r,
+			 const struct report_step *s)
+{
+	size_t i;
+
+	buf_adds(out, "- ");
+	md_pr(out, r, s, true);
+	buf_addf(out, ": %s", outcome_words(r, s));
+	for (i = 0; i < s->nreasons; i++) {
+		buf_adds(out, i ? "; " : " — ");
+		md_text(out, in_words(s->reasons[i]));
+	}
+	buf_adds(out, "\n");
+}
+
+static void md_write(struct buf *out, const struct report *r,
+		     const struct report_write *w)
+{
+	bool dry = r->dry_run;
+
+	buf_adds(out, "- ");
+	switch (w->kind) {
+	case W_CREATE_LABEL:
+		buf_adds(out, dry ? "would create the repository label "
+				  : "created the repository label ");
+		md_text(out, w->label);
+		break;
+	case W_LABEL:
+		buf_adds(out, dry ? "would add the label " : "added the label ");
+		md_text(out, w->label);
+		buf_addf(out, " to PR #%lld", (long long)w->pr);
+		break;
+	case W_STATUS:
+		buf_addf(out, "%s %s to %s on %.7s: ", dry ? "would set" : "set",
+			 w->context, w->state, w->sha);
+		md_text(out, w->description);
+		break;
+	case W_APPROVE:
+		buf_addf(out, "%s PR #%lld at %.7s",
+			 dry ? "would approve" : "approved", (long long)w->pr,
+			 w->commit_id);
+		break;
+	case W_DISMISS:
+		buf_addf(out, "%s review %lld on PR #%lld",
+			 dry ? "would dismiss" : "dismissed",
+			 (long long)w->review_id, (long long)w->pr);
+		break;
+	}
+	buf_adds(out, "\n");
+}
+
+static void md_writes(struct buf *out, const struct report *r, bool compact)
+{
+	size_t i;
+
+	if (!r->nwrites) {
+		buf_adds(out, r->dry_run ? "**Planned writes:** none\n"
+					 : "**Writes:** none\n");
+		return;
+	}
+	buf_adds(out, r->dry_run ? "**Planned writes** (dry run: nothing was "
+				   "written):\n"
+				 : "**Writes:**\n");
+	if (compact)
+		buf_addf(out, "<details><summary>%zu writes</summary>\n\n",
+			 r->nwrites);
+	for (i = 0; i < r->nwrites && out->len < SUMMARY_MAX_BYTES; i++)
+		md_write(out, r, &r->writes[i]);
+	if (i < r->nwrites)
+		buf_addf(out, "- … and %zu more (see the JSON report)\n",
+			 r->nwrites - i);
+	if (compact)
+		buf_adds(out, "\n</details>\n");
+}
+
+/* "Approved: #7, #9" — PRs of one kind, linked, in the overview. */
+static void md_overview_list(struct buf *out, const struct report *r,
+			     const char *title,
+			     bool (*pick)(const struct report *,
+					  const struct report_step *))
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->nsteps; i++) {
+		const struct report_step *s = &r->steps[i];
+
+		if (!pick(r, s))
+			continue;
+		if (n == SUMMARY_MAX_LINKED) {
+			buf_adds(out, ", …");
+			break;
+		}
+		buf_adds(out, n++ ? ", " : title);
+		md_pr(out, r, s, true);
+	}
+	if (n)
+		buf_adds(out, "\n");
+}
+
+static bool pick_approved(const struct report *r, const struct report_step *s)
+{
+	return approval_exists(r, s);
+}
+
+static bool pick_would(const struct report *r, const struct report_step *s)
+{
+	return is_approve(s) && !approval_exists(r, s);
+}
+
+static bool pick_error(const struct report *r, const struct report_step *s)
+{
+	(void)r;
+	return strcmp(s->outcome, "error") == 0;
+}
+
+static bool pick_dismissed(const struct report *r, const struct report_step *s)
+{
+	size_t i;
+
+	for (i = 0; i < r->nwrites; i++)
+		if (r->writes[i].kind == W_DISMISS && r->writes[i].pr == s->pr &&
+		    (!s->repository || s->kind == STEP_GATE))
+			return s->kind == STEP_GATE;
+	return false;
+}
+
+static size_t count(const struct report *r,
+		    bool (*pick)(const struct report *,
+				 const struct report_step *))
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->nsteps; i++)
+		n += pick(r, &r->steps[i]);
+	return n;
+}
+
+static bool pick_withheld(const struct report *r, const struct report_step *s)
+{
+	(void)r;
+	return strcmp(s->outcome, "withhold") == 0;
+}
+
+static bool pick_skipped(const struct report *r, const struct report_step *s)
+{
+	(void)r;
+	return strcmp(s->outcome, "skipped") == 0;
+}
+
+/* A sweep: counts by outcome, then the PRs a reviewer acts on. */
+static void md_overview(struct buf *out, const struct report *r)
+{
+	size_t i;
+
+	buf_addf(out, "**%zu PRs:** %zu approved", r->nsteps,
+		 count(r, pick_approved));
+	if (r->dry_run)
+		buf_addf(out, " · %zu would be approved", count(r, pick_would));
+	buf_addf(out, " · %zu not approved · %zu errors · %zu skipped\n\n",
+		 count(r, pick_withheld), count(r, pick_error),
+		 count(r, pick_skipped));
+	md_overview_list(out, r, "- Approved: ", pick_approved);
+	md_overview_list(out, r, "- Would approve: ", pick_would);
+	md_overview_list(out, r,
+			 r->dry_run ? "- Approvals that would be dismissed: "
+				    : "- Approvals dismissed: ",
+			 pick_dismissed);
+	md_overview_list(out, r, "- Errors: ", pick_error);
+	if (r->nnot_reached) {
+		buf_adds(out, "- Not reached before the deadline (the next "
+			      "sweep takes them):");
+		for (i = 0; i < r->nnot_reached && i < SUMMARY_MAX_LINKED; i++)
+			buf_addf(out, " #%lld", (long long)r->not_reached[i]);
+		if (i < r->nnot_reached)
+			buf_adds(out, " …");
+		buf_adds(out, "\n");
+	}
+	buf_adds(out, "\n<details><summary>Every PR</summary>\n\n");
+	for (i = 0; i < r->nsteps && out->len < SUMMARY_MAX_BYTES; i++)
+		md_step_line(out, r, &r->steps[i]);
+	if (i < r->nsteps)
+		buf_addf(out, "- … and %zu more (see the JSON report)\n",
+			 r->nsteps - i);
+	buf_adds(out, "\n</details>\n\n");
+}
+
+/* No step: say why, from the run's notes. */
+static void md_nothing(struct buf *out, const struct report *r)
+{
+	size_t i;
+	bool error = false;
+
+	for (i = 0; i < r->nnotes; i++)
+		error |= r->notes[i].level == NOTE_ERROR;
+	buf_adds(out, error ? "Nothing was decided:\n\n" : "Nothing to do.\n\n");
+	for (i = 0; i < r->nnotes; i++) {
+		if (r->notes[i].level == NOTE_INFO && error)
+			continue;
+		buf_adds(out, "- ");
+		md_text(out, r->notes[i].text);
+		buf_adds(out, "\n");
+	}
+	if (r->nnotes)
+		buf_adds(out, "\n");
+}
+
+static const char *exit_words(int code)
+{
+	switch (code) {
+	case EXIT_OK:
+		return "ran to completion";
+	case EXIT_REFUSED:
+		return "a verdict was refused";
+	case EXIT_USAGE:
+		return "usage, configuration or identity error";
+	default:
+		return "a GitHub call failed, and the run failed closed";
+	}
+}
+
+void report_to_markdown(const struct report *r, struct buf *out)
+{
+	bool compact = r->sweep || r->nsteps > SUMMARY_FULL_STEPS;
+	size_t i;
+
+	buf_adds(out, "## agentic-apply");
+	if (r->event) {
+		/* The event name comes from the environment or a snapshot:
+		 * escaped like any untrusted text. */
+		buf_adds(out, " (");
+		md_text(out, r->event);
+		buf_addch(out, ')');
+	}
+	if (r->dry_run)
+		buf_adds(out, " — dry run, nothing was written");
+	buf_adds(out, "\n\n");
+	if (!r->nsteps)
+		md_nothing(out, r);
+	else if (compact)
+		md_overview(out, r);
+	for (i = 0; !compact && i < r->nsteps; i++)
+		md_step(out, r, &r->steps[i]);
+	md_writes(out, r, compact);
+	if (r->nnot_reached && !compact) {
+		buf_adds(out, "\n**Not reached before the deadline** (the next "
+			      "sweep takes them):");
+		for (i = 0; i < r->nnot_reached; i++)
+			buf_addf(out, " #%lld", (long long)r->not_reached[i]);
+		buf_adds(out, "\n");
+	}
+	buf_addf(out, "\nExit code %d: %s.\n", r->exit, exit_words(r->exit));
+}

@@ -1,9 +1,0 @@
-/*
- * main.c - the process entry point; the command table is in commands.c.
- */
-#include "commands.h"
-
-int main(int argc, char **argv)
-{
-	return commands_main(argc, argv);
-}

@@ -1,0 +1,333 @@
+/*
+ * github_dryrun.c - a port that plans writes instead of making them.
+ *
+ * Reads go to the wrapped port; the writes planned so far are laid over
+ * what they return (N18), so a gate after apply sees the planned status and
+ * a dry run shows what the real run would do. Planned statuses and reviews
+ * get ids above every id seen, so they are "newest" as real ones would be.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "port/github.h"
+#include "base/util.h"
+
+struct planned_label {
+	int64_t pr;
+	char *name;
+};
+
+struct planned_status {
+	int64_t pr;
+	struct snap_status st;
+	char sha[SHA_BUF];
+};
+
+struct planned_review {
+	int64_t pr;
+	struct snap_review r;
+};
+
+struct planned_dismissal {
+	int64_t pr;
+	int64_t id;
+};
+
+struct dryrun {
+	struct github gh;
+	struct github *inner;
+	char *viewer;
+	struct planned_label *labels;
+	size_t nlabels, alabels;
+	char **repo_labels;
+	size_t nrepo_labels, arepo_labels;
+	struct planned_status *statuses;
+	size_t nstatuses, astatuses;
+	struct planned_review *reviews;
+	size_t nreviews, areviews;
+	struct planned_dismissal *dismissals;
+	size_t ndismissals, adismissals;
+	int64_t max_status_id;
+	int64_t max_review_id;
+};
+
+static struct dryrun *D(struct github *gh)
+{
+	return (struct dryrun *)gh;
+}
+
+static void copy_error(struct dryrun *d)
+{
+	buf_reset(&d->gh.error);
+	buf_add(&d->gh.error, d->inner->error.ptr, d->inner->error.len);
+}
+
+static int dr_user(struct github *gh, char **login)
+{
+	struct dryrun *d = D(gh);
+	int error = d->inner->ops->user(d->inner, login);
+
+	copy_error(d);
+	if (error == AA_OK && !d->viewer)
+		d->viewer = xstrdup(*login);
+	return error;
+}
+
+static int dr_open_pulls(struct github *gh, struct gh_pull_brief **list,
+			 size_t *n)
+{
+	int error = D(gh)->inner->ops->open_pulls(D(gh)->inner, list, n);
+
+	copy_error(D(gh));
+	return error;
+}
+
+static bool has_label(const struct snap_pull *p, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < p->nlabels; i++)
+		if (str_eq_nocase(p->labels[i], name))
+			return true;
+	return false;
+}
+
+static void overlay_pull(struct dryrun *d, struct gh_pull *out)
+{
+	struct snap_pull *p = &out->pull;
+	size_t i, j;
+
+	if (out->ok & PART_LABELS)
+		for (i = 0; i < d->nlabels; i++)
+			if (d->labels[i].pr == p->number &&
+			    !has_label(p, d->labels[i].name)) {
+				p->labels = xrealloc(p->labels,
+						     st_mult(p->nlabels + 1,
+							     sizeof(char *)));
+				p->labels[p->nlabels++] =
+					xstrdup(d->labels[i].name);
+			}
+	if (!(out->ok & PART_REVIEWS))
+		return;
+	for (i = 0; i < p->nreviews; i++)
+		if (p->reviews[i].id > d->max_review_id)
+			d->max_review_id = p->reviews[i].id;
+	for (i = 0; i < d->nreviews; i++) {
+		if (d->reviews[i].pr != p->number)
+			continue;
+		p->reviews = xrealloc(p->reviews, st_mult(p->nreviews + 1,
+							  sizeof(*p->reviews)));
+		snap_review_copy(&p->reviews[p->nreviews++], &d->reviews[i].r);
+	}
+	for (i = 0; i < d->ndismissals; i++)
+		for (j = 0; j < p->nreviews; j++)
+			if (d->dismissals[i].pr == p->number &&
+			    p->reviews[j].id == d->dismissals[i].id) {
+				free(p->reviews[j].state);
+				p->reviews[j].state = xstrdup("DISMISSED");
+			}
+}
+
+static int dr_pull(struct github *gh, int64_t number, unsigned parts,
+		   struct gh_pull *out)
+{
+	struct dryrun *d = D(gh);
+	int error = d->inner->ops->pull(d->inner, number, parts, out);
+
+	copy_error(d);
+	if (error == AA_OK)
+		overlay_pull(d, out);
+	return error;
+}
+
+static int dr_commit_in_pull(struct github *gh, int64_t number,
+			     const char *sha, bool *out)
+{
+	int error = D(gh)->inner->ops->commit_in_pull(D(gh)->inner, number,
+						      sha, out);
+
+	copy_error(D(gh));
+	return error;
+}
+
+static int dr_statuses(struct github *gh, int64_t pr, const char *sha,
+		       unsigned need, struct snap_statuses *out)
+{
+	struct dryrun *d = D(gh);
+	int error = d->inner->ops->statuses(d->inner, pr, sha, need, out);
+	size_t i;
+
+	copy_error(d);
+	if (error < 0)
+		return error;
+	for (i = 0; i < out->n; i++)
+		if (out->v[i].id > d->max_status_id)
+			d->max_status_id = out->v[i].id;
+	for (i = 0; i < d->nstatuses; i++) {
+		if (strcmp(d->statuses[i].sha, sha) != 0)
+			continue;
+		out->v = xrealloc(out->v, st_mult(out->n + 1, sizeof(*out->v)));
+		snap_status_copy(&out->v[out->n++], &d->statuses[i].st);
+	}
+	return AA_OK;
+}
+
+static int dr_label_exists(struct github *gh, int64_t pr, const char *name,
+			   bool *out)
+{
+	struct dryrun *d = D(gh);
+	int error = d->inner->ops->label_exists(d->inner, pr, name, out);
+	size_t i;
+
+	copy_error(d);
+	for (i = 0; error == AA_OK && i < d->nrepo_labels; i++)
+		if (str_eq_nocase(d->repo_labels[i], name))
+			*out = true;
+	return error;
+}
+
+static int dr_create_label(struct github *gh, int64_t pr, const char *name,
+			   const char *color, const char *description)
+{
+	struct dryrun *d = D(gh);
+
+	(void)pr;
+	(void)color;
+	(void)description;
+	ALLOC_GROW(d->repo_labels, d->nrepo_labels + 1, d->arepo_labels);
+	d->repo_labels[d->nrepo_labels++] = xstrdup(name);
+	return AA_OK;
+}
+
+static int dr_add_label(struct github *gh, int64_t pr, const char *name)
+{
+	struct dryrun *d = D(gh);
+
+	ALLOC_GROW(d->labels, d->nlabels + 1, d->alabels);
+	d->labels[d->nlabels].pr = pr;
+	d->labels[d->nlabels++].name = xstrdup(name);
+	return AA_OK;
+}
+
+static const char *viewer(struct dryrun *d)
+{
+	return d->viewer ? d->viewer : "";
+}
+
+static int dr_create_status(struct github *gh, int64_t pr, const char *sha,
+			    const char *state, const char *context,
+			    const char *description, const char *target_url)
+{
+	struct dryrun *d = D(gh);
+	struct planned_status *p;
+
+	ALLOC_GROW(d->statuses, d->nstatuses + 1, d->astatuses);
+	p = &d->statuses[d->nstatuses++];
+	memset(p, 0, sizeof(*p));
+	p->pr = pr;
+	memcpy(p->sha, sha, SHA_BUF);
+	p->st.id = ++d->max_status_id;
+	p->st.state = xstrdup(state);
+	p->st.context = xstrdup(context);
+	p->st.description = xstrdup(description);
+	p->st.creator = xstrdup(viewer(d));
+	p->st.created_at = d->inner->ops->now(d->inner);
+	p->st.target_url = xstrdup_or_null(target_url);
+	return AA_OK;
+}
+
+static int dr_approve(struct github *gh, int64_t pr, const char *commit_id,
+		      const char *body, int64_t *review_id)
+{
+	struct dryrun *d = D(gh);
+	struct planned_review *p;
+
+	(void)body;
+	ALLOC_GROW(d->reviews, d->nreviews + 1, d->areviews);
+	p = &d->reviews[d->nreviews++];
+	memset(p, 0, sizeof(*p));
+	p->pr = pr;
+	p->r.id = ++d->max_review_id;
+	p->r.author = xstrdup(viewer(d));
+	p->r.state = xstrdup("APPROVED");
+	memcpy(p->r.commit_id, commit_id, SHA_BUF);
+	p->r.submitted_at = d->inner->ops->now(d->inner);
+	*review_id = p->r.id;
+	return AA_OK;
+}
+
+static int dr_dismiss(struct github *gh, int64_t pr, int64_t review_id,
+		      const char *message)
+{
+	struct dryrun *d = D(gh);
+
+	(void)message;
+	ALLOC_GROW(d->dismissals, d->ndismissals + 1, d->adismissals);
+	d->dismissals[d->ndismissals].pr = pr;
+	d->dismissals[d->ndismissals++].id = review_id;
+	return AA_OK;
+}
+
+static void dr_prefetch(struct github *gh, const int64_t *prs, size_t n)
+{
+	D(gh)->inner->ops->prefetch(D(gh)->inner, prs, n);
+}
+
+static void dr_budget(struct github *gh, int64_t *graphql, int64_t *rest)
+{
+	D(gh)->inner->ops->budget(D(gh)->inner, graphql, rest);
+}
+
+static void dr_refresh(struct github *gh)
+{
+	D(gh)->inner->ops->refresh(D(gh)->inner);
+}
+
+static int64_t dr_now(struct github *gh)
+{
+	return D(gh)->inner->ops->now(D(gh)->inner);
+}
+
+static void dr_free(struct github *gh)
+{
+	struct dryrun *d = D(gh);
+	size_t i;
+
+	github_free(d->inner);
+	free(d->viewer);
+	for (i = 0; i < d->nlabels; i++)
+		free(d->labels[i].name);
+	free(d->labels);
+	strv_free(d->repo_labels, d->nrepo_labels);
+	for (i = 0; i < d->nstatuses; i++)
+		snap_status_release(&d->statuses[i].st);
+	free(d->statuses);
+	for (i = 0; i < d->nreviews; i++)
+		snap_review_release(&d->reviews[i].r);
+	free(d->reviews);
+	free(d->dismissals);
+	buf_release(&gh->error);
+	free(d);
+}
+
+static const struct github_ops dryrun_ops = {
+	dr_user,	 dr_open_pulls,	   dr_pull,	  dr_commit_in_pull,
+	dr_statuses,	 dr_label_exists,  dr_create_label, dr_add_label,
+	dr_create_status, dr_approve,	   dr_dismiss,	  dr_prefetch,
+	dr_budget,	 dr_refresh,	   dr_now,	  dr_free,
+};
+
+struct github *github_dryrun_inner(struct github *gh)
+{
+	return gh->ops == &dryrun_ops ? D(gh)->inner : NULL;
+}
+
+struct github *github_dryrun_new(struct github *inner)
+{
+	struct dryrun *d = xcalloc(1, sizeof(*d));
+
+	d->gh.ops = &dryrun_ops;
+	buf_init(&d->gh.error, BUF_MAX_SMALL);
+	d->inner = inner;
+	return &d->gh;
+}

@@ -1,0 +1,35 @@
+/*
+ * github.c - helpers common to every implementation of the port.
+ */
+#include "port/github.h"
+
+#include <stdlib.h>
+
+void gh_pull_release(struct gh_pull *p)
+{
+	snap_pull_release(&p->pull);
+	p->ok = p->failed = 0;
+}
+
+void gh_briefs_free(struct gh_pull_brief *list, size_t n)
+{
+	size_t i;
+
+	for (i = 0; list && i < n; i++) {
+		snap_statuses_release(&list[i].contexts);
+		strv_free(list[i].approvers, list[i].napprovers);
+	}
+	free(list);
+}
+
+void github_set_deadline(struct github *gh, int64_t deadline_ms)
+{
+	for (; gh; gh = github_dryrun_inner(gh))
+		gh->deadline = deadline_ms;
+}
+
+void github_free(struct github *gh)
+{
+	if (gh)
+		gh->ops->free(gh);
+}

@@ -1,0 +1,143 @@
+/*
+ * github.h - the GitHub port: every read and write the decision code makes.
+ *
+ * A small table of function pointers (libgit2's pluggable streams): one
+ * implementation serves a snapshot in memory (github_world.c: replay, unit
+ * tests), one talks REST/GraphQL over libcurl (github_live.c), and one
+ * wraps either to plan writes without making them (github_dryrun.c).
+ *
+ * Every call carries the PR it is made for (0 when none) so faults and
+ * logs can name it. Reads return 0, AA_ENOTFOUND, or AA_EAPI; the message
+ * of the last failure is in gh->error. Results are owned by the caller and
+ * released with the snapshot.h release functions.
+ */
+#ifndef AA_GITHUB_H
+#define AA_GITHUB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/buf.h"
+#include "core/model.h"
+
+struct github;
+
+/* The result of reading a pull request in parts. */
+struct gh_pull {
+	struct snap_pull pull; /* only the parts in `ok` are filled */
+	unsigned ok;           /* PART_* read completely */
+	unsigned failed;       /* PART_* whose read failed */
+};
+
+/* What a statuses() caller will look up (stamp.h). */
+#define STATUS_NEED_CLEAN (1u << 0) /* stamp_clean */
+#define STATUS_NEED_ROUND (1u << 1) /* stamp_round */
+#define STATUS_NEED_SKIP (1u << 2)  /* stamp_skip, and the round it beats */
+#define STATUS_NEED_IDS (1u << 3)   /* the real status ids */
+#define STATUS_NEED_ALL 15u
+#define STATUS_NEED_HISTORY (1u << 4) /* every status: an older round (A9) */
+
+/* One open pull request of a listing. */
+struct gh_pull_brief {
+	int64_t number;
+	char head_sha[SHA_BUF];
+	int64_t updated_at;
+	/* Digest of what the gate reads (sweepstate.h), "" when unknown. */
+	char digest[65];
+	/* Optional, when the listing could read them cheaply (live): */
+	bool has_contexts;
+	struct snap_statuses contexts; /* the head's newest status per context */
+	bool has_approvers;
+	char **approvers;              /* authors of APPROVED reviews */
+	size_t napprovers;
+};
+
+struct github_ops {
+	/* GET /user: the login of the write token (T4). */
+	int (*user)(struct github *gh, char **login);
+	/* Every open pull request, ascending by number. */
+	int (*open_pulls)(struct github *gh, struct gh_pull_brief **list,
+			  size_t *n);
+	/*
+	 * Read the parts of PR `number`. Returns AA_ENOTFOUND when there is
+	 * no such PR, AA_OK otherwise (even when some parts failed: see
+	 * out->failed), AA_EAPI when nothing at all could be read.
+	 */
+	int (*pull)(struct github *gh, int64_t number, unsigned parts,
+		    struct gh_pull *out);
+	/* Is `sha` a commit of the PR (its head or one of its commits)? */
+	int (*commit_in_pull)(struct github *gh, int64_t number,
+			      const char *sha, bool *out);
+	/*
+	 * The statuses of a commit (order unspecified) — at least enough of
+	 * them that the §4 lookups named in `need` (STATUS_NEED_*) for PR
+	 * `pr` come out exactly as over the whole history.
+	 */
+	int (*statuses)(struct github *gh, int64_t pr, const char *sha,
+			unsigned need, struct snap_statuses *out);
+	/* Does the repository have the label? */
+	int (*label_exists)(struct github *gh, int64_t pr, const char *name,
+			    bool *out);
+
+	int (*create_label)(struct github *gh, int64_t pr, const char *name,
+			    const char *color, const char *description);
+	int (*add_label)(struct github *gh, int64_t pr, const char *name);
+	int (*create_status)(struct github *gh, int64_t pr, const char *sha,
+			     const char *state, const char *context,
+			     const char *description, const char *target_url);
+	/* POST an APPROVE review; *review_id is the new review's id. */
+	int (*approve)(struct github *gh, int64_t pr, const char *commit_id,
+		       const char *body, int64_t *review_id);
+	int (*dismiss)(struct github *gh, int64_t pr, int64_t review_id,
+		       const char *message);
+
+	/*
+	 * Read ahead the gate's parts of several PRs (a sweep), so the next
+	 * pull() of each is answered without its own request. Best effort:
+	 * whatever could not be read ahead is read by pull() as usual.
+	 */
+	void (*prefetch)(struct github *gh, const int64_t *prs, size_t n);
+	/* Requests left before GitHub's rate limits: -1 when unknown. */
+	void (*budget)(struct github *gh, int64_t *graphql, int64_t *rest);
+	/* Forget anything cached: the next reads must be fresh. */
+	void (*refresh)(struct github *gh);
+	/* The clock of this port (ms since the epoch). */
+	int64_t (*now)(struct github *gh);
+	void (*free)(struct github *gh);
+};
+
+struct github {
+	const struct github_ops *ops;
+	struct buf error; /* message of the last failure */
+	/* The run's deadline on this port's clock (ms), 0 = none (A6): no
+	 * read, retry or wait goes past it; a read cut off by it fails. Set
+	 * it with github_set_deadline(). */
+	int64_t deadline;
+};
+
+/* Release a gh_pull's contents. */
+void gh_pull_release(struct gh_pull *p);
+/* Free a listing. */
+void gh_briefs_free(struct gh_pull_brief *list, size_t n);
+/* Set the deadline of `gh` and of every port it wraps. */
+void github_set_deadline(struct github *gh, int64_t deadline_ms);
+/* Free a port (NULL is fine). */
+void github_free(struct github *gh);
+
+/* The in-memory implementation over a snapshot (which it borrows and
+ * mutates as writes land; the snapshot must outlive the port). */
+struct github *github_world_new(struct snapshot *s, const struct policy *p);
+/* Calls the world port has served (each part of a read, each write), or
+ * -1 when `gh` is not one: how far the error-path torture must go. */
+int64_t github_world_calls(struct github *gh);
+/* Append one line per call ("call N: read labels pr=7") to `out` (which
+ * must outlive the port); NULL stops. */
+void github_world_trace(struct github *gh, struct buf *out);
+
+/* Wrap a port so writes are planned, not made, yet visible to later reads.
+ * Takes ownership of `inner`. */
+struct github *github_dryrun_new(struct github *inner);
+/* The port a dry-run port wraps, or NULL when `gh` is not one. */
+struct github *github_dryrun_inner(struct github *gh);
+
+#endif

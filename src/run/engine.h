@@ -1,0 +1,79 @@
+/*
+ * engine.h - the steps of a run (BEHAVIOR §3, §5–§7, §10) over the GitHub
+ * port: apply a verdict, gate a PR (with the approve/dismiss protocol),
+ * sweep every open PR, and dispatch a webhook event to them.
+ *
+ * Every step reads, then decides with the pure functions of gate.h and
+ * verdict.h, then writes — and records all of it in the report, including
+ * the exit code. Nothing here prints, exits, or touches anything but the
+ * port.
+ */
+#ifndef AA_ENGINE_H
+#define AA_ENGINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "formats/event.h"
+#include "port/github.h"
+#include "core/policy.h"
+#include "formats/report.h"
+#include "formats/sweepstate.h"
+
+enum identity_state { ID_UNCHECKED, ID_TRUSTED, ID_FAILED };
+
+/* A sweep stops (and reports the PRs it did not reach) rather than spend
+ * the last of GitHub's rate limits, which other workflows share. */
+#define ENGINE_RESERVE_GRAPHQL 100
+#define ENGINE_RESERVE_REST 100
+/* PRs a sweep reads ahead at once (memory: one PR's parts each). */
+#define ENGINE_SWEEP_PREFETCH 40
+
+struct engine {
+	struct github *gh;
+	const struct policy *policy;
+	const char *repository;
+	struct report *report;
+	enum identity_state identity;
+	bool stop;        /* T4 failed: no further steps */
+	/* The run's deadline on the port's clock (0 = none); a sweep replaces
+	 * it with its start + sweep_deadline (ms), listing included (A6). */
+	int64_t deadline;
+	int64_t sweep_deadline;
+	/* Change detection across sweeps (NULL: every PR is evaluated). */
+	struct sweep_repo *sweep_state;
+	int64_t sweep_ttl_ms;
+	/* Progress of a sweep (PRs done of total), for a terminal. */
+	void (*progress)(void *ctx, size_t done, size_t total);
+	void *progress_ctx;
+	/* PRs whose escalation label could not be added in this run. */
+	int64_t *label_failed;
+	size_t nlabel_failed, alabel_failed;
+};
+
+void engine_init(struct engine *e, struct github *gh, const struct policy *p,
+		 const char *repository, struct report *r);
+void engine_release(struct engine *e);
+
+/* Act on a webhook event (the `run` and `replay` commands). */
+void engine_run(struct engine *e, const struct event *ev);
+/* Apply a comment (§3). `reread`: it came from the API, so T2 applies. */
+void engine_apply(struct engine *e, int64_t pr, const struct snap_comment *c,
+		  bool reread);
+/* Re-read comment `id` of PR `pr` and apply it (`apply --comment`). */
+void engine_apply_id(struct engine *e, int64_t pr, int64_t id);
+/* Decide and act on PR `pr` (§5, §6). */
+void engine_gate(struct engine *e, int64_t pr);
+/* Gate every open PR that is in the review flow (§7). */
+void engine_sweep(struct engine *e);
+
+/* Is a workflow_dispatch `pr` input a plain PR number (N16)? */
+bool engine_dispatch_pr(const char *input, int64_t *pr);
+
+/* The body of the approving review and the dismissal message. */
+extern const char engine_approve_body[];
+extern const char engine_dismiss_message[];
+extern const char engine_dismiss_changed_message[];
+extern const char engine_dismiss_duplicate_message[];
+
+#endif
