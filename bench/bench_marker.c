@@ -8,8 +8,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "buf.h"
-#include "marker.h"
+#include "base/buf.h"
+#include "core/marker.h"
 
 /* Each input is parsed for at least this long. */
 #define BENCH_SECONDS 0.5
