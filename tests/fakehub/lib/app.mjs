@@ -239,6 +239,7 @@ export class FakeHub {
   dispatch(req, url, body, entry) {
     const isGraphql = url.pathname === '/graphql';
     const resource = isGraphql ? 'graphql' : 'core';
+    if (isGraphql) entry.points = 0; // the points charged (runGraphql sets them)
     const unauthorized = (message) => ({ status: 401, body: this.shapes.error(401, message) });
     const cred = classifyCredential(req.headers.authorization);
     if (!cred.kind) {
@@ -281,7 +282,7 @@ export class FakeHub {
     try {
       if (isGraphql) {
         if (req.method !== 'POST') return { status: 404, body: this.shapes.error(404, 'Not Found') };
-        const out = runGraphql(this, body, auth);
+        const out = runGraphql(this, body, auth, entry);
         return { ...out, headers: this.rateHeaders('graphql') };
       }
       const window = this.rateLimits.rest;

@@ -52,17 +52,12 @@ function isConnectionField(def) {
 
 /**
  * Every connection needs `first` or `last` in 1..100. Returns
- * { errors, nodeCount, cost } (cost per GitHub's published method: requests
- * needed for each connection, divided by 100, at least 1).
+ * { errors, nodeCount, cost, requests } (cost: queryCost below).
  */
 export function checkPagination(document, operation, variables) {
   const errors = [];
-  let nodeCount = 0;
-  let requests = 0;
   const typeInfo = new TypeInfo(schema);
-  const multipliers = [1];
   const path = [];
-  const pushed = new Set();
   const visitor = visitWithTypeInfo(typeInfo, {
     Field: {
       enter(node) {
@@ -77,7 +72,7 @@ export function checkPagination(document, operation, variables) {
           return;
         }
         const name = node.name.value;
-        let limit = null;
+        let given = false;
         for (const arg of ['first', 'last']) {
           const v = args[arg];
           if (v === undefined || v === null) continue;
@@ -90,23 +85,16 @@ export function checkPagination(document, operation, variables) {
               `\`${arg}\` on the \`${name}\` connection must be between 1 and ${MAX_PAGE}, got ${v}.`,
               { nodes: node }), { fakePath: [...path] }));
           }
-          limit = Math.max(limit ?? 0, v);
+          given = true;
         }
-        if (limit === null) {
+        if (!given) {
           errors.push(Object.assign(typedError('MISSING_PAGINATION_BOUNDARIES',
             `You must provide a \`first\` or \`last\` value to properly paginate the \`${name}\` connection.`,
             { nodes: node }), { fakePath: [...path] }));
-          limit = MAX_PAGE;
         }
-        const parent = multipliers[multipliers.length - 1];
-        requests += parent;
-        nodeCount += parent * limit;
-        multipliers.push(parent * limit);
-        pushed.add(node);
       },
-      leave(node) {
+      leave() {
         path.pop();
-        if (pushed.delete(node)) multipliers.pop();
       },
     },
   });
@@ -117,8 +105,106 @@ export function checkPagination(document, operation, variables) {
     path.push(def === operation ? opName : `fragment ${def.name.value}`);
     visit(def, visitor);
   }
-  const cost = Math.max(1, Math.round(requests / 100));
-  return { errors, nodeCount, cost };
+  if (errors.length) return { errors, nodeCount: 0, cost: 0, requests: 0 };
+  return { errors, ...queryCost(document, operation, variables) };
+}
+
+/**
+ * GitHub's published point formula ("Rate limits and query limits for the
+ * GraphQL API", calculating a query's point value): add up the requests
+ * needed to fulfil each unique connection of the call, assuming every
+ * connection returns its `first`/`last` limit — a connection nested in
+ * another needs one request per parent node (the product of the limits
+ * above it) — then divide by 100 and round to the nearest whole number; a
+ * call costs at least 1 point. Plain lists (`Commit.status.contexts`) and
+ * scalar fields add nothing.
+ *
+ * Walked over the operation as GraphQL executes it: a named fragment counts
+ * where (and as many times as) it is spread, fields of one selection set
+ * with the same response key merge into one (GraphQL's field merging: the
+ * same connection selected twice is fetched once), each alias is a field of
+ * its own (batched `a: pullRequest(…) b: pullRequest(…)` cost one request
+ * per alias for each connection below), `@skip(if: true)` and
+ * `@include(if: false)` drop a selection. Fakehub's own reading, where the
+ * published text is silent: `Query.nodes(ids:)` multiplies what it selects
+ * by its number of ids (a list of known length, like a connection's limit).
+ * Returns { cost, requests, nodeCount } (nodeCount: GitHub's node limit
+ * count, the sum over connections of the products of limits).
+ */
+export function queryCost(document, operation, variables = {}) {
+  const fragments = new Map();
+  for (const def of document.definitions) {
+    if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
+  }
+  let requests = 0;
+  let nodeCount = 0;
+  const included = (node) => {
+    for (const d of node.directives ?? []) {
+      const name = d.name.value;
+      if (name !== 'skip' && name !== 'include') continue;
+      const arg = d.arguments.find((a) => a.name.value === 'if');
+      if (!arg) continue;
+      const v = arg.value.kind === Kind.VARIABLE ? variables[arg.value.name.value] : arg.value.value;
+      if (name === 'skip' && v === true) return false;
+      if (name === 'include' && v === false) return false;
+    }
+    return true;
+  };
+  // The fields of a selection set by response key, fragments flattened.
+  const collect = (selectionSet, type, into, seen) => {
+    for (const sel of selectionSet.selections) {
+      if (!included(sel)) continue;
+      if (sel.kind === Kind.FIELD) {
+        const key = sel.alias?.value ?? sel.name.value;
+        const def = typeof type?.getFields === 'function' ? type.getFields()[sel.name.value] : undefined;
+        let entry = into.get(key);
+        if (!entry) into.set(key, entry = { node: sel, def, parts: [] });
+        if (!entry.def && def) entry.def = def;
+        if (sel.selectionSet) entry.parts.push(sel.selectionSet);
+      } else if (sel.kind === Kind.INLINE_FRAGMENT) {
+        const t = sel.typeCondition ? schema.getType(sel.typeCondition.name.value) : type;
+        collect(sel.selectionSet, t, into, seen);
+      } else if (sel.kind === Kind.FRAGMENT_SPREAD) {
+        const frag = fragments.get(sel.name.value);
+        if (!frag || seen.has(frag)) continue;
+        seen.add(frag);
+        collect(frag.selectionSet, schema.getType(frag.typeCondition.name.value), into, seen);
+        seen.delete(frag);
+      }
+    }
+  };
+  const walk = (selectionSets, type, multiplier) => {
+    const fields = new Map();
+    for (const set of selectionSets) collect(set, type, fields, new Set());
+    for (const { node, def, parts } of fields.values()) {
+      if (!def || !parts.length) continue;
+      let inner = multiplier;
+      if (isConnectionField(def)) {
+        let args = {};
+        try {
+          args = getArgumentValues(def, node, variables);
+        } catch {
+          // reported by the pagination rule
+        }
+        const limit = Math.min(MAX_PAGE, Math.max(args.first ?? 0, args.last ?? 0)) || MAX_PAGE;
+        requests += multiplier;
+        nodeCount += multiplier * limit;
+        inner = multiplier * limit;
+      } else if (def.args.some((a) => a.name === 'ids')) {
+        try {
+          const ids = getArgumentValues(def, node, variables).ids;
+          if (Array.isArray(ids)) inner = multiplier * Math.max(1, ids.length);
+        } catch {
+          // a variable error is reported elsewhere
+        }
+      }
+      walk(parts, getNamedType(def.type), inner);
+    }
+  };
+  const root = operation.operation === 'mutation' ? schema.getMutationType()
+    : operation.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
+  walk([operation.selectionSet], root, 1);
+  return { cost: Math.max(1, Math.round(requests / 100)), requests, nodeCount };
 }
 
 // ---- connections ------------------------------------------------------------
@@ -644,9 +730,14 @@ function typeResolver(value) {
 /**
  * Runs one GraphQL request. Returns { status, body, resource: 'graphql', mangle }
  * or throws FaultAbort when a failing fault hit a resource the query selects.
- * `hub` supplies state, base URL, the fault book and the rate-limit counters.
+ * `hub` supplies state, base URL, the fault book and the rate-limit counters;
+ * `entry` (the request log's entry) gets the points charged.
  */
-export function runGraphql(hub, requestBody, auth = null) {
+export function runGraphql(hub, requestBody, auth = null, entry = null) {
+  // The log entry's `points`: what the request was charged (0 when refused
+  // before execution: malformed, invalid, over the pagination rule, rate
+  // limited).
+  if (entry) entry.points = 0;
   const ok = (body) => ({ status: 200, body });
   const errorsOnly = (errors) => ok({ errors: errors.map((e) => (e instanceof GraphQLError ? formatError(e) : e)) });
   if (requestBody === null || typeof requestBody !== 'object' || Array.isArray(requestBody)) {
@@ -683,6 +774,7 @@ export function runGraphql(hub, requestBody, auth = null) {
     };
   }
   rate.consume(pagination.cost);
+  if (entry) entry.points = pagination.cost;
 
   const gate = new FaultGate(hub.faultBook, 'graphql');
   const ctx = {
