@@ -17,6 +17,13 @@ bool verdict_author_trusted(const struct snap_comment *c,
 	return policy_is_trusted(p, c->author);
 }
 
+bool verdict_trusted_approval(const struct snap_review *r,
+			      const struct policy *p)
+{
+	return r->state && strcmp(r->state, "APPROVED") == 0 &&
+	       policy_is_trusted(p, r->author);
+}
+
 bool verdict_edit_trusted(const struct snap_comment *c, const struct policy *p)
 {
 	size_t i;

@@ -23,6 +23,10 @@ bool verdict_edit_trusted(const struct snap_comment *c, const struct policy *p);
  * a deleted account or an unknown editor); call only when T2 fails. */
 const char *verdict_untrusted_editor(const struct snap_comment *c,
 				     const struct policy *p);
+/* An APPROVED review by the trusted login (§6: the approvals this program
+ * owns: it dismisses them, and approves only where none is current). */
+bool verdict_trusted_approval(const struct snap_review *r,
+			      const struct policy *p);
 /* The newest edit time in c's history (0 when never edited). */
 int64_t verdict_last_edit(const struct snap_comment *c);
 

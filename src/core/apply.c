@@ -1,0 +1,362 @@
+/*
+ * apply.c - BEHAVIOR §3 as decisions: which comment is a verdict (T1, T2,
+ * A2–A4), which verdict is refused and why (R1–R4, A9), what the label and
+ * the clean status become. See apply.h for the read-and-ask-again protocol.
+ */
+#include "core/apply.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/stamp.h"
+#include "core/verdict.h"
+
+/* Add a line: its reason and its note, each printf-style (NULL: none). */
+static void say(struct apply_say *v, size_t cap, size_t *n,
+		enum say_level level, const char *reason, const char *note)
+{
+	if (*n == cap)
+		return; /* the array is sized for the longest path */
+	v[*n].level = level;
+	v[*n].reason = reason ? xstrdup(reason) : NULL;
+	v[*n].note = note ? xstrdup(note) : NULL;
+	(*n)++;
+}
+
+static void say_release(struct apply_say *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(v[i].reason);
+		free(v[i].note);
+	}
+}
+
+/* --- the comment alone --- */
+
+#define DSAY(d, lvl, r, n) say((d)->say, ARRAY_SIZE((d)->say), &(d)->nsay, lvl, r, n)
+
+/* Why a trusted comment is no verdict: nothing, or a near-miss (A2, A3). */
+static void no_verdict(struct apply_decision *d, int64_t id)
+{
+	const struct marker_result *m = &d->marker;
+	struct buf why = BUF_INIT(BUF_MAX_SMALL);
+
+	if (m->check.fenced_line) {
+		buf_setf(&why, "comment %lld has no verdict: its agentic:check "
+			       "marker (line %zu) is inside a code fence opened "
+			       "at line %zu, and fenced code is never read",
+			 (long long)id, m->check.fenced_line,
+			 m->check.fenced_open);
+		DSAY(d, SAY_INFO, why.ptr, NULL);
+	}
+	if (m->nh.stray_line) {
+		buf_setf(&why, "comment %lld has no needs-human verdict: its "
+			       "markers (line %zu) are not a leading marker run "
+			       "under an agentic:needs-human v1 first line",
+			 (long long)id, m->nh.stray_line);
+		DSAY(d, SAY_INFO, why.ptr, NULL);
+	}
+	if (!m->check.fenced_line && !m->nh.stray_line) {
+		buf_setf(&why, "comment %lld has no verdict marker",
+			 (long long)id);
+		DSAY(d, SAY_INFO, why.ptr, NULL);
+	}
+	buf_release(&why);
+}
+
+void apply_classify(struct apply_decision *d, const struct apply_input *in)
+{
+	const struct snap_comment *c = in->comment;
+	const struct marker_result *m = &d->marker;
+	struct buf r = BUF_INIT(BUF_MAX_SMALL), n = BUF_INIT(BUF_MAX_SMALL);
+
+	memset(d, 0, sizeof(*d));
+	if (!verdict_author_trusted(c, in->policy)) { /* T1 */
+		buf_setf(&r, "comment %lld is by %s, not the trusted login",
+			 (long long)c->id,
+			 c->author ? c->author : "a deleted account");
+		DSAY(d, SAY_INFO, r.ptr, NULL);
+		d->outcome = APPLY_SKIPPED;
+		goto out;
+	}
+	marker_parse(&d->marker, c->body, c->body_len);
+	if (!m->nh.present && !m->check.present && !m->nh.trigger) {
+		no_verdict(d, c->id);
+		d->outcome = APPLY_SKIPPED;
+		goto out;
+	}
+	if (m->nh.present)
+		d->needs_human = m->nh.malformed	? "malformed"
+				 : m->nh.value == NH_YES ? "yes"
+							 : "no";
+	if (m->check.has_head && !m->check.head_conflict &&
+	    !m->check.second_line) /* N3: only a head that means one thing */
+		memcpy(d->head, m->check.head, SHA_BUF);
+	else if (m->nh.present && !m->nh.malformed)
+		memcpy(d->head, m->nh.head, SHA_BUF);
+	if (in->reread && !verdict_edit_trusted(c, in->policy)) { /* T2 */
+		const char *who = c->edited_by ? c->edited_by
+					       : "an unknown account";
+
+		buf_setf(&r, "T2: comment %lld was edited by %s",
+			 (long long)c->id, who);
+		buf_setf(&n, "PR #%lld: verdict refused: comment %lld was "
+			     "edited by %s",
+			 (long long)in->pr, (long long)c->id, who);
+		DSAY(d, SAY_ERROR, r.ptr, n.ptr);
+		d->outcome = APPLY_REFUSED;
+		goto out;
+	}
+	d->outcome = APPLY_APPLIED;
+	d->label = m->nh.trigger;
+	d->check = m->check.present;
+out:
+	buf_release(&r);
+	buf_release(&n);
+}
+
+void apply_decision_release(struct apply_decision *d)
+{
+	say_release(d->say, d->nsay);
+	d->nsay = 0;
+}
+
+/* --- §3.1: the label --- */
+
+enum apply_label apply_label_decide(const struct apply_label_input *in)
+{
+	size_t i;
+
+	if (!in->pull)
+		return LABEL_ADD; /* unknown: add anyway (never fewer labels) */
+	for (i = 0; i < in->pull->nlabels; i++)
+		if (policy_is_label(in->policy, in->pull->labels[i]))
+			return LABEL_PRESENT;
+	if (!in->exists_known)
+		return LABEL_READ_EXISTS;
+	return in->exists ? LABEL_ADD : LABEL_CREATE_ADD;
+}
+
+/* --- §3.3: the check block --- */
+
+#define CSAY(c, lvl, r, n) say((c)->say, ARRAY_SIZE((c)->say), &(c)->nsay, lvl, r, n)
+
+void apply_check_init(struct apply_check *c)
+{
+	memset(c, 0, sizeof(*c));
+	buf_init(&c->description, BUF_MAX_SMALL);
+}
+
+void apply_check_release(struct apply_check *c)
+{
+	say_release(c->say, c->nsay);
+	c->nsay = 0;
+	buf_release(&c->description);
+}
+
+/* A refusal: "RULE: why" as the reason, and its log line. */
+static void refuse(struct apply_check *c, int64_t pr, const char *rule,
+		   const char *why, bool quiet)
+{
+	struct buf r = BUF_INIT(BUF_MAX_SMALL), n = BUF_INIT(BUF_MAX_SMALL);
+
+	buf_setf(&r, "%s: %s", rule, why);
+	if (quiet)
+		buf_setf(&n, "PR #%lld: verdict not applied (%s): %s",
+			 (long long)pr, rule, why);
+	else
+		buf_setf(&n, "PR #%lld: verdict refused (%s): %s",
+			 (long long)pr, rule, why);
+	CSAY(c, quiet ? SAY_NOTICE : SAY_ERROR, r.ptr, n.ptr);
+	c->next = CHECK_REFUSED;
+	c->quiet = quiet;
+	buf_release(&r);
+	buf_release(&n);
+}
+
+/* R1 and R3 (and the length limit) need no read: N4. */
+static bool refused_early(struct apply_check *c, int64_t pr,
+			  const struct marker_result *m)
+{
+	struct buf why = BUF_INIT(BUF_MAX_SMALL);
+
+	if (m->too_long)
+		refuse(c, pr, "R1",
+		       "the comment is longer than 65,536 characters", false);
+	if (m->check.second_line) {
+		buf_setf(&why, "two agentic:check blocks (lines %zu and %zu): "
+			       "the verdict is ambiguous",
+			 m->check.block_line, m->check.second_line);
+		refuse(c, pr, "R1", why.ptr, false);
+	}
+	if (!m->check.has_head) {
+		refuse(c, pr, "R1", "no valid head: line in the check block",
+		       false);
+	} else if (m->check.head_conflict) {
+		buf_setf(&why, "two head: lines name different commits (lines "
+			       "%zu and %zu)",
+			 m->check.head_line, m->check.head_conflict);
+		refuse(c, pr, "R1", why.ptr, false);
+	}
+	if (!m->check.has_round || !m->check.round_valid) {
+		refuse(c, pr, "R3", "no valid round: line in the check block",
+		       false);
+	} else if (m->check.round_conflict) {
+		buf_setf(&why, "two round: lines disagree (lines %zu and %zu)",
+			 m->check.round_line, m->check.round_conflict);
+		refuse(c, pr, "R3", why.ptr, false);
+	}
+	buf_release(&why);
+	return c->next == CHECK_REFUSED;
+}
+
+/*
+ * R4: round: is the newest trusted round stamp of (head, N). An older
+ * round of the same head and PR lost a race to a push or a retarget (A9);
+ * telling it apart needs the whole status history. Returns true when the
+ * round holds.
+ */
+static bool round_holds(struct apply_check *c,
+			const struct apply_check_input *in)
+{
+	const struct marker_check *k = &in->marker->check;
+	const struct snap_status *round =
+		stamp_round(in->statuses, in->policy, in->pr);
+	struct buf why = BUF_INIT(BUF_MAX_SMALL);
+
+	if (round && round->id == k->round)
+		return true;
+	if (round && k->round < round->id && !in->history) {
+		c->next = CHECK_READ_HISTORY;
+		return false;
+	}
+	if (round && k->round < round->id &&
+	    stamp_round_by_id(in->history, in->policy, in->pr, k->round)) {
+		buf_setf(&why, "round %lld was superseded by round %lld of PR "
+			       "#%lld on %.7s (a push or retarget started a "
+			       "new review round while this one was judged)",
+			 (long long)k->round, (long long)round->id,
+			 (long long)in->pr, k->head);
+		refuse(c, in->pr, "R4", why.ptr, true);
+	} else {
+		if (round)
+			buf_setf(&why, "round %lld is not a review round of PR "
+				       "#%lld on %.7s (the newest is %lld)",
+				 (long long)k->round, (long long)in->pr,
+				 k->head, (long long)round->id);
+		else
+			buf_setf(&why, "no trusted round stamp of PR #%lld on "
+				       "%.7s",
+				 (long long)in->pr, k->head);
+		refuse(c, in->pr, "R4", why.ptr, false);
+	}
+	buf_release(&why);
+	return false;
+}
+
+/* §3.3: judge the rows; the status to write, or that it already says so. */
+static void judge(struct apply_check *c, const struct apply_check_input *in)
+{
+	const struct marker_check *k = &in->marker->check;
+	const struct policy *p = in->policy;
+	struct check_judgement j;
+	struct buf t = BUF_INIT(BUF_MAX_SMALL);
+	const struct snap_status *cur;
+	long long pr = (long long)in->pr;
+
+	verdict_judge_check(&j, in->comment->body, in->comment->body_len, k,
+			    in->pull->threads, in->pull->nthreads, p);
+	c->clean = j.clean;
+	if (k->clean_conflict)
+		buf_setf(&t, "PR #%lld: two clean: lines disagree (lines %zu "
+			     "and %zu); treated as clean: false",
+			 pr, k->clean_line, k->clean_conflict);
+	else if (!j.has_clean)
+		buf_setf(&t, "PR #%lld: the check block has no clean: line; "
+			     "treated as clean: false", pr);
+	else if (j.said_clean && j.unclosed_fence)
+		buf_setf(&t, "PR #%lld: a code fence opened at line %zu of the "
+			     "check block is never closed and hides the rest "
+			     "of the ledger: treated as clean: false",
+			 pr, j.unclosed_fence);
+	else if (j.said_clean && !j.clean)
+		buf_setf(&t, "PR #%lld: the verdict says clean: true, but %zu "
+			     "invalid, %zu foreign and %zu blocking rows make "
+			     "it clean: false",
+			 pr, j.invalid, j.foreign, j.blocking);
+	if (t.len)
+		CSAY(c, SAY_WARNING, NULL, t.ptr);
+	buf_reset(&t);
+	if (j.unclosed_fence)
+		buf_setf(&t, "not clean: a code fence opened at line %zu is "
+			     "never closed and hides the rest of the ledger",
+			 j.unclosed_fence);
+	else if (!j.clean)
+		buf_setf(&t, "not clean: clean: %s, %zu invalid, %zu foreign, "
+			     "%zu blocking of %zu rows",
+			 k->clean_conflict ? "conflicting"
+			 : !j.has_clean	   ? "missing"
+			 : j.said_clean	   ? "true"
+					   : "false",
+			 j.invalid, j.foreign, j.blocking, j.rows);
+	if (t.len)
+		CSAY(c, SAY_INFO, t.ptr, NULL);
+	c->state = j.clean ? "success" : "failure";
+	buf_setf(&c->description, "conductor pr=#%lld: clean=%s", pr,
+		 j.clean ? "true" : "false");
+	cur = stamp_clean(in->statuses, p, in->pr);
+	if (cur && strcmp(cur->state, c->state) == 0 &&
+	    strcmp(cur->description, c->description.ptr) == 0) {
+		buf_setf(&t, "PR #%lld: %s is already %s on %.7s", pr,
+			 p->clean_context, c->state, k->head);
+		CSAY(c, SAY_INFO, NULL, t.ptr);
+		c->next = CHECK_UNCHANGED;
+	} else {
+		c->next = CHECK_WRITE;
+	}
+	buf_release(&t);
+}
+
+void apply_check_decide(struct apply_check *c,
+			const struct apply_check_input *in)
+{
+	const struct marker_check *k = &in->marker->check;
+	struct buf why = BUF_INIT(BUF_MAX_SMALL);
+
+	if (refused_early(c, in->pr, in->marker))
+		goto out;
+	if (!in->pull) {
+		c->next = CHECK_READ_PULL;
+		goto out;
+	}
+	if (strcmp(in->pull->head_sha, k->head) != 0) { /* R2 */
+		if (in->head_in_pull == TRI_UNKNOWN) {
+			c->next = CHECK_READ_COMMITS;
+			goto out;
+		}
+		if (in->head_in_pull == TRI_NO) {
+			buf_setf(&why, "head %s is not a commit of PR #%lld",
+				 k->head, (long long)in->pr);
+			refuse(c, in->pr, "R2", why.ptr, false);
+			goto out;
+		}
+	}
+	if (!in->statuses) {
+		c->next = CHECK_READ_STATUSES;
+		goto out;
+	}
+	if (!round_holds(c, in))
+		goto out;
+	if (!in->threads_ok) {
+		c->next = CHECK_UNREAD;
+		c->unread = "review threads";
+		goto out;
+	}
+	judge(c, in);
+out:
+	buf_release(&why);
+}

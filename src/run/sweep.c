@@ -1,0 +1,268 @@
+/*
+ * sweep.c - the sweep flow (BEHAVIOR §7): list the open PRs, select those
+ * in the review flow (core/select.h), skip the ones unchanged since the
+ * last sweep, gate the rest in order under a deadline and the rate limit,
+ * and record each outcome for the next sweep.
+ */
+#include "run/flow.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/select.h"
+
+/* What a sweep does with each open PR. */
+enum sweep_plan {
+	PLAN_SKIP,      /* not in the review flow */
+	PLAN_EVALUATE,  /* run the gate */
+	PLAN_UNCHANGED, /* unchanged since the last sweep */
+	PLAN_FAILED,    /* a selection read failed: the gate decides (N15) */
+	PLAN_UNREACHED  /* the deadline came before it was selected (A6) */
+};
+
+/*
+ * Is the PR in the review flow (core/select.h)? The reads the decision
+ * asks for are done here; one that fails selects the PR (N15) as
+ * PLAN_FAILED, so that a gate that cannot run either still reports an
+ * error (A6), never a silent skip.
+ */
+static enum sweep_plan sweep_selects(struct engine *e,
+				     const struct gh_pull_brief *b)
+{
+	struct select_input in;
+	struct snap_statuses st;
+	struct gh_pull g;
+	enum sweep_plan plan = PLAN_FAILED;
+
+	memset(&in, 0, sizeof(in));
+	memset(&st, 0, sizeof(st));
+	memset(&g, 0, sizeof(g));
+	in.policy = e->policy;
+	in.pr = b->number;
+	in.contexts = b->has_contexts ? &b->contexts : NULL;
+	in.approvers = b->approvers;
+	in.napprovers = b->napprovers;
+	in.approvers_known = b->has_approvers;
+	for (;;) {
+		switch (select_decide(&in)) {
+		case SELECT_EVALUATE:
+			plan = PLAN_EVALUATE;
+			goto out;
+		case SELECT_SKIP:
+			plan = PLAN_SKIP;
+			goto out;
+		case SELECT_READ_STATUSES:
+			if (e->gh->ops->statuses(e->gh, b->number, b->head_sha,
+						 STATUS_NEED_CLEAN, &st) < 0)
+				goto out;
+			in.statuses = &st;
+			break;
+		case SELECT_READ_REVIEWS:
+			if (e->gh->ops->pull(e->gh, b->number, PART_REVIEWS,
+					     &g) != AA_OK ||
+			    !(g.ok & PART_REVIEWS))
+				goto out;
+			in.reviews = &g.pull;
+			break;
+		}
+	}
+out:
+	snap_statuses_release(&st);
+	gh_pull_release(&g);
+	return plan;
+}
+
+/* Unchanged since the last sweep, and that sweep's outcome still holds? */
+static const struct sweep_entry *sweep_unchanged(struct engine *e,
+						 const struct gh_pull_brief *b)
+{
+	const struct sweep_entry *x;
+	int64_t now;
+
+	if (!e->sweep_state || !b->digest[0])
+		return NULL;
+	x = sweepstate_find(e->sweep_state, b->number);
+	if (!x || strcmp(x->digest, b->digest) != 0)
+		return NULL;
+	now = e->gh->ops->now(e->gh);
+	if (x->evaluated_at > now || now - x->evaluated_at >= e->sweep_ttl_ms)
+		return NULL; /* expired, or dated in the future: re-read */
+	if (strcmp(x->outcome, "approve") != 0 &&
+	    strcmp(x->outcome, "withhold") != 0 &&
+	    strcmp(x->outcome, "skipped") != 0)
+		return NULL;
+	return x;
+}
+
+/* Why a sweep must stop before PR i, or NULL: deadline or rate limit. */
+static const char *sweep_must_stop(struct engine *e, struct buf *why)
+{
+	int64_t graphql, rest;
+
+	if (e->deadline && e->gh->ops->now(e->gh) >= e->deadline) {
+		buf_setf(why, "sweep deadline reached");
+		return why->ptr;
+	}
+	e->gh->ops->budget(e->gh, &graphql, &rest);
+	if ((graphql >= 0 && graphql < ENGINE_RESERVE_GRAPHQL) ||
+	    (rest >= 0 && rest < ENGINE_RESERVE_REST)) {
+		buf_setf(why, "GitHub's rate limit is nearly spent (%lld GraphQL "
+			      "points, %lld REST requests left); stopping "
+			      "before it is hit",
+			 (long long)graphql, (long long)rest);
+		return why->ptr;
+	}
+	return NULL;
+}
+
+/* A PR whose selection reads failed and whose gate the sweep could not
+ * run: an error step, never a silent skip (A6). */
+static void sweep_failed(struct engine *e, const struct gh_pull_brief *b,
+			 const char *why)
+{
+	struct report_step *s = report_add_step(e->report, STEP_GATE, b->number);
+
+	memcpy(s->head, b->head_sha, SHA_BUF);
+	step_reason(s, "PR #%lld could not be checked for review (%s), and "
+		       "the sweep stopped before its gate could run: %s",
+		    (long long)b->number, flow_error(e), why);
+	report_note(e->report, NOTE_ERROR,
+		    "PR #%lld: the sweep could not read it: %s",
+		    (long long)b->number, flow_error(e));
+	step_finish(e->report, s, "error", EXIT_API);
+}
+
+/* The sweep stops at PR `from`: the rest are not reached. */
+static void not_reached(struct engine *e, const struct gh_pull_brief *list,
+			const char *plan, size_t from, size_t n,
+			const char *why)
+{
+	struct report *r = e->report;
+	size_t i, k = 0;
+
+	for (i = from; i < n; i++) {
+		if (plan[i] == PLAN_FAILED) {
+			sweep_failed(e, &list[i], why);
+			continue;
+		}
+		ALLOC_GROW(r->not_reached, r->nnot_reached + 1,
+			   r->anot_reached);
+		r->not_reached[r->nnot_reached++] = list[i].number;
+		k++;
+	}
+	if (k)
+		report_note(r, NOTE_WARNING, "%s: %zu PRs not reached (the next "
+					     "sweep takes them)", why, k);
+}
+
+/* Read ahead the next selected PRs from `from` on, SWEEP_PREFETCH at most. */
+static void prefetch_from(struct engine *e, const struct gh_pull_brief *list,
+			  const char *what, size_t from, size_t n, size_t *upto)
+{
+	int64_t prs[ENGINE_SWEEP_PREFETCH];
+	size_t k = 0, i;
+
+	for (i = from; i < n && k < ENGINE_SWEEP_PREFETCH; i++)
+		if (what[i] == PLAN_EVALUATE || what[i] == PLAN_FAILED)
+			prs[k++] = list[i].number;
+	*upto = i;
+	if (k > 1)
+		e->gh->ops->prefetch(e->gh, prs, k);
+}
+
+static void sweep_skip(struct engine *e, const struct gh_pull_brief *b,
+		       const char *why)
+{
+	struct report_step *s = report_add_step(e->report, STEP_GATE, b->number);
+
+	memcpy(s->head, b->head_sha, SHA_BUF);
+	step_reason(s, "%s", why);
+	step_finish(e->report, s, "skipped", EXIT_OK);
+}
+
+void engine_sweep(struct engine *e)
+{
+	struct gh_pull_brief *list = NULL;
+	struct buf why = BUF_INIT(BUF_MAX_SMALL);
+	int64_t *open_prs = NULL;
+	char *what = NULL; /* per PR: an enum sweep_plan */
+	size_t n = 0, i, upto = 0;
+
+	if (e->stop)
+		return;
+	if (e->sweep_deadline) {
+		e->deadline = e->gh->ops->now(e->gh) + e->sweep_deadline;
+		github_set_deadline(e->gh, e->deadline);
+	}
+	if (e->gh->ops->open_pulls(e->gh, &list, &n) < 0) {
+		report_note(e->report, NOTE_ERROR,
+			    "cannot list the open pull requests: %s", flow_error(e));
+		report_exit(e->report, EXIT_API);
+		goto out;
+	}
+	what = xcalloc(n ? n : 1, 1);
+	open_prs = xcalloc(n ? n : 1, sizeof(*open_prs));
+	for (i = 0; i < n; i++) {
+		open_prs[i] = list[i].number;
+		if (sweep_unchanged(e, &list[i]))
+			what[i] = PLAN_UNCHANGED;
+		else if (e->deadline && e->gh->ops->now(e->gh) >= e->deadline)
+			what[i] = PLAN_UNREACHED; /* A6: selection included */
+		else
+			what[i] = (char)sweep_selects(e, &list[i]);
+	}
+	if (e->sweep_state)
+		sweepstate_keep(e->sweep_state, open_prs, n);
+	for (i = 0; i < n && !e->stop; i++) {
+		const struct gh_pull_brief *b = &list[i];
+		size_t step;
+
+		if (e->progress)
+			e->progress(e->progress_ctx, i, n);
+		if ((what[i] == PLAN_EVALUATE || what[i] == PLAN_FAILED ||
+		     what[i] == PLAN_UNREACHED) &&
+		    sweep_must_stop(e, &why)) {
+			not_reached(e, list, what, i, n, why.ptr);
+			break;
+		}
+		if (what[i] == PLAN_UNCHANGED) {
+			buf_setf(&why, "unchanged since the last sweep (%s); "
+				       "PR #%lld not read again",
+				 sweepstate_find(e->sweep_state, b->number)->outcome,
+				 (long long)b->number);
+			sweep_skip(e, b, why.ptr);
+			continue;
+		}
+		if (what[i] == PLAN_SKIP) {
+			buf_setf(&why, "no trusted %s status for PR #%lld on its "
+				       "head and no approval to re-judge",
+				 e->policy->clean_context, (long long)b->number);
+			sweep_skip(e, b, why.ptr);
+			if (e->sweep_state)
+				sweepstate_put(e->sweep_state, b->number,
+					       b->digest, "skipped",
+					       e->gh->ops->now(e->gh));
+			continue;
+		}
+		if (i >= upto)
+			prefetch_from(e, list, what, i, n, &upto);
+		engine_gate(e, b->number);
+		step = e->report->nsteps - 1;
+		if (!e->sweep_state || e->stop)
+			continue;
+		if (strcmp(e->report->steps[step].outcome, "error") == 0)
+			sweepstate_put(e->sweep_state, b->number, "", "error",
+				       e->gh->ops->now(e->gh));
+		else
+			sweepstate_put(e->sweep_state, b->number, b->digest,
+				       e->report->steps[step].outcome,
+				       e->gh->ops->now(e->gh));
+	}
+	if (e->progress)
+		e->progress(e->progress_ctx, n, n);
+out:
+	gh_briefs_free(list, n);
+	free(what);
+	free(open_prs);
+	buf_release(&why);
+}

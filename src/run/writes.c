@@ -1,0 +1,199 @@
+/*
+ * writes.c - every GitHub write of a run: the identity check (T4) before
+ * the first one, the write through the port, and its line in the report.
+ */
+#include "run/flow.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/verdict.h"
+
+/* Color and description of the escalation label when we create it. */
+static const char label_color[] = "b60205";
+static const char label_description[] =
+	"A human must sign off before merge (agentic escalation)";
+
+const char *flow_error(const struct engine *e)
+{
+	return e->gh->error.len ? e->gh->error.ptr : "unknown error";
+}
+
+int flow_identity(struct engine *e, size_t step)
+{
+	struct report_step *s = &e->report->steps[step];
+	char *login = NULL;
+	int error;
+
+	if (e->identity == ID_TRUSTED)
+		return AA_OK;
+	if (e->identity == ID_FAILED)
+		return AA_EUSAGE;
+	error = e->gh->ops->user(e->gh, &login);
+	if (error < 0) {
+		step_reason(s, "the token's identity could not be read");
+		report_note(e->report, NOTE_ERROR,
+			    "cannot read the token's identity (GET /user): %s; "
+			    "nothing written", flow_error(e));
+		step_finish(e->report, s, "error", EXIT_API);
+		error = AA_EAPI;
+	} else if (!policy_is_trusted(e->policy, login)) {
+		step_reason(s, "the token belongs to %s, not the trusted "
+			       "login %s", login, e->policy->trusted_login);
+		report_note(e->report, NOTE_ERROR,
+			    "the write token belongs to '%s', not the trusted "
+			    "login '%s'; nothing written", login,
+			    e->policy->trusted_login);
+		step_finish(e->report, s, "error", EXIT_USAGE);
+		error = AA_EUSAGE;
+	}
+	free(login);
+	if (error < 0) {
+		e->identity = ID_FAILED;
+		e->stop = true;
+		return error;
+	}
+	e->identity = ID_TRUSTED;
+	return AA_OK;
+}
+
+/* A failed write: note it and end the step as an error (exit 3). */
+static int failed(struct engine *e, size_t step, const char *what)
+{
+	struct report_step *s = &e->report->steps[step];
+
+	step_reason(s, "%s failed", what);
+	report_note(e->report, NOTE_ERROR, "PR #%lld: %s failed: %s",
+		    (long long)s->pr, what, flow_error(e));
+	step_finish(e->report, s, "error", EXIT_API);
+	return AA_EAPI;
+}
+
+int flow_create_label(struct engine *e, size_t step, int64_t pr)
+{
+	struct report_write *w;
+	int error;
+
+	if ((error = flow_identity(e, step)) < 0)
+		return error;
+	if (e->gh->ops->create_label(e->gh, pr, e->policy->label, label_color,
+				     label_description) < 0)
+		return failed(e, step, "creating the label");
+	w = report_add_write(e->report, W_CREATE_LABEL, pr);
+	w->label = xstrdup(e->policy->label);
+	return AA_OK;
+}
+
+int flow_add_label(struct engine *e, size_t step, int64_t pr)
+{
+	struct report_write *w;
+	int error;
+
+	if ((error = flow_identity(e, step)) < 0)
+		return error;
+	if (e->gh->ops->add_label(e->gh, pr, e->policy->label) < 0) {
+		/* The escalation this run meant to set is missing: its gate
+		 * must not approve as if the label were absent by choice. */
+		ALLOC_GROW(e->label_failed, e->nlabel_failed + 1,
+			   e->alabel_failed);
+		e->label_failed[e->nlabel_failed++] = pr;
+		return failed(e, step, "adding the label");
+	}
+	w = report_add_write(e->report, W_LABEL, pr);
+	w->label = xstrdup(e->policy->label);
+	return AA_OK;
+}
+
+int flow_set_status(struct engine *e, size_t step, int64_t pr,
+			const char *sha, const char *state,
+			const char *description, const char *target_url)
+{
+	struct report_write *w;
+	int error;
+
+	if ((error = flow_identity(e, step)) < 0)
+		return error;
+	if (e->gh->ops->create_status(e->gh, pr, sha, state,
+				      e->policy->clean_context, description,
+				      target_url) < 0)
+		return failed(e, step, "writing the status");
+	w = report_add_write(e->report, W_STATUS, pr);
+	memcpy(w->sha, sha, SHA_BUF);
+	w->state = xstrdup(state);
+	w->context = xstrdup(e->policy->clean_context);
+	w->description = xstrdup(description);
+	w->target_url = xstrdup_or_null(target_url);
+	return AA_OK;
+}
+
+int flow_approve(struct engine *e, size_t step, int64_t pr,
+			 const char *head, int64_t *review_id)
+{
+	struct report_write *w;
+	int error;
+
+	if ((error = flow_identity(e, step)) < 0)
+		return error;
+	if (e->gh->ops->approve(e->gh, pr, head, engine_approve_body,
+				review_id) < 0)
+		return failed(e, step, "approving");
+	w = report_add_write(e->report, W_APPROVE, pr);
+	memcpy(w->commit_id, head, SHA_BUF);
+	return AA_OK;
+}
+
+static int cmp_review_id(const void *a, const void *b)
+{
+	const struct snap_review *const *x = a, *const *y = b;
+
+	return ((*x)->id > (*y)->id) - ((*x)->id < (*y)->id);
+}
+
+int flow_dismiss_all(struct engine *e, size_t step, int64_t pr,
+		       const struct snap_review *reviews, size_t n,
+		       const char *message)
+{
+	const struct snap_review **mine =
+		xcalloc(n ? n : 1, sizeof(const struct snap_review *));
+	size_t nmine = 0, i;
+	int error = AA_OK, r;
+
+	for (i = 0; i < n; i++)
+		if (verdict_trusted_approval(&reviews[i], e->policy))
+			mine[nmine++] = &reviews[i];
+	qsort(mine, nmine, sizeof(const struct snap_review *), cmp_review_id);
+	for (i = 0; i < nmine; i++) {
+		struct report_write *w;
+
+		if ((r = flow_identity(e, step)) < 0) {
+			error = r;
+			break;
+		}
+		if (e->gh->ops->dismiss(e->gh, pr, mine[i]->id, message) < 0) {
+			struct report_step *s = &e->report->steps[step];
+
+			step_reason(s, "dismissing review %lld failed",
+				    (long long)mine[i]->id);
+			report_note(e->report, NOTE_ERROR,
+				    "PR #%lld: dismissing review %lld failed: %s",
+				    (long long)pr, (long long)mine[i]->id,
+				    flow_error(e));
+			error = AA_EAPI;
+			continue;
+		}
+		w = report_add_write(e->report, W_DISMISS, pr);
+		w->review_id = mine[i]->id;
+	}
+	free(mine);
+	return error;
+}
+
+bool flow_label_failed(const struct engine *e, int64_t pr)
+{
+	size_t i;
+
+	for (i = 0; i < e->nlabel_failed; i++)
+		if (e->label_failed[i] == pr)
+			return true;
+	return false;
+}
