@@ -91,7 +91,7 @@ stderr_has "replay a directory" "snapshot '$tmp': is a directory"
 expect "gate --snapshot a directory" 2 "$bin" gate --snapshot "$tmp" --pr 1
 stderr_has "gate --snapshot a directory" "is a directory"
 expect "lint a directory" 2 "$bin" lint "$tmp"
-stderr_has "lint a directory" "lint: '$tmp' is a directory"
+stderr_has "lint a directory" "lint: '$tmp': is a directory"
 expect "replay unknown option" 2 "$bin" replay --frob fixtures/000-demo.json
 stdout_is "replay unknown option" "$usage_report"
 

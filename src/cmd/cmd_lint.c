@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/file.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "base/json.h"
@@ -16,9 +17,10 @@
 #include "core/marker.h"
 #include "formats/report.h"
 
-/* Read at most this much: a body of 65,536 characters of 4 bytes each,
- * with room to say "too long" about anything larger. */
-#define LINT_MAX_BYTES ((size_t)4 * 65536 + 1)
+/* Read at most this much: far above a body of 65,536 characters, so that
+ * the parser says "too long" about any real comment (a larger file is an
+ * error of its own). */
+#define LINT_MAX_BYTES BUF_MAX_DOC
 /* Characters of a line quoted in the output. */
 #define LINT_QUOTE 100
 
@@ -392,31 +394,13 @@ static void lint_check(struct lint *l)
 
 static int read_all(struct buf *b, const char *path)
 {
-	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-	struct stat st;
-	char chunk[65536];
-	size_t n;
-	int error = 0;
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
+	int error = file_read(b, path, &err);
 
-	if (!f) {
-		log_error("lint: cannot open '%s': %s", path, strerror(errno));
-		return -1;
-	}
-	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-		log_error("lint: '%s' is a directory", path);
-		fclose(f);
-		return -1;
-	}
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		if (buf_add(b, chunk, n) < 0)
-			break; /* too long: the parser says so */
-	if (ferror(f)) {
-		log_error("lint: cannot read '%s': %s", path, strerror(errno));
-		error = -1;
-	}
-	if (f != stdin)
-		fclose(f);
-	return error;
+	if (error < 0)
+		log_error("lint: '%s': %s", path, err.ptr);
+	buf_release(&err);
+	return error < 0 ? -1 : 0;
 }
 
 /* Needs-human markers of any kind, a verdict or not. */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/file.h"
 #include "cmd/commands.h"
 #include "formats/event.h"
 #include "cmd/log.h"
@@ -49,29 +50,13 @@ static int start(struct session *s, struct cli *c, int argc, char **argv,
 /* The workflow's event payload ($GITHUB_EVENT_PATH). */
 static int read_event(struct buf *out, const char *path)
 {
-	FILE *f;
-	char chunk[65536];
-	size_t n;
-	int error = 0;
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
+	int error = file_read(out, path, &err);
 
-	if (!(f = fopen(path, "rb"))) {
-		log_error("run: cannot open GITHUB_EVENT_PATH '%s': %s", path,
-			  strerror(errno));
-		return -1;
-	}
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		if (buf_add(out, chunk, n) < 0) {
-			log_error("run: event payload '%s' is larger than %zu "
-				  "bytes", path, EVENT_MAX_BYTES);
-			error = -1;
-			break;
-		}
-	if (ferror(f)) {
-		log_error("run: cannot read '%s'", path);
-		error = -1;
-	}
-	fclose(f);
-	return error;
+	if (error < 0)
+		log_error("run: GITHUB_EVENT_PATH '%s': %s", path, err.ptr);
+	buf_release(&err);
+	return error < 0 ? -1 : 0;
 }
 
 int cmd_run(int argc, char **argv)

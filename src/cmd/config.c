@@ -25,10 +25,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <openssl/crypto.h>
-
-#include "github/app.h"
+#include "base/file.h"
 #include "base/util.h"
+#include "github/app.h"
 
 #ifndef AGENTIC_APPLY_VERSION
 #define AGENTIC_APPLY_VERSION "unknown"
@@ -345,9 +344,7 @@ out:
 static int load_app(struct env_config *e, struct buf *err)
 {
 	const char *key, *file = env("AGENTIC_APP_PRIVATE_KEY_FILE"), *inst;
-	char chunk[4096];
-	size_t n;
-	FILE *f;
+	struct buf why = BUF_INIT(BUF_MAX_SMALL);
 
 	if (setting(&e->app_id, "app_id", err) < 0 ||
 	    setting(&key, "app_private_key", err) < 0 ||
@@ -363,16 +360,13 @@ static int load_app(struct env_config *e, struct buf *err)
 	if (key) {
 		buf_adds(&e->app_key, key);
 	} else if (file) {
-		if (!(f = fopen(file, "rb"))) {
-			buf_setf(err, "AGENTIC_APP_PRIVATE_KEY_FILE: cannot open "
-				      "'%s'", file);
+		if (file_read(&e->app_key, file, &why) < 0) {
+			buf_setf(err, "AGENTIC_APP_PRIVATE_KEY_FILE '%s': %s",
+				 file, why.ptr);
+			buf_release(&why);
 			return AA_EUSAGE;
 		}
-		while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-			if (buf_add(&e->app_key, chunk, n) < 0)
-				break;
-		OPENSSL_cleanse(chunk, sizeof(chunk));
-		fclose(f);
+		buf_release(&why);
 	} else {
 		buf_setf(err, "AGENTIC_APP_ID is set but neither "
 			      "AGENTIC_APP_PRIVATE_KEY nor "
@@ -407,6 +401,16 @@ static int load_server(struct env_config *e, struct buf *err)
 	return AA_OK;
 }
 
+void env_load_stats(struct env_config *e)
+{
+	const char *v = env("AGENTIC_STATS");
+
+	/* =1 prints what the run cost; =trace (replay, the torture suite)
+	 * also lists every call to the port. */
+	e->stats_trace = v && strcmp(v, "trace") == 0;
+	e->stats = env_true("AGENTIC_STATS") || e->stats_trace;
+}
+
 int env_load(struct env_config *e, struct policy *p, struct buf *err)
 {
 	const char *token;
@@ -428,7 +432,7 @@ int env_load(struct env_config *e, struct policy *p, struct buf *err)
 	if (!e->ca_file && !e->ca_path && access("/etc/ssl/certs", R_OK) == 0)
 		e->ca_path = "/etc/ssl/certs";
 	e->h2c = env_true("AGENTIC_HTTP2_PRIOR_KNOWLEDGE");
-	e->stats = env_true("AGENTIC_STATS");
+	env_load_stats(e);
 	if (setting(&token, "token", err) < 0 ||
 	    setting(&e->read_token, "read_token", err) < 0 ||
 	    setting(&e->sweep_state, "sweep_state", err) < 0 ||

@@ -41,6 +41,7 @@ struct env_config {
 	const char *sweep_state;  /* AGENTIC_SWEEP_STATE: change detection */
 	long sweep_state_ttl_s;   /* AGENTIC_SWEEP_STATE_TTL (3600) */
 	bool stats;               /* AGENTIC_STATS: print what the run cost */
+	bool stats_trace;         /* AGENTIC_STATS=trace: and every port call */
 	/* GitHub App mode (input app-id, …): see github_live.h. */
 	const char *app_id;       /* AGENTIC_APP_ID */
 	struct buf app_key;       /* AGENTIC_APP_PRIVATE_KEY[_FILE]: secret */
@@ -54,6 +55,8 @@ struct env_config {
  * way.
  */
 int env_load(struct env_config *e, struct policy *p, struct buf *err);
+/* Only AGENTIC_STATS: all an offline run (replay) reads of the environment. */
+void env_load_stats(struct env_config *e);
 void env_release(struct env_config *e);
 
 /*

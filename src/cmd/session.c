@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/file.h"
 #include "formats/event.h"
 #include "formats/snapshot.h"
 #include "github/app.h"
@@ -91,19 +92,24 @@ static int open_live(struct session *s, const struct cli *c, struct buf *err)
 static int open_offline(struct session *s, const char *path, bool *malformed,
 			struct buf *err)
 {
-	const char *stats;
+	struct buf text = BUF_INIT(SNAP_MAX_BYTES);
+	int error;
 
-	if (snapshot_load_file(&s->snap, path, err) < 0 ||
+	error = file_read(&text, path, err);
+	if (error == AA_OK)
+		error = snapshot_from_json(&s->snap, text.ptr, text.len, err);
+	buf_release(&text);
+	if (error < 0 ||
 	    snapshot_apply_config(&s->snap, &s->policy, err) < 0) {
 		*malformed = true;
 		return AA_EUSAGE;
 	}
 	s->offline = true;
+	env_load_stats(&s->env);
 	s->repository = s->snap.repository;
 	s->gh = github_world_new(&s->snap, &s->policy);
 	buf_init(&s->trace, BUF_MAX_DOC);
-	stats = getenv("AGENTIC_STATS");
-	if (stats && strcmp(stats, "trace") == 0)
+	if (s->env.stats_trace)
 		github_world_trace(s->gh, &s->trace);
 	return AA_OK;
 }
@@ -136,24 +142,16 @@ static void use_state(struct session *s, const char *repository)
 static void load_state(struct session *s, const char *path)
 {
 	struct buf text = BUF_INIT(BUF_MAX_DOC), err = BUF_INIT(BUF_MAX_SMALL);
-	FILE *f = fopen(path, "rb");
-	char chunk[65536];
-	size_t n;
+	int error;
 
 	s->state_path = xstrdup(path);
 	sweepstate_init(&s->state);
 	sweepstate_policy_digest(s->policy_digest, &s->policy);
-	if (!f) {
-		if (errno != ENOENT)
-			log_warning("sweep state '%s': %s; starting afresh", path,
-				    strerror(errno));
-		goto out;
-	}
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		if (buf_add(&text, chunk, n) < 0)
-			break;
-	fclose(f);
-	if (sweepstate_from_json(&s->state, text.ptr, text.len, &err) < 0)
+	error = file_read(&text, path, &err);
+	if (error == AA_ENOTFOUND)
+		goto out; /* the first sweep */
+	if (error < 0 ||
+	    sweepstate_from_json(&s->state, text.ptr, text.len, &err) < 0)
 		log_warning("sweep state '%s': %s; starting afresh", path,
 			    err.ptr);
 out:
@@ -424,7 +422,7 @@ int session_close(struct session *s, bool json)
 	code = s->report.exit;
 	if (s->state_path && !s->dry_run)
 		save_state(s);
-	if (s->offline && getenv("AGENTIC_STATS")) {
+	if (s->offline && s->env.stats) {
 		struct github *gh = s->gh;
 
 		while (gh && github_dryrun_inner(gh))

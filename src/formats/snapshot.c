@@ -7,12 +7,10 @@
  */
 #include "formats/snapshot.h"
 
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "base/json.h"
 
@@ -653,44 +651,6 @@ out:
 	buf_release(&path);
 	if (error)
 		snapshot_release(s);
-	return error;
-}
-
-int snapshot_load_file(struct snapshot *s, const char *path, struct buf *err)
-{
-	struct buf text = BUF_INIT(SNAP_MAX_BYTES);
-	struct stat st;
-	FILE *f;
-	char chunk[65536];
-	size_t n;
-	int error = AA_EUSAGE;
-
-	snapshot_init(s);
-	/* The caller names the file: these messages do not repeat it. */
-	f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-	if (!f) {
-		buf_setf(err, "cannot open: %s", strerror(errno));
-		return AA_EUSAGE;
-	}
-	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-		buf_setf(err, "is a directory");
-		goto out;
-	}
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-		if (buf_add(&text, chunk, n) < 0) {
-			buf_setf(err, "larger than %zu bytes", SNAP_MAX_BYTES);
-			goto out;
-		}
-	}
-	if (ferror(f)) {
-		buf_setf(err, "cannot read: %s", strerror(errno));
-		goto out;
-	}
-	error = snapshot_from_json(s, text.ptr, text.len, err);
-out:
-	if (f != stdin)
-		fclose(f);
-	buf_release(&text);
 	return error;
 }
 

@@ -19,8 +19,6 @@
  */
 int snapshot_from_json(struct snapshot *s, const char *text, size_t len,
 		       struct buf *err);
-/* Read and load a file ("-" is stdin). */
-int snapshot_load_file(struct snapshot *s, const char *path, struct buf *err);
 
 /* Serialize (pretty, deterministic) to out. */
 void snapshot_to_json(const struct snapshot *s, struct buf *out);

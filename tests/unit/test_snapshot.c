@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "base/file.h"
 #include "base/json.h"
 #include "core/policy.h"
 #include "formats/snapshot.h"
@@ -1072,7 +1073,8 @@ static void test_snapshot__load_file(void **state)
 {
 	char path[] = "/tmp/test_snapshot_XXXXXX";
 	struct snapshot s;
-	struct buf err = BUF_INIT(BUF_MAX_SMALL);
+	struct buf err = BUF_INIT(BUF_MAX_SMALL), raw = BUF_INIT(BUF_MAX_DOC);
+	struct buf small = BUF_INIT(BUF_MAX_DOC);
 	char *text = sq(full_snapshot);
 	int fd;
 	FILE *f;
@@ -1084,16 +1086,24 @@ static void test_snapshot__load_file(void **state)
 	assert_non_null(f);
 	assert_int_equal(fwrite(text, 1, strlen(text), f), strlen(text));
 	fclose(f);
-	assert_int_equal(snapshot_load_file(&s, path, &err), 0);
+	assert_int_equal(file_read(&raw, path, &err), AA_OK);
+	assert_int_equal(snapshot_from_json(&s, raw.ptr, raw.len, &err), 0);
 	assert_int_equal(s.npulls, 2);
 	snapshot_release(&s);
+	/* One ceiling behaviour: a file larger than the buffer is an error. */
+	small.max = raw.len - 1;
+	assert_int_equal(file_read(&small, path, &err), AA_ETOOBIG);
+	assert_int_equal(small.len, 0);
+	assert_non_null(strstr(err.ptr, "larger than "));
 	unlink(path);
-	assert_int_equal(snapshot_load_file(&s, path, &err), AA_EUSAGE);
+	assert_int_equal(file_read(&raw, path, &err), AA_ENOTFOUND);
 	/* The caller names the file; the message names the cause, once. */
 	assert_non_null(strstr(err.ptr, "cannot open: "));
 	assert_null(strstr(err.ptr, path));
-	assert_int_equal(snapshot_load_file(&s, "/", &err), AA_EUSAGE);
+	assert_int_equal(file_read(&raw, "/", &err), AA_ERR);
 	assert_string_equal(err.ptr, "is a directory");
+	buf_release(&raw);
+	buf_release(&small);
 	free(text);
 	buf_release(&err);
 }
