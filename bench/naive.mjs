@@ -1,6 +1,29 @@
-// The naive strategy the reference pipeline used: one REST list per
-// resource per PR (and GraphQL for the review threads), every page followed.
-// It only reads — what we compare is what reading costs.
+// A naive reader — NOT the reference pipeline: one REST list per resource per
+// PR (the pull, the head's statuses, labels, comments, timeline, reviews)
+// and one GraphQL query for the review threads' reply counts, every page
+// followed: 7 requests per PR plus the listing, in one process. It only
+// reads; what it measures is what reading every gate input costs without
+// batching.
+//
+// The reference bash + gh + jq workflows cost about twice that: measured on
+// the same fake GitHub (issue 13), 14.7 requests per swept PR — 8 REST
+// requests and 4 GraphQL points per stamped PR on the workflow's
+// GITHUB_TOKEN, plus the machine account's (PAT) requests — because every
+// swept PR is a workflow run of its own that reads again what the sweep
+// already read. Those figures are quoted in BENCHMARKS.md as measured
+// facts (REFERENCE below), not modelled here.
+export const NAIVE_MODEL = 'one REST read per resource per PR and one GraphQL query for its review threads: 7 requests per PR, plus the listing';
+
+/** The reference workflows' measured costs (issue 13, same fake GitHub, one run). */
+export const REFERENCE = Object.freeze({
+  gate_approve_requests: 26, // ours: 5
+  sweep50_requests: 733, // ours: 25
+  sweep_requests_per_pr: 14.7, // 8 REST + 4 GraphQL points per stamped PR on GITHUB_TOKEN, + the PAT's
+  sweep_rest_per_stamped_pr: 8,
+  sweep_points_per_stamped_pr: 4,
+  apply_requests: 4,
+});
+
 export async function naiveSweep(url, repo, { concurrency = 1 } = {}) {
   let requests = 0;
   const headers = { authorization: 'Bearer naive', accept: 'application/vnd.github+json' };
