@@ -35,7 +35,7 @@ static int record_pull(struct session *s, struct snapshot *snap, int64_t pr)
 		return AA_EAPI;
 	}
 	if (s->gh->ops->statuses(s->gh, pr, g.pull.head_sha,
-				   STATUS_NEED_ALL, &st) < 0) {
+				   STATUS_NEED_LOOKUPS, &st) < 0) {
 		log_error("record: statuses of PR #%lld could not be read: %s",
 			  (long long)pr, s->gh->error.ptr);
 		gh_pull_release(&g);
@@ -182,6 +182,6 @@ int cmd_record(int argc, char **argv)
 	if (session_open(&s, &c, NULL, &malformed) != EXIT_OK)
 		return EXIT_USAGE;
 	code = record(&s, &c);
-	session_free(&s);
+	session_release(&s);
 	return code;
 }

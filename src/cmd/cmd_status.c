@@ -229,6 +229,6 @@ int cmd_status(int argc, char **argv)
 		say(line.ptr);
 	}
 	buf_release(&line);
-	session_free(&s);
+	session_release(&s);
 	return code;
 }

@@ -5,6 +5,8 @@
  */
 #include "cmd/session.h"
 
+#include "cmd/commands.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <errno.h>
@@ -195,7 +197,7 @@ static void start_app(struct session *s)
 		report_note(&s->report, NOTE_ERROR,
 			    "GitHub App authentication failed: %s; nothing read "
 			    "or written", gh->error.ptr);
-		report_exit(&s->report, EXIT_API);
+		report_merge_exit(&s->report, EXIT_API);
 		s->engine.stop = true;
 		return;
 	}
@@ -273,7 +275,7 @@ void session_run_event(struct session *s, const char *name,
 	if (event_decode(&ev, name, payload, len, &err) < 0) {
 		report_note(&s->report, NOTE_ERROR, "event '%s': %s", name,
 			    err.ptr);
-		report_exit(&s->report, EXIT_USAGE);
+		report_merge_exit(&s->report, EXIT_USAGE);
 	} else {
 		engine_run(&s->engine, &ev);
 	}
@@ -312,7 +314,7 @@ int session_switch_repo(struct session *s, const char *repository)
 	return EXIT_OK;
 }
 
-void session_free(struct session *s)
+void session_release(struct session *s)
 {
 	engine_release(&s->engine);
 	report_release(&s->report);
@@ -434,6 +436,55 @@ int session_close(struct session *s, bool json)
 		print_stats(s);
 	}
 	buf_release(&out);
-	session_free(s);
+	session_release(s);
 	return code;
+}
+
+int session_start(struct session *s, struct cli *c, int argc, char **argv,
+		 unsigned required, int *code)
+{
+	bool malformed;
+
+	if (cli_parse(c, argc, argv, command_options(c->command), 0) < 0) {
+		*code = EXIT_USAGE;
+		return -1;
+	}
+	if (c->help) {
+		usage_command(c->command);
+		*code = EXIT_OK;
+		return -1;
+	}
+	log_set_quiet(c->quiet);
+	if ((required & OPT_PR) && !c->pr) {
+		log_error("%s: --pr N is required", c->command);
+		*code = EXIT_USAGE;
+		return -1;
+	}
+	if ((required & OPT_COMMENT) && !c->comment) {
+		log_error("%s: --comment ID is required", c->command);
+		*code = EXIT_USAGE;
+		return -1;
+	}
+	if (session_open(s, c, NULL, &malformed) != EXIT_OK) {
+		*code = EXIT_USAGE;
+		return -1;
+	}
+	return 0;
+}
+
+void session_missing_is_usage(struct session *s, const char *command)
+{
+	struct report_step *st;
+	size_t i;
+
+	for (i = 0; i < s->report.nsteps; i++) {
+		st = &s->report.steps[i];
+		if (!st->missing)
+			continue;
+		st->outcome = "error";
+		st->exit = EXIT_USAGE;
+		report_note(&s->report, NOTE_ERROR, "%s: %s", command,
+			    st->reasons[0]);
+		report_merge_exit(&s->report, EXIT_USAGE);
+	}
 }

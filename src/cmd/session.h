@@ -51,8 +51,25 @@ void session_run_event(struct session *s, const char *name,
  * a live port for it replaces the current one. 0, or EXIT_USAGE. */
 int session_switch_repo(struct session *s, const char *repository);
 
+/*
+ * The prologue of a command that runs: parse argv with the command's
+ * options (cli.h), print --help, check the `required` OPT_* were given,
+ * open the session. Returns 0, or -1 when the command is done and *code
+ * is its exit.
+ */
+int session_start(struct session *s, struct cli *c, int argc, char **argv,
+		  unsigned required, int *code);
+
+/*
+ * An explicit `gate --pr N` or `apply --comment ID` names what it acts on:
+ * a PR or comment that does not exist is a usage error (exit 2), as for
+ * record and status. Events keep their skip (the flows'), so this is
+ * decided here, on the steps of this run (report_step.missing).
+ */
+void session_missing_is_usage(struct session *s, const char *command);
+
 /* Release everything a session holds (without printing). */
-void session_free(struct session *s);
+void session_release(struct session *s);
 /* Print notes, the summary and (when `json`) the report; returns the exit
  * code. Releases everything. */
 int session_close(struct session *s, bool json);

@@ -66,8 +66,8 @@ void gate_decision_init(struct gate_decision *d);
 void gate_decision_release(struct gate_decision *d);
 
 /*
- * Why the gate has nothing to decide for this pull (closed, merged, fork),
- * or NULL. Writes the sentence into `why`.
+ * Does the gate have nothing to decide for this pull (closed, merged,
+ * fork)? When it does not, `why` holds the sentence that says why.
  */
 bool gate_skip(const struct snap_pull *pull, const char *repository,
 	       struct buf *why);

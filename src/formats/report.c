@@ -78,7 +78,7 @@ int exit_merge(int a, int b)
 	return severity(a) >= severity(b) ? a : b;
 }
 
-void report_exit(struct report *r, int code)
+void report_merge_exit(struct report *r, int code)
 {
 	r->exit = exit_merge(r->exit, code);
 }
@@ -116,7 +116,7 @@ void step_finish(struct report *r, struct report_step *s, const char *outcome,
 	if (exit_merge(s->exit, exit) == exit)
 		s->outcome = outcome;
 	s->exit = exit_merge(s->exit, exit);
-	report_exit(r, exit);
+	report_merge_exit(r, exit);
 }
 
 struct report_write *report_add_write(struct report *r, enum write_kind kind,

@@ -42,6 +42,7 @@ struct report_step {
 	char **reasons;
 	size_t nreasons;
 	int exit;
+	bool missing;             /* skipped: its PR or comment does not exist */
 };
 
 enum write_kind { W_CREATE_LABEL, W_LABEL, W_STATUS, W_APPROVE, W_DISMISS };
@@ -90,7 +91,8 @@ void report_release(struct report *r);
 
 /* The more severe of two exit codes: 2 > 3 > 1 > 0. */
 int exit_merge(int a, int b);
-void report_exit(struct report *r, int code);
+/* Merge `code` into the run's exit code (exit_merge); exits nothing. */
+void report_merge_exit(struct report *r, int code);
 
 /* A new step; the pointer is valid until the next report_add_step. */
 struct report_step *report_add_step(struct report *r, enum step_kind kind,

@@ -3,7 +3,7 @@
  *
  * A small table of function pointers (libgit2's pluggable streams): one
  * implementation serves a snapshot in memory (github_world.c: replay, unit
- * tests), one talks REST/GraphQL over libcurl (github_live.c), and one
+ * tests), one talks REST/GraphQL over libcurl (github/live.c), and one
  * wraps either to plan writes without making them (github_dryrun.c).
  *
  * Every call carries the PR it is made for (0 when none) so faults and
@@ -34,8 +34,10 @@ struct gh_pull {
 #define STATUS_NEED_ROUND (1u << 1) /* stamp_round */
 #define STATUS_NEED_SKIP (1u << 2)  /* stamp_skip, and the round it beats */
 #define STATUS_NEED_IDS (1u << 3)   /* the real status ids */
-#define STATUS_NEED_ALL 15u
-#define STATUS_NEED_HISTORY (1u << 4) /* every status: an older round (A9) */
+/* The four lookups above: what a snapshot records. */
+#define STATUS_NEED_LOOKUPS 15u
+/* Not a lookup but the whole history, every page (A9: an older round). */
+#define STATUS_NEED_HISTORY (1u << 4)
 
 /* One open pull request of a listing. */
 struct gh_pull_brief {

@@ -47,6 +47,7 @@ static void record_say(struct engine *e, struct report_step *s,
 static void not_found(struct engine *e, struct report_step *s, int64_t pr)
 {
 	step_reason(s, "PR #%lld not found", (long long)pr);
+	s->missing = true;
 	step_finish(e->report, s, "skipped", EXIT_OK);
 }
 
@@ -268,6 +269,7 @@ void engine_apply_id(struct engine *e, int64_t pr, int64_t id)
 	} else {
 		step_reason(s, "comment %lld is not a comment of PR #%lld",
 			    (long long)id, (long long)pr);
+		s->missing = true;
 		step_finish(e->report, s, "skipped", EXIT_OK);
 	}
 	gh_pull_release(&g);

@@ -81,7 +81,7 @@ static void run_status(struct engine *e, const struct event *ev)
 	if (e->gh->ops->open_pulls(e->gh, &list, &n) < 0) {
 		report_note(e->report, NOTE_ERROR,
 			    "cannot list the open pull requests: %s", flow_error(e));
-		report_exit(e->report, EXIT_API);
+		report_merge_exit(e->report, EXIT_API);
 		gh_briefs_free(list, n);
 		return;
 	}
@@ -132,7 +132,7 @@ void engine_run(struct engine *e, const struct event *ev)
 				    "workflow_dispatch input pr '%s' is not a "
 				    "PR number", ev->dispatch_pr ? ev->dispatch_pr
 								 : "");
-			report_exit(e->report, EXIT_USAGE);
+			report_merge_exit(e->report, EXIT_USAGE);
 			return;
 		}
 		engine_gate(e, pr);

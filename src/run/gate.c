@@ -304,6 +304,7 @@ void engine_gate(struct engine *e, int64_t pr)
 	evaluate(e, pr, &ev);
 	if (ev.status == AA_ENOTFOUND) {
 		step_reason(s, "PR #%lld not found", (long long)pr);
+		s->missing = true;
 		step_finish(e->report, s, "skipped", EXIT_OK);
 		goto out;
 	}

@@ -197,7 +197,7 @@ void engine_sweep(struct engine *e)
 	if (e->gh->ops->open_pulls(e->gh, &list, &n) < 0) {
 		report_note(e->report, NOTE_ERROR,
 			    "cannot list the open pull requests: %s", flow_error(e));
-		report_exit(e->report, EXIT_API);
+		report_merge_exit(e->report, EXIT_API);
 		goto out;
 	}
 	what = xcalloc(n ? n : 1, 1);

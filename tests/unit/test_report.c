@@ -42,24 +42,24 @@ static void test_report__exit_merge_table(void **state)
 	assert_int_equal(EXIT_API, 3);
 }
 
-static void test_report__report_exit_accumulates(void **state)
+static void test_report__merge_exit_accumulates(void **state)
 {
 	struct report r;
 
 	(void)state;
 	report_init(&r, NULL, false);
 	assert_int_equal(r.exit, 0);
-	report_exit(&r, 1);
+	report_merge_exit(&r, 1);
 	assert_int_equal(r.exit, 1);
-	report_exit(&r, 0);
+	report_merge_exit(&r, 0);
 	assert_int_equal(r.exit, 1);
-	report_exit(&r, 3);
+	report_merge_exit(&r, 3);
 	assert_int_equal(r.exit, 3);
-	report_exit(&r, 1);
+	report_merge_exit(&r, 1);
 	assert_int_equal(r.exit, 3);
-	report_exit(&r, 2);
+	report_merge_exit(&r, 2);
 	assert_int_equal(r.exit, 2);
-	report_exit(&r, 3);
+	report_merge_exit(&r, 3);
 	assert_int_equal(r.exit, 2);
 	report_release(&r);
 }
@@ -520,7 +520,7 @@ static void test_report__markdown_writes_and_exit(void **state)
 	memcpy(w->commit_id, H, SHA_BUF);
 	w = report_add_write(&r, W_DISMISS, 7);
 	w->review_id = 71;
-	report_exit(&r, EXIT_API);
+	report_merge_exit(&r, EXIT_API);
 	report_to_markdown(&r, &out);
 	assert_non_null(strstr(out.ptr, "dry run, nothing was written"));
 	assert_non_null(strstr(out.ptr, "needs&#124;human"));
@@ -699,7 +699,7 @@ static void test_report__markdown_nothing_says_why(void **state)
 	(void)state;
 	report_init(&r, "issue_comment", false);
 	report_note(&r, NOTE_ERROR, "event 'issue_comment': not JSON");
-	report_exit(&r, EXIT_USAGE);
+	report_merge_exit(&r, EXIT_USAGE);
 	report_to_markdown(&r, &out);
 	assert_null(strstr(out.ptr, "Nothing to do."));
 	assert_non_null(strstr(out.ptr, "- event 'issue_comment': not JSON"));
@@ -800,7 +800,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_report__exit_merge_table),
-	    cmocka_unit_test(test_report__report_exit_accumulates),
+	    cmocka_unit_test(test_report__merge_exit_accumulates),
 	    cmocka_unit_test(test_report__step_defaults_and_finish),
 	    cmocka_unit_test(test_report__json_shape),
 	    cmocka_unit_test(test_report__json_empty_and_not_reached),
