@@ -134,7 +134,7 @@ static void sweep_failed(struct engine *e, const struct gh_pull_brief *b,
 
 /* The sweep stops at PR `from`: the rest are not reached. */
 static void not_reached(struct engine *e, const struct gh_pull_brief *list,
-			const char *plan, size_t from, size_t n,
+			const enum sweep_plan *plan, size_t from, size_t n,
 			const char *why)
 {
 	struct report *r = e->report;
@@ -157,7 +157,8 @@ static void not_reached(struct engine *e, const struct gh_pull_brief *list,
 
 /* Read ahead the next selected PRs from `from` on, SWEEP_PREFETCH at most. */
 static void prefetch_from(struct engine *e, const struct gh_pull_brief *list,
-			  const char *what, size_t from, size_t n, size_t *upto)
+			  const enum sweep_plan *what, size_t from, size_t n,
+			  size_t *upto)
 {
 	int64_t prs[ENGINE_SWEEP_PREFETCH];
 	size_t k = 0, i;
@@ -185,7 +186,7 @@ void engine_sweep(struct engine *e)
 	struct gh_pull_brief *list = NULL;
 	struct buf why = BUF_INIT(BUF_MAX_SMALL);
 	int64_t *open_prs = NULL;
-	char *what = NULL; /* per PR: an enum sweep_plan */
+	enum sweep_plan *what = NULL; /* per PR */
 	size_t n = 0, i, upto = 0;
 
 	if (e->stop)
@@ -200,7 +201,7 @@ void engine_sweep(struct engine *e)
 		report_merge_exit(e->report, EXIT_API);
 		goto out;
 	}
-	what = xcalloc(n ? n : 1, 1);
+	what = xcalloc(n ? n : 1, sizeof(*what));
 	open_prs = xcalloc(n ? n : 1, sizeof(*open_prs));
 	for (i = 0; i < n; i++) {
 		open_prs[i] = list[i].number;
@@ -209,7 +210,7 @@ void engine_sweep(struct engine *e)
 		else if (e->deadline && e->gh->ops->now(e->gh) >= e->deadline)
 			what[i] = PLAN_UNREACHED; /* A6: selection included */
 		else
-			what[i] = (char)sweep_selects(e, &list[i]);
+			what[i] = sweep_selects(e, &list[i]);
 	}
 	if (e->sweep_state)
 		sweepstate_keep(e->sweep_state, open_prs, n);
