@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static void die_oom(size_t size)
 {
@@ -281,4 +282,20 @@ void time_format(char out[32], int64_t ms)
 			     (int)(rem / 60000 % 60), (int)(rem / 1000 % 60));
 	if (n < 0 || n >= 32)
 		out[0] = '\0'; /* a year beyond 9999: never a GitHub time */
+}
+
+int64_t clock_wall_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int64_t clock_mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }

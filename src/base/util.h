@@ -91,6 +91,14 @@ bool sha_parse(char *out, const char *s, size_t len);
 int time_parse(int64_t *out, const char *s);
 /* Writes "YYYY-MM-DDTHH:MM:SSZ" (fractions are kept when non-zero). */
 void time_format(char out[32], int64_t ms);
+/*
+ * The program's two clocks, read nowhere else: the wall clock (ms since
+ * the epoch: what GitHub's times are compared with) and a monotonic one
+ * (ms from an arbitrary start: what timeouts and waits are measured on).
+ * A replay never reads either: its port has the snapshot's clock.
+ */
+int64_t clock_wall_ms(void);
+int64_t clock_mono_ms(void);
 
 /* GitHub's limits: an owner (user or organization) has at most 39
  * characters, a repository name at most 100. */

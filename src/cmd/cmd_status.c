@@ -99,15 +99,6 @@ static void say(const char *line)
 	fflush(stdout);
 }
 
-/* The watch loop measures real time, whatever port it polls. */
-static int64_t wall_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static void sleep_s(int64_t s)
 {
 	struct timespec ts = {(time_t)s, 0};
@@ -144,7 +135,7 @@ static int watch(struct session *s, const struct cli *c, int64_t stall_after,
 			goto next;
 		}
 		fails = 0;
-		now = wall_ms();
+		now = clock_wall_ms(); /* real time, whatever port it polls */
 		/* The baseline: stamps at or below it belong to an earlier
 		 * round; it moves past all seen when the head moves. */
 		if (base < 0)

@@ -467,8 +467,6 @@ void env_release(struct env_config *e)
 void env_live_config(const struct env_config *e, const char *repository,
 		     struct live_config *out)
 {
-	struct timespec ts;
-
 	memset(out, 0, sizeof(*out));
 	out->repository = repository;
 	out->graphql_url = e->graphql_url;
@@ -489,6 +487,5 @@ void env_live_config(const struct env_config *e, const char *repository,
 	out->app_id = e->app_id;
 	out->app_key_pem = e->app_id ? e->app_key.ptr : NULL;
 	out->app_installation_id = e->app_installation;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	out->http.seed = (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 32);
+	out->http.seed = (uint64_t)clock_wall_ms() ^ ((uint64_t)getpid() << 32);
 }
