@@ -61,7 +61,31 @@ static void mismatch(const char *where, const cJSON *want, const cJSON *got)
 	mismatches++;
 }
 
-/* Every key of `want` (but `skip`) equals the same key of `got`. */
+/* Each string of `want` is part of at least one of the `reasons`. */
+static void reasons_contain(const char *where, const cJSON *want,
+			    const cJSON *reasons)
+{
+	const cJSON *needle, *r;
+
+	cJSON_ArrayForEach(needle, want)
+	{
+		bool found = false;
+
+		if (!cJSON_IsString(needle)) {
+			mismatch(where, want, reasons);
+			return;
+		}
+		cJSON_ArrayForEach(r, reasons)
+			if (cJSON_IsString(r) &&
+			    strstr(r->valuestring, needle->valuestring))
+				found = true;
+		if (!found) /* "expected <needle>, got <the reasons>" */
+			mismatch(where, needle, reasons);
+	}
+}
+
+/* Every key of `want` equals the same key of `got`, but the special
+ * keys reasons_min and reasons_contain (fixtures/README.md). */
 static void partial(const char *where, const cJSON *want, const cJSON *got)
 {
 	const cJSON *item;
@@ -78,6 +102,12 @@ static void partial(const char *where, const cJSON *want, const cJSON *got)
 
 			if (cJSON_GetArraySize(r) < item->valueint)
 				mismatch(path, item, r);
+			continue;
+		}
+		if (strcmp(item->string, "reasons_contain") == 0) {
+			reasons_contain(path, item,
+					cJSON_GetObjectItemCaseSensitive(
+						got, "reasons"));
 			continue;
 		}
 		if (!g || !cJSON_Compare(item, g, 1))
@@ -105,7 +135,7 @@ static void list(const char *name, const cJSON *want, const cJSON *got)
 }
 
 static const char *const special[] = {"comment", "args", "stderr_contains",
-				      "steps", "writes"};
+				      "stderr_lacks", "steps", "writes"};
 
 static bool is_special(const char *key)
 {
@@ -172,6 +202,12 @@ int main(int argc, char **argv)
 			   cJSON_GetObjectItemCaseSensitive(want, "stderr_contains"))
 		if (!strstr(err.ptr, item->valuestring)) {
 			printf("    stderr lacks \"%s\"\n", item->valuestring);
+			mismatches++;
+		}
+	cJSON_ArrayForEach(item,
+			   cJSON_GetObjectItemCaseSensitive(want, "stderr_lacks"))
+		if (strstr(err.ptr, item->valuestring)) {
+			printf("    stderr has \"%s\"\n", item->valuestring);
 			mismatches++;
 		}
 	buf_release(&err);
