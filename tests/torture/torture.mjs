@@ -365,8 +365,11 @@ function check(fx, run, fault, base) {
   if (owner.who === 'apply') {
     if (!step) { fail(`no apply step for #${owner.pr}`); return problems; }
     if (owner.sub === 'label') {
-      // N5: the label is added anyway (the add is attempted).
-      if (!identityFailed && !later.some((x) => x.op === 'write' && x.kind === 'label' && x.pr === owner.pr)) fail(`label read of #${owner.pr} failed: the label must be added anyway (N5)`);
+      // N5: the label is added anyway (the add is attempted; a dry run
+      // plans it: listed in the report, never sent, N18).
+      const added = dry ? rep.writes.some((w) => w.kind === 'label' && w.pr === owner.pr)
+        : later.some((x) => x.op === 'write' && x.kind === 'label' && x.pr === owner.pr);
+      if (!identityFailed && !added) fail(`label read of #${owner.pr} failed: the label must be added anyway (N5)`);
       return problems;
     }
     if (pullNotFound) {
