@@ -481,7 +481,7 @@ void session_missing_is_usage(struct session *s, const char *command)
 		st = &s->report.steps[i];
 		if (!st->missing)
 			continue;
-		st->outcome = "error";
+		st->outcome = OUT_ERROR;
 		st->exit = EXIT_USAGE;
 		report_note(&s->report, NOTE_ERROR, "%s: %s", command,
 			    st->reasons[0]);

@@ -95,7 +95,7 @@ struct report_step *report_add_step(struct report *r, enum step_kind kind,
 	s->pr = pr;
 	s->clean = -1;
 	s->draft = -1;
-	s->outcome = "skipped";
+	s->outcome = OUT_SKIPPED;
 	return s;
 }
 
@@ -108,8 +108,8 @@ void step_reason(struct report_step *s, const char *fmt, ...)
 	va_end(ap);
 }
 
-void step_finish(struct report *r, struct report_step *s, const char *outcome,
-		 int exit)
+void step_finish(struct report *r, struct report_step *s,
+		 enum step_outcome outcome, int exit)
 {
 	/* A step keeps its most severe outcome (N2: error over refused
 	 * over applied): a later, milder finish does not hide it. */
@@ -162,7 +162,7 @@ static void json_step(struct jw *w, const struct report_step *s)
 	jw_key(w, "step");
 	jw_str(w, s->kind == STEP_APPLY ? "apply" : "gate");
 	jw_key(w, "outcome");
-	jw_str(w, s->outcome);
+	jw_str(w, step_outcome_names[s->outcome]);
 	jw_key(w, "head");
 	jw_str_or_null(w, s->head[0] ? s->head : NULL);
 	if (s->kind == STEP_APPLY) {
@@ -202,6 +202,9 @@ static void json_step(struct jw *w, const struct report_step *s)
 	jw_arr_end(w);
 	jw_obj_end(w);
 }
+
+const char *const step_outcome_names[OUT_COUNT] = {
+	"skipped", "applied", "refused", "approve", "withhold", "error"};
 
 static const char *const write_kind_names[] = {"create_label", "label",
 					       "status", "approve", "dismiss"};

@@ -22,10 +22,22 @@
 
 enum step_kind { STEP_APPLY, STEP_GATE };
 
+/* What a step came to; its name in the report is step_outcome_names[]. */
+enum step_outcome {
+	OUT_SKIPPED,
+	OUT_APPLIED,
+	OUT_REFUSED,
+	OUT_APPROVE,
+	OUT_WITHHOLD,
+	OUT_ERROR,
+	OUT_COUNT
+};
+extern const char *const step_outcome_names[OUT_COUNT];
+
 struct report_step {
 	enum step_kind kind;
 	int64_t pr;
-	const char *outcome;      /* a static string */
+	enum step_outcome outcome;
 	char head[SHA_BUF];       /* "" = null */
 	/* apply */
 	int64_t comment;          /* 0 = none */
@@ -101,8 +113,8 @@ void step_reason(struct report_step *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Set a step's outcome and exit code (merged into the report's); the
  * outcome of a more severe earlier finish is kept. */
-void step_finish(struct report *r, struct report_step *s, const char *outcome,
-		 int exit);
+void step_finish(struct report *r, struct report_step *s,
+		 enum step_outcome outcome, int exit);
 
 struct report_write *report_add_write(struct report *r, enum write_kind kind,
 				      int64_t pr);

@@ -38,7 +38,7 @@ static bool approval_written(const struct report *r, int64_t pr)
 
 static bool is_approve(const struct report_step *s)
 {
-	return s->kind == STEP_GATE && strcmp(s->outcome, "approve") == 0;
+	return s->kind == STEP_GATE && s->outcome == OUT_APPROVE;
 }
 
 /* Does an approval exist after the run (not merely planned)? */
@@ -84,7 +84,7 @@ void report_outputs(const struct report *r, struct buf *out)
 		buf_addf(out, "decision=%s\npr=%lld\nhead=%s\n",
 			 is_approve(last) && !approval_exists(r, last)
 				 ? "would-approve"
-				 : last->outcome,
+				 : step_outcome_names[last->outcome],
 			 (long long)last->pr, last->head);
 	else
 		buf_adds(out, "decision=none\npr=\nhead=\n");
@@ -215,24 +215,24 @@ static const char *outcome_words(const struct report *r,
 				 const struct report_step *s)
 {
 	/* An explicit command's PR or comment that does not exist. */
-	if (strcmp(s->outcome, "error") == 0 && s->exit == EXIT_USAGE)
+	if (s->outcome == OUT_ERROR && s->exit == EXIT_USAGE)
 		return s->kind == STEP_APPLY ? "verdict not applied"
 					     : "not approved";
 	if (s->kind == STEP_APPLY) {
-		if (strcmp(s->outcome, "applied") == 0)
+		if (s->outcome == OUT_APPLIED)
 			return "verdict applied";
-		if (strcmp(s->outcome, "refused") == 0)
+		if (s->outcome == OUT_REFUSED)
 			return s->exit ? "verdict refused"
 				       : "verdict not applied";
-		if (strcmp(s->outcome, "skipped") == 0)
+		if (s->outcome == OUT_SKIPPED)
 			return "comment skipped";
 		return "verdict not applied: a GitHub call failed";
 	}
 	if (is_approve(s))
 		return approval_exists(r, s) ? "approved" : "would approve";
-	if (strcmp(s->outcome, "withhold") == 0)
+	if (s->outcome == OUT_WITHHOLD)
 		return "not approved";
-	if (strcmp(s->outcome, "skipped") == 0)
+	if (s->outcome == OUT_SKIPPED)
 		return "skipped";
 	return "not approved: a GitHub call failed";
 }
@@ -441,7 +441,7 @@ static bool pick_would(const struct report *r, const struct report_step *s)
 static bool pick_error(const struct report *r, const struct report_step *s)
 {
 	(void)r;
-	return strcmp(s->outcome, "error") == 0;
+	return s->outcome == OUT_ERROR;
 }
 
 static bool pick_dismissed(const struct report *r, const struct report_step *s)
@@ -469,13 +469,13 @@ static size_t count(const struct report *r,
 static bool pick_withheld(const struct report *r, const struct report_step *s)
 {
 	(void)r;
-	return strcmp(s->outcome, "withhold") == 0;
+	return s->outcome == OUT_WITHHOLD;
 }
 
 static bool pick_skipped(const struct report *r, const struct report_step *s)
 {
 	(void)r;
-	return strcmp(s->outcome, "skipped") == 0;
+	return s->outcome == OUT_SKIPPED;
 }
 
 /* A sweep: counts by outcome, then the PRs a reviewer acts on. */

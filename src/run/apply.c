@@ -48,7 +48,7 @@ static void not_found(struct engine *e, struct report_step *s, int64_t pr)
 {
 	step_reason(s, "PR #%lld not found", (long long)pr);
 	s->missing = true;
-	step_finish(e->report, s, "skipped", EXIT_OK);
+	step_finish(e->report, s, OUT_SKIPPED, EXIT_OK);
 }
 
 /* §3.1: add the label for any needs-human: yes marker line. */
@@ -98,7 +98,7 @@ static void unread(struct engine *e, struct report_step *s, const char *what)
 	report_note(e->report, NOTE_ERROR,
 		    "PR #%lld: the %s could not be read (%s); the verdict was "
 		    "not judged", (long long)s->pr, what, flow_error(e));
-	step_finish(e->report, s, "error", EXIT_API);
+	step_finish(e->report, s, OUT_ERROR, EXIT_API);
 }
 
 /* §3.3: judge the check block; write the clean status (once). */
@@ -179,7 +179,7 @@ static void check(struct engine *e, size_t step, int64_t pr,
 	record_say(e, &e->report->steps[step], c.say, c.nsay);
 	switch (c.next) {
 	case CHECK_REFUSED:
-		step_finish(e->report, &e->report->steps[step], "refused",
+		step_finish(e->report, &e->report->steps[step], OUT_REFUSED,
 			    c.quiet ? EXIT_OK : EXIT_REFUSED);
 		break;
 	case CHECK_UNREAD:
@@ -222,13 +222,13 @@ void engine_apply(struct engine *e, int64_t pr, const struct snap_comment *c,
 	record_say(e, s, d.say, d.nsay);
 	switch (d.outcome) {
 	case APPLY_SKIPPED:
-		step_finish(e->report, s, "skipped", EXIT_OK);
+		step_finish(e->report, s, OUT_SKIPPED, EXIT_OK);
 		break;
 	case APPLY_REFUSED:
-		step_finish(e->report, s, "refused", EXIT_REFUSED);
+		step_finish(e->report, s, OUT_REFUSED, EXIT_REFUSED);
 		break;
 	case APPLY_APPLIED:
-		step_finish(e->report, s, "applied", EXIT_OK);
+		step_finish(e->report, s, OUT_APPLIED, EXIT_OK);
 		if (d.label)
 			label(e, step, pr);
 		if (d.check && !e->stop)
@@ -265,12 +265,12 @@ void engine_apply_id(struct engine *e, int64_t pr, int64_t id)
 		report_note(e->report, NOTE_ERROR,
 			    "PR #%lld: the comments could not be read: %s",
 			    (long long)pr, flow_error(e));
-		step_finish(e->report, s, "error", EXIT_API);
+		step_finish(e->report, s, OUT_ERROR, EXIT_API);
 	} else {
 		step_reason(s, "comment %lld is not a comment of PR #%lld",
 			    (long long)id, (long long)pr);
 		s->missing = true;
-		step_finish(e->report, s, "skipped", EXIT_OK);
+		step_finish(e->report, s, OUT_SKIPPED, EXIT_OK);
 	}
 	gh_pull_release(&g);
 }

@@ -135,10 +135,10 @@ static void withhold(struct engine *e, size_t step, int64_t pr,
 	if (error == AA_EUSAGE || e->stop)
 		return; /* identity failure already finished the step */
 	if (read_failed || error < 0)
-		step_finish(e->report, &e->report->steps[step], "error",
+		step_finish(e->report, &e->report->steps[step], OUT_ERROR,
 			    EXIT_API);
 	else
-		step_finish(e->report, &e->report->steps[step], "withhold",
+		step_finish(e->report, &e->report->steps[step], OUT_WITHHOLD,
 			    EXIT_OK);
 }
 
@@ -227,7 +227,7 @@ static void dismiss_mine(struct engine *e, size_t step, int64_t pr,
 	if (!mine || listed(e, after, mine))
 		return; /* withhold() dismissed it with the others */
 	if (dismiss_own(e, step, pr, mine, message) < 0 && !e->stop)
-		step_finish(e->report, &e->report->steps[step], "error",
+		step_finish(e->report, &e->report->steps[step], OUT_ERROR,
 			    EXIT_API);
 }
 
@@ -254,7 +254,7 @@ static void approve(struct engine *e, size_t step, int64_t pr,
 		report_note(e->report, NOTE_INFO,
 			    "PR #%lld: already approved at %.7s", (long long)pr,
 			    head);
-		step_finish(e->report, &e->report->steps[step], "approve",
+		step_finish(e->report, &e->report->steps[step], OUT_APPROVE,
 			    EXIT_OK);
 		return;
 	}
@@ -280,14 +280,14 @@ static void approve(struct engine *e, size_t step, int64_t pr,
 		if (dismiss_own(e, step, pr, review_id,
 				engine_dismiss_duplicate_message) < 0 &&
 		    !e->stop) {
-			step_finish(e->report, &e->report->steps[step], "error",
+			step_finish(e->report, &e->report->steps[step], OUT_ERROR,
 				    EXIT_API);
 			evaluation_release(&after);
 			return;
 		}
 	}
 	evaluation_release(&after);
-	step_finish(e->report, &e->report->steps[step], "approve", EXIT_OK);
+	step_finish(e->report, &e->report->steps[step], OUT_APPROVE, EXIT_OK);
 }
 
 
@@ -305,14 +305,14 @@ void engine_gate(struct engine *e, int64_t pr)
 	if (ev.status == AA_ENOTFOUND) {
 		step_reason(s, "PR #%lld not found", (long long)pr);
 		s->missing = true;
-		step_finish(e->report, s, "skipped", EXIT_OK);
+		step_finish(e->report, s, OUT_SKIPPED, EXIT_OK);
 		goto out;
 	}
 	if (ev.skip) {
 		memcpy(s->head, ev.g.pull.head_sha, SHA_BUF);
 		s->draft = ev.g.pull.draft;
 		step_reason(s, "%s", ev.skip_why.ptr);
-		step_finish(e->report, s, "skipped", EXIT_OK);
+		step_finish(e->report, s, OUT_SKIPPED, EXIT_OK);
 		goto out;
 	}
 	record_decision(s, &ev);

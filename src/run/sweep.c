@@ -129,7 +129,7 @@ static void sweep_failed(struct engine *e, const struct gh_pull_brief *b,
 	report_note(e->report, NOTE_ERROR,
 		    "PR #%lld: the sweep could not read it: %s",
 		    (long long)b->number, flow_error(e));
-	step_finish(e->report, s, "error", EXIT_API);
+	step_finish(e->report, s, OUT_ERROR, EXIT_API);
 }
 
 /* The sweep stops at PR `from`: the rest are not reached. */
@@ -178,7 +178,7 @@ static void sweep_skip(struct engine *e, const struct gh_pull_brief *b,
 
 	memcpy(s->head, b->head_sha, SHA_BUF);
 	step_reason(s, "%s", why);
-	step_finish(e->report, s, "skipped", EXIT_OK);
+	step_finish(e->report, s, OUT_SKIPPED, EXIT_OK);
 }
 
 void engine_sweep(struct engine *e)
@@ -216,6 +216,7 @@ void engine_sweep(struct engine *e)
 		sweepstate_keep(e->sweep_state, open_prs, n);
 	for (i = 0; i < n && !e->stop; i++) {
 		const struct gh_pull_brief *b = &list[i];
+		enum step_outcome outcome;
 		size_t step;
 
 		if (e->progress)
@@ -251,13 +252,11 @@ void engine_sweep(struct engine *e)
 		step = e->report->nsteps - 1;
 		if (!e->sweep_state || e->stop)
 			continue;
-		if (strcmp(e->report->steps[step].outcome, "error") == 0)
-			sweepstate_put(e->sweep_state, b->number, "", "error",
-				       e->gh->ops->now(e->gh));
-		else
-			sweepstate_put(e->sweep_state, b->number, b->digest,
-				       e->report->steps[step].outcome,
-				       e->gh->ops->now(e->gh));
+		outcome = e->report->steps[step].outcome;
+		/* An error is never "unchanged": no digest, read it again. */
+		sweepstate_put(e->sweep_state, b->number,
+			       outcome == OUT_ERROR ? "" : b->digest,
+			       step_outcome_names[outcome], e->gh->ops->now(e->gh));
 	}
 	if (e->progress)
 		e->progress(e->progress_ctx, n, n);

@@ -35,7 +35,7 @@ int flow_identity(struct engine *e, size_t step)
 		report_note(e->report, NOTE_ERROR,
 			    "cannot read the token's identity (GET /user): %s; "
 			    "nothing written", flow_error(e));
-		step_finish(e->report, s, "error", EXIT_API);
+		step_finish(e->report, s, OUT_ERROR, EXIT_API);
 		error = AA_EAPI;
 	} else if (!policy_is_trusted(e->policy, login)) {
 		step_reason(s, "the token belongs to %s, not the trusted "
@@ -44,7 +44,7 @@ int flow_identity(struct engine *e, size_t step)
 			    "the write token belongs to '%s', not the trusted "
 			    "login '%s'; nothing written", login,
 			    e->policy->trusted_login);
-		step_finish(e->report, s, "error", EXIT_USAGE);
+		step_finish(e->report, s, OUT_ERROR, EXIT_USAGE);
 		error = AA_EUSAGE;
 	}
 	free(login);
@@ -65,7 +65,7 @@ static int failed(struct engine *e, size_t step, const char *what)
 	step_reason(s, "%s failed", what);
 	report_note(e->report, NOTE_ERROR, "PR #%lld: %s failed: %s",
 		    (long long)s->pr, what, flow_error(e));
-	step_finish(e->report, s, "error", EXIT_API);
+	step_finish(e->report, s, OUT_ERROR, EXIT_API);
 	return AA_EAPI;
 }
 

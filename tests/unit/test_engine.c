@@ -206,7 +206,7 @@ static void test_engine__approve_writes_exactly_one_approval(void **state)
 	assert_int_equal(f.rep.nsteps, 1);
 	s = step(&f, 0);
 	assert_int_equal(s->kind, STEP_GATE);
-	assert_string_equal(s->outcome, "approve");
+	assert_string_equal(step_outcome_names[s->outcome], "approve");
 	assert_string_equal(s->head, H);
 	assert_true(s->has_conditions);
 	for (c = 0; c < COND_COUNT; c++)
@@ -237,7 +237,7 @@ static void test_engine__existing_approval_no_write(void **state)
 	    APPROVABLE("", ", 'reviews': [" REVIEW(71, TR, "APPROVED", H) "]"),
 	    false);
 	engine_gate(&f.e, 7);
-	assert_string_equal(step(&f, 0)->outcome, "approve");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "approve");
 	assert_int_equal(f.rep.nwrites, 0);
 	assert_int_equal(f.rep.exit, 0);
 	assert_int_equal(pull(&f, 7)->nreviews, 1);
@@ -255,7 +255,7 @@ static void test_engine__existing_approval_needs_no_identity(void **state)
 	                   ", 'reviews': [" REVIEW(71, TR, "APPROVED", H) "]"),
 	        false);
 	engine_gate(&f.e, 7);
-	assert_string_equal(step(&f, 0)->outcome, "approve");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "approve");
 	assert_int_equal(f.rep.nwrites, 0);
 	assert_int_equal(f.rep.exit, 0);
 	fx_close(&f);
@@ -273,7 +273,7 @@ static void test_engine__approval_of_old_commit_is_not_reused(void **state)
 	    APPROVABLE("", ", 'reviews': [" REVIEW(71, TR, "APPROVED", H2) "]"),
 	    false);
 	engine_gate(&f.e, 7);
-	assert_string_equal(step(&f, 0)->outcome, "approve");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "approve");
 	assert_int_equal(f.rep.nwrites, 1);
 	assert_int_equal(f.rep.writes[0].kind, W_APPROVE);
 	assert_string_equal(f.rep.writes[0].commit_id, H);
@@ -293,7 +293,7 @@ static void test_engine__approval_by_someone_else_does_not_count(void **state)
 	                                          "APPROVED", H) "]"),
 	        false);
 	engine_gate(&f.e, 7);
-	assert_string_equal(step(&f, 0)->outcome, "approve");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "approve");
 	assert_int_equal(writes_of(&f, W_APPROVE), 1);
 	assert_int_equal(writes_of(&f, W_DISMISS), 0);
 	fx_close(&f);
@@ -333,7 +333,7 @@ static void test_engine__withhold_dismisses_trusted_in_id_order(void **state)
 	        ST_FAIL),
 	    false);
 	engine_gate(&f.e, 7);
-	assert_string_equal(step(&f, 0)->outcome, "withhold");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "withhold");
 	assert_false(step(&f, 0)->cond[COND_CLEAN]);
 	assert_int_equal(f.rep.exit, 0);
 	assert_int_equal(f.rep.nwrites, 3);
@@ -383,7 +383,7 @@ static void test_engine__withhold_without_approvals_writes_nothing(void **state)
 	             PULL7(", 'comments': [" COMMENT_NO "]"), ST_FAIL),
 	        false);
 	engine_gate(&f.e, 7);
-	assert_string_equal(step(&f, 0)->outcome, "withhold");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "withhold");
 	assert_int_equal(f.rep.nwrites, 0);
 	assert_int_equal(f.rep.exit, 0);
 	assert_int_equal(f.e.identity, ID_UNCHECKED);
@@ -402,7 +402,7 @@ static void test_engine__draft_withheld_and_dismissed(void **state)
 	             ST_OK),
 	        false);
 	engine_gate(&f.e, 7);
-	assert_string_equal(step(&f, 0)->outcome, "withhold");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "withhold");
 	assert_int_equal(step(&f, 0)->draft, 1);
 	assert_true(step_has_reason(step(&f, 0), "draft"));
 	assert_int_equal(f.rep.nwrites, 1);
@@ -422,7 +422,7 @@ static void test_engine__draft_approved_when_configured(void **state)
 	             ST_OK),
 	        false);
 	engine_gate(&f.e, 7);
-	assert_string_equal(step(&f, 0)->outcome, "approve");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "approve");
 	assert_int_equal(writes_of(&f, W_APPROVE), 1);
 	fx_close(&f);
 }
@@ -442,7 +442,7 @@ static void test_engine__dismiss_failure_attempts_all(void **state)
 	        false);
 	engine_gate(&f.e, 7);
 	/* the first dismissal failed, the second was still made */
-	assert_string_equal(step(&f, 0)->outcome, "error");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "error");
 	assert_int_equal(f.rep.exit, EXIT_API);
 	assert_int_equal(f.rep.nwrites, 1);
 	assert_int_equal(f.rep.writes[0].kind, W_DISMISS);
@@ -465,7 +465,7 @@ static void test_engine__approve_write_fault(void **state)
 	                 "'status': 'timeout'}]}",
 	        false);
 	engine_gate(&f.e, 7);
-	assert_string_equal(step(&f, 0)->outcome, "error");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "error");
 	assert_int_equal(f.rep.exit, EXIT_API);
 	assert_int_equal(f.rep.nwrites,
 	                 0); /* N17: a failed write is not listed */
@@ -496,7 +496,7 @@ static void test_engine__closed_merged_fork_skipped(void **state)
 
 		fx_open(&f, snaps[i], false);
 		engine_gate(&f.e, 7);
-		assert_string_equal(step(&f, 0)->outcome, "skipped");
+		assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "skipped");
 		assert_false(step(&f, 0)->has_conditions);
 		assert_int_equal(f.rep.nwrites, 0);
 		assert_int_equal(f.rep.exit, 0);
@@ -519,7 +519,7 @@ static void test_engine__fork_skipped(void **state)
 	             ST_OK),
 	        false);
 	engine_gate(&f.e, 7);
-	assert_string_equal(step(&f, 0)->outcome, "skipped");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "skipped");
 	assert_int_equal(f.rep.nwrites, 0);
 	fx_close(&f);
 
@@ -532,7 +532,7 @@ static void test_engine__fork_skipped(void **state)
 	             ST_OK),
 	        false);
 	engine_gate(&f.e, 7);
-	assert_string_equal(step(&f, 0)->outcome, "approve");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "approve");
 	fx_close(&f);
 }
 
@@ -543,7 +543,7 @@ static void test_engine__unknown_pr_skipped(void **state)
 	(void)state;
 	fx_open(&f, APPROVABLE("", ""), false);
 	engine_gate(&f.e, 99);
-	assert_string_equal(step(&f, 0)->outcome, "skipped");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "skipped");
 	assert_int_equal(f.rep.nwrites, 0);
 	assert_int_equal(f.rep.exit, 0);
 	fx_close(&f);
@@ -604,10 +604,10 @@ static void test_engine__read_faults_never_approve(void **state)
 			bad++;
 		}
 		if (f.rep.exit != fault_rows[i].exit || f.rep.nsteps != 1 ||
-		    strcmp(f.rep.steps[0].outcome, fault_rows[i].outcome)) {
+		    strcmp(step_outcome_names[f.rep.steps[0].outcome], fault_rows[i].outcome)) {
 			print_error("row %zu (%s): exit %d outcome %s\n", i,
 			            fault_rows[i].fault, f.rep.exit,
-			            f.rep.nsteps ? f.rep.steps[0].outcome
+			            f.rep.nsteps ? step_outcome_names[f.rep.steps[0].outcome]
 			                         : "-");
 			bad++;
 		}
@@ -633,7 +633,7 @@ static void test_engine__faults_of_other_prs_do_not_matter(void **state)
 	             "{'read': 'pulls', 'status': 502}]}",
 	    false);
 	engine_gate(&f.e, 7);
-	assert_string_equal(step(&f, 0)->outcome, "approve");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "approve");
 	assert_int_equal(writes_of(&f, W_APPROVE), 1);
 	fx_close(&f);
 }
@@ -655,7 +655,7 @@ static void test_engine__read_fault_still_dismisses(void **state)
 	                        "'status': 502}]}",
 	        false);
 	engine_gate(&f.e, 7);
-	assert_string_equal(step(&f, 0)->outcome, "error");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "error");
 	assert_false(step(&f, 0)->cond[COND_ESCALATION]);
 	assert_int_equal(f.rep.exit, EXIT_API);
 	assert_int_equal(f.rep.nwrites, 1);
@@ -674,7 +674,7 @@ static void test_engine__viewer_mismatch_stops_the_run(void **state)
 	fx_open(&f, APPROVABLE("'viewer': 'mallory',", ""), false);
 	engine_gate(&f.e, 7);
 	assert_int_equal(f.rep.nsteps, 1);
-	assert_string_equal(step(&f, 0)->outcome, "error");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "error");
 	assert_int_equal(f.rep.exit, EXIT_USAGE);
 	assert_int_equal(f.rep.nwrites, 0);
 	assert_int_equal(approvals_in_world(&f, 7), 0);
@@ -693,7 +693,7 @@ static void test_engine__viewer_bot_account_is_not_trusted(void **state)
 	(void)state;
 	fx_open(&f, APPROVABLE("'viewer': 'lfx-reviewer[bot]',", ""), false);
 	engine_gate(&f.e, 7);
-	assert_string_equal(step(&f, 0)->outcome, "error");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "error");
 	assert_int_equal(f.rep.exit, EXIT_USAGE);
 	assert_int_equal(f.rep.nwrites, 0);
 	fx_close(&f);
@@ -706,7 +706,7 @@ static void test_engine__viewer_other_case_is_trusted(void **state)
 	(void)state;
 	fx_open(&f, APPROVABLE("'viewer': 'LFX-Reviewer',", ""), false);
 	engine_gate(&f.e, 7);
-	assert_string_equal(step(&f, 0)->outcome, "approve");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "approve");
 	assert_int_equal(writes_of(&f, W_APPROVE), 1);
 	fx_close(&f);
 }
@@ -723,7 +723,7 @@ static void test_engine__viewer_mismatch_blocks_dismissals(void **state)
 	             ST_FAIL),
 	        false);
 	engine_gate(&f.e, 7);
-	assert_string_equal(step(&f, 0)->outcome, "error");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "error");
 	assert_int_equal(f.rep.exit, EXIT_USAGE);
 	assert_int_equal(f.rep.nwrites, 0);
 	assert_int_equal(approvals_in_world(&f, 7), 1);
@@ -751,7 +751,7 @@ static void test_engine__viewer_mismatch_in_run_stops_before_gate(void **state)
 	engine_run(&f.e, &ev);
 	assert_int_equal(f.rep.nsteps, 1);
 	assert_int_equal(step(&f, 0)->kind, STEP_APPLY);
-	assert_string_equal(step(&f, 0)->outcome, "error");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "error");
 	assert_int_equal(f.rep.exit, EXIT_USAGE);
 	assert_int_equal(f.rep.nwrites, 0);
 	assert_int_equal(pull(&f, 7)->nlabels, 0);
@@ -775,7 +775,7 @@ static void test_engine__unreadable_user_exits_3(void **state)
 	                 "'status': 502}]}",
 	        false);
 	engine_gate(&f.e, 7);
-	assert_string_equal(step(&f, 0)->outcome, "error");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "error");
 	assert_int_equal(f.rep.exit, EXIT_API);
 	assert_int_equal(f.rep.nwrites, 0);
 	assert_true(f.e.stop);
@@ -796,7 +796,7 @@ static void test_engine__dry_run_plans_and_leaves_world_unchanged(void **state)
 	fx_open(&f, APPROVABLE("", ""), true);
 	snapshot_to_json(&f.snap, &before);
 	engine_gate(&f.e, 7);
-	assert_string_equal(step(&f, 0)->outcome, "approve");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "approve");
 	assert_int_equal(f.rep.nwrites, 1);
 	assert_int_equal(f.rep.writes[0].kind, W_APPROVE);
 	assert_string_equal(f.rep.writes[0].commit_id, H);
@@ -826,8 +826,8 @@ static void test_engine__dry_run_later_reads_see_planned_writes(void **state)
 	           "clean: true\n" CKROW("\n", "PRRT_1", "fixed", "high")));
 	engine_apply(&f.e, 7, &c, false);
 	engine_gate(&f.e, 7);
-	assert_string_equal(step(&f, 0)->outcome, "applied");
-	assert_string_equal(step(&f, 1)->outcome, "approve");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "applied");
+	assert_string_equal(step_outcome_names[step(&f, 1)->outcome], "approve");
 	assert_int_equal(f.rep.nwrites, 2);
 	assert_int_equal(f.rep.writes[0].kind, W_STATUS);
 	assert_string_equal(f.rep.writes[0].state, "success");
@@ -845,7 +845,7 @@ static void test_engine__dry_run_still_checks_identity(void **state)
 	(void)state;
 	fx_open(&f, APPROVABLE("'viewer': 'mallory',", ""), true);
 	engine_gate(&f.e, 7);
-	assert_string_equal(step(&f, 0)->outcome, "error");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "error");
 	assert_int_equal(f.rep.exit, EXIT_USAGE);
 	assert_int_equal(f.rep.nwrites, 0);
 	fx_close(&f);
@@ -862,7 +862,7 @@ static void test_engine__dry_run_dismissals_planned(void **state)
 	             ST_FAIL),
 	        true);
 	engine_gate(&f.e, 7);
-	assert_string_equal(step(&f, 0)->outcome, "withhold");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "withhold");
 	assert_int_equal(f.rep.nwrites, 1);
 	assert_int_equal(f.rep.writes[0].kind, W_DISMISS);
 	assert_int_equal(approvals_in_world(&f, 7), 1);
@@ -894,7 +894,7 @@ static void test_engine__check_clean_writes_success(void **state)
 	                  "clean: true\nthreads:\n" CKROW("\n", "PRRT_1",
 	                                                  "fixed", "high")));
 	assert_int_equal(f.rep.nsteps, 1);
-	assert_string_equal(step(&f, 0)->outcome, "applied");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "applied");
 	assert_int_equal(step(&f, 0)->clean, 1);
 	assert_string_equal(step(&f, 0)->head, H);
 	assert_int_equal(step(&f, 0)->comment, 600);
@@ -1187,11 +1187,11 @@ static void test_engine__check_table(void **state)
 			snap_comment_release(&c);
 		}
 		if (f.rep.nsteps != 1 ||
-		    strcmp(f.rep.steps[0].outcome, r->outcome) != 0 ||
+		    strcmp(step_outcome_names[f.rep.steps[0].outcome], r->outcome) != 0 ||
 		    f.rep.exit != r->exit) {
 			print_error("row %zu (%s): outcome %s exit %d\n", i,
 			            r->name,
-			            f.rep.nsteps ? f.rep.steps[0].outcome : "-",
+			            f.rep.nsteps ? step_outcome_names[f.rep.steps[0].outcome] : "-",
 			            f.rep.exit);
 			bad++;
 		}
@@ -1241,7 +1241,7 @@ static void test_engine__check_refusals_all_listed(void **state)
 	        "") "], 'faults': [{'read': 'pull', "
 	            "'status': 502}, {'read': 'statuses', 'status': 502}]}",
 	    "<!-- agentic:check v1 -->\nclean: true\n");
-	assert_string_equal(step(&f, 0)->outcome, "refused");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "refused");
 	assert_int_equal(f.rep.exit, EXIT_REFUSED);
 	assert_true(step_has_reason(step(&f, 0), "R1"));
 	assert_true(step_has_reason(step(&f, 0), "R3"));
@@ -1265,7 +1265,7 @@ static void test_engine__check_too_long_refused(void **state)
 	fx_open(&f, SNAP_ROUND, false);
 	comment_init(&c, 600, TR, s);
 	engine_apply(&f.e, 7, &c, false);
-	assert_string_equal(step(&f, 0)->outcome, "refused");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "refused");
 	assert_int_equal(f.rep.exit, EXIT_REFUSED);
 	assert_int_equal(f.rep.nwrites, 0);
 	snap_comment_release(&c);
@@ -1309,10 +1309,10 @@ static void test_engine__check_failed_reads_exit_3(void **state)
 		assert_true(n > 0 && (size_t)n < sizeof(text));
 		apply_body(&f, text, check_fault_rows[i].body);
 		if (f.rep.exit != EXIT_API || f.rep.nwrites != 0 ||
-		    strcmp(step(&f, 0)->outcome, "error") != 0) {
+		    strcmp(step_outcome_names[step(&f, 0)->outcome], "error") != 0) {
 			print_error("row %zu (%s): exit %d, %zu writes, %s\n",
 			            i, check_fault_rows[i].fault, f.rep.exit,
-			            f.rep.nwrites, step(&f, 0)->outcome);
+			            f.rep.nwrites, step_outcome_names[step(&f, 0)->outcome]);
 			bad++;
 		}
 		fx_close(&f);
@@ -1337,7 +1337,7 @@ static void test_engine__apply_untrusted_author_skipped(void **state)
 		                 "PRRT_1", "fixed",
 		                 "high")) "\n" NHBODY("\n", "yes", H, "main"));
 		engine_apply(&f.e, 7, &c, false);
-		assert_string_equal(step(&f, 0)->outcome, "skipped");
+		assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "skipped");
 		assert_int_equal(f.rep.exit, 0);
 		assert_int_equal(f.rep.nwrites, 0);
 		snap_comment_release(&c);
@@ -1607,11 +1607,11 @@ static void test_engine__label_table(void **state)
 
 		apply_body(&f, r->snapshot, r->body);
 		if (f.rep.nsteps != 1 ||
-		    strcmp(f.rep.steps[0].outcome, r->outcome) != 0 ||
+		    strcmp(step_outcome_names[f.rep.steps[0].outcome], r->outcome) != 0 ||
 		    f.rep.exit != r->exit) {
 			print_error("row %zu (%s): outcome %s exit %d\n", i,
 			            r->name,
-			            f.rep.nsteps ? f.rep.steps[0].outcome : "-",
+			            f.rep.nsteps ? step_outcome_names[f.rep.steps[0].outcome] : "-",
 			            f.rep.exit);
 			bad++;
 		}
@@ -1680,7 +1680,7 @@ static void test_engine__both_markers_one_step(void **state)
 	           NHBODY("\n", "yes", H, "main") "\n" CK(
 	               "clean: true\n" ROWN("PRRT_1", "fixed", "high")));
 	assert_int_equal(f.rep.nsteps, 1);
-	assert_string_equal(step(&f, 0)->outcome, "applied");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "applied");
 	assert_string_equal(step(&f, 0)->needs_human, "yes");
 	assert_int_equal(step(&f, 0)->clean, 1);
 	assert_int_equal(f.rep.nwrites, 2);
@@ -1692,7 +1692,7 @@ static void test_engine__both_markers_one_step(void **state)
 	apply_body(&f, SNAP_ROUND,
 	           NHBODY("\n", "yes", H, "main") "\n" CKBODY("\n", H, "999",
 	                                                      "clean: true\n"));
-	assert_string_equal(step(&f, 0)->outcome, "refused");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "refused");
 	assert_int_equal(f.rep.exit, EXIT_REFUSED);
 	assert_int_equal(f.rep.nwrites, 1);
 	assert_int_equal(f.rep.writes[0].kind, W_LABEL);
@@ -1739,11 +1739,11 @@ static void test_engine__apply_step_head_field(void **state)
 	/* A3: an ambiguous head is no head: two blocks, two heads */
 	apply_body(&f, SNAP_ROUND,
 	           CK("clean: true\n") "\n" CKBODY("\n", H2, "1001", ""));
-	assert_string_equal(step(&f, 0)->outcome, "refused");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "refused");
 	assert_string_equal(step(&f, 0)->head, "");
 	fx_close(&f);
 	apply_body(&f, SNAP_ROUND, CK("head: " H2 "\nclean: true\n"));
-	assert_string_equal(step(&f, 0)->outcome, "refused");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "refused");
 	assert_string_equal(step(&f, 0)->head, "");
 	fx_close(&f);
 	/* ... and then a well-formed needs-human verdict's head is used */
@@ -1773,7 +1773,7 @@ static void test_engine__dry_run_gate_sees_planned_label(void **state)
 	engine_gate(&f.e, 7);
 	assert_int_equal(f.rep.nwrites, 1);
 	assert_int_equal(f.rep.writes[0].kind, W_LABEL);
-	assert_string_equal(step(&f, 1)->outcome, "withhold");
+	assert_string_equal(step_outcome_names[step(&f, 1)->outcome], "withhold");
 	assert_false(step(&f, 1)->cond[COND_LABEL_ABSENT]);
 	assert_true(step(&f, 1)->cond[COND_CLEAN]);
 	assert_int_equal(pull(&f, 7)->nlabels, 0);
@@ -1795,7 +1795,7 @@ static void test_engine__a9_superseded_round_is_a_notice(void **state)
 	                "'" H "': [" ROUND_ST(1001, "7", "10:00:00") ", "
 	                ROUND_ST(1003, "7", "10:30:00") "]"),
 	           CK("clean: true\n" ROWN("PRRT_1", "fixed", "high")));
-	assert_string_equal(step(&f, 0)->outcome, "refused");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "refused");
 	assert_int_equal(f.rep.exit, EXIT_OK);
 	assert_int_equal(f.rep.nwrites, 0);
 	assert_int_equal(statuses_in_world(&f), 2);
@@ -1827,8 +1827,8 @@ static void test_engine__a9_then_gate_exit_0(void **state)
 	engine_gate(&f.e, 7);
 	snap_comment_release(&c);
 	assert_int_equal(f.rep.nsteps, 2);
-	assert_string_equal(step(&f, 0)->outcome, "refused");
-	assert_string_equal(step(&f, 1)->outcome, "withhold");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "refused");
+	assert_string_equal(step_outcome_names[step(&f, 1)->outcome], "withhold");
 	assert_false(step(&f, 1)->cond[COND_CLEAN]);
 	assert_int_equal(f.rep.exit, EXIT_OK);
 	assert_int_equal(f.rep.nwrites, 0);
@@ -1858,7 +1858,7 @@ static void test_engine__a1_yes_on_older_head_withholds(void **state)
 	             ST_OK),
 	        false);
 	engine_gate(&f.e, 7);
-	assert_string_equal(step(&f, 0)->outcome, "withhold");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "withhold");
 	assert_true(step(&f, 0)->cond[COND_LABEL_ABSENT]);
 	assert_false(step(&f, 0)->cond[COND_ESCALATION]);
 	assert_true(step_has_reason(step(&f, 0), "comment 500"));
@@ -1896,9 +1896,9 @@ static void test_engine__a1_unlabel_lifts_the_hold(void **state)
 		assert_true(n > 0 && (size_t)n < sizeof(text));
 		fx_open(&f, text, false);
 		engine_gate(&f.e, 7);
-		if (strcmp(step(&f, 0)->outcome, want[i]) != 0)
+		if (strcmp(step_outcome_names[step(&f, 0)->outcome], want[i]) != 0)
 			fail_msg("timeline %zu: %s, expected %s", i,
-			         step(&f, 0)->outcome, want[i]);
+			         step_outcome_names[step(&f, 0)->outcome], want[i]);
 		assert_int_equal(f.rep.nwrites,
 		                 strcmp(want[i], "approve") == 0);
 		fx_close(&f);
@@ -1939,9 +1939,9 @@ static void test_engine__a1_tampered_comment_holds(void **state)
 		assert_true(n > 0 && (size_t)n < sizeof(text));
 		fx_open(&f, text, false);
 		engine_gate(&f.e, 7);
-		if (strcmp(step(&f, 0)->outcome, want[i]) != 0)
+		if (strcmp(step_outcome_names[step(&f, 0)->outcome], want[i]) != 0)
 			fail_msg("timeline %zu: %s, expected %s", i,
-			         step(&f, 0)->outcome, want[i]);
+			         step_outcome_names[step(&f, 0)->outcome], want[i]);
 		if (i == 0)
 			assert_true(step_has_reason(step(&f, 0), "mallory"));
 		fx_close(&f);
@@ -1969,7 +1969,7 @@ static void test_engine__apply_id_edited_by_other_refused(void **state)
 	        false);
 	engine_apply_id(&f.e, 7, 610);
 	assert_int_equal(f.rep.nsteps, 1);
-	assert_string_equal(step(&f, 0)->outcome, "refused");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "refused");
 	assert_int_equal(step(&f, 0)->comment, 610);
 	assert_int_equal(f.rep.exit, EXIT_REFUSED);
 	assert_true(step_has_reason(step(&f, 0), "dev1"));
@@ -1990,7 +1990,7 @@ static void test_engine__apply_id_edited_unknown_editor_refused(void **state)
 	             ""),
 	        false);
 	engine_apply_id(&f.e, 7, 610);
-	assert_string_equal(step(&f, 0)->outcome, "refused");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "refused");
 	assert_int_equal(f.rep.exit, EXIT_REFUSED);
 	assert_int_equal(f.rep.nwrites, 0);
 	fx_close(&f);
@@ -2013,7 +2013,7 @@ static void test_engine__apply_id_edited_at_epoch_refused(void **state)
 	             ""),
 	        false);
 	engine_apply_id(&f.e, 7, 610);
-	outcome = step(&f, 0)->outcome; /* a static string */
+	outcome = step_outcome_names[step(&f, 0)->outcome]; /* a static string */
 	exit_code = f.rep.exit;
 	nwrites = f.rep.nwrites;
 	fx_close(&f);
@@ -2035,7 +2035,7 @@ static void test_engine__apply_id_edited_by_trusted_applied(void **state)
 	             ""),
 	        false);
 	engine_apply_id(&f.e, 7, 610);
-	assert_string_equal(step(&f, 0)->outcome, "applied");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "applied");
 	assert_int_equal(f.rep.exit, 0);
 	assert_int_equal(writes_of(&f, W_LABEL), 1);
 	fx_close(&f);
@@ -2050,7 +2050,7 @@ static void test_engine__apply_id_unknown_skipped(void **state)
 	        false);
 	engine_apply_id(&f.e, 7, 999);
 	assert_int_equal(f.rep.nsteps, 1);
-	assert_string_equal(step(&f, 0)->outcome, "skipped");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "skipped");
 	assert_int_equal(step(&f, 0)->comment, 999);
 	assert_int_equal(f.rep.exit, 0);
 	assert_int_equal(f.rep.nwrites, 0);
@@ -2064,14 +2064,14 @@ static void test_engine__apply_id_unknown_skipped(void **state)
 	             ""),
 	        false);
 	engine_apply_id(&f.e, 7, 610);
-	assert_string_equal(step(&f, 0)->outcome, "skipped");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "skipped");
 	assert_int_equal(f.rep.nwrites, 0);
 	fx_close(&f);
 
 	/* no such PR */
 	fx_open(&f, SNAP("", PULL7(""), ""), false);
 	engine_apply_id(&f.e, 99, 610);
-	assert_string_equal(step(&f, 0)->outcome, "skipped");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "skipped");
 	assert_int_equal(f.rep.exit, 0);
 	fx_close(&f);
 }
@@ -2089,7 +2089,7 @@ static void test_engine__apply_id_comments_unreadable(void **state)
 	        "") "]") "], 'faults': [{'read': 'comments', 'status': 502}]}",
 	    false);
 	engine_apply_id(&f.e, 7, 610);
-	assert_string_equal(step(&f, 0)->outcome, "error");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "error");
 	assert_int_equal(f.rep.exit, EXIT_API);
 	assert_int_equal(f.rep.nwrites, 0);
 	fx_close(&f);
@@ -2127,9 +2127,9 @@ static void test_engine__run_comment_apply_then_gate(void **state)
 	                                     "high")) "'}}");
 	assert_int_equal(f.rep.nsteps, 2);
 	assert_int_equal(step(&f, 0)->kind, STEP_APPLY);
-	assert_string_equal(step(&f, 0)->outcome, "applied");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "applied");
 	assert_int_equal(step(&f, 1)->kind, STEP_GATE);
-	assert_string_equal(step(&f, 1)->outcome, "approve");
+	assert_string_equal(step_outcome_names[step(&f, 1)->outcome], "approve");
 	assert_int_equal(f.rep.nwrites, 2);
 	assert_int_equal(f.rep.writes[0].kind, W_STATUS);
 	assert_int_equal(f.rep.writes[1].kind, W_APPROVE);
@@ -2155,8 +2155,8 @@ static void test_engine__run_gate_after_refused_apply(void **state)
 	          "{'login': 'lfx-reviewer'}, 'body': '" CKBODY(
 	              "\\n", H, "999", "clean: true\\n") "'}}");
 	assert_int_equal(f.rep.nsteps, 2);
-	assert_string_equal(step(&f, 0)->outcome, "refused");
-	assert_string_equal(step(&f, 1)->outcome, "withhold");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "refused");
+	assert_string_equal(step_outcome_names[step(&f, 1)->outcome], "withhold");
 	assert_int_equal(f.rep.exit, EXIT_REFUSED);
 	assert_int_equal(f.rep.nwrites, 1);
 	assert_int_equal(f.rep.writes[0].kind, W_DISMISS);
@@ -2217,7 +2217,7 @@ static void test_engine__run_gate_events(void **state)
 		run_event(&f, events[i].name, events[i].payload);
 		if (f.rep.nsteps != 1 || f.rep.steps[0].kind != STEP_GATE ||
 		    f.rep.steps[0].pr != 7 ||
-		    strcmp(f.rep.steps[0].outcome, "approve") != 0)
+		    strcmp(step_outcome_names[f.rep.steps[0].outcome], "approve") != 0)
 			fail_msg("event %zu (%s %s): %zu steps", i,
 			         events[i].name, events[i].payload,
 			         f.rep.nsteps);
@@ -2321,13 +2321,13 @@ static void test_engine__sweep(void **state)
 	/* open PRs in ascending order, one gate step each */
 	assert_int_equal(f.rep.nsteps, 3);
 	assert_int_equal(step(&f, 0)->pr, 7);
-	assert_string_equal(step(&f, 0)->outcome, "approve");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "approve");
 	assert_int_equal(step(&f, 1)->pr, 8);
-	assert_string_equal(step(&f, 1)->outcome, "skipped");
+	assert_string_equal(step_outcome_names[step(&f, 1)->outcome], "skipped");
 	assert_false(step(&f, 1)->has_conditions);
 	/* an approval with no stamp is re-judged, so it cannot survive */
 	assert_int_equal(step(&f, 2)->pr, 9);
-	assert_string_equal(step(&f, 2)->outcome, "withhold");
+	assert_string_equal(step_outcome_names[step(&f, 2)->outcome], "withhold");
 	assert_int_equal(f.rep.nwrites, 2);
 	assert_int_equal(f.rep.writes[0].kind, W_APPROVE);
 	assert_int_equal(f.rep.writes[1].kind, W_DISMISS);
@@ -2376,9 +2376,9 @@ static void test_engine__sweep_one_failure_does_not_stop_others(void **state)
 	engine_sweep(&f.e);
 	assert_int_equal(f.rep.nsteps, 2);
 	assert_int_equal(step(&f, 0)->pr, 5);
-	assert_string_equal(step(&f, 0)->outcome, "error");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "error");
 	assert_int_equal(step(&f, 1)->pr, 7);
-	assert_string_equal(step(&f, 1)->outcome, "approve");
+	assert_string_equal(step_outcome_names[step(&f, 1)->outcome], "approve");
 	assert_int_equal(f.rep.exit, EXIT_API);
 	assert_int_equal(writes_of(&f, W_APPROVE), 1);
 	/* the backstop still dismissed PR 5's approval */
@@ -2607,7 +2607,7 @@ static void test_engine__recheck_new_head_withholds(void **state)
 	fx_moving(&f, 2, push_new_head, 0);
 	engine_gate(&f.e, 7);
 	assert_int_equal(f.rep.nsteps, 1);
-	assert_string_equal(step(&f, 0)->outcome, "withhold");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "withhold");
 	assert_int_equal(f.rep.exit, 0);
 	assert_int_equal(writes_of(&f, W_APPROVE), 0);
 	assert_int_equal(writes_of(&f, W_DISMISS), 1);
@@ -2628,7 +2628,7 @@ static void test_engine__recheck_label_added_withholds(void **state)
 	fx_moving(&f, 2, add_label, 0);
 	engine_gate(&f.e, 7);
 	/* the existing approval on H is re-checked, and dismissed */
-	assert_string_equal(step(&f, 0)->outcome, "withhold");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "withhold");
 	assert_false(step(&f, 0)->cond[COND_LABEL_ABSENT]);
 	assert_int_equal(writes_of(&f, W_APPROVE), 0);
 	assert_int_equal(writes_of(&f, W_DISMISS), 1);
@@ -2645,7 +2645,7 @@ static void test_engine__recheck_unreadable_is_error(void **state)
 	fx_open(&f, APPROVABLE("", ""), false);
 	fx_moving(&f, 0, NULL, 2); /* the re-check's statuses read fails */
 	engine_gate(&f.e, 7);
-	assert_string_equal(step(&f, 0)->outcome, "error");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "error");
 	assert_int_equal(f.rep.exit, EXIT_API);
 	assert_int_equal(writes_of(&f, W_APPROVE), 0);
 	assert_int_equal(approvals_in_world(&f, 7), 0);
@@ -2671,7 +2671,7 @@ test_engine__compensating_recheck_dismisses_new_approval(void **state)
 	assert_int_equal(p->nreviews, 1);
 	assert_int_equal(f.rep.writes[1].review_id, p->reviews[0].id);
 	assert_string_equal(p->reviews[0].state, "DISMISSED");
-	assert_string_not_equal(step(&f, 0)->outcome, "approve");
+	assert_string_not_equal(step_outcome_names[step(&f, 0)->outcome], "approve");
 	assert_int_equal(approvals_in_world(&f, 7), 0);
 	fx_close(&f);
 }
@@ -2684,7 +2684,7 @@ static void test_engine__compensating_recheck_unreadable(void **state)
 	fx_open(&f, APPROVABLE("", ""), false);
 	fx_moving(&f, 0, NULL, 3); /* the read after the POST fails */
 	engine_gate(&f.e, 7);
-	assert_string_equal(step(&f, 0)->outcome, "error");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "error");
 	assert_int_equal(f.rep.exit, EXIT_API);
 	assert_int_equal(approvals_in_world(&f, 7), 0);
 	assert_int_equal(writes_of(&f, W_DISMISS), 1);
@@ -2734,7 +2734,7 @@ static void test_engine__sweep_stops_on_identity_failure(void **state)
 	/* PR 7 would be approved: T4 fails there and PR 8 is not visited */
 	assert_int_equal(f.rep.nsteps, 1);
 	assert_int_equal(step(&f, 0)->pr, 7);
-	assert_string_equal(step(&f, 0)->outcome, "error");
+	assert_string_equal(step_outcome_names[step(&f, 0)->outcome], "error");
 	assert_int_equal(f.rep.exit, EXIT_USAGE);
 	assert_int_equal(f.rep.nwrites, 0);
 	assert_int_equal(approvals_in_world(&f, 8), 1);

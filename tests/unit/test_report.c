@@ -81,23 +81,23 @@ static void test_report__step_defaults_and_finish(void **state)
 	assert_int_equal(s->nreasons, 0);
 
 	/* N2: error over refused over applied, whatever the order */
-	step_finish(&r, s, "applied", EXIT_OK);
-	assert_string_equal(s->outcome, "applied");
-	step_finish(&r, s, "error", EXIT_API);
-	assert_string_equal(s->outcome, "error");
-	step_finish(&r, s, "refused", EXIT_REFUSED);
-	assert_string_equal(s->outcome, "error");
-	step_finish(&r, s, "applied", EXIT_OK);
-	assert_string_equal(s->outcome, "error");
+	step_finish(&r, s, OUT_APPLIED, EXIT_OK);
+	assert_string_equal(step_outcome_names[s->outcome], "applied");
+	step_finish(&r, s, OUT_ERROR, EXIT_API);
+	assert_string_equal(step_outcome_names[s->outcome], "error");
+	step_finish(&r, s, OUT_REFUSED, EXIT_REFUSED);
+	assert_string_equal(step_outcome_names[s->outcome], "error");
+	step_finish(&r, s, OUT_APPLIED, EXIT_OK);
+	assert_string_equal(step_outcome_names[s->outcome], "error");
 	assert_int_equal(s->exit, EXIT_API);
 	assert_int_equal(r.exit, EXIT_API);
 
 	s = report_add_step(&r, STEP_GATE, 8);
-	step_finish(&r, s, "refused", EXIT_REFUSED);
-	step_finish(&r, s, "applied", EXIT_OK);
-	assert_string_equal(s->outcome, "refused");
-	step_finish(&r, s, "error", EXIT_USAGE);
-	assert_string_equal(s->outcome, "error");
+	step_finish(&r, s, OUT_REFUSED, EXIT_REFUSED);
+	step_finish(&r, s, OUT_APPLIED, EXIT_OK);
+	assert_string_equal(step_outcome_names[s->outcome], "refused");
+	step_finish(&r, s, OUT_ERROR, EXIT_USAGE);
+	assert_string_equal(step_outcome_names[s->outcome], "error");
 	assert_int_equal(r.exit, EXIT_USAGE);
 
 	step_reason(s, "because %d", 42);
@@ -120,7 +120,7 @@ static void build(struct report *r)
 	s->comment = 501;
 	s->clean = 1;
 	s->needs_human = "yes";
-	step_finish(r, s, "applied", EXIT_OK);
+	step_finish(r, s, OUT_APPLIED, EXIT_OK);
 
 	s = report_add_step(r, STEP_GATE, 7);
 	memcpy(s->head, H, SHA_BUF);
@@ -132,14 +132,14 @@ static void build(struct report *r)
 	s->draft = 0;
 	step_reason(s, "the needs-human label is set");
 	step_reason(s, "quote \" and newline\n");
-	step_finish(r, s, "withhold", EXIT_OK);
+	step_finish(r, s, OUT_WITHHOLD, EXIT_OK);
 
 	s = report_add_step(r, STEP_GATE, 9);
 	step_reason(s, "PR #9 is closed");
-	step_finish(r, s, "skipped", EXIT_OK);
+	step_finish(r, s, OUT_SKIPPED, EXIT_OK);
 
 	s = report_add_step(r, STEP_APPLY, 10);
-	step_finish(r, s, "refused", EXIT_REFUSED);
+	step_finish(r, s, OUT_REFUSED, EXIT_REFUSED);
 
 	w = report_add_write(r, W_CREATE_LABEL, 7);
 	w->label = xstrdup("needs-human");
@@ -431,7 +431,7 @@ static void test_report__markdown_escapes_untrusted_reasons(void **state)
 	s = report_add_step(&r, STEP_APPLY, 7);
 	step_reason(s, "evil | cell\n| forged | row |\n::error::owned\r\n"
 	               "<script>`x`</script>");
-	step_finish(&r, s, "refused", EXIT_REFUSED);
+	step_finish(&r, s, OUT_REFUSED, EXIT_REFUSED);
 	report_to_markdown(&r, &out);
 
 	/* the reason stays on one line: no forged row, no command line */
@@ -481,7 +481,7 @@ static void test_report__markdown_table_cells(void **state)
 	s->why[COND_ESCALATION] =
 	    xstrdup("made for base \"a|b\nc\", not \"main\"");
 	step_reason(s, "%s", s->why[COND_ESCALATION]);
-	step_finish(&r, s, "withhold", EXIT_OK);
+	step_finish(&r, s, OUT_WITHHOLD, EXIT_OK);
 	report_to_markdown(&r, &out);
 
 	row = strstr(out.ptr, "| human sign-off not needed, or given |");
@@ -585,10 +585,10 @@ static void test_report__outputs(void **state)
 	buf_reset(&out);
 
 	st = report_add_step(&r, STEP_APPLY, 7);
-	step_finish(&r, st, "applied", 0);
+	step_finish(&r, st, OUT_APPLIED, 0);
 	st = report_add_step(&r, STEP_GATE, 7);
 	memcpy(st->head, H, SHA_BUF);
-	step_finish(&r, st, "approve", 0);
+	step_finish(&r, st, OUT_APPROVE, 0);
 	w = report_add_write(&r, W_APPROVE, 7);
 	memcpy(w->commit_id, H, SHA_BUF);
 	report_outputs(&r, &out);
@@ -604,9 +604,9 @@ static void test_report__outputs(void **state)
 	/* a sweep: 9 was already approved before the run (no write) */
 	r.sweep = true;
 	st = report_add_step(&r, STEP_GATE, 8);
-	step_finish(&r, st, "withhold", 0);
+	step_finish(&r, st, OUT_WITHHOLD, 0);
 	st = report_add_step(&r, STEP_GATE, 9);
-	step_finish(&r, st, "approve", 0);
+	step_finish(&r, st, OUT_APPROVE, 0);
 	report_outputs(&r, &out);
 	assert_non_null(strstr(out.ptr, "decision=sweep\n"));
 	assert_non_null(strstr(out.ptr, "approved_prs=7\n"));
@@ -627,7 +627,7 @@ static void test_report__outputs_dry_run(void **state)
 	report_init(&r, "issue_comment", true);
 	st = report_add_step(&r, STEP_GATE, 42);
 	memcpy(st->head, H, SHA_BUF);
-	step_finish(&r, st, "approve", 0);
+	step_finish(&r, st, OUT_APPROVE, 0);
 	w = report_add_write(&r, W_APPROVE, 42);
 	memcpy(w->commit_id, H, SHA_BUF);
 	report_outputs(&r, &out);
@@ -648,7 +648,7 @@ static void test_report__outputs_dry_run(void **state)
 	report_init(&r, "issue_comment", true);
 	st = report_add_step(&r, STEP_GATE, 42);
 	memcpy(st->head, H, SHA_BUF);
-	step_finish(&r, st, "approve", 0);
+	step_finish(&r, st, OUT_APPROVE, 0);
 	report_outputs(&r, &out);
 	assert_non_null(strstr(out.ptr, "decision=approve\n"));
 	assert_non_null(strstr(out.ptr, "approved=true\n"));
@@ -675,10 +675,10 @@ static void test_report__markdown_heading_names_cause(void **state)
 		s->why[c] = xstrdup("fine");
 	}
 	step_reason(s, "the PR is a draft");
-	step_finish(&r, s, "withhold", EXIT_OK);
+	step_finish(&r, s, OUT_WITHHOLD, EXIT_OK);
 	s = report_add_step(&r, STEP_APPLY, 7);
 	step_reason(s, "R4: round 998 was superseded by round 1001");
-	step_finish(&r, s, "refused", EXIT_REFUSED);
+	step_finish(&r, s, OUT_REFUSED, EXIT_REFUSED);
 	report_to_markdown(&r, &out);
 	assert_non_null(strstr(out.ptr, "### PR #7: not approved — the PR is a "
 					"draft\n"));
@@ -734,7 +734,7 @@ static void test_report__markdown_sweep_overview_size(void **state)
 					    "PRRT_kwDOAbc1 PRRT_kwDOAbc2");
 		}
 		step_reason(s, "%s", s->why[COND_THREADS_ANSWERED]);
-		step_finish(&r, s, pr % 10 ? "withhold" : "approve", EXIT_OK);
+		step_finish(&r, s, pr % 10 ? OUT_WITHHOLD : OUT_APPROVE, EXIT_OK);
 		if (pr % 10 == 0) {
 			w = report_add_write(&r, W_APPROVE, pr);
 			memcpy(w->commit_id, H, SHA_BUF);
@@ -784,7 +784,7 @@ static void test_report__markdown_links_only_safe_urls(void **state)
 		st = report_add_step(&r, STEP_GATE, 7);
 		st->has_conditions = true;
 		st->verdict_url = xstrdup(rows[i].url);
-		step_finish(&r, st, "withhold", 0);
+		step_finish(&r, st, OUT_WITHHOLD, 0);
 		report_to_markdown(&r, &out);
 		if ((strstr(out.ptr, "](") != NULL) != rows[i].linked)
 			fail_msg("row %zu (%s): linked %d\n%s", i, rows[i].url,
