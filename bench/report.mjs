@@ -90,7 +90,7 @@ const md = [
   'injected per request, the hour part without (it counts). These are',
   'benchmarks, not tests: the machine is shared and noisy.',
   '',
-  `Machine: ${cpus().length} × ${cpu}; Node ${process.version}; ${new Date().toISOString().slice(0, 10)}.`,
+  `Machine: ${cpus().length} × ${cpu}; Node ${process.version}; ${new Date().toISOString().slice(0, 10)}${f.cold_start_load_avg !== undefined ? `; 1-minute load average ${f.cold_start_load_avg} when the cold start was measured (wall times and the cold start suffer from it)` : ''}.`,
   '',
   '## Targets',
   '',

@@ -7,7 +7,7 @@
 //   node bench/sweep.mjs [--bin PATH] [--latency-ms 100] [--sizes 50,500] [--seed 13]
 import { readFileSync, writeFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { repository, touch, startFakehub, runProgram, stats, costOf, writeJson, programPath, pinProgram, T } from './lib.mjs';
 import { naiveSweep, NAIVE_MODEL } from './naive.mjs';
@@ -89,10 +89,10 @@ function coldStart() {
     if (r.status !== 0) throw new Error(`replay failed: ${r.stderr}`);
   }
   times.sort((a, b) => a - b);
-  return { exe: exe === bin ? programPath() : exe, ms: times[10] };
+  return { exe: exe === bin ? programPath() : exe, ms: times[10], load: loadavg()[0] };
 }
 const cs = coldStart();
-console.log(`cold start (${cs.exe} replay of the demo, median of 21): ${cs.ms.toFixed(2)} ms`);
+console.log(`cold start (${cs.exe} replay of the demo, median of 21): ${cs.ms.toFixed(2)} ms, load average ${cs.load.toFixed(2)}`);
 
 const N = Math.max(...sizes);
 const big = results[N];
@@ -113,6 +113,7 @@ const figures = {
   peak_rss_mb: +(Math.max(...Object.values(results).map((r) => r.cold.stats?.rssKb ?? 0)) / 1024).toFixed(1),
   cold_start_ms: +cs.ms.toFixed(2),
   cold_start_binary: cs.exe,
+  cold_start_load_avg: +cs.load.toFixed(2), // the machine's 1-minute load average then (2 cores, shared)
   sweep_change_seed: seed,
 };
 for (const n of sizes) {
