@@ -1331,7 +1331,7 @@ static void test_gate__table(void **state)
 /*
  * A1 with a time of zero: Y exists when a trusted comment fires the label
  * trigger or was edited by someone else, whatever its time says. An edit
- * at the epoch is an edit all the same (N21, as for T2 in test_engine),
+ * at the epoch is an edit all the same (N21, as for T2 in fixture 893),
  * and so is an edit whose time is not known; a hold at time 0 is lifted
  * only by an allowlisted unlabel after it.
  */
