@@ -1,7 +1,7 @@
 /*
- * github_app.c - the App's JWT (RFC 7519, RS256 per RFC 7518 §3.3), built
- * with OpenSSL's EVP interface. The token exchange itself is in
- * github_live.c, which owns the HTTP clients.
+ * app.c - the App's JWT (RFC 7519, RS256 per RFC 7518 §3.3), built with
+ * OpenSSL's EVP interface. The token exchange itself is in app_token.c,
+ * beside the live port's HTTP clients.
  */
 #include "github/app.h"
 

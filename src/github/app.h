@@ -1,5 +1,5 @@
 /*
- * github_app.h - authenticating as a GitHub App (issue "Security", item 5):
+ * app.h - authenticating as a GitHub App (issue "Security", item 5):
  * a JWT signed RS256 with the App's private key, exchanged for an
  * installation token. Everything secret here lives in its own buffer and
  * is wiped (OPENSSL_cleanse) before it is freed; nothing is ever logged.

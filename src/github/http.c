@@ -1,7 +1,8 @@
 /*
- * http.c - the only file that speaks libcurl (with github_live.c above it
- * speaking GitHub). One easy handle is reused for every request so the
- * connection is kept alive; every request goes to the one API origin.
+ * http.c - the only file that speaks libcurl (with the live port, live.c
+ * and the files beside it, above it speaking GitHub). One easy handle is
+ * reused for every request so the connection is kept alive; every request
+ * goes to the one API origin.
  */
 #include "github/http.h"
 
@@ -460,7 +461,7 @@ static CURLcode perform(struct http *h, const char *method, const char *url,
 	/* libcurl silently sends a request again when a reused connection
 	 * dies before an answer: harmless for a read, a second approval or
 	 * status for a write. A write gets a connection of its own, which
-	 * libcurl never resends on; we re-read instead (github_live.c). */
+	 * libcurl never resends on; we re-read instead (writes.c). */
 	curl_easy_setopt(h->curl, CURLOPT_FRESH_CONNECT,
 			 strcmp(method, "GET") != 0 && !idempotent ? 1L : 0L);
 	if (strcmp(method, "GET") == 0) {

@@ -1,5 +1,5 @@
 /*
- * github_live.h - the GitHub port over the real API (REST + GraphQL), and
+ * live.h - the GitHub port over the real API (REST + GraphQL), and
  * what it needs to be created.
  */
 #ifndef AA_GITHUB_LIVE_H

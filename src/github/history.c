@@ -1,0 +1,196 @@
+/*
+ * history.c - edit histories (A5). T2 covers a comment's whole edit
+ * history, which the pull query does not carry: it is read only for the
+ * comments decode.c lists (edited, by the trusted login), so the unedited
+ * happy path keeps its single read — LIVE_EDIT_IDS comments a query, then
+ * each one's further pages. A history that cannot be read fails the
+ * comments part.
+ */
+#include "github/live_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/json.h"
+
+/* One page of a history: userContentEdits{nodes pageInfo} of `obj`. */
+int dec_edits(struct snap_comment *c, const cJSON *obj, bool *more,
+	      char **cursor, struct buf *err)
+{
+	const char *path = "userContentEdits.nodes[]";
+	const cJSON *nodes, *n;
+
+	if (dec_conn(&nodes, more, cursor, obj, "userContentEdits", err) < 0)
+		return AA_ERR;
+	cJSON_ArrayForEach(n, nodes)
+	{
+		struct snap_edit *e = GROW_ONE(c->edits, c->nedits);
+
+		if (jget_time(&e->edited_at, n, path, "editedAt", 0, err) < 0 ||
+		    dec_login(&e->editor, n, path, "editor", err) < 0)
+			return AA_ERR;
+	}
+	return AA_OK;
+}
+
+/* Is `node` an IssueComment object (with node id `id` when not NULL)? */
+int dec_comment_node(const cJSON *node, const char *id,
+		     struct buf *err)
+{
+	char *type = NULL, *got = NULL;
+	int error = AA_ERR;
+
+	if (!cJSON_IsObject(node)) {
+		buf_setf(err, "a comment's node: missing");
+		return AA_ERR;
+	}
+	if (jget_str(&type, node, "node", "__typename", 0, err) < 0 ||
+	    (id && jget_str(&got, node, "node", "id", 0, err) < 0))
+		goto out;
+	if (strcmp(type, "IssueComment") != 0 || (id && strcmp(got, id) != 0)) {
+		buf_setf(err, "node: not the comment asked for");
+		goto out;
+	}
+	error = AA_OK;
+out:
+	free(type);
+	free(got);
+	return error;
+}
+
+static struct snap_comment *comment_by_id(struct snap_pull *p, int64_t id)
+{
+	size_t i;
+
+	for (i = 0; i < p->ncomments; i++)
+		if (p->comments[i].id == id)
+			return &p->comments[i];
+	return NULL;
+}
+
+int cmp_edit(const void *a, const void *b)
+{
+	const struct snap_edit *x = a, *y = b;
+
+	return (x->edited_at > y->edited_at) - (x->edited_at < y->edited_at);
+}
+
+/* The rest of one comment's history, page after page from `cursor`. */
+static int edits_pages(struct live *l, struct snap_comment *c,
+		       const char *node, char **cursor, struct buf *err)
+{
+	struct buf v = BUF_INIT(BUF_MAX_SMALL);
+	const cJSON *data, *obj;
+	cJSON *root = NULL;
+	bool more = true;
+	int pages, error = AA_EAPI;
+
+	for (pages = 1; more; pages++) {
+		if (pages >= LIVE_MAX_PAGES) {
+			buf_setf(err, "more than %d pages", LIVE_MAX_PAGES);
+			goto out;
+		}
+		buf_reset(&v);
+		buf_adds(&v, "{\"id\":");
+		json_quote(&v, node, strlen(node));
+		buf_adds(&v, ",\"after\":");
+		json_quote(&v, *cursor, strlen(*cursor));
+		buf_addch(&v, '}');
+		if (gql(l, edits_page_query, v.ptr, &root, &data) < 0) {
+			buf_setf(err, "%s", l->gh.error.ptr);
+			goto out;
+		}
+		if (jget_obj(&obj, data, "data", "node", 0, err) < 0 ||
+		    dec_comment_node(obj, NULL, err) < 0 ||
+		    dec_edits(c, obj, &more, cursor, err) < 0)
+			goto out;
+		cJSON_Delete(root);
+		root = NULL;
+	}
+	error = AA_OK;
+out:
+	cJSON_Delete(root);
+	buf_release(&v);
+	return error;
+}
+
+/* Read the histories of pending[from, from + n) into their comments of `p`. */
+static int edits_chunk(struct live *l, struct snap_pull *p,
+		       const struct history_read *pending, size_t n, struct buf *err)
+{
+	struct buf v = BUF_INIT(BUF_MAX_SMALL);
+	const cJSON *data, *nodes;
+	cJSON *root = NULL;
+	char *cursor = NULL;
+	bool more;
+	size_t k;
+	int error = AA_EAPI;
+
+	buf_adds(&v, "{\"ids\":[");
+	for (k = 0; k < n; k++) {
+		if (k)
+			buf_addch(&v, ',');
+		json_quote(&v, pending[k].node, strlen(pending[k].node));
+	}
+	buf_adds(&v, "]}");
+	if (gql(l, edits_query, v.ptr, &root, &data) < 0) {
+		buf_setf(err, "%s", l->gh.error.ptr);
+		goto out;
+	}
+	if (jget_arr(&nodes, data, "data", "nodes", 0, err) < 0)
+		goto out;
+	if ((size_t)cJSON_GetArraySize(nodes) != n) {
+		buf_setf(err, "nodes: %d answers to %zu ids",
+			 cJSON_GetArraySize(nodes), n);
+		goto out;
+	}
+	for (k = 0; k < n; k++) {
+		const cJSON *node = cJSON_GetArrayItem(nodes, (int)k);
+		struct snap_comment *c = comment_by_id(p, pending[k].comment);
+
+		if (!c || c->nedits) {
+			buf_setf(err, "comment %lld: read twice",
+				 (long long)pending[k].comment);
+			goto out;
+		}
+		if (dec_comment_node(node, pending[k].node, err) < 0 ||
+		    dec_edits(c, node, &more, &cursor, err) < 0 ||
+		    (more && edits_pages(l, c, pending[k].node, &cursor, err) < 0))
+			goto out;
+		/* Oldest first (the model's order); GitHub's is not promised. */
+		if (c->nedits > 1)
+			qsort(c->edits, c->nedits, sizeof(*c->edits), cmp_edit);
+	}
+	error = AA_OK;
+out:
+	free(cursor);
+	cJSON_Delete(root);
+	buf_release(&v);
+	return error;
+}
+
+/*
+ * A5: the whole edit history of every comment in `pending`, into its comment
+ * of `p` (LIVE_EDIT_IDS comments a query, then further pages one by one).
+ * AA_EAPI when any cannot be read: the comments part has failed.
+ */
+int read_edits(struct live *l, int64_t number, struct snap_pull *p,
+	       const struct history_reads *pending)
+{
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
+	size_t from, n;
+	int error = AA_OK;
+
+	for (from = 0; from < pending->n && !error; from += n) {
+		n = pending->n - from < LIVE_EDIT_IDS ? pending->n - from
+						   : LIVE_EDIT_IDS;
+		if (edits_chunk(l, p, pending->v + from, n, &err) < 0) {
+			buf_setf(&l->gh.error, "edit history of a comment of PR "
+					       "#%lld: %s",
+				 (long long)number, err.ptr);
+			error = AA_EAPI;
+		}
+	}
+	buf_release(&err);
+	return error;
+}

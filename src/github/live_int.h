@@ -1,0 +1,271 @@
+/*
+ * live_int.h - what the files of the live GitHub port share, and nothing
+ * else includes (src/github/ only): the port's state (struct live), the
+ * GraphQL documents, the transport and the strict decoders.
+ *
+ * The port is one struct live behind struct github: live.c creates and
+ * frees it; graphql.c holds the documents; app_token.c mints App
+ * installation tokens; transport.c posts GraphQL; decode.c decodes
+ * answers; history.c reads edit histories (A5); pull.c reads a PR's
+ * parts; statuses.c reads status histories (with the cache); reads.c the
+ * other reads; ahead.c reads ahead for a sweep; writes.c writes; fuzz.c
+ * runs the decoders without a network. Errors are AA_* codes, with the
+ * message in l->gh.error unless a function says it writes `err`.
+ */
+#ifndef AA_GITHUB_LIVE_INT_H
+#define AA_GITHUB_LIVE_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "base/buf.h"
+#include "base/json.h"
+#include "base/util.h"
+#include "core/model.h"
+#include "core/policy.h"
+#include "github/http.h"
+#include "github/live.h"
+#include "port/github.h"
+
+/* Pages followed per connection or list before giving up (fail closed). */
+#define LIVE_MAX_PAGES 100
+/* Items of GitHub's PR commits list: longer PRs need the compare API. */
+#define LIVE_COMMITS_CAP 250
+/* Comments whose histories one query reads: GitHub's nodes(ids:) limit. */
+#define LIVE_EDIT_IDS 100
+/* PRs per prefetch document: small enough for GitHub's limits and one
+ * answer of at most ~100 comments per PR. */
+#define LIVE_BATCH_PRS 10
+
+/* An internal part: the head commit's newest status per context. */
+#define PART_HEAD_STATUS (1u << 7)
+
+/* Append one zeroed element to arr[0..n) and yield its address. */
+#define GROW_ONE(arr, n)                                                     \
+	((arr) = xrealloc((arr), st_mult((n) + 1, sizeof(*(arr)))),          \
+	 memset(&(arr)[(n)], 0, sizeof(*(arr))), &(arr)[(n)++])
+
+/* A comment whose edit history must be read (A5). */
+struct history_read {
+	int64_t comment; /* its database id */
+	char *node;      /* its GraphQL node id */
+};
+
+struct history_reads {
+	struct history_read *v;
+	size_t n;
+};
+
+struct live_contexts {
+	int64_t pr;
+	char sha[SHA_BUF];
+	bool valid;
+	struct snap_statuses newest; /* one per context, ids 0 */
+};
+
+struct cache_entry {
+	int64_t pr;
+	struct snap_statuses st;
+	bool whole; /* every page read (STATUS_NEED_HISTORY) */
+};
+
+/* A PR's gate parts read ahead (prefetch), with its head's contexts. */
+struct prefetched {
+	struct snap_pull pull;
+	struct snap_statuses contexts;
+	bool has_contexts;
+};
+
+/* GitHub App mode: what mints installation tokens, and the current one. */
+struct app_auth {
+	char *id;
+	struct buf key;        /* PEM, secret */
+	int64_t installation;  /* 0 until known */
+	struct buf token;      /* installation token, secret ("" none) */
+	int64_t expires_ms;
+	char *bot_login;       /* "<slug>[bot]" */
+};
+
+struct live {
+	struct github gh;
+	struct app_auth *app;    /* NULL unless App mode */
+	void (*mask)(const char *secret);
+	struct http *http;       /* writes (and reads without a read token) */
+	struct http *read_http;  /* reads */
+	char *graphql_url;
+	char *owner;
+	char *name;
+	const struct policy *policy;
+	char *viewer;
+	struct cache_entry *cache; /* REST histories, one per (PR, commit) */
+	size_t ncache, acache;
+	struct live_contexts contexts; /* from the newest pull bundle */
+	struct prefetched *ahead;       /* read ahead by a sweep, used once */
+	size_t nahead, aahead;
+	int64_t rate_remaining;         /* rateLimit.remaining, -1 unknown */
+};
+
+static inline struct live *L(struct github *gh)
+{
+	return (struct live *)gh;
+}
+
+/* --- GraphQL documents (graphql.c) --- */
+
+struct conn_query {
+	unsigned part;
+	const char *field; /* the connection's field name */
+	const char *head;  /* up to the arguments' end, before ",after" */
+	const char *tail;  /* the rest of the selection */
+};
+
+/* The connections of a pull, one per PART_* but PART_PULL. */
+#define LIVE_NCONNS 6
+extern const struct conn_query conns[LIVE_NCONNS];
+
+extern const char open_pulls_query[];
+extern const char listing_query[];
+extern const char edits_query[];
+extern const char edits_page_query[];
+extern const char label_query[];
+extern const char base_query[];
+
+/* The first page of `parts` (PART_* and PART_HEAD_STATUS) of one PR. */
+void pull_query(struct buf *q, unsigned parts);
+/* A further page of one connection. */
+void page_query(struct buf *q, const struct conn_query *c);
+/* Several PRs' gate parts in one document, aliased p0, p1, … */
+void batch_query(struct buf *q, const int64_t *prs, size_t n);
+
+/* --- App mode (app_token.c) --- */
+
+/* Make sure the read client carries a current installation token (a no-op
+ * outside App mode). 0, or AA_EAPI. */
+int app_token(struct live *l);
+/* The client for statuses and labels: the App's in App mode. */
+struct http *label_status_client(struct live *l);
+
+/* --- transport (transport.c) --- */
+
+/* What an HTTP status says beyond its number (" (bad credentials)"). */
+const char *http_what(int status);
+/*
+ * POST a GraphQL document. On success *root is the parsed answer (the
+ * caller frees it) and *data its "data" object. AA_ENOTFOUND when GitHub
+ * says the pull request does not exist; AA_EAPI on any other failure.
+ */
+int gql(struct live *l, const char *query, const char *vars,
+	cJSON **root, const cJSON **data);
+/* The variables of a query: owner, name, PR `number` (0: none), and one
+ * more string variable `key` (NULL: none). */
+void vars_kv(struct live *l, struct buf *v, int64_t number, const char *key,
+	     const char *value);
+/* The variables of a page `after` (NULL: the first) of a query. */
+void vars(struct live *l, struct buf *v, int64_t number, const char *after);
+
+/* --- strict decoding (decode.c): a missing or mistyped field fails ---
+ * These return 0, or AA_ERR with the message in `err`; what they add to
+ * their output on failure is freed with it. */
+
+int dec_login(char **out, const cJSON *obj, const char *path,
+	      const char *key, struct buf *err);
+/* nodes and pageInfo of the connection `key` of `obj`. */
+int dec_conn(const cJSON **nodes, bool *more, char **cursor,
+	     const cJSON *obj, const char *key, struct buf *err);
+int dec_pull_fields(struct snap_pull *p, const cJSON *o, struct buf *err);
+/* One page of the connection of `part`; comments may add to `pending`. */
+int dec_nodes(const struct live *l, struct snap_pull *p, unsigned part,
+	      const cJSON *nodes, struct history_reads *pending,
+	      struct buf *err);
+void history_reads_release(struct history_reads *t);
+/* headStatus of a PR node: the head's newest status per context; *valid
+ * is false when that commit is not the head (over 250 commits). */
+int dec_contexts(const cJSON *pr, const char *head,
+		 struct snap_statuses *out, bool *valid, struct buf *err);
+/* Keep the head's contexts of a bundle (taking `st`'s contents), for
+ * synthesize() and the cache. */
+void keep_contexts(struct live *l, int64_t number, struct snap_statuses *st,
+		   bool valid);
+/* dec_contexts of a pull bundle, kept (keep_contexts). */
+int dec_head_status(struct live *l, int64_t number, const char *head,
+		    const cJSON *pr, struct buf *err);
+/* One REST status. */
+int dec_status(struct snap_status *x, const cJSON *o, struct buf *err);
+/* A listing node's digest, head contexts and approvers. */
+int dec_brief_extra(struct gh_pull_brief *b, const cJSON *node,
+		    struct buf *err);
+
+/* --- edit histories, A5 (history.c) --- */
+
+/* One page of a history: userContentEdits{nodes pageInfo} of `obj`. */
+int dec_edits(struct snap_comment *c, const cJSON *obj, bool *more,
+	      char **cursor, struct buf *err);
+/* Is `node` an IssueComment object (with node id `id` when not NULL)? */
+int dec_comment_node(const cJSON *node, const char *id, struct buf *err);
+/* qsort order of edits: oldest first. */
+int cmp_edit(const void *a, const void *b);
+/* The whole edit history of every comment in `pending`, into its comment
+ * of `p`. AA_EAPI when any cannot be read: the comments part has failed. */
+int read_edits(struct live *l, int64_t number, struct snap_pull *p,
+	       const struct history_reads *pending);
+
+/* --- a PR's parts (pull.c) --- */
+
+/* Read `parts` of PR `number`, every page, and the edit histories T2
+ * needs. On failure nothing of `out` is kept. */
+int bundle(struct live *l, int64_t number, unsigned parts,
+	   struct snap_pull *out);
+int live_pull(struct github *gh, int64_t number, unsigned parts,
+	      struct gh_pull *out);
+
+/* --- statuses (statuses.c) --- */
+
+struct cache_entry *cache_find(struct live *l, int64_t pr, const char *sha);
+/* Forget every cached history of `sha` (it changed). */
+void cache_drop_sha(struct live *l, const char *sha);
+/* Do two logins (with "[bot]" where GitHub gives it) name one account? */
+bool same_creator(const char *a, const char *b);
+/* GET the status history of `sha`, newest first, as far as `need` asks. */
+int fetch_statuses(struct live *l, int64_t pr, const char *sha,
+		   unsigned need, struct snap_statuses *out);
+int live_statuses(struct github *gh, int64_t pr, const char *sha,
+		  unsigned need, struct snap_statuses *out);
+
+/* --- other reads (reads.c) --- */
+
+int live_user(struct github *gh, char **login);
+int live_open_pulls(struct github *gh, struct gh_pull_brief **list,
+		    size_t *n);
+int live_label_exists(struct github *gh, int64_t pr, const char *name,
+		      bool *out);
+int live_commit_in_pull(struct github *gh, int64_t number, const char *sha,
+			bool *out);
+
+/* --- reading ahead for a sweep (ahead.c) --- */
+
+/* Decode alias p<i> of a batch answer into a prefetched PR; false when
+ * the caller must read that PR itself. */
+bool dec_ahead(struct live *l, const cJSON *pr, int64_t number,
+	       struct prefetched *out, struct buf *err);
+/* A read-ahead of PR `number` answers a read of `parts`, once. */
+bool take_ahead(struct live *l, int64_t number, unsigned parts,
+		struct gh_pull *out);
+void live_prefetch(struct github *gh, const int64_t *prs, size_t n);
+void live_budget(struct github *gh, int64_t *graphql, int64_t *rest);
+
+/* --- writes (writes.c) --- */
+
+int live_create_label(struct github *gh, int64_t pr, const char *name,
+		      const char *color, const char *description);
+int live_add_label(struct github *gh, int64_t pr, const char *name);
+int live_create_status(struct github *gh, int64_t pr, const char *sha,
+		       const char *state, const char *context,
+		       const char *description, const char *target_url);
+int live_approve(struct github *gh, int64_t pr, const char *commit_id,
+		 const char *text, int64_t *review_id);
+int live_dismiss(struct github *gh, int64_t pr, int64_t review_id,
+		 const char *message);
+
+#endif

@@ -1,0 +1,203 @@
+/*
+ * pull.c - reading a PR's parts: one GraphQL query for the parts asked
+ * (with the head's newest status per context, for statuses.c), every
+ * further page of each connection, then the edit histories T2 needs
+ * (history.c). When the bundled query fails, each part is read again on
+ * its own so a failure is pinned to the part it belongs to, exactly as
+ * replay's faults are. A PR read ahead by a sweep (ahead.c) is answered
+ * from that, once.
+ */
+#include "github/live_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/json.h"
+#include "github/http.h"
+
+/*
+ * Read `parts` of PR `number` in one query, then every further page of each
+ * connection, then the edit histories T2 needs (A5). On failure nothing of
+ * `out` is kept.
+ */
+int bundle(struct live *l, int64_t number, unsigned parts,
+	   struct snap_pull *out)
+{
+	struct buf q = BUF_INIT(BUF_MAX_SMALL), v = BUF_INIT(BUF_MAX_SMALL),
+		   err = BUF_INIT(BUF_MAX_SMALL);
+	const cJSON *data, *repo, *pr, *nodes;
+	cJSON *root = NULL;
+	char *cursors[ARRAY_SIZE(conns)] = {NULL};
+	bool more[ARRAY_SIZE(conns)] = {false};
+	struct history_reads pending = {NULL, 0};
+	size_t i;
+	int error, pages;
+
+	memset(out, 0, sizeof(*out));
+	out->number = number;
+	pull_query(&q, parts);
+	vars(l, &v, number, NULL);
+	if ((error = gql(l, q.ptr, v.ptr, &root, &data)) < 0)
+		goto out;
+	error = AA_EAPI;
+	if (jget_obj(&repo, data, "data", "repository", 0, &err) < 0 ||
+	    jget_obj(&pr, repo, "repository", "pullRequest", JNULL, &err) < 0)
+		goto decode;
+	if (!pr) {
+		/* GitHub answers a missing PR with a NOT_FOUND error (gql()
+		 * returns AA_ENOTFOUND); null without one is not that. */
+		buf_setf(&l->gh.error, "PR #%lld: null without an error",
+			 (long long)number);
+		goto out;
+	}
+	if ((parts & PART_PULL) && dec_pull_fields(out, pr, &err) < 0)
+		goto decode;
+	for (i = 0; i < ARRAY_SIZE(conns); i++) {
+		if (!(parts & conns[i].part))
+			continue;
+		if (dec_conn(&nodes, &more[i], &cursors[i], pr, conns[i].field,
+			     &err) < 0 ||
+		    dec_nodes(l, out, conns[i].part, nodes, &pending, &err) < 0)
+			goto decode;
+	}
+	if ((parts & PART_HEAD_STATUS) && (parts & PART_PULL))
+		dec_head_status(l, number, out->head_sha, pr, &err);
+	cJSON_Delete(root);
+	root = NULL;
+	for (i = 0; i < ARRAY_SIZE(conns); i++) {
+		for (pages = 1; more[i]; pages++) {
+			if (pages >= LIVE_MAX_PAGES) {
+				buf_setf(&l->gh.error, "%s of PR #%lld: more than "
+						       "%d pages",
+					 conns[i].field, (long long)number,
+					 LIVE_MAX_PAGES);
+				goto out;
+			}
+			buf_reset(&q);
+			page_query(&q, &conns[i]);
+			vars(l, &v, number, cursors[i]);
+			if ((error = gql(l, q.ptr, v.ptr, &root, &data)) < 0)
+				goto out;
+			error = AA_EAPI;
+			if (jget_obj(&repo, data, "data", "repository", 0, &err) < 0 ||
+			    jget_obj(&pr, repo, "repository", "pullRequest", 0,
+				     &err) < 0 ||
+			    dec_conn(&nodes, &more[i], &cursors[i], pr,
+				     conns[i].field, &err) < 0 ||
+			    dec_nodes(l, out, conns[i].part, nodes, &pending,
+				      &err) < 0)
+				goto decode;
+			cJSON_Delete(root);
+			root = NULL;
+		}
+	}
+	if (pending.n && (error = read_edits(l, number, out, &pending)) < 0)
+		goto out;
+	if (!(parts & PART_PULL))
+		out->number = number;
+	error = AA_OK;
+	goto out;
+decode:
+	buf_setf(&l->gh.error, "POST /graphql: unexpected answer: %s", err.ptr);
+out:
+	for (i = 0; i < ARRAY_SIZE(conns); i++)
+		free(cursors[i]);
+	history_reads_release(&pending);
+	cJSON_Delete(root);
+	buf_release(&q);
+	buf_release(&v);
+	buf_release(&err);
+	if (error)
+		snap_pull_release(out);
+	return error;
+}
+
+/* Move the parts `parts` of src into dst (both the same PR). */
+static void take_parts(struct snap_pull *dst, struct snap_pull *src,
+		       unsigned parts)
+{
+#define MOVE(f, n)                                                           \
+	do {                                                                 \
+		dst->f = src->f;                                             \
+		dst->n = src->n;                                             \
+		src->f = NULL;                                               \
+		src->n = 0;                                                  \
+	} while (0)
+	if (parts & PART_PULL) {
+		dst->state = src->state;
+		dst->merged = src->merged;
+		dst->draft = src->draft;
+		dst->author = src->author;
+		memcpy(dst->head_sha, src->head_sha, SHA_BUF);
+		dst->head_ref = src->head_ref;
+		dst->head_repo = src->head_repo;
+		dst->base_ref = src->base_ref;
+		dst->updated_at = src->updated_at;
+		src->state = src->author = src->head_ref = NULL;
+		src->head_repo = src->base_ref = NULL;
+	}
+	if (parts & PART_LABELS)
+		MOVE(labels, nlabels);
+	if (parts & PART_COMMENTS)
+		MOVE(comments, ncomments);
+	if (parts & PART_TIMELINE)
+		MOVE(timeline, ntimeline);
+	if (parts & PART_THREADS)
+		MOVE(threads, nthreads);
+	if (parts & PART_REVIEWS)
+		MOVE(reviews, nreviews);
+	if (parts & PART_COMMITS)
+		MOVE(commits, ncommits);
+#undef MOVE
+}
+
+int live_pull(struct github *gh, int64_t number, unsigned parts,
+	      struct gh_pull *out)
+{
+	struct live *l = L(gh);
+	struct snap_pull one;
+	unsigned ask = parts & PART_ALL, part;
+	bool hung;
+	int error;
+
+	memset(out, 0, sizeof(*out));
+	out->pull.number = number;
+	if (take_ahead(l, number, ask, out))
+		return AA_OK;
+	if (ask & PART_PULL)
+		ask |= PART_HEAD_STATUS;
+	error = bundle(l, number, ask, &out->pull);
+	if (error == AA_OK) {
+		out->ok = parts & PART_ALL;
+		return AA_OK;
+	}
+	if (error == AA_ENOTFOUND)
+		return AA_ENOTFOUND;
+	l->contexts.valid = false;
+	/* Pin the failure to the parts it belongs to: read each alone. When
+	 * the bundle hung, a part that hangs too gets the per-request
+	 * timeout once, not the whole retry budget (A6). */
+	hung = http_timed_out(l->read_http);
+	if (hung)
+		http_retry_timeouts(l->read_http, false);
+	for (part = PART_PULL; part <= PART_COMMITS; part <<= 1) {
+		if (!(parts & part))
+			continue;
+		error = bundle(l, number, part, &one);
+		if (error == AA_ENOTFOUND) {
+			http_retry_timeouts(l->read_http, true);
+			gh_pull_release(out);
+			return AA_ENOTFOUND;
+		}
+		if (error < 0) {
+			out->failed |= part;
+			continue;
+		}
+		take_parts(&out->pull, &one, part);
+		snap_pull_release(&one);
+		out->ok |= part;
+	}
+	http_retry_timeouts(l->read_http, true);
+	out->pull.number = number;
+	return AA_OK; /* out->failed says what could not be read */
+}

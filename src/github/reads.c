@@ -1,0 +1,280 @@
+/*
+ * reads.c - the live port's other reads: the token's own login (GET
+ * /user), the open PRs (the sweep's rich listing, or the plain one when
+ * that fails), whether the repository has a label, and whether a commit
+ * belongs to a PR (its commit list, or the compare API past
+ * LIVE_COMMITS_CAP commits).
+ */
+#include "github/live_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/json.h"
+#include "github/http.h"
+
+int live_user(struct github *gh, char **login)
+{
+	struct live *l = L(gh);
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
+	struct http_response r;
+	cJSON *root = NULL;
+	int error = AA_EAPI;
+
+	*login = NULL;
+	http_response_init(&r);
+	if (http_request(l->http, "GET", "/user", NULL, true, &r, &err) < 0) {
+		buf_setf(&gh->error, "%s", err.ptr);
+		goto out;
+	}
+	if (r.status != 200) {
+		buf_setf(&gh->error, "GET /user: HTTP %ld%s", r.status,
+			 http_what((int)r.status));
+		goto out;
+	}
+	if (json_parse(&root, r.body.ptr, r.body.len, &err) < 0 ||
+	    jget_str(login, root, "user", "login", 0, &err) < 0) {
+		buf_setf(&gh->error, "GET /user: %s", err.ptr);
+		goto out;
+	}
+	free(l->viewer);
+	l->viewer = xstrdup(*login);
+	error = AA_OK;
+out:
+	cJSON_Delete(root);
+	http_response_release(&r);
+	buf_release(&err);
+	return error;
+}
+
+static int cmp_brief(const void *a, const void *b)
+{
+	const struct gh_pull_brief *x = a, *y = b;
+
+	return (x->number > y->number) - (x->number < y->number);
+}
+
+/* One listing (rich or plain) to the end; `rich` adds dec_brief_extra. */
+static int list_open(struct live *l, bool rich, struct gh_pull_brief **list,
+		     size_t *n)
+{
+	struct buf v = BUF_INIT(BUF_MAX_SMALL), err = BUF_INIT(BUF_MAX_SMALL);
+	const cJSON *data, *repo, *conn, *nodes, *info, *node;
+	cJSON *root = NULL;
+	char *cursor = NULL;
+	bool more = true;
+	int pages = 0, error = AA_EAPI;
+
+	*list = xcalloc(1, sizeof(**list));
+	*n = 0;
+	while (more) {
+		if (++pages > LIVE_MAX_PAGES) {
+			buf_setf(&l->gh.error, "open pulls: more than %d pages",
+				 LIVE_MAX_PAGES);
+			goto out;
+		}
+		vars(l, &v, 0, cursor);
+		if (gql(l, rich ? listing_query : open_pulls_query, v.ptr, &root,
+			&data) < 0)
+			goto out;
+		if (jget_obj(&repo, data, "data", "repository", 0, &err) < 0 ||
+		    jget_obj(&conn, repo, "repository", "pullRequests", 0,
+			     &err) < 0 ||
+		    jget_arr(&nodes, conn, "pullRequests", "nodes", 0, &err) < 0 ||
+		    jget_obj(&info, conn, "pullRequests", "pageInfo", 0, &err) < 0 ||
+		    jget_bool(&more, info, "pageInfo", "hasNextPage", 0, &err) < 0)
+			goto decode;
+		if (rich) {
+			/* What this query cost and what is left: the sweep stops
+			 * before the limit (engine.c, ENGINE_RESERVE_GRAPHQL). */
+			const cJSON *rate;
+
+			if (jget_obj(&rate, data, "data", "rateLimit", 0, &err) < 0 ||
+			    jget_int(&l->rate_remaining, rate, "rateLimit",
+				     "remaining", 0, 0, JSON_MAX_INT, &err) < 0)
+				goto decode;
+		}
+		cJSON_ArrayForEach(node, nodes)
+		{
+			struct gh_pull_brief *b = GROW_ONE(*list, *n);
+
+			if (jget_int(&b->number, node, "pullRequests.nodes[]",
+				     "number", 0, 1, INT32_MAX, &err) < 0 ||
+			    jget_sha(b->head_sha, node, "pullRequests.nodes[]",
+				     "headRefOid", 0, &err) < 0 ||
+			    jget_time(&b->updated_at, node,
+				      "pullRequests.nodes[]", "updatedAt", 0,
+				      &err) < 0 ||
+			    (rich && dec_brief_extra(b, node, &err) < 0))
+				goto decode;
+		}
+		free(cursor);
+		cursor = NULL;
+		if (more && jget_str(&cursor, info, "pageInfo", "endCursor", 0,
+				     &err) < 0)
+			goto decode;
+		cJSON_Delete(root);
+		root = NULL;
+	}
+	qsort(*list, *n, sizeof(**list), cmp_brief);
+	error = AA_OK;
+	goto out;
+decode:
+	buf_setf(&l->gh.error, "POST /graphql: unexpected answer: %s", err.ptr);
+out:
+	free(cursor);
+	cJSON_Delete(root);
+	buf_release(&v);
+	buf_release(&err);
+	if (error) {
+		gh_briefs_free(*list, *n);
+		*list = NULL;
+		*n = 0;
+	}
+	return error;
+}
+
+/*
+ * The rich listing reads parts of every open PR, so one PR's failure
+ * fails it: then the plain listing (numbers and heads only) is read, and
+ * the sweep reads each PR itself — the failure stays pinned to its PR.
+ */
+int live_open_pulls(struct github *gh, struct gh_pull_brief **list,
+		    size_t *n)
+{
+	if (list_open(L(gh), true, list, n) == AA_OK)
+		return AA_OK;
+	return list_open(L(gh), false, list, n);
+}
+
+int live_label_exists(struct github *gh, int64_t pr, const char *name,
+		      bool *out)
+{
+	struct live *l = L(gh);
+	struct buf v = BUF_INIT(BUF_MAX_SMALL), err = BUF_INIT(BUF_MAX_SMALL);
+	const cJSON *data, *repo, *label;
+	cJSON *root = NULL;
+	int error = AA_EAPI;
+
+	(void)pr;
+	*out = false;
+	vars_kv(l, &v, 0, "label", name);
+	if (gql(l, label_query, v.ptr, &root, &data) < 0)
+		goto out;
+	if (jget_obj(&repo, data, "data", "repository", 0, &err) < 0 ||
+	    jget_obj(&label, repo, "repository", "label", JNULL, &err) < 0) {
+		buf_setf(&gh->error, "POST /graphql: unexpected answer: %s",
+			 err.ptr);
+		goto out;
+	}
+	*out = label != NULL;
+	error = AA_OK;
+out:
+	cJSON_Delete(root);
+	buf_release(&v);
+	buf_release(&err);
+	return error;
+}
+
+/* GET compare/{a}...{b}: status, ahead_by, behind_by. */
+static int compare(struct live *l, const char *a, const char *b,
+		   int64_t *ahead, int64_t *behind)
+{
+	struct buf path = BUF_INIT(BUF_MAX_SMALL), err = BUF_INIT(BUF_MAX_SMALL);
+	struct http_response r;
+	cJSON *root = NULL;
+	int error = AA_EAPI;
+
+	http_response_init(&r);
+	if (app_token(l) < 0)
+		goto out;
+	buf_addf(&path, "/repos/%s/%s/compare/%s...%s?per_page=1", l->owner,
+		 l->name, a, b);
+	if (http_request(l->read_http, "GET", path.ptr, NULL, true, &r, &err) <
+	    0) {
+		buf_setf(&l->gh.error, "%s", err.ptr);
+		goto out;
+	}
+	if (r.status != 200) {
+		buf_setf(&l->gh.error, "GET compare: HTTP %ld", r.status);
+		goto out;
+	}
+	if (json_parse(&root, r.body.ptr, r.body.len, &err) < 0 ||
+	    jget_int(ahead, root, "compare", "ahead_by", 0, 0, JSON_MAX_INT,
+		     &err) < 0 ||
+	    jget_int(behind, root, "compare", "behind_by", 0, 0, JSON_MAX_INT,
+		     &err) < 0) {
+		buf_setf(&l->gh.error, "GET compare: %s", err.ptr);
+		goto out;
+	}
+	error = AA_OK;
+out:
+	cJSON_Delete(root);
+	http_response_release(&r);
+	buf_release(&path);
+	buf_release(&err);
+	return error;
+}
+
+/*
+ * R2 for a PR of more than 250 commits (the list stops there): `sha` is a
+ * commit of the PR when the head contains it and the base does not.
+ */
+static int commit_in_long_pull(struct live *l, int64_t number,
+			       const char *sha, bool *out)
+{
+	struct buf v = BUF_INIT(BUF_MAX_SMALL), err = BUF_INIT(BUF_MAX_SMALL);
+	const cJSON *data, *repo, *pr;
+	char head[SHA_BUF], base[SHA_BUF];
+	int64_t ahead, behind;
+	cJSON *root = NULL;
+	int error = AA_EAPI;
+
+	vars(l, &v, number, NULL);
+	if (gql(l, base_query, v.ptr, &root, &data) < 0)
+		goto out;
+	if (jget_obj(&repo, data, "data", "repository", 0, &err) < 0 ||
+	    jget_obj(&pr, repo, "repository", "pullRequest", 0, &err) < 0 ||
+	    jget_sha(head, pr, "pullRequest", "headRefOid", 0, &err) < 0 ||
+	    jget_sha(base, pr, "pullRequest", "baseRefOid", 0, &err) < 0) {
+		buf_setf(&l->gh.error, "POST /graphql: unexpected answer: %s",
+			 err.ptr);
+		goto out;
+	}
+	if (compare(l, sha, head, &ahead, &behind) < 0)
+		goto out;
+	*out = behind == 0; /* the head contains sha */
+	if (*out) {
+		if (compare(l, base, sha, &ahead, &behind) < 0)
+			goto out;
+		*out = ahead > 0; /* the base does not */
+	}
+	error = AA_OK;
+out:
+	cJSON_Delete(root);
+	buf_release(&v);
+	buf_release(&err);
+	return error;
+}
+
+int live_commit_in_pull(struct github *gh, int64_t number,
+			const char *sha, bool *out)
+{
+	struct live *l = L(gh);
+	struct snap_pull p;
+	size_t i;
+	int error;
+
+	*out = false;
+	error = bundle(l, number, PART_PULL | PART_COMMITS, &p);
+	if (error < 0)
+		return AA_EAPI;
+	*out = strcmp(p.head_sha, sha) == 0;
+	for (i = 0; i < p.ncommits && !*out; i++)
+		*out = strcmp(p.commits[i], sha) == 0;
+	i = p.ncommits;
+	snap_pull_release(&p);
+	if (*out || i < LIVE_COMMITS_CAP)
+		return AA_OK;
+	return commit_in_long_pull(l, number, sha, out);
+}

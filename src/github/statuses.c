@@ -1,0 +1,238 @@
+/*
+ * statuses.c - a commit's statuses. REST gives the history (GraphQL has no
+ * ids or history), newest first, read page after page only until the
+ * newest trusted round of the PR has been seen (§4). When what the caller
+ * needs is exact from the newest status per context that came with the
+ * pull, no request is made (synthesize). Request budget: a REST history is
+ * cached per (PR, commit) and answers a later read after a refresh while
+ * the newest clean and escalation statuses, as GraphQL reports them in the
+ * same query as the pull, are unchanged — a gate evaluation stays at one
+ * GraphQL query plus one REST page.
+ */
+#include "github/live_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/json.h"
+#include "core/stamp.h"
+#include "github/http.h"
+
+struct cache_entry *cache_find(struct live *l, int64_t pr,
+			       const char *sha)
+{
+	size_t i;
+
+	for (i = 0; i < l->ncache; i++)
+		if (l->cache[i].pr == pr && strcmp(l->cache[i].st.sha, sha) == 0)
+			return &l->cache[i];
+	return NULL;
+}
+
+void cache_drop_sha(struct live *l, const char *sha)
+{
+	size_t i = 0;
+
+	while (i < l->ncache) {
+		if (strcmp(l->cache[i].st.sha, sha) != 0) {
+			i++;
+			continue;
+		}
+		snap_statuses_release(&l->cache[i].st);
+		l->cache[i] = l->cache[--l->ncache];
+	}
+}
+
+static const struct snap_status *newest_of(const struct snap_statuses *st,
+					   const char *context)
+{
+	const struct snap_status *best = NULL;
+	size_t i;
+
+	for (i = 0; i < st->n; i++)
+		if (strcmp(st->v[i].context, context) == 0 &&
+		    (!best || st->v[i].id > best->id))
+			best = &st->v[i];
+	return best;
+}
+
+/* Both sides carry "[bot]" (dec_login puts it back): compare exactly. */
+bool same_creator(const char *a, const char *b)
+{
+	return a && b ? strcmp(a, b) == 0 : a == b;
+}
+
+static bool same_status(const struct snap_status *rest,
+			const struct snap_status *gql)
+{
+	if (!rest || !gql)
+		return rest == gql;
+	return strcmp(rest->state, gql->state) == 0 &&
+	       strcmp(rest->description, gql->description) == 0 &&
+	       same_creator(rest->creator, gql->creator) &&
+	       rest->created_at / 1000 == gql->created_at / 1000;
+}
+
+/*
+ * Is the cached history still current? Only when the newest status of the
+ * clean and escalation contexts, as the pull bundle just read them, is the
+ * newest of the same context in the cache. A newer status in either context
+ * (another round, a forged status, another PR's verdict) shows up there.
+ */
+static bool cache_current(struct live *l, const struct cache_entry *c)
+{
+	const char *ctx[2];
+	size_t i;
+
+	ctx[0] = l->policy->clean_context;
+	ctx[1] = l->policy->escalation_context;
+	if (!l->contexts.valid || l->contexts.pr != c->pr ||
+	    strcmp(l->contexts.sha, c->st.sha) != 0)
+		return false;
+	for (i = 0; i < ARRAY_SIZE(ctx); i++)
+		if (!same_status(newest_of(&c->st, ctx[i]),
+				 newest_of(&l->contexts.newest, ctx[i])))
+			return false;
+	return true;
+}
+
+/*
+ * GET the status history of `sha`, newest first, page after page until the
+ * newest trusted round of PR `pr` has been seen (everything older than it
+ * can decide nothing: §4) or the list ends.
+ */
+int fetch_statuses(struct live *l, int64_t pr, const char *sha,
+		   unsigned need, struct snap_statuses *out)
+{
+	struct buf path = BUF_INIT(BUF_MAX_SMALL), err = BUF_INIT(BUF_MAX_SMALL);
+	struct http_response r;
+	char *next = NULL;
+	cJSON *root = NULL;
+	const cJSON *item;
+	int pages = 0, error = AA_EAPI;
+
+	memset(out, 0, sizeof(*out));
+	memcpy(out->sha, sha, SHA_BUF);
+	out->v = xcalloc(1, sizeof(*out->v));
+	http_response_init(&r);
+	if (app_token(l) < 0)
+		goto out;
+	buf_addf(&path, "/repos/%s/%s/commits/%s/statuses?per_page=100",
+		 l->owner, l->name, sha);
+	for (;;) {
+		if (++pages > LIVE_MAX_PAGES) {
+			buf_setf(&l->gh.error, "statuses of %.7s: more than %d "
+					       "pages", sha, LIVE_MAX_PAGES);
+			goto out;
+		}
+		if (http_request(l->read_http, "GET", next ? next : path.ptr,
+				 NULL, true, &r, &err) < 0) {
+			buf_setf(&l->gh.error, "%s", err.ptr);
+			goto out;
+		}
+		if (r.status != 200) {
+			buf_setf(&l->gh.error, "GET statuses of %.7s: HTTP %ld%s",
+				 sha, r.status, http_what((int)r.status));
+			goto out;
+		}
+		if (json_parse(&root, r.body.ptr, r.body.len, &err) < 0 ||
+		    !cJSON_IsArray(root)) {
+			buf_setf(&l->gh.error, "GET statuses of %.7s: %s", sha,
+				 err.len ? err.ptr : "expected an array");
+			goto out;
+		}
+		cJSON_ArrayForEach(item, root)
+		{
+			struct snap_status *x = GROW_ONE(out->v, out->n);
+
+			if (dec_status(x, item, &err) < 0) {
+				buf_setf(&l->gh.error, "GET statuses of %.7s: %s",
+					 sha, err.ptr);
+				goto out;
+			}
+		}
+		cJSON_Delete(root);
+		root = NULL;
+		free(next);
+		next = r.next ? xstrdup(r.next) : NULL;
+		if (!next || (!(need & STATUS_NEED_HISTORY) &&
+			      stamp_round(out, l->policy, pr)))
+			break;
+	}
+	error = AA_OK;
+out:
+	free(next);
+	cJSON_Delete(root);
+	http_response_release(&r);
+	buf_release(&path);
+	buf_release(&err);
+	if (error)
+		snap_statuses_release(out);
+	return error;
+}
+
+/*
+ * Answer from GraphQL's newest status per context alone, when that is
+ * exact for what the caller needs (§4): the newest clean-context status is
+ * the newest trusted pr=#N one when it is itself trusted and for PR N (or
+ * there is none at all); and with no escalation-context status at all there
+ * is no skip marker, so the round it would have to beat does not matter.
+ * The round itself is compared by id (R4), which only REST has. Anything
+ * less certain goes to the REST history.
+ */
+static bool synthesize(struct live *l, int64_t pr, const char *sha,
+		       unsigned need, struct snap_statuses *out)
+{
+	const struct snap_status *clean, *esc;
+	bool ours;
+
+	if (!l->contexts.valid || strcmp(l->contexts.sha, sha) != 0)
+		return false;
+	clean = newest_of(&l->contexts.newest, l->policy->clean_context);
+	esc = newest_of(&l->contexts.newest, l->policy->escalation_context);
+	ours = clean && stamp_trusted(clean, l->policy) &&
+	       stamp_desc_has_pr(clean->description, pr);
+	if ((need & STATUS_NEED_CLEAN) && clean && !ours)
+		return false;
+	if (need & (STATUS_NEED_ROUND | STATUS_NEED_IDS | STATUS_NEED_HISTORY))
+		return false; /* R4 compares the round's id: REST has ids */
+	if ((need & STATUS_NEED_SKIP) && esc)
+		return false;
+	memset(out, 0, sizeof(*out));
+	memcpy(out->sha, sha, SHA_BUF);
+	out->v = xcalloc(1, sizeof(*out->v));
+	if (clean) {
+		snap_status_copy(&out->v[0], clean);
+		out->v[0].id = 1; /* GraphQL has no ids; only this one */
+		out->n = 1;
+	}
+	return true;
+}
+
+int live_statuses(struct github *gh, int64_t pr, const char *sha,
+		  unsigned need, struct snap_statuses *out)
+{
+	struct live *l = L(gh);
+	struct cache_entry *c = cache_find(l, pr, sha);
+	int error;
+
+	if (synthesize(l, pr, sha, need, out))
+		return AA_OK;
+	if (c && cache_current(l, c) &&
+	    (c->whole || !(need & STATUS_NEED_HISTORY))) {
+		snap_statuses_copy(out, &c->st);
+		return AA_OK;
+	}
+	if ((error = fetch_statuses(l, pr, sha, need, out)) < 0)
+		return error;
+	if (!c) {
+		ALLOC_GROW(l->cache, l->ncache + 1, l->acache);
+		c = &l->cache[l->ncache++];
+		c->pr = pr;
+	} else {
+		snap_statuses_release(&c->st);
+	}
+	snap_statuses_copy(&c->st, out);
+	c->whole = (need & STATUS_NEED_HISTORY) != 0;
+	return AA_OK;
+}

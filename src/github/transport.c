@@ -1,0 +1,130 @@
+/*
+ * transport.c - the live port's GraphQL over http.c: one POST per
+ * document (after making sure an App token is current), the answer parsed,
+ * GraphQL's errors turned into AA_ENOTFOUND (no such pull request) or
+ * AA_EAPI (anything else, even with partial data); and the variables the
+ * queries take.
+ */
+#include "github/live_int.h"
+
+#include <string.h>
+
+#include "base/json.h"
+#include "github/http.h"
+
+const char *http_what(int status)
+{
+	return status == 401 ? " (bad credentials)" : "";
+}
+
+/* A NOT_FOUND error on repository.pullRequest itself: there is no such PR.
+ * (One deeper down — a comment's author, say — is a failed read.) */
+static bool missing_pull(const cJSON *e)
+{
+	const cJSON *type = cJSON_GetObjectItemCaseSensitive(e, "type");
+	const cJSON *path = cJSON_GetObjectItemCaseSensitive(e, "path");
+	const cJSON *p0 = cJSON_GetArrayItem(path, 0);
+	const cJSON *p1 = cJSON_GetArrayItem(path, 1);
+
+	return cJSON_IsString(type) && strcmp(type->valuestring, "NOT_FOUND") == 0 &&
+	       cJSON_GetArraySize(path) == 2 && cJSON_IsString(p0) &&
+	       strcmp(p0->valuestring, "repository") == 0 && cJSON_IsString(p1) &&
+	       strcmp(p1->valuestring, "pullRequest") == 0;
+}
+
+/*
+ * POST a GraphQL document. On success *root is the parsed answer and
+ * *data its "data" object. AA_ENOTFOUND when GitHub says the pull request
+ * does not exist; AA_EAPI on any other failure.
+ */
+int gql(struct live *l, const char *query, const char *vars,
+	cJSON **root, const cJSON **data)
+{
+	struct buf body = BUF_INIT(BUF_MAX_DOC), err = BUF_INIT(BUF_MAX_SMALL);
+	struct http_response r;
+	const cJSON *errors, *e;
+	int error = AA_EAPI;
+
+	*root = NULL;
+	*data = NULL;
+	http_response_init(&r);
+	if (app_token(l) < 0)
+		goto out;
+	buf_adds(&body, "{\"query\":");
+	json_quote(&body, query, strlen(query));
+	buf_addf(&body, ",\"variables\":%s}", vars);
+	if (http_request(l->read_http, "POST", l->graphql_url, body.ptr, true, &r,
+			 &err) < 0) {
+		buf_setf(&l->gh.error, "%s", err.ptr);
+		goto out;
+	}
+	if (r.status != 200) {
+		buf_setf(&l->gh.error, "POST /graphql: HTTP %ld%s", r.status,
+			 http_what((int)r.status));
+		goto out;
+	}
+	if (json_parse(root, r.body.ptr, r.body.len, &err) < 0) {
+		buf_setf(&l->gh.error, "POST /graphql: %s", err.ptr);
+		goto out;
+	}
+	errors = cJSON_GetObjectItemCaseSensitive(*root, "errors");
+	if (errors && !cJSON_IsNull(errors)) {
+		const cJSON *msg;
+
+		cJSON_ArrayForEach(e, errors)
+			if (missing_pull(e)) {
+				error = AA_ENOTFOUND;
+				buf_setf(&l->gh.error, "pull request not found");
+				goto out;
+			}
+		/* Any other error fails the read, even with partial data. */
+		msg = cJSON_GetObjectItemCaseSensitive(
+			cJSON_GetArrayItem(errors, 0), "message");
+		buf_setf(&l->gh.error, "POST /graphql: %s",
+			 cJSON_IsString(msg) ? msg->valuestring
+					     : "an error without a message");
+		goto out;
+	}
+	*data = cJSON_GetObjectItemCaseSensitive(*root, "data");
+	if (!cJSON_IsObject(*data)) {
+		buf_setf(&l->gh.error, "POST /graphql: no data in the answer");
+		goto out;
+	}
+	error = AA_OK;
+out:
+	if (error) {
+		cJSON_Delete(*root);
+		*root = NULL;
+		*data = NULL;
+	}
+	http_response_release(&r);
+	buf_release(&body);
+	buf_release(&err);
+	return error;
+}
+
+/* The variables of a query: owner, name, PR `number` (0: none), and one
+ * more string variable `key` (NULL: none). */
+void vars_kv(struct live *l, struct buf *v, int64_t number,
+	     const char *key, const char *value)
+{
+	buf_reset(v);
+	buf_adds(v, "{\"owner\":");
+	json_quote(v, l->owner, strlen(l->owner));
+	buf_adds(v, ",\"name\":");
+	json_quote(v, l->name, strlen(l->name));
+	if (number)
+		buf_addf(v, ",\"number\":%lld", (long long)number);
+	if (key && value) {
+		buf_addf(v, ",\"%s\":", key);
+		json_quote(v, value, strlen(value));
+	}
+	buf_addch(v, '}');
+}
+
+/* The variables of a page `after` (NULL: the first) of a query. */
+void vars(struct live *l, struct buf *v, int64_t number,
+	  const char *after)
+{
+	vars_kv(l, v, number, "after", after);
+}
