@@ -20,10 +20,12 @@ const REPO = 'lf/svc';
 /** A request for comments' edit histories (A5), not part of the pull read. */
 const isEditHistory = (e) => e.path === '/graphql' && /userContentEdits/.test(e.body?.query ?? '');
 /** Comments whose histories the live port must read: edited and by the trusted login (A1, A5). */
-function editedVerdicts(snapshot) {
+// Every edited comment of the trusted login, marker or not (A5: a verdict
+// edited away by someone else, then re-edited, is still the hold it was).
+function editedTrusted(snapshot) {
   const trusted = (snapshot.config?.trusted_login ?? 'lfx-reviewer').toLowerCase();
   return snapshot.pulls.flatMap((p) => (p.comments ?? []).filter((c) => (c.edited_by || c.edited_at)
-    && c.author?.toLowerCase() === trusted && /agentic:(needs-human|check)/i.test(c.body ?? '')));
+    && c.author?.toLowerCase() === trusted));
 }
 const statusesOf = (sha) => `GET /repos/${REPO}/commits/${sha}/statuses`;
 
@@ -138,7 +140,7 @@ describe('budget', () => {
 
   it('an edited comment of the trusted login costs one more query per read of its PR; an unedited one none (A1, A5)', async () => {
     const fx = fixture('050-gate-all-hold-approve');
-    assert.deepEqual(editedVerdicts(fx.snapshot), [], 'the happy path has no edited verdict');
+    assert.deepEqual(editedTrusted(fx.snapshot), [], 'the happy path has no edited verdict');
     const plain = await run(fx.snapshot);
     assert.deepEqual(plain.edits, [], 'no history read without an edited verdict');
     const s = structuredClone(fx.snapshot);
@@ -185,9 +187,9 @@ describe('budget', () => {
       it(`${fx.name} (${kind})`, async () => {
         const r = await run(fx.snapshot);
         const lines = requestLines(r.log);
-        // Edit histories (A5): only for a fixture with an edited verdict,
-        // at most one per read of the PR.
-        if (!editedVerdicts(fx.snapshot).length) assert.deepEqual(r.edits, [], 'no history read');
+        // Edit histories (A5): only for a fixture with an edited comment of
+        // the trusted login, at most one per read of the PR.
+        if (!editedTrusted(fx.snapshot).length) assert.deepEqual(r.edits, [], 'no history read');
         else assert.ok(r.edits.length <= r.log.filter((e) => e.path === '/graphql').length, `${r.edits.length} history reads`);
         const pr = fx.snapshot.pulls.find((p) => p.number === step.pr) ?? fx.snapshot.pulls[0];
         if (kind === 'withhold') {
