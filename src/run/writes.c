@@ -69,6 +69,14 @@ static int failed(struct engine *e, size_t step, const char *what)
 	return AA_EAPI;
 }
 
+/* The escalation this run meant to set is missing (§3.1, N28): the gate
+ * of this PR counts the label as set, never as absent by choice. */
+static void label_missing(struct engine *e, int64_t pr)
+{
+	ALLOC_GROW(e->label_failed, e->nlabel_failed + 1, e->alabel_failed);
+	e->label_failed[e->nlabel_failed++] = pr;
+}
+
 int flow_create_label(struct engine *e, size_t step, int64_t pr)
 {
 	struct report_write *w;
@@ -77,8 +85,10 @@ int flow_create_label(struct engine *e, size_t step, int64_t pr)
 	if ((error = flow_identity(e, step)) < 0)
 		return error;
 	if (e->gh->ops->create_label(e->gh, pr, e->policy->label, label_color,
-				     label_description) < 0)
+				     label_description) < 0) {
+		label_missing(e, pr); /* so is the label it was to carry */
 		return failed(e, step, "creating the label");
+	}
 	w = report_add_write(e->report, W_CREATE_LABEL, pr);
 	w->label = xstrdup(e->policy->label);
 	return AA_OK;
@@ -92,11 +102,7 @@ int flow_add_label(struct engine *e, size_t step, int64_t pr)
 	if ((error = flow_identity(e, step)) < 0)
 		return error;
 	if (e->gh->ops->add_label(e->gh, pr, e->policy->label) < 0) {
-		/* The escalation this run meant to set is missing: its gate
-		 * must not approve as if the label were absent by choice. */
-		ALLOC_GROW(e->label_failed, e->nlabel_failed + 1,
-			   e->alabel_failed);
-		e->label_failed[e->nlabel_failed++] = pr;
+		label_missing(e, pr);
 		return failed(e, step, "adding the label");
 	}
 	w = report_add_write(e->report, W_LABEL, pr);
