@@ -218,6 +218,34 @@ expect "apply edited comment" 1 "$bin" apply --snapshot "$tmp/edited.json" --pr 
 stdout_has "apply edited comment" '"outcome": "refused"'
 stdout_has "apply edited comment" '"writes": []'
 
+# apply --comment's other paths (test_engine's apply_id tests): an edit by
+# an account GitHub no longer knows is refused too; an edit only by the
+# trusted login applies; comments that cannot be read end in exit 3 with
+# nothing written.
+python3 - "$demo" "$tmp" <<'PY'
+import json, sys, copy
+d = json.load(open(sys.argv[1]))
+def variant(name, change):
+    v = copy.deepcopy(d)
+    for c in v["pulls"][0]["comments"]:
+        if c["id"] == 2519634101:
+            change(c)
+    if name == "unreadable":
+        v["faults"] = [{"read": "comments", "pr": 42, "status": 502}]
+    json.dump(v, open(f"{sys.argv[2]}/{name}.json", "w"))
+variant("ghost", lambda c: c.update(edited_by=None, edited_at="2026-11-29T11:00:00Z"))
+variant("self", lambda c: c.update(edited_by="lfx-reviewer", edited_at="2026-11-29T11:00:00Z"))
+variant("unreadable", lambda c: None)
+PY
+expect "apply comment edited by a deleted account" 1 "$bin" apply --snapshot "$tmp/ghost.json" --pr 42 --comment 2519634101 --json
+stdout_has "apply comment edited by a deleted account" 'was edited by an unknown account'
+stdout_has "apply comment edited by a deleted account" '"writes": []'
+expect "apply comment edited by the trusted login" 0 "$bin" apply --snapshot "$tmp/self.json" --pr 42 --comment 2519634101 --json
+stdout_has "apply comment edited by the trusted login" '"state": "success"'
+expect "apply with unreadable comments" 3 "$bin" apply --snapshot "$tmp/unreadable.json" --pr 42 --comment 2519634101 --json
+stdout_has "apply with unreadable comments" 'the comments could not be read'
+stdout_has "apply with unreadable comments" '"writes": []'
+
 # --- live configuration, refused before any request (exit 2) ---
 # `live` runs with a clean environment against a closed loopback port: a
 # configuration that is accepted gets as far as the first request (exit 3).
