@@ -69,6 +69,15 @@ void page_query(struct buf *q, const struct conn_query *c)
 		 query_page, c->head, c->tail, page_info);
 }
 
+/*
+ * The first page of review threads in a batch. GitHub prices a nested
+ * connection by its parent's page size: each thread's comments(first:1)
+ * costs one request per thread asked for, so 100 threads a PR made a
+ * batch of 40 PRs cost 42 points, 20 cost 10. A PR with more threads than
+ * this is left out of the batch and read on its own (all its pages).
+ */
+#define BATCH_THREADS "reviewThreads(first:20"
+
 /* Several PRs' gate parts in one document, aliased p0, p1, … */
 void batch_query(struct buf *q, const int64_t *prs, size_t n)
 {
@@ -81,7 +90,10 @@ void batch_query(struct buf *q, const int64_t *prs, size_t n)
 			 (long long)prs[i], pull_fields);
 		for (k = 0; k < ARRAY_SIZE(conns); k++)
 			if (conns[k].part != PART_COMMITS)
-				buf_addf(q, " %s%s%s", conns[k].head,
+				buf_addf(q, " %s%s%s",
+					 conns[k].part == PART_THREADS
+						 ? BATCH_THREADS
+						 : conns[k].head,
 					 conns[k].tail, page_info);
 		buf_addf(q, " %s} ", head_status);
 	}
@@ -96,21 +108,24 @@ const char open_pulls_query[] =
 /*
  * The sweep's listing: per PR, what tells whether it changed since the
  * last sweep, whether it is in the review flow (the head's newest status
- * per context) and whose approvals it carries — no bodies. 50 a page keeps
- * each answer small. Replies to review threads are not counted here (per
- * thread that costs a point per PR under GitHub's cost formula): a reply
- * is a review, so it shows in the reviews, and in updatedAt.
+ * per context) and whose approvals it carries — no bodies.
+ *
+ * Its price is its nested connections: GitHub charges each one once per PR
+ * of the page, so a page of 100 PRs with four costs 4 points (401
+ * requests), with six 6. Four carry every change a gate reads (docs/
+ * sweep.md has the table): labels; comments (new ones, and edits by
+ * lastEditedAt and editor); reviews (a review, a new thread and a reply to
+ * one are all reviews); the head's statuses. A push shows in headRefOid, a
+ * retarget in baseRefName, an unlabel in the labels, and each of them
+ * (a label removed and put back too) in updatedAt.
  */
 const char listing_query[] =
 	"query($owner:String!,$name:String!,$after:String){repository(owner:"
-	"$owner,name:$name){pullRequests(states:[OPEN],first:50,after:$after,"
+	"$owner,name:$name){pullRequests(states:[OPEN],first:100,after:$after,"
 	"orderBy:{field:CREATED_AT,direction:ASC}){nodes{number headRefOid "
 	"updatedAt baseRefName isDraft labels(first:100){totalCount "
 	"nodes{name}} comments(last:100){totalCount nodes{fullDatabaseId "
-	"lastEditedAt editor{__typename login}}} timelineItems(last:1,"
-	"itemTypes:[UNLABELED_EVENT,BASE_REF_CHANGED_EVENT]){totalCount "
-	"nodes{__typename ... on UnlabeledEvent{createdAt} ... on "
-	"BaseRefChangedEvent{createdAt}}} reviewThreads(first:1){totalCount} "
+	"lastEditedAt editor{__typename login}}} "
 	"reviews(last:100){totalCount "
 	"nodes{fullDatabaseId state author{__typename login} commit{oid}}} "
 	"headStatus:commits(last:1){nodes{commit{oid status{contexts{context "

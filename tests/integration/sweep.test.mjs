@@ -70,6 +70,63 @@ describe('sweep: change detection and batching', () => {
     assert.equal(r.report.steps.find((s) => s.pr === 5).conditions.threads_answered, true);
   });
 
+  // Every kind of change a gate reads is noticed by the next sweep (issue 13;
+  // docs/sweep.md, "What a warm sweep notices"). Each mutation is what
+  // GitHub records, and nothing more: no updated_at is set by hand here.
+  const AT = '2026-11-29T11:00:00Z';
+  const KINDS = {
+    comment: (s, p) => p.comments.push({ id: 990001, author: 'dev1', created_at: AT, body: 'A question.' }),
+    'comment edited by someone else': (s, p) => {
+      const c = p.comments.find((x) => x.author === 'lfx-reviewer') ?? p.comments[p.comments.length - 1];
+      Object.assign(c, { edited_by: 'mallory', edited_at: AT, edits: [{ editor: 'mallory', edited_at: AT }] });
+    },
+    review: (s, p) => p.reviews.push({ id: 990002, author: 'dev1', state: 'COMMENTED', commit_id: p.head.sha, submitted_at: AT }),
+    // GitHub records a reply to a review thread as a review (COMMENTED).
+    'thread reply': (s, p) => {
+      p.threads[0].comments += 1;
+      p.reviews.push({ id: 990003, author: 'dev2', state: 'COMMENTED', commit_id: p.head.sha, submitted_at: AT });
+    },
+    'label added': (s, p) => {
+      p.labels.push('needs-human');
+      p.timeline.push({ id: 990004, event: 'labeled', label: 'needs-human', actor: 'dev1', created_at: AT });
+    },
+    'label removed': (s, p) => {
+      p.labels = [];
+      p.timeline.push({ id: 990007, event: 'unlabeled', label: 'needs-human', actor: 'dev1', created_at: AT });
+    },
+    // The labels end as they were: only the timeline (and so the PR's
+    // updatedAt) says anything happened.
+    'label removed and put back': (s, p) => {
+      p.timeline.push({ id: 990008, event: 'unlabeled', label: 'enhancement', actor: 'dev1', created_at: AT },
+        { id: 990009, event: 'labeled', label: 'enhancement', actor: 'dev1', created_at: '2026-11-29T11:00:05Z' });
+    },
+    push: (s, p) => { p.head.sha = 'f'.repeat(40); p.commits.push(p.head.sha); },
+    retarget: (s, p) => {
+      p.base.ref = 'release';
+      p.timeline.push({ id: 990005, event: 'base_ref_changed', actor: 'dev1', created_at: AT });
+    },
+    'status on the head': (s, p) => (s.statuses[p.head.sha] ??= []).push({ id: 990006, state: 'success',
+      context: 'ci/build', description: 'Build passed', creator: 'github-actions[bot]', created_at: AT, target_url: null }),
+    'draft again': (s, p) => { p.draft = true; },
+  };
+  for (const [kind, mutate] of Object.entries(KINDS)) {
+    it(`a warm sweep notices: ${kind}`, async () => {
+      const repo = repository(N);
+      await hub.load(repo);
+      const state = path.join(work.dir, `kind-${kind.replace(/\W+/g, '-')}.json`);
+      await run(repo, state);
+      await run(repo, state);
+      const now = await hub.state();
+      const p = now.pulls.find((x) => x.number === 7);
+      p.timeline ??= [];
+      mutate(now, p);
+      await hub.load(now);
+      const r = await run(now, state);
+      const evaluated = r.report.steps.filter((s) => !/unchanged since/.test(s.reasons[0] ?? '')).map((s) => s.pr);
+      assert.deepEqual(evaluated, [7], `only PR 7 is read again (${kind})`);
+    });
+  }
+
   it('AGENTIC_SWEEP_STATE_TTL=0: every entry has expired, every PR is evaluated', async () => {
     const repo = repository(N);
     await hub.load(repo);
