@@ -120,7 +120,9 @@ next:
 	buf_release(&err);
 }
 
-/* A read-ahead of PR `number` answers a read of `parts`, once. */
+/* A read-ahead of PR `number` answers a read of `parts`, once; the older
+ * of two read-aheads of one PR answers first (the second, read later, is
+ * for its re-check: they stay in the order they were read). */
 bool take_ahead(struct live *l, int64_t number, unsigned parts,
 		struct gh_pull *out)
 {
@@ -136,7 +138,9 @@ bool take_ahead(struct live *l, int64_t number, unsigned parts,
 		out->ok = parts;
 		keep_contexts(l, number, &l->ahead[i].contexts,
 			      l->ahead[i].has_contexts);
-		l->ahead[i] = l->ahead[--l->nahead];
+		memmove(&l->ahead[i], &l->ahead[i + 1],
+			(l->nahead - i - 1) * sizeof(*l->ahead));
+		l->nahead--;
 		return true;
 	}
 	return false;

@@ -162,7 +162,7 @@ int live_pull(struct github *gh, int64_t number, unsigned parts,
 
 	memset(out, 0, sizeof(*out));
 	out->pull.number = number;
-	if (take_ahead(l, number, ask, out))
+	if (!(parts & PART_FRESH) && take_ahead(l, number, ask, out))
 		return AA_OK;
 	if (ask & PART_PULL)
 		ask |= PART_HEAD_STATUS;

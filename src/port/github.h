@@ -29,6 +29,14 @@ struct gh_pull {
 	unsigned failed;       /* PART_* whose read failed */
 };
 
+/*
+ * A pull() read that must come from GitHub now, never from what a sweep
+ * read ahead: the re-checks around a write (§6.1 steps 2 and 4). The
+ * re-check of an approval that already exists (step 1, no write) may use
+ * a read ahead made after the first one.
+ */
+#define PART_FRESH (1u << 8)
+
 /* What a statuses() caller will look up (stamp.h). */
 #define STATUS_NEED_CLEAN (1u << 0) /* stamp_clean */
 #define STATUS_NEED_ROUND (1u << 1) /* stamp_round */

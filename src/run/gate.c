@@ -35,7 +35,8 @@ struct evaluation {
 	struct gate_decision d;
 };
 
-static void evaluate(struct engine *e, int64_t pr, struct evaluation *ev)
+static void evaluate(struct engine *e, int64_t pr, unsigned fresh,
+		     struct evaluation *ev)
 {
 	struct gate_input in;
 
@@ -43,7 +44,7 @@ static void evaluate(struct engine *e, int64_t pr, struct evaluation *ev)
 	buf_init(&ev->skip_why, BUF_MAX_SMALL);
 	gate_decision_init(&ev->d);
 	e->gh->ops->refresh(e->gh);
-	ev->status = e->gh->ops->pull(e->gh, pr, GATE_PARTS, &ev->g);
+	ev->status = e->gh->ops->pull(e->gh, pr, GATE_PARTS | fresh, &ev->g);
 	if (ev->status == AA_ENOTFOUND)
 		return;
 	if (ev->status == AA_OK && (ev->g.ok & PART_PULL)) {
@@ -242,7 +243,9 @@ static void approve(struct engine *e, size_t step, int64_t pr,
 
 	if (!existing && flow_identity(e, step) < 0)
 		return;
-	evaluate(e, pr, &again);
+	/* Before a write, fresh from GitHub; an existing approval (no write)
+	 * may be re-checked from a read the sweep made after the first. */
+	evaluate(e, pr, existing ? 0 : PART_FRESH, &again);
 	if (!recheck_holds(first, &again)) {
 		recheck_failed(e, step, pr, first, &again,
 			       engine_dismiss_message);
@@ -260,7 +263,7 @@ static void approve(struct engine *e, size_t step, int64_t pr,
 	}
 	if (flow_approve(e, step, pr, head, &review_id) < 0)
 		return;
-	evaluate(e, pr, &after);
+	evaluate(e, pr, PART_FRESH, &after);
 	if (!recheck_holds(first, &after)) {
 		recheck_failed(e, step, pr, first, &after,
 			       engine_dismiss_changed_message);
@@ -301,7 +304,7 @@ void engine_gate(struct engine *e, int64_t pr)
 		return;
 	s = report_add_step(e->report, STEP_GATE, pr);
 	step = e->report->nsteps - 1;
-	evaluate(e, pr, &ev);
+	evaluate(e, pr, 0, &ev);
 	if (ev.status == AA_ENOTFOUND) {
 		step_reason(s, "PR #%lld not found", (long long)pr);
 		s->missing = true;
