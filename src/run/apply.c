@@ -101,10 +101,12 @@ static void unread(struct engine *e, struct report_step *s, const char *what)
 	step_finish(e->report, s, OUT_ERROR, EXIT_API);
 }
 
-/* §3.3: judge the check block; write the clean status (once). */
+/* §3.3: judge the check block; write the clean status (once). `read`,
+ * when not NULL, is the PR as the comment's own read found it (apply
+ * --comment reads both at once): no second read of the PR. */
 static void check(struct engine *e, size_t step, int64_t pr,
 		  const struct snap_comment *comment,
-		  const struct marker_result *m)
+		  const struct marker_result *m, const struct gh_pull *read)
 {
 	struct apply_check_input in;
 	struct apply_check c;
@@ -126,6 +128,16 @@ static void check(struct engine *e, size_t step, int64_t pr,
 		apply_check_decide(&c, &in);
 		switch (c.next) {
 		case CHECK_READ_PULL:
+			if (read && !(read->ok & PART_PULL)) {
+				unread(e, &e->report->steps[step],
+				       "pull request");
+				goto out;
+			}
+			if (read) {
+				in.pull = &read->pull;
+				in.threads_ok = (read->ok & PART_THREADS) != 0;
+				continue;
+			}
 			error = e->gh->ops->pull(e->gh, pr,
 						 PART_PULL | PART_THREADS, &g);
 			if (error == AA_ENOTFOUND) {
@@ -203,8 +215,9 @@ out:
 	gh_pull_release(&g);
 }
 
-void engine_apply(struct engine *e, int64_t pr, const struct snap_comment *c,
-		  bool reread)
+/* §3: apply comment `c`; `read` as for check(). */
+static void apply(struct engine *e, int64_t pr, const struct snap_comment *c,
+		  bool reread, const struct gh_pull *read)
 {
 	struct apply_input in = {e->policy, pr, c, reread};
 	struct apply_decision d;
@@ -232,10 +245,16 @@ void engine_apply(struct engine *e, int64_t pr, const struct snap_comment *c,
 		if (d.label)
 			label(e, step, pr);
 		if (d.check && !e->stop)
-			check(e, step, pr, c, &d.marker);
+			check(e, step, pr, c, &d.marker, read);
 		break;
 	}
 	apply_decision_release(&d);
+}
+
+void engine_apply(struct engine *e, int64_t pr, const struct snap_comment *c,
+		  bool reread)
+{
+	apply(e, pr, c, reread, NULL);
 }
 
 void engine_apply_id(struct engine *e, int64_t pr, int64_t id)
@@ -247,11 +266,14 @@ void engine_apply_id(struct engine *e, int64_t pr, int64_t id)
 
 	if (e->stop)
 		return;
-	error = e->gh->ops->pull(e->gh, pr, PART_COMMENTS, &g);
+	/* The comment, and the PR and threads its check block is judged
+	 * against: one read (one GraphQL query live). */
+	error = e->gh->ops->pull(e->gh, pr,
+				 PART_COMMENTS | PART_PULL | PART_THREADS, &g);
 	if (error == AA_OK && (g.ok & PART_COMMENTS)) {
 		for (i = 0; i < g.pull.ncomments; i++)
 			if (g.pull.comments[i].id == id) {
-				engine_apply(e, pr, &g.pull.comments[i], true);
+				apply(e, pr, &g.pull.comments[i], true, &g);
 				gh_pull_release(&g);
 				return;
 			}

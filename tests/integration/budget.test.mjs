@@ -82,6 +82,17 @@ describe('budget', () => {
     });
   }
 
+  it('apply --comment: 4 requests (one GraphQL read of the comment, the PR and its threads; the statuses page; the identity; the status)', async () => {
+    const fx = fixture('000-demo');
+    const { comment } = fx.snapshot.event.payload;
+    const r = await run(fx.snapshot, [], ['apply', '--pr', '42', '--comment', String(comment.id), '--json']);
+    assert.equal(r.code, 0, r.stderr.slice(-300));
+    assert.equal(r.report.steps[0].outcome, 'applied');
+    const head = fx.snapshot.pulls[0].head.sha;
+    assert.deepEqual(requestLines(r.all), ['POST /graphql', `GET /repos/${fx.snapshot.repository}/commits/${head}/statuses`,
+      'GET /user', `POST /repos/${fx.snapshot.repository}/statuses/${head}`]);
+  });
+
   it('withhold (label present, no approval to dismiss): one GraphQL query', async () => {
     const fx = fixture('050-gate-all-hold-approve');
     const s = structuredClone(fx.snapshot);
