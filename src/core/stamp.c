@@ -1,6 +1,8 @@
 /*
  * stamp.c - BEHAVIOR §4: which trusted status is the round, the clean state
- * and the skip marker of (sha, PR).
+ * and the skip marker of (sha, PR); and for a reader of GitHub's statuses,
+ * whether one status is the clean state's and when a history read newest
+ * first holds all it needs (so the live port asks instead of deciding).
  */
 #include "core/stamp.h"
 
@@ -125,4 +127,16 @@ const struct snap_status *stamp_skip(const struct snap_statuses *st,
 				     const struct policy *p, int64_t pr)
 {
 	return newest(st, p, pr, PICK_SKIP);
+}
+
+bool stamp_counts_for_clean(const struct snap_status *st,
+			    const struct policy *p, int64_t pr)
+{
+	return st && matches(st, p, pr, PICK_CLEAN);
+}
+
+bool stamp_history_enough(const struct snap_statuses *newest_first,
+			  const struct policy *p, int64_t pr)
+{
+	return stamp_round(newest_first, p, pr) != NULL;
 }

@@ -41,4 +41,22 @@ const struct snap_status *stamp_clean(const struct snap_statuses *st,
 const struct snap_status *stamp_skip(const struct snap_statuses *st,
 				     const struct policy *p, int64_t pr);
 
+/*
+ * §4 clean state, of one status: is `st` one the clean state of (sha, N)
+ * is read from — trusted (T3), clean context, "pr=#N:", any state? NULL:
+ * false. When the newest clean-context status is one, its state is the
+ * clean state, without the rest of the history.
+ */
+bool stamp_counts_for_clean(const struct snap_status *st,
+			    const struct policy *p, int64_t pr);
+/*
+ * §4 "newest" is the highest id, and the skip marker counts only above the
+ * newest round: in a history read newest first (highest ids first), once
+ * the part read holds a round of (sha, N), nothing older can change the
+ * round, the clean state (a round is itself a clean-context "pr=#N:"
+ * status) or the skip marker. Does `newest_first` hold one? NULL: false.
+ */
+bool stamp_history_enough(const struct snap_statuses *newest_first,
+			  const struct policy *p, int64_t pr);
+
 #endif

@@ -1,13 +1,17 @@
 /*
  * statuses.c - a commit's statuses. REST gives the history (GraphQL has no
- * ids or history), newest first, read page after page only until the
- * newest trusted round of the PR has been seen (§4). When what the caller
- * needs is exact from the newest status per context that came with the
- * pull, no request is made (synthesize). Request budget: a REST history is
- * cached per (PR, commit) and answers a later read after a refresh while
- * the newest clean and escalation statuses, as GraphQL reports them in the
- * same query as the pull, are unchanged — a gate evaluation stays at one
- * GraphQL query plus one REST page.
+ * ids or history), newest first, read page after page only until core
+ * says the rest can decide nothing (stamp_history_enough, §4). When what
+ * the caller needs is exact from the newest status per context that came
+ * with the pull, no request is made (synthesize; whether that status is
+ * the clean state is core's stamp_counts_for_clean). The rules are core's:
+ * this file only asks.
+ *
+ * Request budget: a REST history is cached per (PR, commit) and answers a
+ * later read after a refresh while the newest clean and escalation
+ * statuses, as GraphQL reports them in the same query as the pull, are
+ * unchanged — a gate evaluation stays at one GraphQL query plus one REST
+ * page.
  */
 #include "github/live_int.h"
 
@@ -97,9 +101,9 @@ static bool cache_current(struct live *l, const struct cache_entry *c)
 }
 
 /*
- * GET the status history of `sha`, newest first, page after page until the
- * newest trusted round of PR `pr` has been seen (everything older than it
- * can decide nothing: §4) or the list ends.
+ * GET the status history of `sha`, newest first, page after page until
+ * what has been read holds the newest trusted round of PR `pr`, so nothing
+ * older can decide (stamp_history_enough, §4), or the list ends.
  */
 int fetch_statuses(struct live *l, int64_t pr, const char *sha,
 		   unsigned need, struct snap_statuses *out)
@@ -156,7 +160,7 @@ int fetch_statuses(struct live *l, int64_t pr, const char *sha,
 		free(next);
 		next = r.next ? xstrdup(r.next) : NULL;
 		if (!next || (!(need & STATUS_NEED_HISTORY) &&
-			      stamp_round(out, l->policy, pr)))
+			      stamp_history_enough(out, l->policy, pr)))
 			break;
 	}
 	error = AA_OK;
@@ -174,9 +178,10 @@ out:
 /*
  * Answer from GraphQL's newest status per context alone, when that is
  * exact for what the caller needs (§4): the newest clean-context status is
- * the newest trusted pr=#N one when it is itself trusted and for PR N (or
- * there is none at all); and with no escalation-context status at all there
- * is no skip marker, so the round it would have to beat does not matter.
+ * the newest trusted pr=#N one when it counts for the clean state itself
+ * (stamp_counts_for_clean: trusted, for PR N), or there is none at all;
+ * and with no escalation-context status at all there is no skip marker,
+ * so the round it would have to beat does not matter.
  * The round itself is compared by id (R4), which only REST has. Anything
  * less certain goes to the REST history.
  */
@@ -190,8 +195,7 @@ static bool synthesize(struct live *l, int64_t pr, const char *sha,
 		return false;
 	clean = newest_of(&l->contexts.newest, l->policy->clean_context);
 	esc = newest_of(&l->contexts.newest, l->policy->escalation_context);
-	ours = clean && stamp_trusted(clean, l->policy) &&
-	       stamp_desc_has_pr(clean->description, pr);
+	ours = stamp_counts_for_clean(clean, l->policy, pr);
 	if ((need & STATUS_NEED_CLEAN) && clean && !ours)
 		return false;
 	if (need & (STATUS_NEED_ROUND | STATUS_NEED_IDS | STATUS_NEED_HISTORY))

@@ -315,6 +315,219 @@ static void test_stamp__empty_list(void **state)
 	policy_release(&p);
 }
 
+/* --- what the live port asks: one clean status, a history read so far --- */
+
+struct counts_row {
+	const char *state, *context, *desc, *creator;
+	int64_t pr;
+	bool counts;
+};
+
+static const struct counts_row counts_rows[] = {
+    /* any state of a trusted clean-context pr=#N: status */
+    {"success", CTX, "conductor pr=#7: clean=true", TR, 7, true},
+    {"failure", CTX, "conductor pr=#7: clean=false", TR, 7, true},
+    {"pending", CTX, "conductor pr=#7: awaiting review round", TR, 7, true},
+    {"error", CTX, "conductor pr=#7: x", TR, 7, true},
+    {"success", CTX, "conductor pr=#7: clean=true", "LFX-Reviewer", 7, true},
+    {"success", CTX, "conductor pr=#7: clean=true", "ai-bot[bot]", 7, true},
+    /* another PR's, or none */
+    {"success", CTX, "conductor pr=#70: clean=true", TR, 7, false},
+    {"success", CTX, "conductor pr=#7: clean=true", TR, 70, false},
+    {"success", CTX, "conductor pr=#7 clean=true", TR, 7, false},
+    {"success", CTX, "", TR, 7, false},
+    /* untrusted (T3) */
+    {"success", CTX, "conductor pr=#7: clean=true", "dev1", 7, false},
+    {"success", CTX, "conductor pr=#7: clean=true", NULL, 7, false},
+    {"success", CTX, "conductor pr=#7: clean=true", "lfx-reviewer[bot]", 7,
+     false},
+    {"success", CTX, "conductor pr=#7: clean=true", "ai-bot", 7, false},
+    /* another context */
+    {"success", ESC, "conductor pr=#7: clean=true", TR, 7, false},
+    {"success", "Agentic-Review/Clean", "conductor pr=#7: clean=true", TR, 7,
+     false},
+};
+
+static void test_stamp__counts_for_clean_table(void **state)
+{
+	struct policy p;
+	size_t i;
+	int bad = 0;
+
+	(void)state;
+	policy_init(&p);
+	p.app_login = xstrdup("ai-bot[bot]"); /* App mode: its own statuses */
+	for (i = 0; i < ARRAY_SIZE(counts_rows); i++) {
+		const struct counts_row *r = &counts_rows[i];
+		struct snap_status x;
+
+		memset(&x, 0, sizeof(x));
+		x.id = 1;
+		x.state = xstrdup(r->state);
+		x.context = xstrdup(r->context);
+		x.description = xstrdup(r->desc);
+		x.creator = xstrdup_or_null(r->creator);
+		if (stamp_counts_for_clean(&x, &p, r->pr) != r->counts) {
+			print_error("row %zu (%s %s \"%s\" by %s, PR %lld): "
+			            "expected %d\n",
+			            i, r->state, r->context, r->desc,
+			            r->creator ? r->creator : "(none)",
+			            (long long)r->pr, r->counts);
+			bad++;
+		}
+		snap_status_release(&x);
+	}
+	assert_false(stamp_counts_for_clean(NULL, &p, 7));
+	assert_int_equal(bad, 0);
+	policy_release(&p);
+}
+
+struct enough_row {
+	const char *name;
+	struct st_spec v[3]; /* newest first; id 0 ends the list */
+	int64_t pr;
+	bool enough;
+};
+
+static const struct enough_row enough_rows[] = {
+    {"empty", {{0}}, 7, false},
+    {"a round",
+     {{9, "pending", CTX, "conductor pr=#7: awaiting review round", TR, 1}},
+     7,
+     true},
+    {"a round below the clean status",
+     {{9, "success", CTX, "conductor pr=#7: clean=true", TR, 1},
+      {8, "pending", CTX, "conductor pr=#7: awaiting review round", TR, 1}},
+     7,
+     true},
+    {"a round below a skip marker",
+     {{9, "success", ESC, "skipped pr=#7: needs-human label set", TR, 1},
+      {8, "pending", CTX, "conductor pr=#7: awaiting review round", TR, 1}},
+     7,
+     true},
+    {"clean and skip, no round yet",
+     {{9, "success", CTX, "conductor pr=#7: clean=true", TR, 1},
+      {8, "success", ESC, "skipped pr=#7: needs-human label set", TR, 1}},
+     7,
+     false},
+    {"another PR's round",
+     {{9, "pending", CTX, "conductor pr=#70: awaiting review round", TR, 1}},
+     7,
+     false},
+    {"an untrusted round",
+     {{9, "pending", CTX, "conductor pr=#7: awaiting review round", "dev1",
+       1}},
+     7,
+     false},
+    {"a pending status in the escalation context",
+     {{9, "pending", ESC, "conductor pr=#7: awaiting review round", TR, 1}},
+     7,
+     false},
+    {"a round not pending",
+     {{9, "failure", CTX, "conductor pr=#7: awaiting review round", TR, 1}},
+     7,
+     false},
+};
+
+static void test_stamp__history_enough_table(void **state)
+{
+	struct policy p;
+	size_t i;
+	int bad = 0;
+
+	(void)state;
+	policy_init(&p);
+	for (i = 0; i < ARRAY_SIZE(enough_rows); i++) {
+		const struct enough_row *r = &enough_rows[i];
+		struct snap_statuses st;
+		size_t n = 0;
+
+		while (n < ARRAY_SIZE(r->v) && r->v[n].id)
+			n++;
+		fill(&st, r->v, n);
+		if (stamp_history_enough(&st, &p, r->pr) != r->enough) {
+			print_error("row %zu (%s): expected %d\n", i, r->name,
+			            r->enough);
+			bad++;
+		}
+		snap_statuses_release(&st);
+	}
+	assert_false(stamp_history_enough(NULL, &p, 7));
+	assert_int_equal(bad, 0);
+	policy_release(&p);
+}
+
+static int cmp_id_desc(const void *a, const void *b)
+{
+	const struct st_spec *x = a, *y = b;
+
+	return (x->id < y->id) - (x->id > y->id);
+}
+
+/* An older round and skip marker of PR 7 below `mixed`, and a skip marker
+ * of PR 8, which has no round. */
+static const struct st_spec older[] = {
+    {990, "success", ESC, "skipped pr=#7: needs-human label set", TR, 40},
+    {985, "pending", CTX, "conductor pr=#7: awaiting review round", TR, 30},
+    {1020, "success", ESC, "skipped pr=#8: needs-human label set", TR, 400},
+};
+
+/* The skip marker that counts (§4): above the newest round. */
+static int64_t valid_skip(const struct snap_statuses *st,
+                          const struct policy *p, int64_t pr)
+{
+	const struct snap_status *round = stamp_round(st, p, pr);
+	const struct snap_status *skip = stamp_skip(st, p, pr);
+
+	return round && skip && skip->id > round->id ? skip->id : 0;
+}
+
+/* Where it says "enough", the §4 lookups over the part read are those
+ * over the whole history: stopping there changes no decision. */
+static void test_stamp__history_enough_decides_as_whole(void **state)
+{
+	static const int64_t prs[] = {7, 70, 8};
+	struct st_spec v[ARRAY_SIZE(mixed) + ARRAY_SIZE(older)];
+	struct snap_statuses whole, part;
+	struct policy p;
+	size_t i, k, stops[ARRAY_SIZE(prs)] = {0};
+
+	(void)state;
+	policy_init(&p);
+	memcpy(v, mixed, sizeof(mixed));
+	memcpy(v + ARRAY_SIZE(mixed), older, sizeof(older));
+	qsort(v, ARRAY_SIZE(v), sizeof(v[0]), cmp_id_desc);
+	fill(&whole, v, ARRAY_SIZE(v));
+	for (i = 0; i < ARRAY_SIZE(prs); i++) {
+		for (k = 0; k <= ARRAY_SIZE(v); k++) {
+			const struct snap_status *a, *b;
+
+			fill(&part, v, k);
+			if (!stamp_history_enough(&part, &p, prs[i])) {
+				snap_statuses_release(&part);
+				continue;
+			}
+			stops[i]++;
+			a = stamp_round(&part, &p, prs[i]);
+			b = stamp_round(&whole, &p, prs[i]);
+			assert_non_null(a);
+			assert_int_equal(a->id, b->id);
+			a = stamp_clean(&part, &p, prs[i]);
+			b = stamp_clean(&whole, &p, prs[i]);
+			assert_int_equal(a ? a->id : 0, b ? b->id : 0);
+			assert_int_equal(valid_skip(&part, &p, prs[i]),
+			                 valid_skip(&whole, &p, prs[i]));
+			snap_statuses_release(&part);
+		}
+	}
+	/* PR 7 and PR 70 have rounds; PR 8 never has enough. */
+	assert_true(stops[0] > 0);
+	assert_true(stops[1] > 0);
+	assert_int_equal(stops[2], 0);
+	snap_statuses_release(&whole);
+	policy_release(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -326,6 +539,9 @@ int main(void)
 	    cmocka_unit_test(test_stamp__contexts_from_policy),
 	    cmocka_unit_test(test_stamp__context_compare_is_exact),
 	    cmocka_unit_test(test_stamp__empty_list),
+	    cmocka_unit_test(test_stamp__counts_for_clean_table),
+	    cmocka_unit_test(test_stamp__history_enough_table),
+	    cmocka_unit_test(test_stamp__history_enough_decides_as_whole),
 	};
 
 	return cmocka_run_group_tests_name("stamp", tests, NULL, NULL);
