@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/crypto.h>
+
 #include "base/util.h"
 
 char buf_empty_[1];
@@ -160,4 +162,11 @@ void buf_rtrim(struct buf *b)
 		b->len--;
 	if (b->alloc)
 		b->ptr[b->len] = '\0';
+}
+
+void buf_wipe(struct buf *b)
+{
+	if (b->alloc)
+		OPENSSL_cleanse(b->ptr, b->alloc);
+	buf_release(b);
 }

@@ -60,4 +60,8 @@ void strv_vaddf(char ***v, size_t *n, const char *fmt, va_list ap)
 /* Drop trailing spaces, tabs, CR and LF. */
 void buf_rtrim(struct buf *b);
 
+/* For a buf that held a secret (token, key, JWT): zero all of its memory
+ * (OPENSSL_cleanse, which the compiler cannot drop), then release it. */
+void buf_wipe(struct buf *b);
+
 #endif

@@ -25,9 +25,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/buf.h"
 #include "base/file.h"
 #include "base/util.h"
-#include "github/app.h"
 
 #ifndef AGENTIC_APPLY_VERSION
 #define AGENTIC_APPLY_VERSION "unknown"

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/buf.h"
 #include "base/file.h"
 #include "formats/event.h"
 #include "formats/snapshot.h"

@@ -9,18 +9,10 @@
 #include <string.h>
 
 #include <openssl/bio.h>
-#include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 
 #include "base/util.h"
-
-void buf_wipe(struct buf *b)
-{
-	if (b->alloc)
-		OPENSSL_cleanse(b->ptr, b->alloc);
-	buf_release(b);
-}
 
 static void base64url(struct buf *out, const unsigned char *p, size_t n)
 {

@@ -22,12 +22,9 @@
  * out = "<header>.<claims>.<signature>" (base64url, no padding) with claims
  * {"iat": now - skew, "exp": now + ttl, "iss": app_id}. `key_pem` is an RSA
  * private key in PEM. 0, or AA_EUSAGE (bad key) with a message in err that
- * never quotes the key. `out` is secret: buf_wipe() it.
+ * never quotes the key. `out` is secret: buf_wipe() it (base/buf.h).
  */
 int github_app_jwt(struct buf *out, const char *app_id, const char *key_pem,
 		   int64_t now_s, struct buf *err);
-
-/* Wipe a buffer's memory (OPENSSL_cleanse), then release it. */
-void buf_wipe(struct buf *b);
 
 #endif

@@ -14,6 +14,7 @@
 
 #include <openssl/crypto.h>
 
+#include "base/buf.h"
 #include "base/json.h"
 #include "core/policy.h"
 #include "github/app.h"

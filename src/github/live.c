@@ -31,8 +31,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/buf.h"
 #include "base/util.h"
-#include "github/app.h"
 #include "github/live_int.h"
 
 static void live_refresh(struct github *gh)
