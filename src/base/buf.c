@@ -7,8 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/crypto.h>
-
 #include "base/util.h"
 
 char buf_empty_[1];
@@ -167,6 +165,6 @@ void buf_rtrim(struct buf *b)
 void buf_wipe(struct buf *b)
 {
 	if (b->alloc)
-		OPENSSL_cleanse(b->ptr, b->alloc);
+		mem_wipe(b->ptr, b->alloc);
 	buf_release(b);
 }

@@ -10,9 +10,6 @@
 
 #include "base/util.h"
 
-/* A memset the compiler cannot drop as a dead store. */
-static void *(*const volatile wipe)(void *, int, size_t) = memset;
-
 int file_read(struct buf *out, const char *path, struct buf *err)
 {
 	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
@@ -44,7 +41,7 @@ int file_read(struct buf *out, const char *path, struct buf *err)
 	}
 out:
 	/* A secret (a key file) may pass through here: leave no copy. */
-	wipe(chunk, 0, sizeof(chunk));
+	mem_wipe(chunk, sizeof(chunk));
 	if (f != stdin)
 		fclose(f);
 	if (error < 0)

@@ -299,3 +299,10 @@ int64_t clock_mono_ms(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
+
+void mem_wipe(void *p, size_t n)
+{
+	static void *(*const volatile wipe)(void *, int, size_t) = memset;
+
+	wipe(p, 0, n);
+}

@@ -98,6 +98,9 @@ void time_format(char out[32], int64_t ms);
  * A replay never reads either: its port has the snapshot's clock.
  */
 int64_t clock_wall_ms(void);
+/* Zero n bytes at p where the compiler cannot drop it as a dead store
+ * (secrets: keys, tokens). */
+void mem_wipe(void *p, size_t n);
 int64_t clock_mono_ms(void);
 
 /* GitHub's limits: an owner (user or organization) has at most 39

@@ -42,7 +42,7 @@ struct env_config {
 	long sweep_state_ttl_s;   /* AGENTIC_SWEEP_STATE_TTL (3600) */
 	bool stats;               /* AGENTIC_STATS: print what the run cost */
 	bool stats_trace;         /* AGENTIC_STATS=trace: and every port call */
-	/* GitHub App mode (input app-id, …): see github_live.h. */
+	/* GitHub App mode (input app-id, …): see github/live.h. */
 	const char *app_id;       /* AGENTIC_APP_ID */
 	struct buf app_key;       /* AGENTIC_APP_PRIVATE_KEY[_FILE]: secret */
 	int64_t app_installation; /* AGENTIC_APP_INSTALLATION_ID */

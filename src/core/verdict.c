@@ -17,6 +17,12 @@ bool verdict_author_trusted(const struct snap_comment *c,
 	return policy_is_trusted(p, c->author);
 }
 
+bool verdict_history_needed(const struct snap_comment *c,
+			    const struct policy *p)
+{
+	return c->edited && policy_is_trusted(p, c->author);
+}
+
 bool verdict_trusted_approval(const struct snap_review *r,
 			      const struct policy *p)
 {

@@ -23,6 +23,12 @@ bool verdict_edit_trusted(const struct snap_comment *c, const struct policy *p);
  * a deleted account or an unknown editor); call only when T2 fails. */
 const char *verdict_untrusted_editor(const struct snap_comment *c,
 				     const struct policy *p);
+/* Must T2 see c's whole edit history (A5)? Every edited comment of the
+ * trusted login: one whose markers someone else removed, and that the
+ * trusted login edited after them, is still an A1 hold, and its body no
+ * longer says so. */
+bool verdict_history_needed(const struct snap_comment *c,
+			    const struct policy *p);
 /* An APPROVED review by the trusted login (§6: the approvals this program
  * owns: it dismisses them, and approves only where none is current). */
 bool verdict_trusted_approval(const struct snap_review *r,

@@ -21,14 +21,6 @@
 #include "github/http.h"
 #include "github/live_int.h"
 
-static int64_t wall_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* A JSON answer to an App request: 0 and *root, or AA_EAPI. */
 static int app_request(struct live *l, const char *method, const char *path,
 		       long ok, cJSON **root)
@@ -78,7 +70,7 @@ int app_token(struct live *l)
 		   path = BUF_INIT(BUF_MAX_SMALL);
 	cJSON *root = NULL;
 	char *slug = NULL, *token = NULL;
-	int64_t now = wall_ms(), at = 0;
+	int64_t now = clock_wall_ms(), at = 0;
 	int error = AA_EAPI;
 
 	if (!a || (a->token.len &&

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "base/json.h"
+#include "core/verdict.h"
 #include "base/util.h"
 #include "core/policy.h"
 #include "formats/sweepstate.h"
@@ -158,17 +159,6 @@ static int dec_labels(struct snap_pull *p, const cJSON *nodes, struct buf *err)
 	return AA_OK;
 }
 
-/*
- * Must T2 see this comment's edit history (A5)? Every edited comment of the
- * trusted login: one whose markers someone else removed, and that the
- * trusted login edited after them, is still an A1 hold, and its body no
- * longer says so.
- */
-static bool edits_needed(const struct live *l, const struct snap_comment *c)
-{
-	return c->edited && policy_is_trusted(l->policy, c->author);
-}
-
 void history_reads_release(struct history_reads *t)
 {
 	size_t i;
@@ -204,7 +194,7 @@ static int dec_comments(const struct live *l, struct snap_pull *p,
 			return AA_ERR;
 		c->body_len = strlen(c->body);
 		c->edited = json_has(n, "lastEditedAt") || c->edited_by != NULL;
-		if (!edits_needed(l, c))
+		if (!verdict_history_needed(c, l->policy)) /* core decides */
 			continue;
 		t = GROW_ONE(pending->v, pending->n);
 		t->comment = c->id;

@@ -314,22 +314,6 @@ static uint64_t next_random(struct http *h)
 	return h->rng;
 }
 
-static int64_t mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static int64_t wall_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Milliseconds left before the run's deadline: -1 when there is none, 0
  * when it has passed. */
 static int64_t time_left(const struct http *h)
@@ -338,7 +322,7 @@ static int64_t time_left(const struct http *h)
 
 	if (!d)
 		return -1;
-	d -= wall_ms();
+	d -= clock_wall_ms();
 	return d > 0 ? d : 0;
 }
 
@@ -398,14 +382,14 @@ static long backoff_ms(struct http *h, int attempt)
 static long rate_limit_wait(const struct http_response *r, CURL *c)
 {
 	int64_t after = header_int(c, "retry-after", -1);
-	time_t now = time(NULL);
+	int64_t now = clock_wall_ms() / 1000;
 
 	if (r->status != 403 && r->status != 429)
 		return -1;
 	if (after >= 0)
 		return (long)(after * 1000);
 	if (r->ratelimit_remaining == 0 && r->ratelimit_reset > 0)
-		return r->ratelimit_reset > (int64_t)now
+		return r->ratelimit_reset > now
 			       ? (long)((r->ratelimit_reset - now) * 1000 + 1000)
 			       : 1000;
 	if (r->status == 429 || strstr(r->body.ptr, "rate limit"))
@@ -524,7 +508,7 @@ int http_request(struct http *h, const char *method, const char *path_or_url,
 		h->stats.reads++;
 	} else {
 		/* GitHub's secondary limits: writes serial and spaced out. */
-		int64_t now = mono_ms();
+		int64_t now = clock_mono_ms();
 		long pace = 0;
 
 		if (h->last_write_ms &&
@@ -641,7 +625,7 @@ int http_request(struct http *h, const char *method, const char *path_or_url,
 	}
 out:
 	if (!idempotent)
-		h->last_write_ms = mono_ms();
+		h->last_write_ms = clock_mono_ms();
 	buf_release(&url);
 	buf_release(&what);
 	return error;

@@ -45,11 +45,8 @@ static void live_refresh(struct github *gh)
 
 static int64_t live_now(struct github *gh)
 {
-	struct timespec ts;
-
 	(void)gh;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return clock_wall_ms();
 }
 
 static void live_free(struct github *gh)

@@ -284,6 +284,23 @@ static void test_buf__rtrim(void **state)
 	buf_release(&b);
 }
 
+static void test_buf__wipe_zeroes_before_release(void **state)
+{
+	struct buf b = BUF_INIT(BUF_MAX_SMALL);
+	char bytes[16];
+
+	(void)state;
+	buf_adds(&b, "ghs_secret");
+	buf_wipe(&b);
+	assert_int_equal(b.len, 0);
+	assert_int_equal(b.alloc, 0);
+	assert_string_equal(b.ptr, "");
+	memset(bytes, 'k', sizeof(bytes));
+	mem_wipe(bytes, sizeof(bytes));
+	assert_int_equal(bytes[0], 0);
+	assert_int_equal(bytes[15], 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -301,6 +318,7 @@ int main(void)
 	    cmocka_unit_test(test_buf__setf_past_ceiling),
 	    cmocka_unit_test(test_buf__detach),
 	    cmocka_unit_test(test_buf__rtrim),
+	    cmocka_unit_test(test_buf__wipe_zeroes_before_release),
 	};
 
 	return cmocka_run_group_tests_name("buf", tests, NULL, NULL);

@@ -151,24 +151,11 @@ static void test_github_app__bad_keys_and_ids_are_refused(void **state)
 	buf_release(&err);
 }
 
-static void test_github_app__buf_wipe_zeroes_before_release(void **state)
-{
-	struct buf b = BUF_INIT(BUF_MAX_SMALL);
-
-	(void)state;
-	buf_adds(&b, "ghs_secret");
-	buf_wipe(&b);
-	assert_int_equal(b.len, 0);
-	assert_int_equal(b.alloc, 0);
-	assert_string_equal(b.ptr, "");
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_github_app__jwt_verifies_with_the_public_key),
 		cmocka_unit_test(test_github_app__bad_keys_and_ids_are_refused),
-		cmocka_unit_test(test_github_app__buf_wipe_zeroes_before_release),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -356,6 +356,41 @@ static const struct judge_row judge_rows[] = {
      false, 4, 2, 1, 2, true, true, false},
 };
 
+/* A5: which comments' edit histories a read must fetch, and which
+ * reviews are the trusted login's approvals. */
+static void test_verdict__history_and_approvals(void **state)
+{
+	char tr[] = "lfx-reviewer", other[] = "mallory", ok[] = "APPROVED",
+	     no[] = "COMMENTED";
+	struct snap_comment c;
+	struct snap_review r;
+	struct policy p;
+
+	(void)state;
+	policy_init(&p);
+	memset(&c, 0, sizeof(c));
+	c.author = tr;
+	assert_false(verdict_history_needed(&c, &p)); /* never edited */
+	c.edited = true;
+	assert_true(verdict_history_needed(&c, &p)); /* markers or not */
+	c.author = other;
+	assert_false(verdict_history_needed(&c, &p)); /* never a verdict */
+	c.author = NULL;
+	assert_false(verdict_history_needed(&c, &p));
+	memset(&r, 0, sizeof(r));
+	r.author = tr;
+	r.state = ok;
+	assert_true(verdict_trusted_approval(&r, &p));
+	r.state = no;
+	assert_false(verdict_trusted_approval(&r, &p));
+	r.state = ok;
+	r.author = other;
+	assert_false(verdict_trusted_approval(&r, &p));
+	r.author = NULL;
+	assert_false(verdict_trusted_approval(&r, &p));
+	policy_release(&p);
+}
+
 static void test_verdict__judge_table(void **state)
 {
 	size_t i, nt;
@@ -797,6 +832,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_verdict__trust_table),
 	    cmocka_unit_test(test_verdict__edit_history_table),
+	    cmocka_unit_test(test_verdict__history_and_approvals),
 	    cmocka_unit_test(test_verdict__judge_table),
 	    cmocka_unit_test(test_verdict__judge_follows_ai_reviewers),
 	    cmocka_unit_test(
