@@ -256,12 +256,12 @@ export async function startFakehub(snapshotPath, latencyMs = 0) {
   };
 }
 
-/** Peak RSS and request counts from AGENTIC_STATS=1's line on stderr. */
+/** Peak RSS, request counts and GraphQL points from AGENTIC_STATS=1's line on stderr. */
 export function stats(stderr) {
-  const m = /stats: requests=(\d+) reads=(\d+) writes=(\d+) retries=(\d+) bytes_in=(\d+) peak_rss_kb=(\d+)/.exec(stderr);
+  const m = /stats: requests=(\d+) reads=(\d+) writes=(\d+) retries=(\d+) graphql_points=(\d+) bytes_in=(\d+) peak_rss_kb=(\d+)/.exec(stderr);
   if (!m) return null;
-  const [requests, reads, writes, retries, bytesIn, rssKb] = m.slice(1).map(Number);
-  return { requests, reads, writes, retries, bytesIn, rssKb };
+  const [requests, reads, writes, retries, points, bytesIn, rssKb] = m.slice(1).map(Number);
+  return { requests, reads, writes, retries, points, bytesIn, rssKb };
 }
 
 export function runProgram(bin, args, hub, extraEnv = {}) {

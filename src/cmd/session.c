@@ -391,9 +391,11 @@ static void print_stats(struct session *s)
 	github_live_stats(gh, &st);
 	fprintf(stderr,
 		"agentic-apply: stats: requests=%ld reads=%ld writes=%ld "
-		"retries=%ld bytes_in=%lld peak_rss_kb=%ld\n",
+		"retries=%ld graphql_points=%lld bytes_in=%lld "
+		"peak_rss_kb=%ld\n",
 		st.requests, st.reads, st.writes, st.retries,
-		(long long)st.bytes_in, peak_rss_kb());
+		(long long)st.graphql_points, (long long)st.bytes_in,
+		peak_rss_kb());
 }
 
 int session_close(struct session *s, bool json)

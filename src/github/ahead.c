@@ -71,9 +71,7 @@ void live_prefetch(struct github *gh, const int64_t *prs, size_t n)
 		buf_reset(&q);
 		batch_query(&q, prs + from, count);
 		buf_init(&bodies[b], BUF_MAX_DOC);
-		buf_adds(&bodies[b], "{\"query\":");
-		json_quote(&bodies[b], q.ptr, q.len);
-		buf_addf(&bodies[b], ",\"variables\":%s}", v.ptr);
+		gql_body(&bodies[b], q.ptr, q.len, v.ptr);
 		items[b].url = l->graphql_url;
 		items[b].body = bodies[b].ptr;
 	}
@@ -93,6 +91,7 @@ void live_prefetch(struct github *gh, const int64_t *prs, size_t n)
 		    jget_obj(&data, root, "", "data", 0, &err) < 0 ||
 		    jget_obj(&repo, data, "data", "repository", 0, &err) < 0)
 			goto next;
+		gql_count(l, data);
 		for (i = 0; i < count; i++) {
 			struct prefetched one;
 			char alias[32];

@@ -8,6 +8,8 @@
  */
 #include "github/live.h"
 
+#include <string.h>
+
 #include "base/json.h"
 #include "base/util.h"
 #include "github/live_int.h"
@@ -152,14 +154,31 @@ const char base_query[] =
 	"$owner,name:$name){pullRequest(number:$number){headRefOid baseRefOid}"
 	"}}";
 
+void gql_document(struct buf *out, const char *query, size_t len)
+{
+	/* Every document ends with its operation's closing brace: the cost
+	 * goes inside it, unless the document asks for rateLimit itself. */
+	if (len && query[len - 1] == '}' && !strstr(query, "rateLimit{")) {
+		buf_add(out, query, len - 1);
+		buf_adds(out, " rateLimit{cost}}");
+	} else {
+		buf_add(out, query, len);
+	}
+}
+
+/* A document as it is sent (gql_document). */
 static void emit_query(struct jw *w, const char *name, const char *query)
 {
+	struct buf sent = BUF_INIT(BUF_MAX_DOC);
+
+	gql_document(&sent, query, strlen(query));
 	jw_obj_begin(w);
 	jw_key(w, "name");
 	jw_str(w, name);
 	jw_key(w, "query");
-	jw_str(w, query);
+	jw_str(w, sent.ptr);
 	jw_obj_end(w);
+	buf_release(&sent);
 }
 
 void github_live_queries(struct buf *out)

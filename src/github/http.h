@@ -72,6 +72,8 @@ struct http_stats {
 	int64_t waited_ms;
 	long timeouts;       /* requests that timed out (hung) */
 	long deadline_cuts;  /* requests or waits stopped by the deadline */
+	int64_t graphql_points; /* GitHub's cost of the queries (rateLimit.cost):
+				 * counted by the live port, not here */
 };
 
 struct http;

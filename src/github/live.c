@@ -157,6 +157,7 @@ void github_live_stats(struct github *gh, struct http_stats *out)
 	const struct http_stats *a = http_stats(l->http);
 
 	*out = *a;
+	out->graphql_points = l->points;
 	if (l->read_http != l->http) {
 		const struct http_stats *b = http_stats(l->read_http);
 

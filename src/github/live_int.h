@@ -105,6 +105,7 @@ struct live {
 	struct prefetched *ahead;       /* read ahead by a sweep, used once */
 	size_t nahead, aahead;
 	int64_t rate_remaining;         /* rateLimit.remaining, -1 unknown */
+	int64_t points;                 /* sum of rateLimit.cost answered */
 };
 
 static inline struct live *L(struct github *gh)
@@ -158,6 +159,14 @@ const char *http_what(int status);
  */
 int gql(struct live *l, const char *query, const char *vars,
 	cJSON **root, const cJSON **data);
+/* A document as sent: `query` asking for its own cost too (rateLimit{cost},
+ * which costs nothing), unless it asks for rateLimit already. */
+void gql_document(struct buf *out, const char *query, size_t len);
+/* The body of a GraphQL request: gql_document(query), then `vars`. */
+void gql_body(struct buf *body, const char *query, size_t len,
+	      const char *vars);
+/* Add the cost an answer's data reports to l->points (AGENTIC_STATS). */
+void gql_count(struct live *l, const cJSON *data);
 /* The variables of a query: owner, name, PR `number` (0: none), and one
  * more string variable `key` (NULL: none). */
 void vars_kv(struct live *l, struct buf *v, int64_t number, const char *key,

@@ -37,6 +37,29 @@ static bool missing_pull(const cJSON *e)
  * *data its "data" object. AA_ENOTFOUND when GitHub says the pull request
  * does not exist; AA_EAPI on any other failure.
  */
+void gql_body(struct buf *body, const char *query, size_t len,
+	      const char *vars)
+{
+	struct buf q = BUF_INIT(BUF_MAX_DOC);
+
+	gql_document(&q, query, len);
+	buf_adds(body, "{\"query\":");
+	json_quote(body, q.ptr, q.len);
+	buf_addf(body, ",\"variables\":%s}", vars);
+	buf_release(&q);
+}
+
+void gql_count(struct live *l, const cJSON *data)
+{
+	const cJSON *rate = cJSON_GetObjectItemCaseSensitive(data, "rateLimit");
+	const cJSON *cost = cJSON_GetObjectItemCaseSensitive(rate, "cost");
+
+	/* Only counted: a missing or odd cost changes no decision. */
+	if (cJSON_IsNumber(cost) && cost->valuedouble >= 0 &&
+	    cost->valuedouble < 1e6)
+		l->points += (int64_t)cost->valuedouble;
+}
+
 int gql(struct live *l, const char *query, const char *vars,
 	cJSON **root, const cJSON **data)
 {
@@ -50,9 +73,7 @@ int gql(struct live *l, const char *query, const char *vars,
 	http_response_init(&r);
 	if (app_token(l) < 0)
 		goto out;
-	buf_adds(&body, "{\"query\":");
-	json_quote(&body, query, strlen(query));
-	buf_addf(&body, ",\"variables\":%s}", vars);
+	gql_body(&body, query, strlen(query), vars);
 	if (http_request(l->read_http, "POST", l->graphql_url, body.ptr, true, &r,
 			 &err) < 0) {
 		buf_setf(&l->gh.error, "%s", err.ptr);
@@ -90,6 +111,7 @@ int gql(struct live *l, const char *query, const char *vars,
 		buf_setf(&l->gh.error, "POST /graphql: no data in the answer");
 		goto out;
 	}
+	gql_count(l, *data);
 	error = AA_OK;
 out:
 	if (error) {

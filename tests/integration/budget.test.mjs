@@ -93,6 +93,18 @@ describe('budget', () => {
       'GET /user', `POST /repos/${fx.snapshot.repository}/statuses/${head}`]);
   });
 
+  it('AGENTIC_STATS=1: the program counts the GraphQL points GitHub charged (rateLimit.cost), as fakehub does', async () => {
+    const fx = fixture('150-sweep-mixed');
+    await hub.load(fx.snapshot);
+    const r = await runLive(fx.snapshot, hub, { command: ['sweep', '--json'], env: { AGENTIC_STATS: '1' } });
+    const log = await hub.log();
+    const charged = log.filter((e) => e.path === '/graphql').reduce((n, e) => n + (e.points ?? 0), 0);
+    const m = /graphql_points=(\d+)/.exec(r.stderr);
+    assert.ok(m, r.stderr.slice(-300));
+    assert.ok(charged > 0);
+    assert.equal(Number(m[1]), charged);
+  });
+
   it('withhold (label present, no approval to dismiss): one GraphQL query', async () => {
     const fx = fixture('050-gate-all-hold-approve');
     const s = structuredClone(fx.snapshot);
