@@ -2,9 +2,9 @@
  * github.h - the GitHub port: every read and write the decision code makes.
  *
  * A small table of function pointers (libgit2's pluggable streams): one
- * implementation serves a snapshot in memory (github_world.c: replay, unit
+ * implementation serves a snapshot in memory (port/world.c: replay, unit
  * tests), one talks REST/GraphQL over libcurl (github/live.c), and one
- * wraps either to plan writes without making them (github_dryrun.c).
+ * wraps either to plan writes without making them (port/dryrun.c).
  *
  * Every call carries the PR it is made for (0 when none) so faults and
  * logs can name it. Reads return 0, AA_ENOTFOUND, or AA_EAPI; the message
