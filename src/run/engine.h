@@ -3,10 +3,11 @@
  * port: apply a verdict, gate a PR (with the approve/dismiss protocol),
  * sweep every open PR, and dispatch a webhook event to them.
  *
- * Every step reads, then decides with the pure functions of gate.h and
- * verdict.h, then writes — and records all of it in the report, including
- * the exit code. Nothing here prints, exits, or touches anything but the
- * port.
+ * One file per flow (apply.c, gate.c, sweep.c, event.c; writes.c holds
+ * every write): each reads what a decision of core/ (apply.h, gate.h,
+ * select.h) asks for, decides with it, writes, and records the outcome in
+ * the report, exit code included. Nothing here prints, exits, or touches
+ * anything but the port.
  */
 #ifndef AA_ENGINE_H
 #define AA_ENGINE_H
