@@ -188,3 +188,58 @@ int rv_confidence_parse(const char *s)
 {
 	return find_name(rv_confidence_names, RV_CONFIDENCE_COUNT, s);
 }
+
+size_t rv_codepoints(const char *s, size_t len)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < len; i++)
+		if (((unsigned char)s[i] & 0xC0) != 0x80)
+			n++;
+	return n;
+}
+
+/* Bytes of the first `cp` code points of s. */
+static size_t prefix_bytes(const char *s, size_t len, size_t cp)
+{
+	size_t i = 0;
+	while (i < len) {
+		if (((unsigned char)s[i] & 0xC0) != 0x80) {
+			if (cp == 0)
+				break;
+			cp--;
+		}
+		i++;
+	}
+	return i;
+}
+
+void rv_one(struct buf *out, const char *s, size_t cap, bool cell)
+{
+	size_t len = s ? strlen(s) : 0;
+	bool cut = cap > 0 && rv_codepoints(s, len) > cap;
+	size_t keep = cut ? prefix_bytes(s, len, cap - 1) : len;
+	struct buf t;
+
+	/* First LF → space and the cap, then the escapes over the result:
+	 * a cut can never leave half an escape behind. */
+	buf_init(&t, 0);
+	for (size_t i = 0; i < keep; i++)
+		buf_addch(&t, s[i] == '\n' ? ' ' : s[i]);
+	if (cut)
+		buf_adds(&t, "\xE2\x80\xA6"); /* … */
+	for (size_t i = 0; i < t.len; i++) {
+		const char *p = t.ptr + i;
+		if (t.len - i >= 4 && memcmp(p, "<!--", 4) == 0) {
+			buf_adds(out, "&lt;!--");
+			i += 3;
+		} else if (t.len - i >= 3 && memcmp(p, "-->", 3) == 0) {
+			buf_adds(out, "--&gt;");
+			i += 2;
+		} else if (cell && *p == '|') {
+			buf_adds(out, "\\|");
+		} else {
+			buf_addch(out, *p);
+		}
+	}
+	buf_release(&t);
+}

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/buf.h"
 #include "base/util.h"
 
 /* Ceilings of §3 (I1, I2, I3). */
@@ -252,6 +253,18 @@ struct review_state {
 };
 
 void review_state_release(struct review_state *s);
+
+/*
+ * one() of §5.1: every input value that lands in a sticky or a root passes
+ * through it. LF becomes a space; text over `cap` code points keeps its
+ * first cap-1 and gains "…"; then "<!--" becomes "&lt;!--" and "-->"
+ * "--&gt;"; with `cell`, "|" becomes "\|" (a table cell). Appends to out.
+ */
+#define RV_ONE_CAP 500
+#define RV_ONE_CAP_LONG 2000 /* failure mode, mitigation, quotes */
+void rv_one(struct buf *out, const char *s, size_t cap, bool cell);
+/* Code points in s (UTF-8; a stray continuation byte counts as one). */
+size_t rv_codepoints(const char *s, size_t len);
 
 /* Look-ups used everywhere: NULL / -1 when absent. */
 const struct rv_finding *review_find(const struct rv_finding *f, size_t n,
