@@ -8,7 +8,9 @@ import { performance } from 'node:perf_hooks';
 import { randomUUID } from 'node:crypto';
 
 import { State, SnapshotError } from './state.mjs';
-import { FaultAbort, FaultBook, FaultGate, FaultSpecError, faultEffect, validateFaults } from './faults.mjs';
+import {
+  FaultAbort, FaultBook, FaultGate, FaultSpecError, LOST_RESPONSE_STATUS, faultEffect, validateFaults,
+} from './faults.mjs';
 import { Shapes } from './shapes.mjs';
 import { matchRoute } from './rest.mjs';
 import { runGraphql } from './graphql.mjs';
@@ -304,6 +306,8 @@ export class FakeHub {
         params: match.params, query: Object.fromEntries(url.searchParams), body,
       };
       const out = match.handler(ctx);
+      // `lost_response`: the request was carried out (a write applied), its answer is lost.
+      if (gate.lost) return this.faultResponse(gate.lost, resource);
       return { ...out, headers: { ...this.rateHeaders('core'), ...out.headers }, mangle: gate.mangle };
     } catch (err) {
       if (err instanceof FaultAbort) return this.faultResponse(err.fault, resource);
@@ -339,6 +343,13 @@ export class FakeHub {
     switch (effect) {
       case 'hang':
         return { hang: true };
+      case 'lost_response':
+        if (fault.status === 'timeout' || fault.status === 'hang') return { hang: true };
+        return {
+          status: code ?? LOST_RESPONSE_STATUS,
+          headers: this.rateHeaders(resource),
+          body: this.shapes.error(code ?? LOST_RESPONSE_STATUS, STATUS_CODES[code ?? LOST_RESPONSE_STATUS] ?? 'Server Error'),
+        };
       case 'secondary_limit':
         return {
           status: code ?? 403,
@@ -379,6 +390,11 @@ export class FakeHub {
         case 'POST /_fakehub/state':
           this.setState(body);
           return { status: 200, body: this.state.toSnapshot() };
+        case 'GET /_fakehub/writes':
+          return { status: 200, body: this.state.writes };
+        case 'POST /_fakehub/writes/clear':
+          this.state.writes = [];
+          return { status: 204, body: null };
         case 'GET /_fakehub/faults':
           return { status: 200, body: this.state.faults };
         case 'POST /_fakehub/faults': {

@@ -803,6 +803,7 @@ export function runGraphql(hub, requestBody, auth = null, entry = null) {
     typeResolver,
   });
   if (gate.abort) throw new FaultAbort(gate.abort);
+  if (gate.lost) throw new FaultAbort(gate.lost);
   const body = {};
   if (result.data !== undefined) body.data = result.data;
   if (result.errors?.length) body.errors = result.errors.map(formatError);

@@ -1,5 +1,7 @@
 // REST endpoints: GitHub's paths, status codes and shapes over the snapshot state.
-import { STATUSES_PER_CONTEXT_CAP, PULL_COMMITS_CAP } from './state.mjs';
+import {
+  BODY_MAX_CHARS, STATUSES_PER_CONTEXT_CAP, PULL_COMMITS_CAP, codePoints, resolveDiffLine, resolveDiffPosition,
+} from './state.mjs';
 import { MSG_INTEGRATION } from './appauth.mjs';
 import { clock, nowIso, sameText } from './util.mjs';
 
@@ -25,6 +27,20 @@ function validationFailed(ctx, errors) {
 function unprocessable(ctx, ...errors) {
   return json(422, ctx.shapes.error(422, 'Unprocessable Entity', { errors }));
 }
+
+/** GitHub's answer to a body that does not match the operation's schema (422, message only). */
+function invalidRequest(ctx, detail) {
+  return json(422, ctx.shapes.error(422, `Invalid request.\n\n${detail}`));
+}
+
+/** Rails' Array#to_sentence, as GitHub joins several errors into one string. */
+function toSentence(list) {
+  if (list.length <= 1) return list.join('');
+  if (list.length === 2) return `${list[0]} and ${list[1]}`;
+  return `${list.slice(0, -1).join(', ')}, and ${list.at(-1)}`;
+}
+
+const TOO_LONG = `Body is too long (maximum is ${BODY_MAX_CHARS} characters)`;
 
 function badJson(ctx) {
   return json(400, ctx.shapes.error(400, 'Problems parsing JSON'));
@@ -211,6 +227,7 @@ repoRoute('POST', '/labels', (ctx) => {
     return validationFailed(ctx, [{ resource: 'Label', code: 'already_exists', field: 'name' }]);
   }
   const record = ctx.state.createRepoLabel({ name: value.name, color, description: value.description });
+  ctx.state.recordWrite({ kind: 'create_label', label: record.name });
   const body = ctx.shapes.label(record);
   return json(201, body, { location: body.url });
 });
@@ -235,6 +252,7 @@ repoRoute('PATCH', '/labels/:name', (ctx) => {
     return validationFailed(ctx, [{ resource: 'Label', code: 'invalid', field: 'color' }]);
   }
   const renamed = ctx.state.renameRepoLabel(record.name, { newName, color, description: value.description });
+  ctx.state.recordWrite({ kind: 'label_update', label: record.name, new_name: renamed.name });
   return json(200, ctx.shapes.label(renamed));
 });
 
@@ -243,6 +261,7 @@ repoRoute('DELETE', '/labels/:name', (ctx) => {
   const record = ctx.state.findRepoLabel(ctx.params.name);
   if (!record) return notFound(ctx);
   ctx.state.deleteRepoLabel(record.name);
+  ctx.state.recordWrite({ kind: 'label_delete', label: record.name });
   return json(204, null);
 });
 
@@ -296,7 +315,7 @@ repoRoute('GET', '/issues/:number#/comments', withPull((ctx, pull) => {
   let comments = ctx.state.comments(pull);
   if (ctx.query.since) {
     const since = Date.parse(ctx.query.since);
-    if (!Number.isNaN(since)) comments = comments.filter((c) => Date.parse(c.edited_at ?? c.created_at ?? 0) >= since);
+    if (!Number.isNaN(since)) comments = comments.filter((c) => Date.parse(c.updated_at ?? c.edited_at ?? c.created_at ?? 0) >= since);
   }
   return paged(ctx, comments, (c) => ctx.shapes.comment(pull, c));
 }));
@@ -305,6 +324,50 @@ repoRoute('GET', '/issues/comments/:id#', (ctx) => {
   const found = ctx.state.findComment(ctx.params.id);
   ctx.gate.gate({ read: 'comments', prs: found ? [found.pull.number] : [] });
   return found ? json(200, ctx.shapes.comment(found.pull, found.comment)) : notFound(ctx);
+});
+
+/** The body of a comment write, or a response to return instead (GitHub's answers). */
+function commentBody(ctx) {
+  const { value, error } = objectBody(ctx);
+  if (error) return { error };
+  if (typeof value.body !== 'string') return { error: invalidRequest(ctx, '"body" wasn\'t supplied.') };
+  if (!value.body.trim()) {
+    return { error: validationFailed(ctx, [{ resource: 'IssueComment', code: 'unprocessable', field: 'data', message: 'Body cannot be blank' }]) };
+  }
+  if (codePoints(value.body) > BODY_MAX_CHARS) {
+    return { error: validationFailed(ctx, [{ resource: 'IssueComment', code: 'unprocessable', field: 'data', message: TOO_LONG }]) };
+  }
+  return { value: value.body };
+}
+
+repoRoute('POST', '/issues/:number#/comments', (ctx) => {
+  const number = Number(ctx.params.number);
+  ctx.gate.gate({ write: 'comment', prs: [number] });
+  const pull = ctx.state.pull(number);
+  if (!pull) return notFound(ctx);
+  const { value, error } = commentBody(ctx);
+  if (error) return error;
+  const comment = ctx.state.createComment(pull, value, writer(ctx).login);
+  const body = ctx.shapes.comment(pull, comment);
+  return json(201, body, { location: body.url });
+});
+
+repoRoute('PATCH', '/issues/comments/:id#', (ctx) => {
+  const found = ctx.state.findComment(ctx.params.id);
+  ctx.gate.gate({ write: 'comment', prs: found ? [found.pull.number] : [], comment_id: Number(ctx.params.id) });
+  if (!found) return notFound(ctx);
+  const { value, error } = commentBody(ctx);
+  if (error) return error;
+  ctx.state.updateComment(found.pull, found.comment, value, writer(ctx).login);
+  return json(200, ctx.shapes.comment(found.pull, found.comment));
+});
+
+repoRoute('DELETE', '/issues/comments/:id#', (ctx) => {
+  const found = ctx.state.findComment(ctx.params.id);
+  ctx.gate.gate({ write: 'comment_delete', prs: found ? [found.pull.number] : [], comment_id: Number(ctx.params.id) });
+  if (!found) return notFound(ctx);
+  ctx.state.deleteComment(found.pull, found.comment);
+  return json(204, null);
 });
 
 repoRoute('GET', '/issues/:number#/timeline', withPull((ctx, pull) => {
@@ -325,11 +388,111 @@ repoRoute('GET', '/pulls/:number#/reviews/:id#', withPull((ctx, pull) => {
   return review ? json(200, ctx.shapes.review(pull, review)) : notFound(ctx);
 }));
 
+repoRoute('GET', '/pulls/:number#/reviews/:id#/comments', withPull((ctx, pull) => {
+  ctx.gate.gate({ read: 'review_comments', prs: [pull.number], page: pageParams(ctx.query).page });
+  const review = ctx.state.findReview(pull, ctx.params.id);
+  if (!review) return notFound(ctx);
+  const list = ctx.state.reviewComments(pull).filter((c) => c.review_id === review.id);
+  return paged(ctx, list, (c) => ctx.shapes.reviewCommentOfReview(pull, c));
+}));
+
+repoRoute('GET', '/pulls/:number#/comments', withPull((ctx, pull) => {
+  ctx.gate.gate({ read: 'review_comments', prs: [pull.number], page: pageParams(ctx.query).page });
+  let list = ctx.state.reviewComments(pull);
+  if (ctx.query.since) {
+    const since = Date.parse(ctx.query.since);
+    if (!Number.isNaN(since)) list = list.filter((c) => Date.parse(c.updated_at ?? c.created_at ?? 0) >= since);
+  }
+  if (ctx.query.direction === 'desc') list.reverse();
+  return paged(ctx, list, (c) => ctx.shapes.reviewComment(pull, c));
+}));
+
+repoRoute('GET', '/pulls/comments/:id#', (ctx) => {
+  const found = ctx.state.findReviewComment(ctx.params.id);
+  ctx.gate.gate({ read: 'review_comments', prs: found ? [found.pull.number] : [], comment_id: Number(ctx.params.id) });
+  return found ? json(200, ctx.shapes.reviewComment(found.pull, found.comment)) : notFound(ctx);
+});
+
+/** GitHub lists at most this many files of a pull request. */
+const PULL_FILES_CAP = 3000;
+
+repoRoute('GET', '/pulls/:number#/files', withPull((ctx, pull) => {
+  ctx.gate.gate({ read: 'files', prs: [pull.number], page: pageParams(ctx.query).page });
+  return paged(ctx, ctx.state.files(pull).slice(0, PULL_FILES_CAP), (f) => ctx.shapes.diffEntry(pull, f));
+}));
+
+/**
+ * The review comments of a review request, resolved against the pull's files
+ * as GitHub resolves them: `{comments}` (with `line`/`side` filled in) or
+ * `{error}`. A comment names a file of the pull (else "Path could not be
+ * resolved") and a line of its patch on `side` (RIGHT: a context or added
+ * line; LEFT: a context or removed line), or a diff `position`; `start_line`
+ * (on `start_side`, default `side`) lies in the same hunk, before the line.
+ * Any unresolved comment fails the whole review (one 422, nothing created).
+ */
+function resolveReviewComments(ctx, pull, list) {
+  if (list === undefined || list === null) return { comments: [] };
+  if (!Array.isArray(list)) return { error: invalidRequest(ctx, 'For \'properties/comments\', it is not an array.') };
+  for (const [i, c] of list.entries()) {
+    if (c === null || typeof c !== 'object' || Array.isArray(c)) return { error: invalidRequest(ctx, `For 'items', comments[${i}] is not an object.`) };
+    for (const key of ['path', 'body']) {
+      if (typeof c[key] !== 'string') return { error: invalidRequest(ctx, `No subschema in "anyOf" matched. "${key}" wasn't supplied.`) };
+    }
+    for (const key of ['line', 'start_line', 'position']) {
+      if (c[key] !== undefined && c[key] !== null && !Number.isSafeInteger(c[key])) return { error: invalidRequest(ctx, `For 'properties/${key}', ${JSON.stringify(c[key])} is not an integer.`) };
+    }
+    for (const key of ['side', 'start_side']) {
+      if (c[key] !== undefined && c[key] !== null && c[key] !== 'LEFT' && c[key] !== 'RIGHT') return { error: invalidRequest(ctx, `For 'properties/${key}', ${JSON.stringify(c[key])} is not a valid side.`) };
+    }
+  }
+  if (list.some((c) => codePoints(c.body) > BODY_MAX_CHARS)) return { error: unprocessable(ctx, TOO_LONG) };
+  const problems = [];
+  const comments = [];
+  for (const c of list) {
+    const file = ctx.state.findFile(pull, c.path);
+    if (!file) {
+      problems.push('Path could not be resolved');
+      continue;
+    }
+    let side = c.side ?? 'RIGHT';
+    let found = null;
+    let line = c.line ?? null;
+    if (line !== null) found = resolveDiffLine(file.patch, line, side);
+    else if (c.position != null) {
+      found = resolveDiffPosition(file.patch, c.position);
+      if (found) {
+        side = found.line.kind === '-' ? 'LEFT' : 'RIGHT';
+        line = side === 'LEFT' ? found.line.old : found.line.new;
+      }
+    }
+    if (!found) {
+      problems.push('Line could not be resolved');
+      continue;
+    }
+    let startLine = null;
+    let startSide = null;
+    if (c.start_line != null) {
+      startSide = c.start_side ?? side;
+      const start = resolveDiffLine(file.patch, c.start_line, startSide);
+      if (!start || start.hunk !== found.hunk || start.line.position >= found.line.position) {
+        problems.push('Line could not be resolved');
+        continue;
+      }
+      startLine = c.start_line;
+    }
+    comments.push({ path: c.path, body: c.body, line, side, start_line: startLine, start_side: startSide });
+  }
+  if (problems.length) return { error: unprocessable(ctx, toSentence(problems)) };
+  return { comments };
+}
+
 const REVIEW_EVENTS = { APPROVE: 'APPROVED', REQUEST_CHANGES: 'CHANGES_REQUESTED', COMMENT: 'COMMENTED' };
 
 repoRoute('POST', '/pulls/:number#/reviews', (ctx) => {
   const number = Number(ctx.params.number);
-  ctx.gate.gate({ write: 'approve', prs: [number] });
+  // A COMMENT review is the `review` write (PUBLISH.md §8); every other event is `approve`, as before.
+  const asked = ctx.body !== null && typeof ctx.body === 'object' && !Array.isArray(ctx.body) ? ctx.body.event : undefined;
+  ctx.gate.gate({ write: asked === 'COMMENT' ? 'review' : 'approve', prs: [number] });
   const pull = ctx.state.pull(number);
   if (!pull) return notFound(ctx);
   const { value, error } = objectBody(ctx);
@@ -346,13 +509,19 @@ repoRoute('POST', '/pulls/:number#/reviews', (ctx) => {
   if (event === 'APPROVE' && sameText(pull.author, writer(ctx).login)) {
     return unprocessable(ctx, 'Can not approve your own pull request');
   }
-  if ((event === 'REQUEST_CHANGES' || event === 'COMMENT') && !(typeof value.body === 'string' && value.body.trim())) {
+  const hasComments = Array.isArray(value.comments) && value.comments.length > 0;
+  if ((event === 'REQUEST_CHANGES' || (event === 'COMMENT' && !hasComments)) && !(typeof value.body === 'string' && value.body.trim())) {
     return unprocessable(ctx, `Review body is required when event is ${event}`);
   }
+  if (typeof value.body === 'string' && codePoints(value.body) > BODY_MAX_CHARS) return unprocessable(ctx, TOO_LONG);
+  const resolved = resolveReviewComments(ctx, pull, value.comments);
+  if (resolved.error) return resolved.error;
   const review = ctx.state.createReview(pull, {
     state: event ? REVIEW_EVENTS[event] : 'PENDING',
     commitId: head,
     body: typeof value.body === 'string' ? value.body : '',
+    comments: resolved.comments,
+    withUrl: event === 'COMMENT',
   }, writer(ctx).login, writer(ctx).byApp);
   return json(200, ctx.shapes.review(pull, review));
 });
@@ -448,6 +617,8 @@ repoRoute('GET', '/compare/:basehead+', (ctx) => {
     const sha = ctx.state.resolveCommit(ref);
     return sha ? ctx.state.pullsWithCommit(sha) : [];
   }))];
+  // `read: compare` hits it, and `read: commits` as before.
+  ctx.gate.gate({ read: 'compare', prs, page: pageParams(ctx.query).page });
   ctx.gate.gate({ read: 'commits', prs, page: pageParams(ctx.query).page });
   const result = ctx.state.compare(base, head);
   if (!result) return notFound(ctx);

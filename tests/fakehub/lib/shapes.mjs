@@ -1,6 +1,20 @@
 // REST response objects in GitHub's shapes (the schemas of GitHub's published
 // OpenAPI description). Every URL points at the fake server's own base URL.
-import { isBotLogin, graphqlLogin, nodeId, stableInt } from './util.mjs';
+import { fakeSha, isBotLogin, graphqlLogin, nodeId, stableInt } from './util.mjs';
+import { parsePatch, resolveDiffLine } from './state.mjs';
+
+/** Lines added and removed by a patch. */
+function diffCounts(patch) {
+  let additions = 0;
+  let deletions = 0;
+  for (const h of parsePatch(patch)) {
+    for (const l of h.lines) {
+      if (l.kind === '+') additions += 1;
+      else if (l.kind === '-') deletions += 1;
+    }
+  }
+  return { additions, deletions };
+}
 
 /** GitHub shows a deleted account as this user in REST answers. */
 const GHOST = 'ghost';
@@ -302,12 +316,12 @@ export class Shapes {
       mergeable_state: 'unknown',
       merged_by: null,
       comments: (pull.comments ?? []).length,
-      review_comments: s.threads(pull).reduce((n, t) => n + (t.comments ?? 1), 0),
+      review_comments: Array.isArray(pull.review_comments) ? pull.review_comments.length : s.threads(pull).reduce((n, t) => n + (t.comments ?? 1), 0),
       maintainer_can_modify: false,
       commits: s.commits(pull).length,
-      additions: 0,
-      deletions: 0,
-      changed_files: 0,
+      additions: s.files(pull).reduce((n, f) => n + diffCounts(f.patch).additions, 0),
+      deletions: s.files(pull).reduce((n, f) => n + diffCounts(f.patch).deletions, 0),
+      changed_files: s.files(pull).length,
     };
   }
 
@@ -366,7 +380,7 @@ export class Shapes {
       node_id: nodeId('IC', comment.id),
       user: this.user(comment.author),
       created_at: comment.created_at ?? this.state.createdAt(pull),
-      updated_at: comment.edited_at ?? comment.created_at ?? this.state.createdAt(pull),
+      updated_at: comment.updated_at ?? comment.edited_at ?? comment.created_at ?? this.state.createdAt(pull),
       author_association: 'NONE',
       body: comment.body ?? '',
       reactions: {
@@ -406,7 +420,7 @@ export class Shapes {
 
   review(pull, review) {
     const pullUrl = `${this.repoApi}/pulls/${pull.number}`;
-    const html = `${this.repoHtml}/pull/${pull.number}#pullrequestreview-${review.id}`;
+    const html = review.html_url ?? `${this.repoHtml}/pull/${pull.number}#pullrequestreview-${review.id}`;
     const out = {
       id: review.id,
       node_id: nodeId('PRR', review.id),
@@ -420,6 +434,93 @@ export class Shapes {
       commit_id: review.commit_id ?? null,
     };
     if (review.submitted_at) out.submitted_at = review.submitted_at;
+    return out;
+  }
+
+  // ---- review comments and files (PUBLISH.md §8) -----------------------------
+
+  /** The diff hunk GitHub shows with a review comment: its hunk up to the commented line. */
+  diffHunk(pull, rc) {
+    const file = this.state.findFile(pull, rc.path);
+    const found = file ? resolveDiffLine(file.patch, rc.line, rc.side ?? 'RIGHT') : null;
+    if (!found) return file?.patch ? file.patch.split('\n')[0] : `@@ -1 +1 @@`;
+    return found.text.slice(0, found.line.index + 1).join('\n');
+  }
+
+  /** GET /pulls/{n}/comments, GET /pulls/comments/{id} (`pull-request-review-comment`). */
+  reviewComment(pull, rc) {
+    const api = `${this.repoApi}/pulls/comments/${rc.id}`;
+    const html = rc.html_url ?? `${this.repoHtml}/pull/${pull.number}#discussion_r${rc.id}`;
+    const pullUrl = `${this.repoApi}/pulls/${pull.number}`;
+    const file = this.state.findFile(pull, rc.path);
+    const found = file && rc.line != null ? resolveDiffLine(file.patch, rc.line, rc.side ?? 'RIGHT') : null;
+    const created = rc.created_at ?? this.state.createdAt(pull);
+    const out = {
+      url: api,
+      pull_request_review_id: rc.review_id ?? null,
+      id: rc.id,
+      node_id: nodeId('PRRC', rc.id),
+      diff_hunk: this.diffHunk(pull, rc),
+      path: rc.path ?? '',
+      commit_id: rc.commit_id ?? pull.head.sha,
+      original_commit_id: rc.commit_id ?? pull.head.sha,
+      user: this.user(rc.author ?? null),
+      body: rc.body ?? '',
+      created_at: created,
+      updated_at: rc.updated_at ?? created,
+      html_url: html,
+      pull_request_url: pullUrl,
+      author_association: 'MEMBER',
+      _links: { self: { href: api }, html: { href: html }, pull_request: { href: pullUrl } },
+      start_line: rc.start_line ?? null,
+      original_start_line: rc.start_line ?? null,
+      start_side: rc.start_line != null ? (rc.start_side ?? rc.side ?? 'RIGHT') : null,
+      side: rc.side ?? 'RIGHT',
+      subject_type: 'line',
+      reactions: {
+        url: `${api}/reactions`,
+        total_count: 0, '+1': 0, '-1': 0, laugh: 0, hooray: 0, confused: 0, heart: 0, rocket: 0, eyes: 0,
+      },
+    };
+    // GitHub omits what an outdated comment no longer has (the schema types them non-null).
+    if (found) {
+      out.position = found.line.position;
+      out.original_position = found.line.position;
+    }
+    if (rc.line != null) {
+      out.line = rc.line;
+      out.original_line = rc.line;
+    }
+    if (rc.in_reply_to != null) out.in_reply_to_id = rc.in_reply_to;
+    return out;
+  }
+
+  /** GET /pulls/{n}/reviews/{id}/comments (`review-comment`: position required, nullable). */
+  reviewCommentOfReview(pull, rc) {
+    const out = this.reviewComment(pull, rc);
+    out.position ??= null;
+    out.original_position ??= out.position ?? 1;
+    return out;
+  }
+
+  /** GET /pulls/{n}/files (`diff-entry`). */
+  diffEntry(pull, file) {
+    const { additions, deletions } = diffCounts(file.patch);
+    const blob = fakeSha(`${this.state.fullName.toLowerCase()}:blob:${pull.head.sha}:${file.filename}`);
+    const path = file.filename.split('/').map(encodeURIComponent).join('/');
+    const out = {
+      sha: file.status === 'removed' ? null : blob,
+      filename: file.filename,
+      status: file.status ?? 'modified',
+      additions,
+      deletions,
+      changes: additions + deletions,
+      blob_url: `${this.repoHtml}/blob/${pull.head.sha}/${path}`,
+      raw_url: `${this.repoHtml}/raw/${pull.head.sha}/${path}`,
+      contents_url: `${this.repoApi}/contents/${path}?ref=${pull.head.sha}`,
+    };
+    if (typeof file.patch === 'string') out.patch = file.patch;
+    if (typeof file.previous_filename === 'string') out.previous_filename = file.previous_filename;
     return out;
   }
 

@@ -2,6 +2,8 @@
 // that supply the format's defaults, and written the way GitHub writes.
 import { validateFaults, FaultSpecError } from './faults.mjs';
 import { AppSpecError, appView, validateApp } from './appauth.mjs';
+import { createHash } from 'node:crypto';
+
 import {
   earliestTime, fakeSha, isInt, latestTime, maxOf, nowIso, sameText, stableInt,
 } from './util.mjs';
@@ -14,6 +16,85 @@ export const PULL_COMMITS_CAP = 250;
 /** Statuses per SHA and context. */
 export const STATUSES_PER_CONTEXT_CAP = 1000;
 const EPOCH = '2020-01-01T00:00:00Z';
+const sha256 = (text) => createHash('sha256').update(String(text), 'utf8').digest('hex');
+/** GitHub's limit on a comment or review body, in characters (code points). */
+export const BODY_MAX_CHARS = 65536;
+/** `status` of a pull's file (GitHub's diff-entry). */
+export const FILE_STATUSES = Object.freeze(['added', 'removed', 'modified', 'renamed', 'copied', 'changed', 'unchanged']);
+/** Where GitHub's html_url of comments and reviews point (PUBLISH.md §8). */
+const WEB = 'https://github.com';
+
+/**
+ * The hunks of a unified-diff patch (GitHub's `patch` of a file): each
+ * {start, lines: [{kind: ' ' | '+' | '-', old, new, position}], text}. `old`
+ * / `new` are the line numbers on the LEFT / RIGHT side (null where the
+ * line is absent); `position` is GitHub's diff position (lines below the
+ * first @@ header, later headers counted).
+ */
+export function parsePatch(patch) {
+  const hunks = [];
+  if (typeof patch !== 'string') return hunks;
+  let hunk = null;
+  let oldNo = 0;
+  let newNo = 0;
+  let position = 0;
+  const rows = patch.split('\n');
+  if (rows.length && rows.at(-1) === '') rows.pop();
+  for (const row of rows) {
+    const h = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(row);
+    if (h) {
+      if (hunk) position += 1; // a later header is a position of its own
+      hunk = { lines: [], header: row, text: [row] };
+      hunks.push(hunk);
+      oldNo = Number(h[1]);
+      newNo = Number(h[2]);
+      continue;
+    }
+    if (!hunk) continue;
+    hunk.text.push(row);
+    position += 1;
+    const kind = row[0];
+    if (kind === '+') hunk.lines.push({ kind, old: null, new: newNo++, position, index: hunk.text.length - 1 });
+    else if (kind === '-') hunk.lines.push({ kind, old: oldNo++, new: null, position, index: hunk.text.length - 1 });
+    else if (kind === '\\') continue; // "\ No newline at end of file"
+    else hunk.lines.push({ kind: ' ', old: oldNo++, new: newNo++, position, index: hunk.text.length - 1 });
+  }
+  return hunks;
+}
+
+/** The hunk line of `patch` that a comment's (line, side) names, or null. */
+export function resolveDiffLine(patch, line, side = 'RIGHT') {
+  const hunks = parsePatch(patch);
+  for (let h = 0; h < hunks.length; h += 1) {
+    for (const l of hunks[h].lines) {
+      if ((side === 'LEFT' ? l.old : l.new) === line) return { hunk: h, line: l, text: hunks[h].text };
+    }
+  }
+  return null;
+}
+
+/** The hunk line at a diff `position`, or null. */
+export function resolveDiffPosition(patch, position) {
+  const hunks = parsePatch(patch);
+  for (let h = 0; h < hunks.length; h += 1) {
+    for (const l of hunks[h].lines) if (l.position === position) return { hunk: h, line: l, text: hunks[h].text };
+  }
+  return null;
+}
+
+/** Number of code points of a string. */
+export function codePoints(text) {
+  let n = 0;
+  // eslint-disable-next-line no-unused-vars
+  for (const _ of text) n += 1;
+  return n;
+}
+
+/** The report's write of a finding-root body: its F-id marker (PUBLISH.md §5.4). */
+function findingIdOf(body) {
+  const m = /^<!-- pr-review:finding-id=(F\d+) -->[ \t\r]*$/m.exec(String(body ?? ''));
+  return m ? m[1] : null;
+}
 
 export class SnapshotError extends Error {}
 
@@ -91,6 +172,7 @@ export function validateSnapshot(s) {
       checkString(c.body, `${at}.comments[${j}].body`);
       checkTime(c.created_at, `${at}.comments[${j}].created_at`);
       checkTime(c.edited_at, `${at}.comments[${j}].edited_at`);
+      checkTime(c.updated_at, `${at}.comments[${j}].updated_at`);
       checkString(c.edited_by, `${at}.comments[${j}].edited_by`, { nullable: true });
       if (c.edits !== undefined) {
         if (!Array.isArray(c.edits)) fail(`${at}.comments[${j}].edits`, 'expected an array of edits');
@@ -117,7 +199,34 @@ export function validateSnapshot(s) {
       checkString(r.state, `${at}.reviews[${j}].state`);
       checkString(r.commit_id, `${at}.reviews[${j}].commit_id`, { nullable: true });
       checkTime(r.submitted_at, `${at}.reviews[${j}].submitted_at`);
+      checkString(r.body, `${at}.reviews[${j}].body`, { nullable: true });
     });
+    checkIdList(p.review_comments, `${at}.review_comments`, intId);
+    (p.review_comments ?? []).forEach((c, j) => {
+      const cf = `${at}.review_comments[${j}]`;
+      checkString(c.author, `${cf}.author`, { nullable: true });
+      checkString(c.body, `${cf}.body`);
+      checkString(c.path, `${cf}.path`);
+      for (const key of ['line', 'start_line', 'in_reply_to', 'review_id']) {
+        if (c[key] !== undefined && c[key] !== null && !(isInt(c[key]) && c[key] >= 1)) fail(`${cf}.${key}`, 'expected a positive integer or null');
+      }
+      if (c.side !== undefined && c.side !== null && c.side !== 'LEFT' && c.side !== 'RIGHT') fail(`${cf}.side`, 'expected "LEFT" or "RIGHT"');
+      checkString(c.commit_id, `${cf}.commit_id`, { nullable: true });
+      checkTime(c.created_at, `${cf}.created_at`);
+      checkTime(c.updated_at, `${cf}.updated_at`);
+      checkString(c.html_url, `${cf}.html_url`, { nullable: true });
+    });
+    if (p.files !== undefined) {
+      if (!Array.isArray(p.files)) fail(`${at}.files`, 'expected an array');
+      p.files.forEach((f, j) => {
+        const ff = `${at}.files[${j}]`;
+        if (!isObject(f)) fail(ff, 'expected an object {filename, status, patch}');
+        if (typeof f.filename !== 'string' || !f.filename) fail(`${ff}.filename`, 'expected a file name');
+        if (f.status !== undefined && !FILE_STATUSES.includes(f.status)) fail(`${ff}.status`, `expected one of ${FILE_STATUSES.join(', ')}`);
+        checkString(f.patch, `${ff}.patch`, { nullable: true });
+        checkString(f.previous_filename, `${ff}.previous_filename`);
+      });
+    }
   });
   if (s.labels !== undefined) {
     if (!Array.isArray(s.labels)) fail('labels', 'expected an array of label names');
@@ -172,6 +281,17 @@ export class State {
     this.appKey = snapshot.app === undefined ? null : validateApp(snapshot.app);
     /** Colours and descriptions of labels created through the API (not part of the snapshot format). */
     this.labelMeta = new Map();
+    /**
+     * Every write applied since this state was loaded, in order, in the
+     * report's write shapes (SNAPSHOT.md §3, PUBLISH.md §9): `GET
+     * /_fakehub/writes`. A write whose answer a `lost_response` fault lost is
+     * listed (it was applied); a refused or faulted one is not.
+     */
+    this.writes = [];
+  }
+
+  recordWrite(write) {
+    this.writes.push(write);
   }
 
   toSnapshot() {
@@ -234,7 +354,60 @@ export class State {
   comments(pull) { return [...(pull.comments ?? [])].sort(byId); }
   timeline(pull) { return [...(pull.timeline ?? [])].sort(byId); }
   reviews(pull) { return [...(pull.reviews ?? [])].sort(byId); }
-  threads(pull) { return pull.threads ?? []; }
+  reviewComments(pull) { return [...(pull.review_comments ?? [])].sort(byId); }
+  files(pull) { return pull.files ?? []; }
+
+  /**
+   * The pull's review threads: the snapshot's `threads`, or, when it has none
+   * but has `review_comments`, one thread per root comment (no `in_reply_to`,
+   * or a reply to an unknown comment) holding the root and its replies
+   * (PUBLISH.md §8: gate threads derive from them). A derived thread's id is
+   * `PRRT_` + the root's id, its url the root's html_url.
+   */
+  threads(pull) {
+    if (pull.threads !== undefined || !Array.isArray(pull.review_comments)) return pull.threads ?? [];
+    const comments = this.reviewComments(pull);
+    const byIdMap = new Map(comments.map((c) => [c.id, c]));
+    const rootOf = (c) => {
+      const seen = new Set();
+      let cur = c;
+      while (cur.in_reply_to != null && byIdMap.has(cur.in_reply_to) && !seen.has(cur.id)) {
+        seen.add(cur.id);
+        cur = byIdMap.get(cur.in_reply_to);
+      }
+      return cur;
+    };
+    const threads = new Map();
+    for (const c of comments) {
+      const root = rootOf(c);
+      if (!threads.has(root.id)) threads.set(root.id, { root, comments: [] });
+      threads.get(root.id).comments.push(c);
+    }
+    return [...threads.values()].map(({ root, comments: list }) => ({
+      id: `PRRT_${root.id}`,
+      author: root.author ?? null,
+      comments: list.length,
+      comment_authors: list.map((c) => c.author ?? null),
+      resolved: false,
+      outdated: false,
+      path: root.path ?? 'README.md',
+      line: root.line ?? null,
+      url: root.html_url ?? null,
+    }));
+  }
+
+  findReviewComment(id) {
+    const n = Number(id);
+    for (const pull of this.pulls) {
+      const comment = (pull.review_comments ?? []).find((c) => c.id === n);
+      if (comment) return { pull, comment };
+    }
+    return null;
+  }
+
+  findFile(pull, path) {
+    return this.files(pull).find((f) => f.filename === path) ?? null;
+  }
 
   findComment(id) {
     const n = Number(id);
@@ -288,7 +461,8 @@ export class State {
     return latestTime([
       pull.updated_at,
       this.createdAt(pull),
-      ...(pull.comments ?? []).flatMap((c) => [c.created_at, c.edited_at]),
+      ...(pull.comments ?? []).flatMap((c) => [c.created_at, c.edited_at, c.updated_at]),
+      ...(pull.review_comments ?? []).map((c) => c.created_at),
       ...(pull.timeline ?? []).map((e) => e.created_at),
       ...(pull.reviews ?? []).map((r) => r.submitted_at),
     ], EPOCH);
@@ -491,6 +665,15 @@ export class State {
     return maxOf(this.pulls.flatMap((p) => (p.reviews ?? []).map((r) => r.id))) + 1;
   }
 
+  /** Issue comment ids are repository-wide (max over every pull's comments + 1). */
+  nextCommentId() {
+    return maxOf(this.pulls.flatMap((p) => (p.comments ?? []).map((c) => c.id))) + 1;
+  }
+
+  nextReviewCommentId() {
+    return maxOf(this.pulls.flatMap((p) => (p.review_comments ?? []).map((c) => c.id))) + 1;
+  }
+
   nextTimelineId() {
     return maxOf(this.pulls.flatMap((p) => (p.timeline ?? []).map((e) => e.id))) + 1;
   }
@@ -514,6 +697,7 @@ export class State {
       if (pull.labels.some((l) => sameText(l, record.name))) continue;
       pull.labels.push(record.name);
       added.push(record.name);
+      this.recordWrite({ kind: 'label', pr: pull.number, label: record.name });
       this.appendTimeline(pull, { event: 'labeled', label: record.name }, actor);
     }
     return added;
@@ -561,6 +745,7 @@ export class State {
     const idx = (pull.labels ?? []).findIndex((l) => sameText(l, name));
     if (idx < 0) return false;
     const [removed] = pull.labels.splice(idx, 1);
+    this.recordWrite({ kind: 'unlabel', pr: pull.number, label: removed });
     this.appendTimeline(pull, { event: 'unlabeled', label: removed }, actor);
     return true;
   }
@@ -585,11 +770,18 @@ export class State {
       target_url: targetUrl ?? null,
     };
     (this.data.statuses[key] ??= []).push(status);
+    this.recordWrite({ kind: 'status', sha: key, state, context, description: status.description, target_url: status.target_url });
     return status;
   }
 
-  /** `byApp`: made with an installation token (GitHub does not count such approvals toward required reviews). */
-  createReview(pull, { state, commitId, body }, actor = this.viewer, byApp = false) {
+  /**
+   * `byApp`: made with an installation token (GitHub does not count such
+   * approvals toward required reviews). `comments`: the review's resolved
+   * review comments [{path, line, side, start_line, start_side, body}], created
+   * in order (ids max + 1); a review with `withUrl` (COMMENT reviews) records
+   * its html_url.
+   */
+  createReview(pull, { state, commitId, body, comments = [], withUrl = false }, actor = this.viewer, byApp = false) {
     pull.reviews ??= [];
     const review = {
       id: this.nextReviewId(),
@@ -599,15 +791,90 @@ export class State {
       submitted_at: state === 'PENDING' ? null : nowIso(),
       body: body ?? '',
     };
+    if (withUrl) review.html_url = `${WEB}/${this.fullName}/pull/${pull.number}#pullrequestreview-${review.id}`;
     if (byApp) review.by_app = true;
     pull.reviews.push(review);
+    const created = [];
+    for (const c of comments) {
+      pull.review_comments ??= [];
+      const id = this.nextReviewCommentId();
+      const rc = {
+        id,
+        author: actor,
+        body: c.body,
+        path: c.path,
+        line: c.line,
+        start_line: c.start_line ?? null,
+        side: c.side ?? 'RIGHT',
+        commit_id: commitId,
+        in_reply_to: null,
+        review_id: review.id,
+        created_at: review.submitted_at ?? nowIso(),
+        html_url: `${WEB}/${this.fullName}/pull/${pull.number}#discussion_r${id}`,
+      };
+      if (c.start_line != null) rc.start_side = c.start_side ?? rc.side;
+      pull.review_comments.push(rc);
+      created.push(rc);
+    }
+    const event = { APPROVED: 'APPROVE', CHANGES_REQUESTED: 'REQUEST_CHANGES', COMMENTED: 'COMMENT' }[state] ?? 'PENDING';
+    if (event === 'APPROVE') this.recordWrite({ kind: 'approve', pr: pull.number, commit_id: commitId });
+    else {
+      const write = { kind: 'review', pr: pull.number, review_id: review.id, event, commit_id: commitId };
+      if (event === 'COMMENT') write.findings = created.map((c) => findingIdOf(c.body)).filter((x) => x !== null);
+      this.recordWrite(write);
+    }
     return review;
+  }
+
+  // ---- issue comments (PUBLISH.md §8) ------------------------------------------
+
+  createComment(pull, body, actor = this.viewer) {
+    pull.comments ??= [];
+    const id = this.nextCommentId();
+    const now = nowIso();
+    const comment = {
+      id,
+      author: actor,
+      created_at: now,
+      updated_at: now,
+      body,
+      edited_by: null,
+      edited_at: null,
+      html_url: `${WEB}/${this.fullName}/pull/${pull.number}#issuecomment-${id}`,
+    };
+    pull.comments.push(comment);
+    this.recordWrite({ kind: 'comment_create', pr: pull.number, comment_id: id, body_sha256: sha256(body) });
+    return comment;
+  }
+
+  /**
+   * Edits a comment as GitHub does: body, `updated_at`, the last edit
+   * (`edited_by`, `edited_at`) and the edit history `edits` (the implied one
+   * of a comment edited without a history is kept first).
+   */
+  updateComment(pull, comment, body, actor = this.viewer) {
+    const now = nowIso();
+    const history = this.edits(comment).map((e) => ({ ...e }));
+    history.push({ editor: actor, edited_at: now });
+    comment.body = body;
+    comment.updated_at = now;
+    comment.edited_by = actor;
+    comment.edited_at = now;
+    comment.edits = history;
+    this.recordWrite({ kind: 'comment_update', pr: pull.number, comment_id: comment.id, body_sha256: sha256(body) });
+    return comment;
+  }
+
+  deleteComment(pull, comment) {
+    pull.comments = (pull.comments ?? []).filter((c) => c !== comment);
+    this.recordWrite({ kind: 'comment_delete', pr: pull.number, comment_id: comment.id });
   }
 
   dismissReview(pull, review, message, actor = this.viewer, byApp = false) {
     const previous = review.state;
     review.state = 'DISMISSED';
     if (byApp) review.dismissed_by_app = true;
+    this.recordWrite({ kind: 'dismiss', pr: pull.number, review_id: review.id });
     this.appendTimeline(pull, {
       event: 'review_dismissed',
       review_id: review.id,
