@@ -13,7 +13,8 @@
 
 #include "base/util.h"
 
-/* A compact JSON writer: `comma` says a value came before at this level. */
+/* A compact JSON writer: `comma` says a value came before at this level
+ * (a key clears it, so its value takes none; the value sets it again). */
 struct lw {
 	struct buf *out;
 	bool comma;
@@ -111,6 +112,7 @@ static void str(struct lw *w, const char *k, const char *s)
 		quote(w, s);
 	else
 		raws(w, "null");
+	w->comma = true;
 }
 
 static void num(struct lw *w, const char *k, int64_t v, bool null)
@@ -123,6 +125,7 @@ static void num(struct lw *w, const char *k, int64_t v, bool null)
 		raws(w, "null");
 	else
 		raw(w, n, (size_t)len);
+	w->comma = true;
 }
 
 static void id(struct lw *w, const char *k, uint32_t v)
