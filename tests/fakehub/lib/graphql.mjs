@@ -599,7 +599,7 @@ const RESOLVERS = {
     editor: (m, _, ctx) => M.actor(ctx.state.lastEdit(m.c)?.editor ?? null),
     body: (m) => m.c.body ?? '',
     createdAt: (m, _, ctx) => m.c.created_at ?? ctx.state.createdAt(m.pull),
-    updatedAt: (m, _, ctx) => ctx.state.lastEdit(m.c)?.edited_at ?? m.c.created_at ?? ctx.state.createdAt(m.pull),
+    updatedAt: (m, _, ctx) => m.c.updated_at ?? ctx.state.lastEdit(m.c)?.edited_at ?? m.c.created_at ?? ctx.state.createdAt(m.pull),
     lastEditedAt: (m, _, ctx) => ctx.state.lastEdit(m.c)?.edited_at ?? null,
     includesCreatedEdit: (m, _, ctx) => ctx.state.lastEdit(m.c) !== null,
     isMinimized: () => false,

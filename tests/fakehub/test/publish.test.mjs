@@ -250,6 +250,9 @@ describe('reads', () => {
     assert.equal(by[501], '2026-11-29T10:30:00Z');
     assert.equal(by[502], '2026-11-29T11:00:00Z');
     assert.equal(by[503], '2026-11-29T10:06:00Z');
+    const g = await hub.gql('{ repository(owner: "lf", name: "svc") { pullRequest(number: 7) { comments(first: 100) { nodes { databaseId updatedAt } } } } }');
+    const gq = Object.fromEntries(g.body.data.repository.pullRequest.comments.nodes.map((n) => [n.databaseId, n.updatedAt]));
+    assert.equal(gq[501], '2026-11-29T10:30:00Z', 'GraphQL serves the same store');
   });
 
   test('compare: the chain model, merge_base_commit, diverged for a status-only commit, 404 for an unknown one', async () => {
@@ -571,6 +574,13 @@ describe('faults', () => {
     await hub.setFaults([{ write: 'comment', comment_id: 501, mode: 'lost_response' }]);
     assert.equal((await patch(`${R}/issues/comments/501`, { body: 'edited' })).status, 502);
     assert.equal((await pull7()).comments.find((c) => c.id === 501).body, 'edited');
+  });
+
+  test('lost_response on a GraphQL read: the request is executed, then answered 502', async () => {
+    await hub.setFaults([{ read: 'comments', pr: 7, mode: 'lost_response', api: 'graphql' }]);
+    const g = await hub.gql('{ repository(owner: "lf", name: "svc") { pullRequest(number: 7) { comments(first: 1) { totalCount } } } }');
+    assert.equal(g.status, 502);
+    assert.equal((await hub.get(`${R}/issues/7/comments`)).status, 200, 'REST is not narrowed in');
   });
 
   test('lost_response with status "timeout": applied, then held open', async () => {
