@@ -22,9 +22,9 @@ struct line {
 /* The parser's position: the next line to read and the hunk it is in. */
 struct cursor {
 	const char *p, *end;
-	size_t lineno;        /* 1-based number of the line last read */
-	int64_t left, right;  /* lines the current hunk still owes */
-	bool after_body;      /* the last line was a body line (for `\`) */
+	size_t lineno;       /* 1-based number of the line last read */
+	int64_t left, right; /* lines the current hunk still owes */
+	bool after_body;     /* the last line was a body line (for `\`) */
 };
 
 static bool next_line(struct cursor *c, struct line *out)
@@ -58,7 +58,7 @@ static int take_number(int64_t *out, const char **s, const char *end)
 
 /* `a[,b]` after the sign: an omitted count is 1. */
 static int take_range(int64_t *start, int64_t *count, const char **s,
-		      const char *end)
+                      const char *end)
 {
 	if (take_number(start, s, end) < 0)
 		return AA_ERR;
@@ -111,7 +111,7 @@ static bool follows(const struct diff_hunk *prev, const struct diff_hunk *h)
 	return h->old_start >= prev->old_start + prev->old_count &&
 	       h->new_start >= prev->new_start + prev->new_count &&
 	       (h->old_start > prev->old_start ||
-		h->new_start > prev->new_start);
+	        h->new_start > prev->new_start);
 }
 
 /* One body line of the current hunk: which sides it takes a line from. */
@@ -137,16 +137,16 @@ static int take_body(struct cursor *c, const struct line *l)
 }
 
 static void add_hunk(struct diff_hunks *out, size_t *alloc,
-		     const struct diff_hunk *h)
+                     const struct diff_hunk *h)
 {
 	ALLOC_GROW(out->v, out->n + 1, *alloc);
 	out->v[out->n++] = *h;
 }
 
 int diff_parse(struct diff_hunks *out, const char *patch, size_t len,
-	       struct buf *err)
+               struct buf *err)
 {
-	struct cursor c = { patch, patch, 0, 0, 0, false };
+	struct cursor c = {patch, patch, 0, 0, 0, false};
 	struct line l;
 	struct diff_hunk h;
 	size_t alloc = 0;
@@ -163,12 +163,12 @@ int diff_parse(struct diff_hunks *out, const char *patch, size_t len,
 		if (owed || (l.n && l.p[0] == '\\')) {
 			if (take_body(&c, &l) < 0)
 				why = owed ? "does not fit its hunk"
-					   : "is outside a hunk";
+				           : "is outside a hunk";
 			continue;
 		}
 		if (parse_header(&h, &l) < 0)
 			why = out->n ? "is neither in a hunk nor a hunk header"
-				     : "is not a hunk header";
+			             : "is not a hunk header";
 		else if (out->n && !follows(&out->v[out->n - 1], &h))
 			why = "starts a hunk out of order";
 		else {
@@ -211,7 +211,7 @@ int diff_hunk_of(const struct diff_hunks *h, int64_t line)
 }
 
 int diff_file_init(struct diff_file *f, const char *path, const char *patch,
-		   size_t len, struct buf *err)
+                   size_t len, struct buf *err)
 {
 	f->path = xstrdup(path);
 	return diff_parse(&f->hunks, patch, len, err);
@@ -225,7 +225,7 @@ void diff_file_release(struct diff_file *f)
 }
 
 const struct diff_file *diff_file_find(const struct diff_file *v, size_t n,
-				       const char *path)
+                                       const char *path)
 {
 	const struct diff_file *found = NULL;
 	size_t i;

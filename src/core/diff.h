@@ -56,7 +56,7 @@ struct diff_hunks {
  * diff_hunks_release().
  */
 int diff_parse(struct diff_hunks *out, const char *patch, size_t len,
-	       struct buf *err);
+               struct buf *err);
 void diff_hunks_release(struct diff_hunks *h);
 
 /* The hunk holding RIGHT line `line`, or -1 when the line is not a RIGHT
@@ -77,12 +77,12 @@ struct diff_file {
  * it and goes on. diff_file_release() frees f in both cases.
  */
 int diff_file_init(struct diff_file *f, const char *path, const char *patch,
-		   size_t len, struct buf *err);
+                   size_t len, struct buf *err);
 void diff_file_release(struct diff_file *f);
 
 /* The file named path (bytewise), or NULL when none is, or when two are:
  * a list naming a path twice cannot say which patch GitHub anchors to. */
 const struct diff_file *diff_file_find(const struct diff_file *v, size_t n,
-				       const char *path);
+                                       const char *path);
 
 #endif

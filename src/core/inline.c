@@ -16,16 +16,15 @@ const char INLINE_NOT_IN_DIFF[] = "line not in diff";
 const char INLINE_RAMP[] = "iteration ramp";
 const char INLINE_CAP[] = "volume cap";
 
-static bool root_is_of(const struct inline_root *r,
-		       const struct rv_finding *f)
+static bool root_is_of(const struct inline_root *r, const struct rv_finding *f)
 {
 	return r->id == f->id && r->slug && f->slug &&
 	       strcmp(r->slug, f->slug) == 0;
 }
 
 const struct inline_root *inline_root_of(const struct rv_finding *f,
-					 const struct inline_root *roots,
-					 size_t nroots)
+                                         const struct inline_root *roots,
+                                         size_t nroots)
 {
 	const struct inline_root *newest = NULL;
 	size_t i;
@@ -38,8 +37,8 @@ const struct inline_root *inline_root_of(const struct rv_finding *f,
 }
 
 bool inline_has_root_at(const struct rv_finding *f,
-			const struct inline_root *roots, size_t nroots,
-			const char *head)
+                        const struct inline_root *roots, size_t nroots,
+                        const char *head)
 {
 	size_t i;
 
@@ -58,8 +57,8 @@ static bool is_open(const struct rv_finding *f)
 }
 
 static bool is_candidate(const struct rv_finding *f,
-			 const struct inline_root *roots, size_t nroots,
-			 const char *head)
+                         const struct inline_root *roots, size_t nroots,
+                         const char *head)
 {
 	if (!is_open(f) || f->p > RV_P2 || f->carried)
 		return false;
@@ -70,7 +69,7 @@ static bool is_candidate(const struct rv_finding *f,
 }
 
 static void set_thread(struct rv_finding *f, enum rv_thread t,
-		       const char *reason, const struct inline_root *root)
+                       const char *reason, const struct inline_root *root)
 {
 	f->thread = t;
 	f->thread_reason = reason;
@@ -84,7 +83,7 @@ static void set_thread(struct rv_finding *f, enum rv_thread t,
  * a multi-line one only within one hunk; anything else would be a 422.
  */
 static const char *anchor(struct inline_attempt *a, const struct rv_finding *f,
-			  const struct diff_file *files, size_t nfiles)
+                          const struct diff_file *files, size_t nfiles)
 {
 	const struct diff_file *df;
 	int h;
@@ -116,8 +115,7 @@ static int conf_rank(const struct rv_finding *f)
  * then M8. The attempts were collected in M8 order (the findings' index),
  * so a stable pass per confidence level sorts them.
  */
-static void sort_attempts(struct inline_plan *plan,
-			  const struct rv_finding *f)
+static void sort_attempts(struct inline_plan *plan, const struct rv_finding *f)
 {
 	struct inline_attempt *sorted;
 	size_t i, k = 0;
@@ -136,8 +134,8 @@ static void sort_attempts(struct inline_plan *plan,
 
 /* R: the input's findings that already have a root at this head. */
 static size_t count_r(const struct rv_finding *f, size_t n,
-		      const struct inline_root *roots, size_t nroots,
-		      const char *head)
+                      const struct inline_root *roots, size_t nroots,
+                      const char *head)
 {
 	size_t i, r = 0;
 
@@ -151,7 +149,7 @@ static size_t count_r(const struct rv_finding *f, size_t n,
 /* Step 3 over the sorted survivors of steps 1–2: every P0/P1 stays, the
  * first p2_slots P2s stay, the other P2s go to the sticky. */
 static void cap(struct inline_plan *plan, struct rv_finding *f,
-		const struct inline_params *p)
+                const struct inline_params *p)
 {
 	size_t i, kept = 0, high = 0, p2 = 0;
 	int64_t slots;
@@ -165,8 +163,7 @@ static void cap(struct inline_plan *plan, struct rv_finding *f,
 		struct rv_finding *fi = &f[plan->v[i].finding];
 
 		if (fi->p == RV_P2 && p2++ >= plan->p2_slots) {
-			set_thread(fi, RV_THREAD_STICKY_ONLY, INLINE_CAP,
-				   NULL);
+			set_thread(fi, RV_THREAD_STICKY_ONLY, INLINE_CAP, NULL);
 			continue;
 		}
 		plan->v[kept++] = plan->v[i];
@@ -176,9 +173,9 @@ static void cap(struct inline_plan *plan, struct rv_finding *f,
 
 /* Steps 1–2 for one candidate: an attempt to add, or its reason. */
 static const char *steps_1_2(struct inline_attempt *a,
-			     const struct rv_finding *f,
-			     const struct diff_file *files, size_t nfiles,
-			     const struct inline_params *p)
+                             const struct rv_finding *f,
+                             const struct diff_file *files, size_t nfiles,
+                             const struct inline_params *p)
 {
 	const char *why = anchor(a, f, files, nfiles);
 
@@ -188,26 +185,26 @@ static const char *steps_1_2(struct inline_attempt *a,
 }
 
 void inline_select(struct inline_plan *out, struct rv_finding *f, size_t n,
-		   const struct diff_file *files, size_t nfiles,
-		   const struct inline_root *roots, size_t nroots,
-		   const struct inline_params *p)
+                   const struct diff_file *files, size_t nfiles,
+                   const struct inline_root *roots, size_t nroots,
+                   const struct inline_params *p)
 {
 	size_t i, alloc = 0;
 
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < n; i++) {
 		const struct inline_root *root =
-			inline_root_of(&f[i], roots, nroots);
-		struct inline_attempt a = { i, 0, 0, root };
+		    inline_root_of(&f[i], roots, nroots);
+		struct inline_attempt a = {i, 0, 0, root};
 		const char *why;
 
 		if (!is_candidate(&f[i], roots, nroots, p->head)) {
 			bool link = root && is_open(&f[i]);
 
 			set_thread(&f[i],
-				   link ? RV_THREAD_EXISTING
-					: RV_THREAD_STICKY_ONLY,
-				   NULL, link ? root : NULL);
+			           link ? RV_THREAD_EXISTING
+			                : RV_THREAD_STICKY_ONLY,
+			           NULL, link ? root : NULL);
 			continue;
 		}
 		if ((why = steps_1_2(&a, &f[i], files, nfiles, p))) {
@@ -222,7 +219,7 @@ void inline_select(struct inline_plan *out, struct rv_finding *f, size_t n,
 	cap(out, f, p);
 	for (i = 0; i < out->n; i++)
 		set_thread(&f[out->v[i].finding], RV_THREAD_PENDING, NULL,
-			   NULL);
+		           NULL);
 }
 
 void inline_plan_release(struct inline_plan *plan)
@@ -236,6 +233,6 @@ void inline_plan_drop(struct inline_plan *plan, size_t i)
 	if (i >= plan->n)
 		return;
 	memmove(&plan->v[i], &plan->v[i + 1],
-		(plan->n - i - 1) * sizeof(*plan->v));
+	        (plan->n - i - 1) * sizeof(*plan->v));
 	plan->n--;
 }

@@ -46,10 +46,10 @@ extern const char INLINE_CAP[];         /* "volume cap" */
  * slug. Non-owning: every pointer stays the caller's.
  */
 struct inline_root {
-	uint32_t id;          /* finding-id=F<id> */
-	const char *slug;     /* the title's slug */
-	const char *head;     /* its head= value; NULL when it has none */
-	int64_t comment_id;   /* newest = highest (U3, BEHAVIOR) */
+	uint32_t id;        /* finding-id=F<id> */
+	const char *slug;   /* the title's slug */
+	const char *head;   /* its head= value; NULL when it has none */
+	int64_t comment_id; /* newest = highest (U3, BEHAVIOR) */
 	const char *html_url;
 };
 
@@ -93,9 +93,9 @@ struct inline_plan {
  * fails (out of memory aborts).
  */
 void inline_select(struct inline_plan *out, struct rv_finding *f, size_t n,
-		   const struct diff_file *files, size_t nfiles,
-		   const struct inline_root *roots, size_t nroots,
-		   const struct inline_params *p);
+                   const struct diff_file *files, size_t nfiles,
+                   const struct inline_root *roots, size_t nroots,
+                   const struct inline_params *p);
 void inline_plan_release(struct inline_plan *plan);
 
 /* Remove attempt i, keeping the others' order (step 4's drop, W4's
@@ -104,12 +104,12 @@ void inline_plan_drop(struct inline_plan *plan, size_t i);
 
 /* F's root (U3): the newest root with F's id and slug, or NULL. */
 const struct inline_root *inline_root_of(const struct rv_finding *f,
-					 const struct inline_root *roots,
-					 size_t nroots);
+                                         const struct inline_root *roots,
+                                         size_t nroots);
 /* Does F have a root whose head= is head? (The candidate test, R, and
  * W4's re-list.) */
 bool inline_has_root_at(const struct rv_finding *f,
-			const struct inline_root *roots, size_t nroots,
-			const char *head);
+                        const struct inline_root *roots, size_t nroots,
+                        const char *head);
 
 #endif

@@ -18,7 +18,7 @@ static void check_error(const struct diff_hunks *h, const struct buf *err)
 	FUZZ_ASSERT(err->len > 0 && strncmp(err->ptr, "patch line ", 11) == 0);
 	for (i = 0; i < err->len; i++)
 		FUZZ_ASSERT((unsigned char)err->ptr[i] >= 0x20 &&
-			    (unsigned char)err->ptr[i] < 0x7f);
+		            (unsigned char)err->ptr[i] < 0x7f);
 }
 
 static void check_hunk(const struct diff_hunks *h, size_t i)
@@ -40,13 +40,13 @@ static void check_hunk(const struct diff_hunks *h, size_t i)
 	if (k->new_count > 0) {
 		FUZZ_ASSERT(diff_hunk_of(h, k->new_start) == (int)i);
 		FUZZ_ASSERT(diff_hunk_of(h, k->new_start + k->new_count - 1) ==
-			    (int)i);
+		            (int)i);
 	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct diff_hunks h = { NULL, 0 }, again = { NULL, 0 };
+	struct diff_hunks h = {NULL, 0}, again = {NULL, 0};
 	struct buf err = BUF_INIT(BUF_MAX_SMALL);
 	int rc;
 	size_t i;
