@@ -486,3 +486,35 @@ void jw_time(struct jw *w, int64_t ms)
 	time_format(t, ms);
 	jw_str(w, t);
 }
+
+void jw_cjson(struct jw *w, const cJSON *item)
+{
+	const cJSON *c;
+	int64_t v;
+
+	if (cJSON_IsObject(item)) {
+		jw_obj_begin(w);
+		cJSON_ArrayForEach(c, item)
+		{
+			jw_key(w, c->string);
+			jw_cjson(w, c);
+		}
+		jw_obj_end(w);
+	} else if (cJSON_IsArray(item)) {
+		jw_arr_begin(w);
+		cJSON_ArrayForEach(c, item)
+			jw_cjson(w, c);
+		jw_arr_end(w);
+	} else if (cJSON_IsString(item)) {
+		jw_str(w, item->valuestring);
+	} else if (cJSON_IsBool(item)) {
+		jw_bool(w, cJSON_IsTrue(item));
+	} else if (cJSON_IsNumber(item) &&
+		   json_int_value(&v, item, -JSON_MAX_INT, JSON_MAX_INT)) {
+		jw_int(w, v);
+	} else {
+		/* null, and numbers that are not exact integers (never
+		 * written by this program) */
+		jw_null(w);
+	}
+}

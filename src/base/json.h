@@ -88,6 +88,9 @@ void jw_int(struct jw *w, int64_t v);
 void jw_bool(struct jw *w, bool v);
 void jw_null(struct jw *w);
 void jw_time(struct jw *w, int64_t ms);
+/* A parsed value, written with the writer's layout (objects keep their
+ * member order). */
+void jw_cjson(struct jw *w, const cJSON *item);
 /* Append text as a JSON string literal (with quotes) to a buf. Invalid
  * UTF-8 becomes U+FFFD; control characters are escaped. */
 void json_quote(struct buf *out, const char *s, size_t n);

@@ -9,9 +9,11 @@
 
 const char *const gh_read_names[READ_KIND_COUNT] = {
 	"pull",	   "pulls",   "labels",	  "comments", "timeline",
-	"threads", "reviews", "commits", "statuses", "user"};
-const char *const gh_write_names[WRITE_KIND_COUNT] = {"label", "status",
-						      "approve", "dismiss"};
+	"threads", "reviews", "commits", "statuses", "user",
+	"review_comments", "files", "compare"};
+const char *const gh_write_names[WRITE_KIND_COUNT] = {
+	"label", "status", "approve", "dismiss",
+	"comment", "comment_delete", "review"};
 
 void snapshot_init(struct snapshot *s)
 {
@@ -52,7 +54,37 @@ void snap_review_release(struct snap_review *r)
 {
 	free(r->author);
 	free(r->state);
+	free(r->body);
 	memset(r, 0, sizeof(*r));
+}
+
+void snap_review_comment_release(struct snap_review_comment *c)
+{
+	free(c->author);
+	free(c->body);
+	free(c->path);
+	free(c->side);
+	free(c->html_url);
+	memset(c, 0, sizeof(*c));
+}
+
+void snap_review_comment_copy(struct snap_review_comment *dst,
+			      const struct snap_review_comment *src)
+{
+	*dst = *src;
+	dst->author = xstrdup_or_null(src->author);
+	dst->body = xstrdup_or_null(src->body);
+	dst->path = xstrdup_or_null(src->path);
+	dst->side = xstrdup_or_null(src->side);
+	dst->html_url = xstrdup_or_null(src->html_url);
+}
+
+void snap_file_release(struct snap_file *f)
+{
+	free(f->filename);
+	free(f->status);
+	free(f->patch);
+	memset(f, 0, sizeof(*f));
 }
 
 void snap_status_release(struct snap_status *st)
@@ -98,6 +130,12 @@ void snap_pull_release(struct snap_pull *p)
 	for (i = 0; i < p->nreviews; i++)
 		snap_review_release(&p->reviews[i]);
 	free(p->reviews);
+	for (i = 0; i < p->nreview_comments; i++)
+		snap_review_comment_release(&p->review_comments[i]);
+	free(p->review_comments);
+	for (i = 0; i < p->nfiles; i++)
+		snap_file_release(&p->files[i]);
+	free(p->files);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -121,6 +159,11 @@ void snapshot_release(struct snapshot *s)
 	for (i = 0; i < s->nfaults; i++)
 		free(s->faults[i].mode);
 	free(s->faults);
+	if (s->command) {
+		free(s->command->findings);
+		free(s->command->mode);
+		free(s->command);
+	}
 	memset(s, 0, sizeof(*s));
 }
 
@@ -178,6 +221,7 @@ void snap_review_copy(struct snap_review *dst, const struct snap_review *src)
 	*dst = *src;
 	dst->author = xstrdup_or_null(src->author);
 	dst->state = xstrdup(src->state);
+	dst->body = xstrdup_or_null(src->body);
 }
 
 void snap_status_copy(struct snap_status *dst, const struct snap_status *src)
@@ -226,6 +270,7 @@ void snap_pull_copy(struct snap_pull *dst, const struct snap_pull *src,
 		dst->head_ref = xstrdup(src->head_ref);
 		dst->head_repo = xstrdup(src->head_repo);
 		dst->base_ref = xstrdup(src->base_ref);
+		memcpy(dst->base_sha, src->base_sha, SHA_BUF);
 		dst->updated_at = src->updated_at;
 	}
 	if (parts & PART_LABELS) {

@@ -39,6 +39,7 @@ struct snap_comment {
 	struct snap_edit *edits; /* whole history, oldest first; may be NULL */
 	size_t nedits;
 	char *html_url;   /* may be NULL */
+	int64_t updated_at; /* 0 when unknown (PUBLISH §8) */
 };
 
 enum tl_kind { TL_OTHER, TL_UNLABELED, TL_BASE_REF_CHANGED };
@@ -66,6 +67,30 @@ struct snap_review {
 	char *state;      /* APPROVED, CHANGES_REQUESTED, COMMENTED, DISMISSED… */
 	char commit_id[SHA_BUF]; /* "" when unknown */
 	int64_t submitted_at;    /* 0 when unknown */
+	char *body;       /* may be NULL (PUBLISH §8) */
+};
+
+/* A review comment: a line comment of a review (PUBLISH §8). */
+struct snap_review_comment {
+	int64_t id;
+	char *author;     /* NULL for a deleted account */
+	char *body;       /* untrusted */
+	char *path;
+	int64_t line;     /* 0 when null (outdated) */
+	int64_t start_line; /* 0 when single-line */
+	char *side;       /* "RIGHT", "LEFT"; may be NULL */
+	char commit_id[SHA_BUF]; /* "" when unknown */
+	int64_t in_reply_to; /* 0 when it starts a thread */
+	int64_t review_id;   /* 0 when unknown */
+	int64_t created_at;
+	char *html_url;   /* may be NULL */
+};
+
+/* A file of a PR's diff (`GET /pulls/{n}/files`). */
+struct snap_file {
+	char *filename;
+	char *status;     /* added, modified, removed, renamed, … */
+	char *patch;      /* NULL: none (binary or too large) */
 };
 
 struct snap_status {
@@ -101,6 +126,12 @@ struct snap_pull {
 	struct snap_review *reviews;
 	size_t nreviews;
 	int64_t updated_at; /* 0 when unknown */
+	/* PUBLISH §8 (optional): */
+	char base_sha[SHA_BUF];  /* "" when unknown */
+	struct snap_review_comment *review_comments;
+	size_t nreview_comments;
+	struct snap_file *files;
+	size_t nfiles;
 };
 
 /* The statuses of one commit. */
@@ -126,10 +157,21 @@ enum gh_read {
 	READ_COMMITS,
 	READ_STATUSES,
 	READ_USER,
+	READ_REVIEW_COMMENTS, /* PUBLISH §8 */
+	READ_FILES,
+	READ_COMPARE,
 	READ_KIND_COUNT
 };
-enum gh_write { WRITE_LABEL, WRITE_STATUS, WRITE_APPROVE, WRITE_DISMISS,
-		WRITE_KIND_COUNT };
+enum gh_write {
+	WRITE_LABEL,
+	WRITE_STATUS,
+	WRITE_APPROVE,
+	WRITE_DISMISS,
+	WRITE_COMMENT,        /* PUBLISH §8: create and update */
+	WRITE_COMMENT_DELETE,
+	WRITE_REVIEW,         /* a COMMENT review */
+	WRITE_KIND_COUNT
+};
 
 extern const char *const gh_read_names[READ_KIND_COUNT];
 extern const char *const gh_write_names[WRITE_KIND_COUNT];
@@ -146,6 +188,22 @@ struct snap_fault {
 	char *mode;        /* extension (fake server): how it fails */
 	int64_t retry_after;
 	int64_t call;      /* FAULT_CALL: which call (1-based) */
+	int64_t comment_id; /* PUBLISH §8: only writes to this comment; 0 any */
+	int64_t skip;      /* PUBLISH §8: the first N matching calls pass */
+	bool lost_response; /* mode "lost_response": applied, then fails */
+};
+
+/* The command a snapshot asks replay to run instead of `run` (PUBLISH §8). */
+enum snap_command_name { SNAP_CMD_PUBLISH, SNAP_CMD_PLAN, SNAP_CMD_LOCAL };
+struct snap_command {
+	enum snap_command_name name;
+	int64_t pr;         /* 0 for review-local */
+	char *findings;     /* the findings file's text (an object as compact
+			     * JSON; a string as it is); NULL for review-plan */
+	size_t findings_len;
+	bool findings_text; /* given as a string, not an object */
+	char *mode;         /* review-plan: auto, full, incremental */
+	bool dry_run;
 };
 
 struct snapshot {
@@ -168,6 +226,7 @@ struct snapshot {
 	struct snap_fault *faults;
 	size_t nfaults;
 	int64_t now;         /* extension: the clock of a replay (ms) */
+	struct snap_command *command; /* PUBLISH §8; NULL: run `run` */
 };
 
 void snapshot_init(struct snapshot *s);
@@ -192,6 +251,10 @@ void snap_statuses_copy(struct snap_statuses *dst,
 void snap_statuses_release(struct snap_statuses *st);
 void snap_review_copy(struct snap_review *dst, const struct snap_review *src);
 void snap_review_release(struct snap_review *r);
+void snap_review_comment_copy(struct snap_review_comment *dst,
+			      const struct snap_review_comment *src);
+void snap_review_comment_release(struct snap_review_comment *c);
+void snap_file_release(struct snap_file *f);
 
 /* Parts of a pull request, for partial copies and reads. */
 #define PART_PULL (1u << 0)     /* number, state, draft, head, base, author */

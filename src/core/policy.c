@@ -16,7 +16,8 @@
 const char *const policy_keys[] = {
 	"trusted_login",  "unlabelers",	    "ai_reviewers",   "label",
 	"clean_context",  "escalation_context", "approve_drafts",
-	"sweep_deadline", "deadline", NULL};
+	"sweep_deadline", "deadline", "review_login", "review_context",
+	"inline_cap", "ramp_p2_last_iteration", "max_findings", NULL};
 
 static const char *const default_ai_reviewers[] = {
 	"copilot", "copilot-pull-request-reviewer", "github-actions"};
@@ -37,6 +38,10 @@ void policy_init(struct policy *p)
 	p->approve_drafts = false;
 	p->sweep_deadline = 480;
 	p->deadline = 120;
+	p->review_context = xstrdup("pr-review");
+	p->inline_cap = 12;
+	p->ramp_p2_last_iteration = 2;
+	p->max_findings = 300;
 }
 
 void policy_release(struct policy *p)
@@ -48,6 +53,8 @@ void policy_release(struct policy *p)
 	free(p->clean_context);
 	free(p->escalation_context);
 	free(p->app_login);
+	free(p->review_login);
+	free(p->review_context);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -159,6 +166,18 @@ static int set_seconds(int64_t *out, const char *key, const char *value,
 	return AA_OK;
 }
 
+/* A count from 0 to max (PUBLISH §1's numbers). */
+static int set_count(int64_t *out, const char *key, const char *value,
+		     int64_t max, struct buf *err)
+{
+	if (parse_decimal(out, value, strlen(value), max) < 0) {
+		buf_setf(err, "config %s: expected a number from 0 to %lld", key,
+			 (long long)max);
+		return AA_EUSAGE;
+	}
+	return AA_OK;
+}
+
 int policy_set(struct policy *p, const char *key, const char *value,
 	       struct buf *err)
 {
@@ -192,6 +211,26 @@ int policy_set(struct policy *p, const char *key, const char *value,
 		return set_seconds(&p->sweep_deadline, key, value, err);
 	if (strcmp(key, "deadline") == 0)
 		return set_seconds(&p->deadline, key, value, err);
+	if (strcmp(key, "review_login") == 0) {
+		if (!policy_login_valid(value)) {
+			buf_setf(err, "config review_login: \"%s\" is not a "
+				      "GitHub login", value);
+			return AA_EUSAGE;
+		}
+		free(p->review_login);
+		p->review_login = xstrdup(value);
+		return AA_OK;
+	}
+	if (strcmp(key, "review_context") == 0)
+		return set_text(&p->review_context, key, value,
+				POLICY_MAX_CONTEXT, err);
+	if (strcmp(key, "inline_cap") == 0)
+		return set_count(&p->inline_cap, key, value, 1000, err);
+	if (strcmp(key, "ramp_p2_last_iteration") == 0)
+		return set_count(&p->ramp_p2_last_iteration, key, value, 1000000,
+				 err);
+	if (strcmp(key, "max_findings") == 0)
+		return set_count(&p->max_findings, key, value, 100000, err);
 	return AA_ENOTFOUND;
 }
 
@@ -224,9 +263,29 @@ int policy_get(const struct policy *p, const char *key, struct buf *out)
 		buf_addf(out, "%lld", (long long)p->sweep_deadline);
 	else if (strcmp(key, "deadline") == 0)
 		buf_addf(out, "%lld", (long long)p->deadline);
+	else if (strcmp(key, "review_login") == 0)
+		buf_adds(out, policy_review_login(p));
+	else if (strcmp(key, "review_context") == 0)
+		buf_adds(out, p->review_context);
+	else if (strcmp(key, "inline_cap") == 0)
+		buf_addf(out, "%lld", (long long)p->inline_cap);
+	else if (strcmp(key, "ramp_p2_last_iteration") == 0)
+		buf_addf(out, "%lld", (long long)p->ramp_p2_last_iteration);
+	else if (strcmp(key, "max_findings") == 0)
+		buf_addf(out, "%lld", (long long)p->max_findings);
 	else
 		return AA_ENOTFOUND;
 	return AA_OK;
+}
+
+const char *policy_review_login(const struct policy *p)
+{
+	return p->review_login ? p->review_login : p->trusted_login;
+}
+
+bool policy_is_review_login(const struct policy *p, const char *login)
+{
+	return login && str_eq_nocase(login, policy_review_login(p));
 }
 
 bool policy_is_trusted(const struct policy *p, const char *login)

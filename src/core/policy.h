@@ -35,6 +35,12 @@ struct policy {
 	bool approve_drafts;
 	int64_t sweep_deadline; /* seconds: the whole sweep (A6) */
 	int64_t deadline;       /* seconds: any other run (A6) */
+	/* pr-review (PUBLISH §1): */
+	char *review_login;     /* NULL: the trusted login */
+	char *review_context;
+	int64_t inline_cap;
+	int64_t ramp_p2_last_iteration;
+	int64_t max_findings;
 	/* Not a configuration key: in GitHub App mode, the App's bot login
 	 * ("<slug>[bot]"), whose statuses are this program's own (T3). */
 	char *app_login;
@@ -68,6 +74,11 @@ bool policy_is_trusted(const struct policy *p, const char *login);
 bool policy_is_unlabeler(const struct policy *p, const char *login);
 /* Is `login` an AI reviewer (a "[bot]" suffix is ignored)? */
 bool policy_is_ai_reviewer(const struct policy *p, const char *login);
+/* The login whose pr-review comments are trusted (PUBLISH U1-U5). */
+const char *policy_review_login(const struct policy *p);
+/* Is `login` that login (case-insensitive, exact)? */
+bool policy_is_review_login(const struct policy *p, const char *login);
+
 /* Is `name` the escalation label (labels are case-insensitive)? */
 bool policy_is_label(const struct policy *p, const char *name);
 

@@ -28,6 +28,7 @@ static void step_release(struct report_step *s)
 	free(s->verdict_url);
 	free(s->check_url);
 	free(s->repository);
+	free(s->extra);
 }
 
 static void write_release(struct report_write *w)
@@ -37,6 +38,7 @@ static void write_release(struct report_write *w)
 	free(w->context);
 	free(w->description);
 	free(w->target_url);
+	free(w->findings);
 }
 
 void report_release(struct report *r)
@@ -147,6 +149,26 @@ void report_note(struct report *r, enum note_level level, const char *fmt, ...)
 
 /* --- JSON --- */
 
+static const char *const step_kind_names[] = { "apply", "gate", "plan",
+						"publish", "local" };
+
+/* A step's own members (PUBLISH §9), produced by this program. */
+static void json_extra(struct jw *w, const char *extra)
+{
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
+	const cJSON *c;
+	cJSON *root = NULL;
+
+	if (extra && json_parse(&root, extra, strlen(extra), &err) == AA_OK)
+		cJSON_ArrayForEach(c, root)
+		{
+			jw_key(w, c->string);
+			jw_cjson(w, c);
+		}
+	cJSON_Delete(root);
+	buf_release(&err);
+}
+
 static void json_step(struct jw *w, const struct report_step *s)
 {
 	size_t i;
@@ -160,12 +182,14 @@ static void json_step(struct jw *w, const struct report_step *s)
 	jw_key(w, "pr");
 	jw_int(w, s->pr);
 	jw_key(w, "step");
-	jw_str(w, s->kind == STEP_APPLY ? "apply" : "gate");
+	jw_str(w, step_kind_names[s->kind]);
 	jw_key(w, "outcome");
 	jw_str(w, step_outcome_names[s->outcome]);
 	jw_key(w, "head");
 	jw_str_or_null(w, s->head[0] ? s->head : NULL);
-	if (s->kind == STEP_APPLY) {
+	if (s->kind >= STEP_PLAN) {
+		json_extra(w, s->extra);
+	} else if (s->kind == STEP_APPLY) {
 		jw_key(w, "comment");
 		if (s->comment)
 			jw_int(w, s->comment);
@@ -204,10 +228,28 @@ static void json_step(struct jw *w, const struct report_step *s)
 }
 
 const char *const step_outcome_names[OUT_COUNT] = {
-	"skipped", "applied", "refused", "approve", "withhold", "error"};
+	"skipped", "applied", "refused", "approve", "withhold", "error",
+	"planned", "noop", "published", "unchanged", "superseded", "partial"};
 
-static const char *const write_kind_names[] = {"create_label", "label",
-					       "status", "approve", "dismiss"};
+static const char *const write_kind_names[] = {
+	"create_label", "label", "status", "approve", "dismiss",
+	"comment_create", "comment_update", "comment_delete", "review"};
+
+/* A compact JSON value this program produced, or [] when none. */
+static void json_extra_value(struct jw *w, const char *text)
+{
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
+	cJSON *root = NULL;
+
+	if (text && json_parse(&root, text, strlen(text), &err) == AA_OK) {
+		jw_cjson(w, root);
+	} else {
+		jw_arr_begin(w);
+		jw_arr_end(w);
+	}
+	cJSON_Delete(root);
+	buf_release(&err);
+}
 
 static void json_write(struct jw *w, const struct report_write *x)
 {
@@ -248,6 +290,39 @@ static void json_write(struct jw *w, const struct report_write *x)
 		jw_int(w, x->pr);
 		jw_key(w, "review_id");
 		jw_int(w, x->review_id);
+		break;
+	case W_COMMENT_CREATE:
+	case W_COMMENT_UPDATE:
+		jw_key(w, "pr");
+		jw_int(w, x->pr);
+		jw_key(w, "comment_id");
+		if (x->comment_id)
+			jw_int(w, x->comment_id);
+		else
+			jw_null(w);
+		jw_key(w, "body_sha256");
+		jw_str(w, x->body_sha256);
+		break;
+	case W_COMMENT_DELETE:
+		jw_key(w, "pr");
+		jw_int(w, x->pr);
+		jw_key(w, "comment_id");
+		jw_int(w, x->comment_id);
+		break;
+	case W_REVIEW:
+		jw_key(w, "pr");
+		jw_int(w, x->pr);
+		jw_key(w, "review_id");
+		if (x->review_id)
+			jw_int(w, x->review_id);
+		else
+			jw_null(w);
+		jw_key(w, "event");
+		jw_str(w, "COMMENT");
+		jw_key(w, "commit_id");
+		jw_str(w, x->commit_id);
+		jw_key(w, "findings");
+		json_extra_value(w, x->findings);
 		break;
 	}
 	jw_obj_end(w);

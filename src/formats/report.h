@@ -20,7 +20,7 @@
 #define EXIT_USAGE 2
 #define EXIT_API 3
 
-enum step_kind { STEP_APPLY, STEP_GATE };
+enum step_kind { STEP_APPLY, STEP_GATE, STEP_PLAN, STEP_PUBLISH, STEP_LOCAL };
 
 /* What a step came to; its name in the report is step_outcome_names[]. */
 enum step_outcome {
@@ -30,6 +30,13 @@ enum step_outcome {
 	OUT_APPROVE,
 	OUT_WITHHOLD,
 	OUT_ERROR,
+	/* pr-review (PUBLISH §9) */
+	OUT_PLANNED,
+	OUT_NOOP,
+	OUT_PUBLISHED,
+	OUT_UNCHANGED,
+	OUT_SUPERSEDED,
+	OUT_PARTIAL,
 	OUT_COUNT
 };
 extern const char *const step_outcome_names[OUT_COUNT];
@@ -55,9 +62,23 @@ struct report_step {
 	size_t nreasons;
 	int exit;
 	bool missing;             /* skipped: its PR or comment does not exist */
+	/* plan, publish, local (PUBLISH §9): the step's own members as a
+	 * compact JSON object, written between head and reasons; NULL when
+	 * none. */
+	char *extra;
 };
 
-enum write_kind { W_CREATE_LABEL, W_LABEL, W_STATUS, W_APPROVE, W_DISMISS };
+enum write_kind {
+	W_CREATE_LABEL,
+	W_LABEL,
+	W_STATUS,
+	W_APPROVE,
+	W_DISMISS,
+	W_COMMENT_CREATE, /* PUBLISH §9 */
+	W_COMMENT_UPDATE,
+	W_COMMENT_DELETE,
+	W_REVIEW
+};
 
 struct report_write {
 	enum write_kind kind;
@@ -70,6 +91,10 @@ struct report_write {
 	char *target_url;
 	char commit_id[SHA_BUF];
 	int64_t review_id;
+	/* PUBLISH §9 */
+	int64_t comment_id;
+	char body_sha256[65];     /* hex SHA-256 of the body written */
+	char *findings;           /* review: compact JSON array of ids */
 };
 
 enum note_level { NOTE_ERROR, NOTE_WARNING, NOTE_NOTICE, NOTE_INFO };

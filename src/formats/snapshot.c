@@ -14,16 +14,12 @@
 #include <string.h>
 
 #include "base/json.h"
-
-/* Largest PR number and id we accept (GitHub's are far below). */
-#define SNAP_MAX_NUMBER ((int64_t)2147483647)
+#include "formats/snapshot_int.h"
 
 /* --- loader --- */
 
 /* Builds "parent[i]" or "parent.key" paths for messages. */
-static const char *pathf(struct buf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static const char *pathf(struct buf *b, const char *fmt, ...)
+const char *pathf(struct buf *b, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -85,11 +81,6 @@ static int load_edit(void *item, const cJSON *o, const char *path,
 	return AA_OK;
 }
 
-typedef int (*item_loader)(void *item, const cJSON *o, const char *path,
-			   struct buf *err);
-static int load_list(void **list, size_t *n, size_t size, item_loader loader,
-		     const cJSON *obj, const char *ppath, const char *key,
-		     struct buf *err);
 
 static int load_comment(void *item, const cJSON *o,
 			const char *path, struct buf *err)
@@ -106,6 +97,8 @@ static int load_comment(void *item, const cJSON *o,
 	    jget_str(&c->edited_by, o, path, "edited_by", JOPT | JNULL, err) ||
 	    jget_time(&c->edited_at, o, path, "edited_at", JOPT | JNULL, err) ||
 	    jget_str(&c->html_url, o, path, "html_url", JOPT | JNULL, err) ||
+	    jget_time(&c->updated_at, o, path, "updated_at", JOPT | JNULL,
+		      err) ||
 	    load_list((void **)&c->edits, &c->nedits, sizeof(*c->edits),
 		      load_edit, o, path, "edits", err))
 		return AA_ERR;
@@ -175,7 +168,8 @@ static int load_review(void *item, const cJSON *o, const char *path,
 	    jget_str(&r->state, o, path, "state", 0, err) ||
 	    jget_sha(r->commit_id, o, path, "commit_id", JOPT | JNULL, err) ||
 	    jget_time(&r->submitted_at, o, path, "submitted_at", JOPT | JNULL,
-		      err))
+		      err) ||
+	    jget_str(&r->body, o, path, "body", JOPT | JNULL, err))
 		return AA_ERR;
 	return AA_OK;
 }
@@ -212,12 +206,7 @@ static int load_status(struct snap_status *st, const cJSON *o,
 	return AA_OK;
 }
 
-/*
- * Load obj[key], an optional array, into a new list of `size`-byte items
- * with a per-item loader. *n counts the items started, so a release after a
- * failure frees what the failing loader filled in part.
- */
-static int load_list(void **list, size_t *n, size_t size, item_loader loader,
+int load_list(void **list, size_t *n, size_t size, item_loader loader,
 		     const cJSON *obj, const char *ppath, const char *key,
 		     struct buf *err)
 {
@@ -246,9 +235,6 @@ out:
 	return error;
 }
 
-#define LOAD_LIST(obj, ppath, key, list, n, loader, err)                     \
-	load_list((void **)&(list), &(n), sizeof(*(list)), loader, obj, ppath, \
-		  key, err)
 
 static int load_pull(struct snap_pull *p, const cJSON *o, const char *path,
 		     const char *repository, struct buf *err)
@@ -295,6 +281,9 @@ static int load_pull(struct snap_pull *p, const cJSON *o, const char *path,
 		goto out;
 	if (!p->base_ref)
 		p->base_ref = xstrdup("");
+	if (base && jget_sha(p->base_sha, base, sub.ptr, "sha", JOPT | JNULL,
+			     err))
+		goto out;
 
 	if (jget_arr(&arr, o, path, "labels", JOPT | JNULL, err))
 		goto out;
@@ -331,7 +320,8 @@ static int load_pull(struct snap_pull *p, const cJSON *o, const char *path,
 	    LOAD_LIST(o, path, "threads", p->threads, p->nthreads, load_thread,
 		      err) ||
 	    LOAD_LIST(o, path, "reviews", p->reviews, p->nreviews, load_review,
-		      err))
+		      err) ||
+	    snapshot_load_publish_parts(p, o, path, err))
 		goto out;
 	error = AA_OK;
 out:
@@ -366,8 +356,13 @@ static int load_fault(void *item, const cJSON *o, const char *path,
 	    jget_int(&f->retry_after, o, path, "retry_after", JOPT | JNULL, 0,
 		     86400, err) ||
 	    jget_int(&f->call, o, path, "call", JOPT | JNULL, 1, SNAP_MAX_NUMBER,
-		     err))
+		     err) ||
+	    jget_int(&f->comment_id, o, path, "comment_id", JOPT | JNULL, 1,
+		     JSON_MAX_INT, err) ||
+	    jget_int(&f->skip, o, path, "skip", JOPT | JNULL, 0,
+		     SNAP_MAX_NUMBER, err))
 		goto out;
+	f->lost_response = f->mode && strcmp(f->mode, "lost_response") == 0;
 	if (f->call && !read && !write) {
 		f->op = FAULT_CALL;
 		goto status;
@@ -568,7 +563,7 @@ int snapshot_from_json(struct snapshot *s, const char *text, size_t len,
 		       struct buf *err)
 {
 	struct buf path = BUF_INIT(BUF_MAX_SMALL);
-	const cJSON *ev, *payload, *arr, *obj;
+	const cJSON *ev, *payload = NULL, *arr, *obj;
 	cJSON *root = NULL;
 	char *payload_text;
 	int error = AA_EUSAGE;
@@ -594,9 +589,15 @@ int snapshot_from_json(struct snapshot *s, const char *text, size_t len,
 	if (jget_str(&s->repository, root, "", "repository", 0, err) ||
 	    jget_str(&s->viewer, root, "", "viewer", JOPT | JNULL, err) ||
 	    jget_time(&s->now, root, "", "now", JOPT | JNULL, err) ||
-	    jget_obj(&ev, root, "", "event", 0, err) ||
-	    jget_str(&s->event_name, ev, "event", "name", 0, err) ||
-	    jget_obj(&payload, ev, "event", "payload", JOPT | JNULL, err))
+	    snapshot_load_command(s, root, err) ||
+	    jget_obj(&ev, root, "", "event", s->command ? JOPT | JNULL : 0,
+		     err))
+		goto out;
+	/* PUBLISH §8: with a command the event may be omitted. */
+	if (!ev)
+		s->event_name = xstrdup("workflow_dispatch");
+	else if (jget_str(&s->event_name, ev, "event", "name", 0, err) ||
+		 jget_obj(&payload, ev, "event", "payload", JOPT | JNULL, err))
 		goto out;
 	if (!repo_name_valid(s->repository)) {
 		buf_setf(err, "repository: expected OWNER/NAME");

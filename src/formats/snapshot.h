@@ -20,6 +20,9 @@
 int snapshot_from_json(struct snapshot *s, const char *text, size_t len,
 		       struct buf *err);
 
+/* "publish", "review-plan", "review-local" (PUBLISH §8). */
+const char *snapshot_command_name(enum snap_command_name n);
+
 /* Serialize (pretty, deterministic) to out. */
 void snapshot_to_json(const struct snapshot *s, struct buf *out);
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/json.h"
+#include "formats/snapshot_int.h"
 
 static void write_time_or_null(struct jw *w, int64_t ms)
 {
@@ -54,6 +55,10 @@ static void write_pull(struct jw *w, const struct snap_pull *p)
 	jw_obj_begin(w);
 	jw_key(w, "ref");
 	jw_str(w, p->base_ref);
+	if (p->base_sha[0]) {
+		jw_key(w, "sha");
+		jw_str(w, p->base_sha);
+	}
 	jw_obj_end(w);
 	if (p->updated_at) {
 		jw_key(w, "updated_at");
@@ -104,6 +109,10 @@ static void write_pull(struct jw *w, const struct snap_pull *p)
 		}
 		jw_key(w, "html_url");
 		jw_str_or_null(w, c->html_url);
+		if (c->updated_at) {
+			jw_key(w, "updated_at");
+			jw_time(w, c->updated_at);
+		}
 		jw_obj_end(w);
 	}
 	jw_arr_end(w);
@@ -165,9 +174,14 @@ static void write_pull(struct jw *w, const struct snap_pull *p)
 		jw_str_or_null(w, r->commit_id[0] ? r->commit_id : NULL);
 		jw_key(w, "submitted_at");
 		write_time_or_null(w, r->submitted_at);
+		if (r->body) {
+			jw_key(w, "body");
+			jw_str(w, r->body);
+		}
 		jw_obj_end(w);
 	}
 	jw_arr_end(w);
+	snapshot_write_publish_parts(w, p);
 	jw_obj_end(w);
 }
 
@@ -211,6 +225,14 @@ static void write_fault(struct jw *w, const struct snap_fault *f)
 		jw_key(w, "retry_after");
 		jw_int(w, f->retry_after);
 	}
+	if (f->comment_id) {
+		jw_key(w, "comment_id");
+		jw_int(w, f->comment_id);
+	}
+	if (f->skip) {
+		jw_key(w, "skip");
+		jw_int(w, f->skip);
+	}
 	jw_obj_end(w);
 }
 
@@ -233,6 +255,8 @@ void snapshot_to_json(const struct snapshot *s, struct buf *out)
 		jw_key(&w, "now");
 		jw_time(&w, s->now);
 	}
+	if (s->command)
+		snapshot_write_command(&w, s->command);
 	jw_key(&w, "config");
 	jw_obj_begin(&w);
 	for (i = 0; i < s->nconfig; i++) {

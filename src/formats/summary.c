@@ -211,9 +211,46 @@ static const char *in_words(const char *reason)
 	return reason;
 }
 
+/* The pr-review steps (PUBLISH §9) in words. */
+static const char *review_outcome_words(const struct report *r,
+					const struct report_step *s)
+{
+	bool dry = r->dry_run;
+
+	switch (s->outcome) {
+	case OUT_PLANNED:
+		return "review planned";
+	case OUT_NOOP:
+		return "nothing to review: the head was reviewed";
+	case OUT_PUBLISHED:
+		return dry ? "review would be published" : "review published";
+	case OUT_UNCHANGED:
+		return "review unchanged: nothing to write";
+	case OUT_SKIPPED:
+		return "review skipped: the PR is not open";
+	case OUT_REFUSED:
+		return dry ? "review would be refused" : "review refused";
+	case OUT_SUPERSEDED:
+		return "review superseded: the PR or its sticky moved on";
+	case OUT_PARTIAL:
+		return dry ? "review would be published in part"
+			   : "review published in part";
+	default:
+		break;
+	}
+	if (s->kind == STEP_LOCAL)
+		return s->outcome == OUT_ERROR ? "local review refused"
+					       : "local review done";
+	return s->exit == EXIT_USAGE ? "review not published: bad input"
+				     : "review not published: a GitHub call "
+				       "failed";
+}
+
 static const char *outcome_words(const struct report *r,
 				 const struct report_step *s)
 {
+	if (s->kind >= STEP_PLAN)
+		return review_outcome_words(r, s);
 	/* An explicit command's PR or comment that does not exist. */
 	if (s->outcome == OUT_ERROR && s->exit == EXIT_USAGE)
 		return s->kind == STEP_APPLY ? "verdict not applied"
@@ -375,6 +412,25 @@ static void md_write(struct buf *out, const struct report *r,
 		buf_addf(out, "%s review %lld on PR #%lld",
 			 dry ? "would dismiss" : "dismissed",
 			 (long long)w->review_id, (long long)w->pr);
+		break;
+	case W_COMMENT_CREATE:
+		buf_addf(out, "%s the review summary comment on PR #%lld",
+			 dry ? "would post" : "posted", (long long)w->pr);
+		break;
+	case W_COMMENT_UPDATE:
+		buf_addf(out, "%s the review summary comment %lld on PR #%lld",
+			 dry ? "would update" : "updated",
+			 (long long)w->comment_id, (long long)w->pr);
+		break;
+	case W_COMMENT_DELETE:
+		buf_addf(out, "%s the duplicate summary comment %lld on PR "
+			 "#%lld", dry ? "would delete" : "deleted",
+			 (long long)w->comment_id, (long long)w->pr);
+		break;
+	case W_REVIEW:
+		buf_addf(out, "%s inline findings on PR #%lld at %.7s",
+			 dry ? "would post" : "posted", (long long)w->pr,
+			 w->commit_id);
 		break;
 	}
 	buf_adds(out, "\n");

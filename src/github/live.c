@@ -87,7 +87,7 @@ static const struct github_ops live_ops = {
 	live_create_label,   live_add_label,	live_create_status,
 	live_approve,	     live_dismiss,	live_prefetch,
 	live_budget,	     live_refresh,	live_now,
-	live_free,
+	live_free,	     NULL, /* publish: not yet over the network */
 };
 
 int github_live_new(struct github **out, const struct live_config *c,

@@ -310,11 +310,118 @@ static void dr_free(struct github *gh)
 	free(d);
 }
 
+/* --- pr-review (PUBLISH §7.4): reads pass through, writes never happen
+ * (the publish flow lists them as planned and makes none). --- */
+
+static const struct github_review_ops *inner_review(struct dryrun *d)
+{
+	if (!d->inner->ops->review)
+		buf_setf(&d->gh.error, "this GitHub port cannot publish");
+	return d->inner->ops->review;
+}
+
+static int dr_review_comments(struct github *gh, int64_t pr,
+			      struct snap_review_comment **out, size_t *n)
+{
+	struct dryrun *d = D(gh);
+	const struct github_review_ops *r = inner_review(d);
+	int error;
+
+	*out = NULL;
+	*n = 0;
+	if (!r)
+		return AA_EAPI;
+	error = r->review_comments(d->inner, pr, out, n);
+	copy_error(d);
+	return error;
+}
+
+static int dr_files(struct github *gh, int64_t pr, struct snap_file **out,
+		    size_t *n)
+{
+	struct dryrun *d = D(gh);
+	const struct github_review_ops *r = inner_review(d);
+	int error;
+
+	*out = NULL;
+	*n = 0;
+	if (!r)
+		return AA_EAPI;
+	error = r->files(d->inner, pr, out, n);
+	copy_error(d);
+	return error;
+}
+
+static int dr_compare(struct github *gh, int64_t pr, const char *base,
+		      const char *head, struct gh_compare *out)
+{
+	struct dryrun *d = D(gh);
+	const struct github_review_ops *r = inner_review(d);
+	int error;
+
+	if (!r)
+		return AA_EAPI;
+	error = r->compare(d->inner, pr, base, head, out);
+	copy_error(d);
+	return error;
+}
+
+static int refuse_write(struct github *gh)
+{
+	buf_setf(&gh->error, "dry run: a pr-review write was attempted");
+	return AA_EAPI;
+}
+
+static int dr_comment_create(struct github *gh, int64_t pr, const char *body,
+			     int64_t *id, char **html_url)
+{
+	(void)pr;
+	(void)body;
+	*id = 0;
+	*html_url = NULL;
+	return refuse_write(gh);
+}
+
+static int dr_comment_update(struct github *gh, int64_t pr, int64_t id,
+			     const char *body)
+{
+	(void)pr;
+	(void)id;
+	(void)body;
+	return refuse_write(gh);
+}
+
+static int dr_comment_delete(struct github *gh, int64_t pr, int64_t id)
+{
+	(void)pr;
+	(void)id;
+	return refuse_write(gh);
+}
+
+static int dr_review_post(struct github *gh, int64_t pr, const char *commit_id,
+			  const char *body, const struct gh_inline *inl,
+			  size_t n, struct gh_review_posted *out)
+{
+	(void)pr;
+	(void)commit_id;
+	(void)body;
+	(void)inl;
+	(void)n;
+	memset(out, 0, sizeof(*out));
+	return refuse_write(gh);
+}
+
+static const struct github_review_ops dryrun_review_ops = {
+	dr_review_comments, dr_files,	       dr_compare,     dr_comment_create,
+	dr_comment_update,  dr_comment_delete, dr_review_post,
+};
+
 static const struct github_ops dryrun_ops = {
 	dr_user,	 dr_open_pulls,	   dr_pull,	  dr_commit_in_pull,
 	dr_statuses,	 dr_label_exists,  dr_create_label, dr_add_label,
 	dr_create_status, dr_approve,	   dr_dismiss,	  dr_prefetch,
 	dr_budget,	 dr_refresh,	   dr_now,	  dr_free,
+	&dryrun_review_ops,
 };
 
 struct github *github_dryrun_inner(struct github *gh)

@@ -4,6 +4,7 @@
 #include "port/github.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 void gh_pull_release(struct gh_pull *p)
 {
@@ -32,4 +33,14 @@ void github_free(struct github *gh)
 {
 	if (gh)
 		gh->ops->free(gh);
+}
+
+void gh_review_posted_release(struct gh_review_posted *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		free(r->comment_urls[i]);
+	free(r->comment_urls);
+	free(r->comment_ids);
+	free(r->html_url);
+	memset(r, 0, sizeof(*r));
 }

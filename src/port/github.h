@@ -62,6 +62,60 @@ struct gh_pull_brief {
 	size_t napprovers;
 };
 
+/* GET compare/{base}...{head} (PUBLISH §6 H1, H3). */
+enum gh_compare_status { CMP_AHEAD, CMP_BEHIND, CMP_IDENTICAL, CMP_DIVERGED };
+struct gh_compare {
+	enum gh_compare_status status;
+	char merge_base[SHA_BUF]; /* "" when unknown */
+};
+
+/* One line comment of a COMMENT review (PUBLISH §5.4). */
+struct gh_inline {
+	const char *path;
+	int64_t line;
+	int64_t start_line;  /* 0: single line */
+	const char *body;
+};
+
+/* What a posted COMMENT review created. */
+struct gh_review_posted {
+	int64_t review_id;
+	char *html_url;       /* the review's */
+	int64_t *comment_ids; /* one per inline, in order */
+	char **comment_urls;
+	size_t n;
+};
+void gh_review_posted_release(struct gh_review_posted *r);
+
+/*
+ * The writes and reads only the pr-review commands make (PUBLISH.md §10):
+ * a port without them (NULL) cannot publish. Writes return AA_OK,
+ * AA_ENOTFOUND (404), AA_EREJECTED (422: GitHub refused the content, and
+ * nothing was created) or AA_EAPI (failed, or the answer was lost: the
+ * caller re-reads to learn which, §7.2).
+ */
+struct github_review_ops {
+	/* Every review comment of the PR (all pages, ascending id). */
+	int (*review_comments)(struct github *gh, int64_t pr,
+			       struct snap_review_comment **out, size_t *n);
+	/* The PR's files with their patches (all pages). */
+	int (*files)(struct github *gh, int64_t pr, struct snap_file **out,
+		     size_t *n);
+	/* compare/{base}...{head}; AA_ENOTFOUND when GitHub answers 404. */
+	int (*compare)(struct github *gh, int64_t pr, const char *base,
+		       const char *head, struct gh_compare *out);
+	/* POST an issue comment: its id and html_url. */
+	int (*comment_create)(struct github *gh, int64_t pr, const char *body,
+			      int64_t *id, char **html_url);
+	int (*comment_update)(struct github *gh, int64_t pr, int64_t id,
+			      const char *body);
+	int (*comment_delete)(struct github *gh, int64_t pr, int64_t id);
+	/* POST a COMMENT review on commit_id with `n` line comments. */
+	int (*review_post)(struct github *gh, int64_t pr, const char *commit_id,
+			   const char *body, const struct gh_inline *inl,
+			   size_t n, struct gh_review_posted *out);
+};
+
 struct github_ops {
 	/* GET /user: the login of the write token (T4). */
 	int (*user)(struct github *gh, char **login);
@@ -114,6 +168,8 @@ struct github_ops {
 	/* The clock of this port (ms since the epoch). */
 	int64_t (*now)(struct github *gh);
 	void (*free)(struct github *gh);
+	/* PUBLISH.md; NULL when this port cannot publish. */
+	const struct github_review_ops *review;
 };
 
 struct github {

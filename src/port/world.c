@@ -14,30 +14,18 @@
 #include <string.h>
 
 #include "port/github.h"
+#include "port/world_int.h"
 #include "formats/sweepstate.h"
 #include "base/util.h"
 
-struct world {
-	struct github gh;
-	struct snapshot *s;
-	const struct policy *policy;
-	int64_t *fault_used; /* calls each fault has failed (for "times") */
-	int64_t calls;       /* reads (per part) and writes made so far */
-	struct buf *trace;   /* when set: one line per call */
-	int64_t now;
-};
-
-static struct world *W(struct github *gh)
-{
-	return (struct world *)gh;
-}
-
-/*
- * Does a fault hit this call? Returns 0 (no), AA_ENOTFOUND (a 404) or
- * AA_EAPI, with the message in gh->error.
- */
 static int fault_hit(struct world *w, enum fault_op op, int kind, int64_t pr,
 		     const char *sha)
+{
+	return world_fault(w, op, kind, pr, sha, 0, NULL);
+}
+
+int world_fault(struct world *w, enum fault_op op, int kind, int64_t pr,
+		const char *sha, int64_t comment_id, bool *lost)
 {
 	const char *name = op == FAULT_READ ? gh_read_names[kind]
 					    : gh_write_names[kind];
@@ -65,9 +53,22 @@ static int fault_hit(struct world *w, enum fault_op op, int kind, int64_t pr,
 			continue;
 		if (f->sha[0] && (!sha || strcmp(f->sha, sha) != 0))
 			continue;
+		if (f->comment_id && f->comment_id != comment_id)
+			continue;
+		if (w->fault_seen[i]++ < f->skip)
+			continue;
 		if (f->times && w->fault_used[i] >= f->times)
 			continue;
 		w->fault_used[i]++;
+		if (f->lost_response && lost) {
+			/* Applied by the caller, then answered with an error. */
+			*lost = true;
+			buf_setf(&w->gh.error, "write %s%s%.0lld: HTTP %d after "
+				 "the write was made (response lost)", name,
+				 pr ? " of PR #" : "", (long long)pr,
+				 f->status ? f->status : 502);
+			return AA_OK;
+		}
 		if (f->timeout) {
 			buf_setf(&w->gh.error, "%s %s%s%.0lld: timed out",
 				 op == FAULT_READ ? "read" : "write", name,
@@ -82,7 +83,7 @@ static int fault_hit(struct world *w, enum fault_op op, int kind, int64_t pr,
 	return AA_OK;
 }
 
-static const char *viewer(struct world *w)
+const char *world_viewer(struct world *w)
 {
 	return w->s->viewer ? w->s->viewer : w->policy->trusted_login;
 }
@@ -94,7 +95,7 @@ static int world_user(struct github *gh, char **login)
 	*login = NULL;
 	if ((error = fault_hit(W(gh), FAULT_READ, READ_USER, 0, NULL)) < 0)
 		return error == AA_ENOTFOUND ? AA_EAPI : error;
-	*login = xstrdup(viewer(W(gh)));
+	*login = xstrdup(world_viewer(W(gh)));
 	return AA_OK;
 }
 
@@ -316,7 +317,7 @@ static int world_create_status(struct github *gh, int64_t pr, const char *sha,
 	x->state = xstrdup(state);
 	x->context = xstrdup(context);
 	x->description = xstrdup(description);
-	x->creator = xstrdup(viewer(w));
+	x->creator = xstrdup(world_viewer(w));
 	x->created_at = w->now;
 	x->target_url = xstrdup_or_null(target_url);
 	return AA_OK;
@@ -347,7 +348,7 @@ static int world_approve(struct github *gh, int64_t pr, const char *commit_id,
 	r = &p->reviews[p->nreviews++];
 	memset(r, 0, sizeof(*r));
 	r->id = max + 1;
-	r->author = xstrdup(viewer(w));
+	r->author = xstrdup(world_viewer(w));
 	r->state = xstrdup("APPROVED");
 	memcpy(r->commit_id, commit_id, SHA_BUF);
 	r->submitted_at = w->now;
@@ -406,6 +407,7 @@ static void world_free(struct github *gh)
 
 	buf_release(&gh->error);
 	free(w->fault_used);
+	free(w->fault_seen);
 	free(w);
 }
 
@@ -415,7 +417,7 @@ static const struct github_ops world_ops = {
 	world_create_label, world_add_label,   world_create_status,
 	world_approve,	    world_dismiss,     world_prefetch,
 	world_budget,	    world_refresh,     world_now,
-	world_free,
+	world_free,	    &world_review_ops,
 };
 
 static void bump(int64_t *max, int64_t t)
@@ -476,6 +478,7 @@ struct github *github_world_new(struct snapshot *s, const struct policy *p)
 	w->s = s;
 	w->policy = p;
 	w->fault_used = xcalloc(s->nfaults ? s->nfaults : 1, sizeof(int64_t));
+	w->fault_seen = xcalloc(s->nfaults ? s->nfaults : 1, sizeof(int64_t));
 	w->now = snapshot_clock(s);
 	return &w->gh;
 }

@@ -340,7 +340,7 @@ static void test_apply__select_table(void **state)
 	struct snap_statuses ctx = {H, &ours, 1}, ctx_other = {H, &other, 1},
 			     ctx_theirs = {H, &theirs, 1}, none = {H, NULL, 0};
 	char *approver_tr[] = {MUT("LFX-Reviewer")}, *approver_x[] = {MUT("octocat")};
-	struct snap_review rv = {71, MUT(TR), MUT("APPROVED"), H, 0};
+	struct snap_review rv = {71, MUT(TR), MUT("APPROVED"), H, 0, NULL};
 	struct snap_pull reviewed, unreviewed;
 	struct select_input in;
 

@@ -38,7 +38,9 @@ static void test_policy__keys_listed(void **state)
 	static const char *const want[] = {
 	    "trusted_login",  "unlabelers",    "ai_reviewers",
 	    "label",          "clean_context", "escalation_context",
-	    "approve_drafts", "sweep_deadline", "deadline"};
+	    "approve_drafts", "sweep_deadline", "deadline",
+	    "review_login",   "review_context", "inline_cap",
+	    "ramp_p2_last_iteration", "max_findings"};
 	size_t i, j, n = 0;
 
 	(void)state;
@@ -109,6 +111,18 @@ static const struct set_row set_rows[] = {
     {"deadline", "0", AA_EUSAGE},
     {"deadline", "86401", AA_EUSAGE},
     {"deadline", "2m", AA_EUSAGE},
+    {"review_login", "lfx-reviewer[bot]", 0},
+    {"review_login", "two words", AA_EUSAGE},
+    {"review_context", "ci/pr-review", 0},
+    {"review_context", "", AA_EUSAGE},
+    {"inline_cap", "0", 0},
+    {"inline_cap", "1000", 0},
+    {"inline_cap", "1001", AA_EUSAGE},
+    {"inline_cap", "-1", AA_EUSAGE},
+    {"ramp_p2_last_iteration", "2", 0},
+    {"ramp_p2_last_iteration", "x", AA_EUSAGE},
+    {"max_findings", "300", 0},
+    {"max_findings", "100001", AA_EUSAGE},
     {"no_such_key", "x", AA_ENOTFOUND},
     {"Trusted_Login", "robot", AA_ENOTFOUND},
     {"", "x", AA_ENOTFOUND},

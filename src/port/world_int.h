@@ -1,0 +1,43 @@
+/*
+ * world_int.h - what the in-memory port's files share (world.c,
+ * world_review.c). Not for other modules.
+ */
+#ifndef AA_WORLD_INT_H
+#define AA_WORLD_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "port/github.h"
+
+struct world {
+	struct github gh;
+	struct snapshot *s;
+	const struct policy *policy;
+	int64_t *fault_used; /* calls each fault has failed (for "times") */
+	int64_t *fault_seen; /* calls each fault has matched (for "skip") */
+	int64_t calls;       /* reads (per part) and writes made so far */
+	struct buf *trace;   /* when set: one line per call */
+	int64_t now;
+};
+
+static inline struct world *W(struct github *gh)
+{
+	return (struct world *)gh;
+}
+
+/*
+ * Does a fault hit this call? Returns 0 (no), AA_ENOTFOUND (a 404) or
+ * AA_EAPI, with the message in gh->error. `comment_id` narrows faults
+ * that name one (0: the call is not about a comment). With `lost` (a
+ * write), a lost_response fault returns 0 and sets *lost: the caller makes
+ * the write, then fails with the message already set.
+ */
+int world_fault(struct world *w, enum fault_op op, int kind, int64_t pr,
+		const char *sha, int64_t comment_id, bool *lost);
+/* The login of the write token. */
+const char *world_viewer(struct world *w);
+
+extern const struct github_review_ops world_review_ops;
+
+#endif
