@@ -222,7 +222,7 @@ void rv_one(struct buf *out, const char *s, size_t cap, bool cell)
 
 	/* First LF → space and the cap, then the escapes over the result:
 	 * a cut can never leave half an escape behind. */
-	buf_init(&t, 0);
+	buf_init(&t, BUF_MAX_DOC);
 	for (size_t i = 0; i < keep; i++)
 		buf_addch(&t, s[i] == '\n' ? ' ' : s[i]);
 	if (cut)
