@@ -128,24 +128,17 @@ static bool outranks(const struct rv_finding *a, const struct rv_finding *b)
 	return a->id < b->id;
 }
 
-/* The survivor takes the group's highest rank from `best`; its
- * adjustment's `to` follows, and the reason says where the rank came
- * from so no severity changes without a line in the adjustments. */
-static void take_rank(struct rv_finding *s, const struct rv_finding *best)
+/* The survivor takes the group's highest rank (M2): its adjustment's
+ * `to` follows. Without one none is made up: a raise is the seed's "keep
+ * the highest base severity", not an adjustment (those are downgrades),
+ * and the merge itself is in the reasons. */
+static void take_rank(struct rv_finding *s, enum rv_pcode p)
 {
-	struct rv_adjustment *a = s->adjustment;
-	struct buf why = BUF_INIT(BUF_MAX_SMALL);
-
-	buf_addf(&why, "merged with F%u (merge rule dedup)", best->id);
-	if (!a) {
-		a = s->adjustment = xcalloc(1, sizeof(*a));
-		a->from = xstrdup(rv_pcode_labels[s->p]);
+	if (s->adjustment) {
+		free(s->adjustment->to);
+		s->adjustment->to = xstrdup(rv_pcode_labels[p]);
 	}
-	free(a->to);
-	a->to = xstrdup(rv_pcode_labels[best->p]);
-	append_reason(&a->reason, why.ptr);
-	s->p = best->p;
-	buf_release(&why);
+	s->p = p;
 }
 
 static void union_reporters(struct rv_finding *s, const struct rv_finding *d)
@@ -187,7 +180,7 @@ static int merge_group(struct review_model *m, const size_t *g, size_t k,
 	if (s == k)
 		s = best;
 	if (f[g[best]].p < f[g[s]].p)
-		take_rank(&f[g[s]], &f[g[best]]);
+		take_rank(&f[g[s]], f[g[best]].p);
 	for (size_t i = 0; i < k; i++) {
 		if (i == s)
 			continue;
