@@ -16,7 +16,7 @@
 #include "base/util.h"
 
 #define DEMOTE_REASON "confidence: low (merge rule step 2)"
-#define SEP " \xC2\xB7 " /* " · " */
+#define SEP           " \xC2\xB7 " /* " · " */
 
 void review_model_release(struct review_model *m)
 {
@@ -68,7 +68,7 @@ static void demote(struct rv_finding *f)
 /* A "prior" finding: in the trusted prior state; in local mode, one the
  * caller verified (§7.5: prior = prior_verifications). */
 static bool is_prior(uint32_t id, const struct review_input *in,
-		     const struct merge_ctx *ctx)
+                     const struct merge_ctx *ctx)
 {
 	if (ctx->local) {
 		for (size_t i = 0; i < in->nverifications; i++)
@@ -108,14 +108,18 @@ static int key_cmp(const struct rv_finding *a, const struct rv_finding *b)
 	return c;
 }
 
-/* Over pointers into the model: the key, then the id. */
-static int ptr_cmp(const void *pa, const void *pb)
-{
-	const struct rv_finding *a = *(const struct rv_finding *const *)pa;
-	const struct rv_finding *b = *(const struct rv_finding *const *)pb;
-	int c = key_cmp(a, b);
+/* A finding of the model and its index, sorted by key, then id. */
+struct keyed {
+	const struct rv_finding *f;
+	size_t i;
+};
 
-	return c ? c : cmp_i64(a->id, b->id);
+static int keyed_cmp(const void *pa, const void *pb)
+{
+	const struct keyed *a = pa, *b = pb;
+	int c = key_cmp(a->f, b->f);
+
+	return c ? c : cmp_i64(a->f->id, b->f->id);
 }
 
 /* Does a outrank b as a survivor: rank, then confidence, then id? */
@@ -147,17 +151,19 @@ static void union_reporters(struct rv_finding *s, const struct rv_finding *d)
 		bool seen = false;
 
 		for (size_t j = 0; j < s->nreported_by && !seen; j++)
-			seen = !strcmp(s->reported_by[j], d->reported_by[i]);
+			seen =
+			    strcmp(s->reported_by[j], d->reported_by[i]) == 0;
 		if (!seen)
 			strv_addf(&s->reported_by, &s->nreported_by, "%s",
-				  d->reported_by[i]);
+			          d->reported_by[i]);
 	}
 }
 
 /* One group of k >= 2 findings (indices into m->f, ascending id). */
 static int merge_group(struct review_model *m, const size_t *g, size_t k,
-		       bool *drop, size_t *nalloc, const struct review_input *in,
-		       const struct merge_ctx *ctx, struct buf *err)
+                       bool *drop, size_t *nalloc,
+                       const struct review_input *in,
+                       const struct merge_ctx *ctx, struct buf *err)
 {
 	struct rv_finding *f = m->f;
 	size_t s = k, best = 0;
@@ -166,10 +172,10 @@ static int merge_group(struct review_model *m, const size_t *g, size_t k,
 		if (is_prior(f[g[i]].id, in, ctx)) {
 			if (s < k) {
 				buf_setf(err,
-					 "F%u and F%u are both prior findings "
-					 "with the same file, lines and slug "
-					 "(M2)",
-					 f[g[s]].id, f[g[i]].id);
+				         "F%u and F%u are both prior findings "
+				         "with the same file, lines and slug "
+				         "(M2)",
+				         f[g[s]].id, f[g[i]].id);
 				return AA_EUSAGE;
 			}
 			s = i;
@@ -190,17 +196,17 @@ static int merge_group(struct review_model *m, const size_t *g, size_t k,
 		m->merged[m->nmerged].from = f[g[i]].id;
 		m->merged[m->nmerged++].into = f[g[s]].id;
 		strv_addf(&m->reasons, &m->nreasons,
-			  "F%u merged into F%u (same file, lines and slug)",
-			  f[g[i]].id, f[g[s]].id);
+		          "F%u merged into F%u (same file, lines and slug)",
+		          f[g[i]].id, f[g[s]].id);
 	}
 	return AA_OK;
 }
 
 static int dedup(struct review_model *m, const struct review_input *in,
-		 const struct merge_ctx *ctx, struct buf *err)
+                 const struct merge_ctx *ctx, struct buf *err)
 {
 	size_t sz = m->n ? m->n : 1;
-	struct rv_finding **by_key = xcalloc(sz, sizeof(*by_key));
+	struct keyed *by_key = xcalloc(sz, sizeof(*by_key));
 	size_t *idx = xcalloc(sz, sizeof(*idx));
 	bool *drop = xcalloc(sz, sizeof(*drop));
 	size_t nidx = 0, nalloc = 0, kept = 0;
@@ -208,18 +214,18 @@ static int dedup(struct review_model *m, const struct review_input *in,
 
 	for (size_t i = 0; i < m->n; i++)
 		if (has_key(&m->f[i]))
-			by_key[nidx++] = &m->f[i];
-	qsort(by_key, nidx, sizeof(*by_key), ptr_cmp);
+			by_key[nidx++] = (struct keyed){&m->f[i], i};
+	qsort(by_key, nidx, sizeof(*by_key), keyed_cmp);
 	for (size_t i = 0; i < nidx; i++)
-		idx[i] = (size_t)(by_key[i] - m->f);
+		idx[i] = by_key[i].i;
 	for (size_t i = 0; i < nidx && !error;) {
 		size_t k = 1;
 
-		while (i + k < nidx && !key_cmp(by_key[i], by_key[i + k]))
+		while (i + k < nidx && !key_cmp(by_key[i].f, by_key[i + k].f))
 			k++;
 		if (k > 1)
 			error = merge_group(m, idx + i, k, drop, &nalloc, in,
-					    ctx, err);
+			                    ctx, err);
 		i += k;
 	}
 	for (size_t i = 0; i < m->n; i++) {
@@ -263,7 +269,7 @@ static void carry_row(struct rv_finding *f, const struct rv_state_row *r)
 /* Never remove a finding (L1009): what the prior iteration left open and
  * this input does not mention stays open. */
 static void carry_forward(struct review_model *m, const struct review_input *in,
-			  const struct merge_ctx *ctx)
+                          const struct merge_ctx *ctx)
 {
 	const struct review_state *st = ctx->prior;
 	size_t alloc = m->n;
@@ -280,9 +286,9 @@ static void carry_forward(struct review_model *m, const struct review_input *in,
 		ALLOC_GROW(m->f, m->n + 1, alloc);
 		carry_row(&m->f[m->n++], r);
 		strv_addf(&m->reasons, &m->nreasons,
-			  "F%u carried forward from the prior state (absent "
-			  "from the findings input)",
-			  r->id);
+		          "F%u carried forward from the prior state (absent "
+		          "from the findings input)",
+		          r->id);
 	}
 }
 
@@ -290,7 +296,7 @@ static void carry_forward(struct review_model *m, const struct review_input *in,
 
 /* M4: NULL when the acceptance counts, else why not. */
 static const char *refuse_acceptance(const struct rv_finding *f,
-				     const struct merge_ctx *ctx)
+                                     const struct merge_ctx *ctx)
 {
 	const char *by;
 
@@ -312,8 +318,8 @@ static const char *refuse_acceptance(const struct rv_finding *f,
 	return NULL;
 }
 
-static const struct rv_verification *verification_of(
-	const struct review_input *in, uint32_t id)
+static const struct rv_verification *
+verification_of(const struct review_input *in, uint32_t id)
 {
 	for (size_t i = 0; i < in->nverifications; i++)
 		if (in->verifications[i].prior_id == id)
@@ -323,8 +329,8 @@ static const struct rv_verification *verification_of(
 
 /* M5: NULL when the fix counts, else why not. */
 static const char *refuse_fix(const struct rv_finding *f,
-			      const struct review_input *in,
-			      const struct merge_ctx *ctx)
+                              const struct review_input *in,
+                              const struct merge_ctx *ctx)
 {
 	const struct rv_verification *v;
 
@@ -335,7 +341,7 @@ static const char *refuse_fix(const struct rv_finding *f,
 	v = verification_of(in, f->id);
 	if (!v)
 		return "prior_verifications has no entry for it";
-	if (!v->verification || strcmp(v->verification, "yes"))
+	if (!v->verification || strcmp(v->verification, "yes") != 0)
 		return "prior_verifications does not say yes";
 	return NULL;
 }
@@ -350,13 +356,13 @@ static enum rv_disposition disposition_of_kind(const char *kind)
 {
 	for (int d = 0; kind && d < RV_DISP_COUNT; d++)
 		if (claims_acceptance((enum rv_disposition)d) &&
-		    !strcmp(rv_disposition_names[d], kind))
+		    strcmp(rv_disposition_names[d], kind) == 0)
 			return (enum rv_disposition)d;
 	return RV_DISP_FOLLOW_UP; /* the parser admits no other kind */
 }
 
 static void decide(struct review_model *m, struct rv_finding *f,
-		   const struct review_input *in, const struct merge_ctx *ctx)
+                   const struct review_input *in, const struct merge_ctx *ctx)
 {
 	const char *no_accept = refuse_acceptance(f, ctx);
 	const char *no_fix = refuse_fix(f, in, ctx);
@@ -375,32 +381,32 @@ static void decide(struct review_model *m, struct rv_finding *f,
 
 	if (f->exception && !f->accepted)
 		strv_addf(&m->reasons, &m->nreasons,
-			  "F%u: its accepted_exception does not count: %s "
-			  "(M4)",
-			  f->id, no_accept);
+		          "F%u: its accepted_exception does not count: %s "
+		          "(M4)",
+		          f->id, no_accept);
 	else if (claims_acceptance(d) && !f->accepted)
 		strv_addf(&m->reasons, &m->nreasons,
-			  "F%u: disposition %s, but %s: %s (M4)", f->id,
-			  rv_disposition_names[d], no_accept,
-			  rv_section_names[f->section]);
+		          "F%u: disposition %s, but %s: %s (M4)", f->id,
+		          rv_disposition_names[d], no_accept,
+		          rv_section_names[f->section]);
 	if (d == RV_DISP_LIKELY_FIXED && !f->fixed)
 		strv_addf(&m->reasons, &m->nreasons,
-			  "F%u: disposition likely_fixed, but %s: %s (M5)",
-			  f->id, no_fix, rv_section_names[f->section]);
+		          "F%u: disposition likely_fixed, but %s: %s (M5)",
+		          f->id, no_fix, rv_section_names[f->section]);
 	if (f->accepted && !claims_acceptance(d))
 		strv_addf(&m->reasons, &m->nreasons,
-			  "F%u: accepted by its accepted_exception although "
-			  "its disposition is %s (M4)",
-			  f->id, rv_disposition_names[d]);
+		          "F%u: accepted by its accepted_exception although "
+		          "its disposition is %s (M4)",
+		          f->id, rv_disposition_names[d]);
 
 	/* The disposition a reader of the output sees agrees with the
 	 * section: a refused claim never reads as accepted or fixed. */
 	if (f->accepted && !claims_acceptance(d))
 		f->disposition = disposition_of_kind(f->exception->kind);
 	else if (!f->accepted && !f->fixed &&
-		 (claims_acceptance(d) || d == RV_DISP_LIKELY_FIXED))
-		f->disposition = f->reply ? RV_DISP_AWAITING_DECISION
-					  : RV_DISP_OPEN;
+	         (claims_acceptance(d) || d == RV_DISP_LIKELY_FIXED))
+		f->disposition =
+		    f->reply ? RV_DISP_AWAITING_DECISION : RV_DISP_OPEN;
 }
 
 static void count(struct review_model *m)
@@ -438,7 +444,8 @@ static bool all_failed(const struct review_input *in)
 		bool failed = false;
 
 		for (size_t j = 0; j < in->nfailures && !failed; j++)
-			failed = !strcmp(in->dispatched[i], in->failures[j]);
+			failed =
+			    strcmp(in->dispatched[i], in->failures[j]) == 0;
 		if (!failed)
 			return false;
 	}
@@ -446,7 +453,7 @@ static bool all_failed(const struct review_input *in)
 }
 
 int merge_run(struct review_model *out, struct review_input *in,
-	      const struct merge_ctx *ctx, struct buf *err)
+              const struct merge_ctx *ctx, struct buf *err)
 {
 	int error;
 
@@ -478,7 +485,7 @@ int merge_run(struct review_model *out, struct review_input *in,
 }
 
 enum rv_tier merge_tier(const struct review_model *m, size_t nfailures,
-			bool publish_incomplete)
+                        bool publish_incomplete)
 {
 	size_t open = 0;
 
@@ -516,7 +523,7 @@ int merge_cmp(const void *pa, const void *pb)
 /* --- M9, next, I5 --- */
 
 int64_t merge_iteration(bool trusted, bool has_state, int64_t state_iteration,
-			const char *sticky_sha, const char *head)
+                        const char *sticky_sha, const char *head)
 {
 	int64_t it;
 
@@ -530,8 +537,8 @@ int64_t merge_iteration(bool trusted, bool has_state, int64_t state_iteration,
 }
 
 uint32_t merge_next_id(const struct review_model *m,
-		       const struct review_state *prior, const uint32_t *extra,
-		       size_t nextra)
+                       const struct review_state *prior, const uint32_t *extra,
+                       size_t nextra)
 {
 	uint32_t max = prior && prior->next > 0 ? prior->next - 1 : 0;
 
@@ -545,7 +552,7 @@ uint32_t merge_next_id(const struct review_model *m,
 }
 
 static const struct rv_state_row *state_row(const struct review_state *s,
-					    uint32_t id)
+                                            uint32_t id)
 {
 	for (size_t i = 0; s && i < s->nrows; i++)
 		if (s->rows[i].id == id)
@@ -554,44 +561,44 @@ static const struct rv_state_row *state_row(const struct review_state *s,
 }
 
 static int check_id(const struct rv_finding *f,
-		    const struct review_state *prior,
-		    const struct merge_root *roots, size_t nroots,
-		    struct buf *err)
+                    const struct review_state *prior,
+                    const struct merge_root *roots, size_t nroots,
+                    struct buf *err)
 {
 	const struct rv_state_row *r = state_row(prior, f->id);
 
 	if (prior && prior->present && !prior->from_rows && !r &&
 	    f->id < prior->next) {
 		buf_setf(err,
-			 "F%u is not in the prior state but below its next=%u "
-			 "(I5: F-ids are permanent)",
-			 f->id, prior->next);
+		         "F%u is not in the prior state but below its next=%u "
+		         "(I5: F-ids are permanent)",
+		         f->id, prior->next);
 		return AA_EUSAGE;
 	}
 	for (size_t i = 0; i < nroots; i++) {
 		if (roots[i].id == f->id &&
-		    (!roots[i].slug || strcmp(roots[i].slug, f->slug))) {
+		    (!roots[i].slug || strcmp(roots[i].slug, f->slug) != 0)) {
 			buf_setf(err,
-				 "F%u has an inline root of another slug "
-				 "(I5: F-ids are permanent)",
-				 f->id);
+			         "F%u has an inline root of another slug "
+			         "(I5: F-ids are permanent)",
+			         f->id);
 			return AA_EUSAGE;
 		}
 	}
-	if (r && (!r->slug || strcmp(r->slug, f->slug))) {
+	if (r && (!r->slug || strcmp(r->slug, f->slug) != 0)) {
 		buf_setf(err,
-			 "F%u has a prior-state row of another slug (I5: "
-			 "F-ids are permanent)",
-			 f->id);
+		         "F%u has a prior-state row of another slug (I5: "
+		         "F-ids are permanent)",
+		         f->id);
 		return AA_EUSAGE;
 	}
 	return AA_OK;
 }
 
 int merge_check_ids(const struct review_model *m,
-		    const struct review_state *prior,
-		    const struct merge_root *roots, size_t nroots,
-		    struct buf *err)
+                    const struct review_state *prior,
+                    const struct merge_root *roots, size_t nroots,
+                    struct buf *err)
 {
 	for (size_t i = 0; i < m->n; i++) {
 		int error = check_id(&m->f[i], prior, roots, nroots, err);
@@ -605,12 +612,12 @@ int merge_check_ids(const struct review_model *m,
 /* --- texts of §5.2 blocks 2 and 3 --- */
 
 static const char *const headings[RV_TIER_COUNT] = {
-	"\xE2\x9C\x85 pr-review: PASSED",                 /* ✅ */
-	"\xF0\x9F\x9F\xA1 pr-review: PASSED WITH NOTES",   /* 🟡 */
-	"\xF0\x9F\x9F\xA0 pr-review: REVIEW BEFORE MERGE", /* 🟠 */
-	"\xF0\x9F\x94\xB4 pr-review: BLOCKED",             /* 🔴 */
-	"\xE2\x9A\xA0\xEF\xB8\x8F pr-review: PARTIAL",     /* ⚠️ */
-	"",
+    "\xE2\x9C\x85 pr-review: PASSED",                  /* ✅ */
+    "\xF0\x9F\x9F\xA1 pr-review: PASSED WITH NOTES",   /* 🟡 */
+    "\xF0\x9F\x9F\xA0 pr-review: REVIEW BEFORE MERGE", /* 🟠 */
+    "\xF0\x9F\x94\xB4 pr-review: BLOCKED",             /* 🔴 */
+    "\xE2\x9A\xA0\xEF\xB8\x8F pr-review: PARTIAL",     /* ⚠️ */
+    "",
 };
 
 static void join(struct buf *out, char *const *v, size_t n, const char *sep)
@@ -623,7 +630,7 @@ static void join(struct buf *out, char *const *v, size_t n, const char *sep)
 }
 
 void merge_heading(struct buf *out, const struct review_input *in,
-		   const struct review_model *m)
+                   const struct review_model *m)
 {
 	buf_adds(out, headings[m->tier]);
 	if (m->tier != RV_PARTIAL)
@@ -633,22 +640,22 @@ void merge_heading(struct buf *out, const struct review_input *in,
 		buf_addf(out, "%s failed", in->failures[0]);
 	} else if (in->nfailures > 1) {
 		buf_addf(out, "%zu of %zu subagents failed: ", in->nfailures,
-			 in->ndispatched);
+		         in->ndispatched);
 		join(out, in->failures, in->nfailures, ", ");
 	}
 	if (m->publish_incomplete)
 		buf_adds(out, in->nfailures ? "; publish incomplete"
-					    : "publish incomplete");
+		                            : "publish incomplete");
 }
 
 /* tmpl with every `key` (e.g. "{ids}") replaced by val. */
 static void subst(struct buf *out, const char *tmpl, const char *key,
-		  const char *val)
+                  const char *val)
 {
 	size_t klen = strlen(key);
 
 	while (*tmpl) {
-		if (!strncmp(tmpl, key, klen)) {
+		if (strncmp(tmpl, key, klen) == 0) {
 			buf_adds(out, val);
 			tmpl += klen;
 		} else {
@@ -658,20 +665,20 @@ static void subst(struct buf *out, const char *tmpl, const char *key,
 }
 
 static void open_ids(struct buf *out, const struct review_model *m,
-		     enum rv_pcode p)
+                     enum rv_pcode p)
 {
 	for (size_t i = 0; i < m->n; i++) {
 		const struct rv_finding *f = &m->f[i];
 
 		if (f->p != p || (f->section != RV_SEC_OPEN &&
-				  f->section != RV_SEC_AWAITING))
+		                  f->section != RV_SEC_AWAITING))
 			continue;
 		buf_addf(out, out->len ? "/F%u" : "F%u", f->id);
 	}
 }
 
 void merge_next_by_tier(struct buf *out, const struct review_input *in,
-			const struct review_model *m)
+                        const struct review_model *m)
 {
 	struct buf v = BUF_INIT(BUF_MAX_DOC);
 
@@ -714,8 +721,8 @@ static void add_part(struct buf *out, const struct buf *part)
 }
 
 void merge_next_action(struct buf *out, const struct review_input *in,
-		       const struct review_model *m, size_t nincomplete,
-		       bool status_unwritten)
+                       const struct review_model *m, size_t nincomplete,
+                       bool status_unwritten)
 {
 	struct buf all = BUF_INIT(BUF_MAX_DOC);
 	struct buf part = BUF_INIT(BUF_MAX_DOC);

@@ -80,12 +80,12 @@ void review_model_release(struct review_model *m);
  * prior findings fall in one M2 group (exit 2); out is then empty.
  */
 int merge_run(struct review_model *out, struct review_input *in,
-	      const struct merge_ctx *ctx, struct buf *err);
+              const struct merge_ctx *ctx, struct buf *err);
 
 /* M7 over a model's counts: nfailures subagent failures of the input,
  * and whether the publish is incomplete. Never NOOP. */
 enum rv_tier merge_tier(const struct review_model *m, size_t nfailures,
-			bool publish_incomplete);
+                        bool publish_incomplete);
 
 /* M8: rank, file bytewise (NULL last), line_start (null last), id. For
  * qsort over struct rv_finding. */
@@ -96,15 +96,15 @@ int merge_cmp(const void *a, const void *b);
  * block whose iteration is state_iteration; sticky_sha its `sha=`.
  */
 int64_t merge_iteration(bool trusted, bool has_state, int64_t state_iteration,
-			const char *sticky_sha, const char *head);
+                        const char *sticky_sha, const char *head);
 
 /*
  * §5.3 next = 1 + the highest F-number seen: prior->next - 1 (prior may
  * be NULL), the model's ids, and `extra` (ids of roots, legacy rows).
  */
 uint32_t merge_next_id(const struct review_model *m,
-		       const struct review_state *prior, const uint32_t *extra,
-		       size_t nextra);
+                       const struct review_state *prior, const uint32_t *extra,
+                       size_t nextra);
 
 /* A U3 root as I5 (b) needs it: the finding id and slug it names. */
 struct merge_root {
@@ -119,9 +119,9 @@ struct merge_root {
  * of another slug. AA_OK, or AA_EUSAGE with a message (exit 2).
  */
 int merge_check_ids(const struct review_model *m,
-		    const struct review_state *prior,
-		    const struct merge_root *roots, size_t nroots,
-		    struct buf *err);
+                    const struct review_state *prior,
+                    const struct merge_root *roots, size_t nroots,
+                    struct buf *err);
 
 /*
  * The status heading of §5.2 block 2 without "## " and without the
@@ -131,7 +131,7 @@ int merge_check_ids(const struct review_model *m,
  * Nothing is appended for RV_NOOP_TIER.
  */
 void merge_heading(struct buf *out, const struct review_input *in,
-		   const struct review_model *m);
+                   const struct review_model *m);
 
 /*
  * §5.2 block 3's next action by the tier, ignoring publish
@@ -141,7 +141,7 @@ void merge_heading(struct buf *out, const struct review_input *in,
  * review_string()'s, raw (no one()).
  */
 void merge_next_by_tier(struct buf *out, const struct review_input *in,
-			const struct review_model *m);
+                        const struct review_model *m);
 
 /*
  * The whole next action of the sticky (§5.2 block 3): `publish_incomplete`
@@ -151,7 +151,7 @@ void merge_next_by_tier(struct buf *out, const struct review_input *in,
  * nothing when every part is empty.
  */
 void merge_next_action(struct buf *out, const struct review_input *in,
-		       const struct review_model *m, size_t nincomplete,
-		       bool status_unwritten);
+                       const struct review_model *m, size_t nincomplete,
+                       bool status_unwritten);
 
 #endif

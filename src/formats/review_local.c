@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "formats/findings.h"
 
 /* A compact JSON writer: `comma` says a value came before at this level
  * (a key clears it, so its value takes none; the value sets it again). */
@@ -42,7 +43,7 @@ static void quote(struct lw *w, const char *s)
 	raws(w, "\"");
 	for (i = 0; s[i]; i++) {
 		unsigned char c = (unsigned char)s[i];
-		char u[7] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
+		char u[7] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
 		const char *e = NULL;
 
 		if (c == '"')
@@ -229,7 +230,7 @@ static void counts(struct lw *w, const struct review_model *m)
 }
 
 static void heading_and_next(struct lw *w, const struct review_input *in,
-			     const struct review_model *m)
+                             const struct review_model *m)
 {
 	struct buf h = BUF_INIT(BUF_MAX_DOC), next = BUF_INIT(BUF_MAX_DOC);
 	bool noop = m->tier == RV_NOOP_TIER;
@@ -242,7 +243,9 @@ static void heading_and_next(struct lw *w, const struct review_input *in,
 	if (!in->next_action)
 		merge_next_by_tier(&next, in, m);
 	str(w, "next_action",
-	    in->next_action ? in->next_action : next.len ? next.ptr : NULL);
+	    in->next_action ? in->next_action
+	    : next.len      ? next.ptr
+	                    : NULL);
 	buf_release(&h);
 	buf_release(&next);
 }
@@ -288,8 +291,8 @@ static void gaps(struct lw *w, const struct review_input *in, bool noop)
 	end(w, "]");
 }
 
-static void verifications_and_clean(struct lw *w,
-				    const struct review_input *in, bool noop)
+static void verifications_and_clean(struct lw *w, const struct review_input *in,
+                                    bool noop)
 {
 	begin(w, "prior_verifications", "[");
 	for (size_t i = 0; !noop && i < in->nverifications; i++) {
@@ -318,9 +321,9 @@ bool review_local_is_noop(const struct review_input *in)
 }
 
 int review_local_render(struct buf *out, const struct review_input *in,
-			const struct review_model *m, struct buf *err)
+                        const struct review_model *m, struct buf *err)
 {
-	struct lw w = { out, false, AA_OK };
+	struct lw w = {out, false, AA_OK};
 	bool noop = m->tier == RV_NOOP_TIER;
 
 	begin(&w, NULL, "{");
@@ -336,6 +339,61 @@ int review_local_render(struct buf *out, const struct review_input *in,
 	end(&w, "}");
 	raws(&w, "\n");
 	if (w.error)
-		buf_setf(err, "review-local: the output is over its size limit");
+		buf_setf(err,
+		         "review-local: the output is over its size limit");
 	return w.error;
+}
+
+/* Parse, merge, render; 0, 1 or 2 as review_local.h says. */
+static int local_run(struct buf *out, struct review_input *in, struct buf *err)
+{
+	struct merge_ctx ctx = {NULL, NULL, NULL, true, false};
+	struct review_model m;
+	struct buf msg = BUF_INIT(BUF_MAX_SMALL);
+	int code = RL_EXIT_OK;
+
+	memset(&m, 0, sizeof(m));
+	if (review_local_is_noop(in)) {
+		m.tier = RV_NOOP_TIER;
+	} else if (merge_run(&m, in, &ctx, &msg)) {
+		buf_setf(err, "findings: %s", msg.ptr);
+		buf_release(&msg);
+		return RL_EXIT_USAGE;
+	}
+	/* Nothing to refuse in a noop: no review ran (as publish, §7.1). */
+	if (m.all_failed) {
+		buf_setf(err, "every dispatched subagent failed: refused, "
+		              "no review to report");
+		code = RL_EXIT_REFUSED;
+	} else if (review_local_render(out, in, &m, err)) {
+		code = RL_EXIT_REFUSED;
+	}
+	review_model_release(&m);
+	buf_release(&msg);
+	return code;
+}
+
+int review_local(struct buf *out, const char *text, size_t len, struct buf *err)
+{
+	struct findings_opts o = {true, 0};
+	struct review_input in;
+	struct buf msg = BUF_INIT(BUF_MAX_SMALL);
+	struct buf doc = BUF_INIT(out->max);
+	int code;
+
+	if (findings_parse(&in, text, len, &o, &msg)) {
+		buf_setf(err, "findings: %s", msg.ptr);
+		buf_release(&msg);
+		return RL_EXIT_USAGE;
+	}
+	code = local_run(&doc, &in, err);
+	if (code == RL_EXIT_OK && buf_add(out, doc.ptr, doc.len)) {
+		buf_setf(err, "review-local: the output is over its size "
+		              "limit");
+		code = RL_EXIT_REFUSED;
+	}
+	review_input_release(&in);
+	buf_release(&doc);
+	buf_release(&msg);
+	return code;
 }

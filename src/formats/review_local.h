@@ -22,9 +22,25 @@
  * when out's ceiling is reached (message in err).
  */
 int review_local_render(struct buf *out, const struct review_input *in,
-			const struct review_model *m, struct buf *err);
+                        const struct review_model *m, struct buf *err);
 
 /* Is this input a noop for review-local (§7.5: last_sha = head)? */
 bool review_local_is_noop(const struct review_input *in);
+
+/* Exit codes of review_local() (PUBLISH §2). */
+#define RL_EXIT_OK      0
+#define RL_EXIT_REFUSED 1 /* every subagent failed; the output too large */
+#define RL_EXIT_USAGE   2 /* malformed findings (§3), or M2's two priors */
+
+/*
+ * The whole command on len bytes of findings text: parse (§3, local),
+ * NOOP when last_sha = head, else merge_run (local), then render into
+ * out. Returns the exit code; out is written only for RL_EXIT_OK. On
+ * any other code err holds one line without the program's name:
+ * "findings: <JSON pointer>: <reason>" for §3, "findings: <reason>"
+ * for M2, and the reason of a refusal.
+ */
+int review_local(struct buf *out, const char *text, size_t len,
+                 struct buf *err);
 
 #endif

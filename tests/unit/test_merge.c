@@ -12,22 +12,22 @@
 #define LBL_P1 "\xE2\x9A\xA0\xEF\xB8\x8F P1"
 #define LBL_P2 "\xF0\x9F\x92\xA1 P2"
 #define LBL_P3 "\xF0\x9F\x94\xA7 P3"
-#define LBL_Q "\xE2\x9D\x93 Q"
-#define DOT " \xC2\xB7 "
-#define HEAD "1111111111111111111111111111111111111111"
-#define LAST "2222222222222222222222222222222222222222"
+#define LBL_Q  "\xE2\x9D\x93 Q"
+#define DOT    " \xC2\xB7 "
+#define HEAD   "1111111111111111111111111111111111111111"
+#define LAST   "2222222222222222222222222222222222222222"
 
 /* --- builders --- */
 
 static struct rv_finding *add(struct review_input *in, uint32_t id,
-			      enum rv_pcode p, const char *slug,
-			      const char *file, int64_t ls, int64_t le,
-			      enum rv_confidence c)
+                              enum rv_pcode p, const char *slug,
+                              const char *file, int64_t ls, int64_t le,
+                              enum rv_confidence c)
 {
 	struct rv_finding *f;
 
-	in->findings = xrealloc(in->findings,
-				(in->nfindings + 1) * sizeof(*in->findings));
+	in->findings =
+	    xrealloc(in->findings, (in->nfindings + 1) * sizeof(*in->findings));
 	f = &in->findings[in->nfindings++];
 	memset(f, 0, sizeof(*f));
 	f->id = id;
@@ -48,7 +48,7 @@ static struct rv_finding *add(struct review_input *in, uint32_t id,
 }
 
 static void adjust(struct rv_finding *f, const char *from, const char *to,
-		   const char *reason)
+                   const char *reason)
 {
 	f->adjustment = xcalloc(1, sizeof(*f->adjustment));
 	f->adjustment->from = xstrdup(from);
@@ -79,15 +79,15 @@ static void reporter(struct rv_finding *f, const char *name)
 static void verify(struct review_input *in, uint32_t id, const char *v)
 {
 	in->verifications =
-		xrealloc(in->verifications,
-			 (in->nverifications + 1) * sizeof(*in->verifications));
+	    xrealloc(in->verifications,
+	             (in->nverifications + 1) * sizeof(*in->verifications));
 	in->verifications[in->nverifications].prior_id = id;
 	in->verifications[in->nverifications].verification = xstrdup(v);
 	in->verifications[in->nverifications++].note = xstrdup("n");
 }
 
-static void failures(struct review_input *in, const char *const *d,
-		     size_t nd, const char *const *f, size_t nf)
+static void failures(struct review_input *in, const char *const *d, size_t nd,
+                     const char *const *f, size_t nf)
 {
 	in->has_dispatched = true;
 	for (size_t i = 0; i < nd; i++)
@@ -97,7 +97,7 @@ static void failures(struct review_input *in, const char *const *d,
 }
 
 static void row(struct review_state *s, uint32_t id, enum rv_pcode p,
-		enum rv_section sec, const char *slug)
+                enum rv_section sec, const char *slug)
 {
 	struct rv_state_row *r;
 
@@ -130,13 +130,12 @@ static void init_input(struct review_input *in, enum rv_mode mode)
 
 static struct merge_ctx ctx_of(const struct review_state *prior)
 {
-	struct merge_ctx c = { prior, "Alice", "review-bot", false, false };
+	struct merge_ctx c = {prior, "Alice", "review-bot", false, false};
 
 	return c;
 }
 
-static const struct rv_finding *get(const struct review_model *m,
-				    uint32_t id)
+static const struct rv_finding *get(const struct review_model *m, uint32_t id)
 {
 	return review_find(m->f, m->n, id);
 }
@@ -166,17 +165,17 @@ struct m1_row {
 };
 
 static const struct m1_row m1_rows[] = {
-	{RV_P1, RV_LOW, NULL, NULL, NULL, RV_Q, LBL_P1, LBL_Q,
-	 "confidence: low (merge rule step 2)"},
-	{RV_P0, RV_LOW, NULL, NULL, NULL, RV_Q, LBL_P0, LBL_Q,
-	 "confidence: low (merge rule step 2)"},
-	{RV_P3, RV_LOW, NULL, NULL, NULL, RV_Q, LBL_P3, LBL_Q,
-	 "confidence: low (merge rule step 2)"},
-	{RV_P2, RV_LOW, LBL_P0, LBL_P2, "fails the P1 gate", RV_Q, LBL_P0,
-	 LBL_Q, "fails the P1 gate" DOT "confidence: low (merge rule step 2)"},
-	{RV_Q, RV_LOW, NULL, NULL, NULL, RV_Q, NULL, NULL, NULL},
-	{RV_P0, RV_MEDIUM, NULL, NULL, NULL, RV_P0, NULL, NULL, NULL},
-	{RV_P2, RV_HIGH, LBL_P1, LBL_P2, "r", RV_P2, LBL_P1, LBL_P2, "r"},
+    {RV_P1, RV_LOW, NULL, NULL, NULL, RV_Q, LBL_P1, LBL_Q,
+     "confidence: low (merge rule step 2)"},
+    {RV_P0, RV_LOW, NULL, NULL, NULL, RV_Q, LBL_P0, LBL_Q,
+     "confidence: low (merge rule step 2)"},
+    {RV_P3, RV_LOW, NULL, NULL, NULL, RV_Q, LBL_P3, LBL_Q,
+     "confidence: low (merge rule step 2)"},
+    {RV_P2, RV_LOW, LBL_P0, LBL_P2, "fails the P1 gate", RV_Q, LBL_P0, LBL_Q,
+     "fails the P1 gate" DOT "confidence: low (merge rule step 2)"},
+    {RV_Q, RV_LOW, NULL, NULL, NULL, RV_Q, NULL, NULL, NULL},
+    {RV_P0, RV_MEDIUM, NULL, NULL, NULL, RV_P0, NULL, NULL, NULL},
+    {RV_P2, RV_HIGH, LBL_P1, LBL_P2, "r", RV_P2, LBL_P1, LBL_P2, "r"},
 };
 
 static void test_merge__m1_confidence_demote(void **state)
@@ -205,7 +204,7 @@ static void test_merge__m1_confidence_demote(void **state)
 			assert_string_equal(g->adjustment->from, r->want_from);
 			assert_string_equal(g->adjustment->to, r->want_to);
 			assert_string_equal(g->adjustment->reason,
-					    r->want_reason);
+			                    r->want_reason);
 		}
 		review_model_release(&m);
 		review_input_release(&in);
@@ -231,43 +230,78 @@ struct m2_row {
 	size_t n;
 	const uint32_t want_ids[4]; /* the model after M2, M8 order */
 	size_t nwant;
-	uint32_t survivor;          /* 0: none to check */
+	uint32_t survivor; /* 0: none to check */
 	enum rv_pcode survivor_p;
 };
 
-#define MB(id, p, c, prior) {id, p, c, "a.c", 10, 12, "x", prior}
+#define MB(id, p, c, prior)                                                    \
+	{                                                                      \
+		id, p, c, "a.c", 10, 12, "x", prior                            \
+	}
 
 static const struct m2_row m2_rows[] = {
-	{"highest rank survives",
-	 {MB(3, RV_P2, RV_HIGH, false), MB(5, RV_P1, RV_MEDIUM, false)}, 2,
-	 {5}, 1, 5, RV_P1},
-	{"same rank: confidence",
-	 {MB(3, RV_P2, RV_MEDIUM, false), MB(5, RV_P2, RV_HIGH, false)}, 2,
-	 {5}, 1, 5, RV_P2},
-	{"same rank and confidence: lowest id",
-	 {MB(9, RV_P2, RV_HIGH, false), MB(4, RV_P2, RV_HIGH, false)}, 2,
-	 {4}, 1, 4, RV_P2},
-	{"the prior one survives and takes the rank",
-	 {MB(2, RV_P3, RV_MEDIUM, true), MB(7, RV_P1, RV_HIGH, false)}, 2,
-	 {2}, 1, 2, RV_P1},
-	{"three in a group",
-	 {MB(6, RV_P3, RV_HIGH, false), MB(2, RV_P2, RV_LOW, false),
-	  MB(8, RV_P0, RV_MEDIUM, false)},
-	 3, {8}, 1, 8, RV_P0},
-	{"no file: never merged",
-	 {{1, RV_P2, RV_HIGH, NULL, 0, 0, "x", false},
-	  {2, RV_P2, RV_HIGH, NULL, 0, 0, "x", false}},
-	 2, {1, 2}, 2, 0, RV_P2},
-	{"no lines: never merged",
-	 {{1, RV_P2, RV_HIGH, "a.c", 0, 0, "x", false},
-	  {2, RV_P2, RV_HIGH, "a.c", 0, 0, "x", false}},
-	 2, {1, 2}, 2, 0, RV_P2},
-	{"another slug, end, start or file: not the same key",
-	 {{1, RV_P2, RV_HIGH, "a.c", 10, 12, "x", false},
-	  {2, RV_P2, RV_HIGH, "a.c", 10, 12, "y", false},
-	  {3, RV_P2, RV_HIGH, "a.c", 10, 13, "x", false},
-	  {4, RV_P2, RV_HIGH, "A.c", 10, 12, "x", false}},
-	 4, {4, 1, 2, 3}, 4, 0, RV_P2},
+    {"highest rank survives",
+     {MB(3, RV_P2, RV_HIGH, false), MB(5, RV_P1, RV_MEDIUM, false)},
+     2,
+     {5},
+     1,
+     5,
+     RV_P1},
+    {"same rank: confidence",
+     {MB(3, RV_P2, RV_MEDIUM, false), MB(5, RV_P2, RV_HIGH, false)},
+     2,
+     {5},
+     1,
+     5,
+     RV_P2},
+    {"same rank and confidence: lowest id",
+     {MB(9, RV_P2, RV_HIGH, false), MB(4, RV_P2, RV_HIGH, false)},
+     2,
+     {4},
+     1,
+     4,
+     RV_P2},
+    {"the prior one survives and takes the rank",
+     {MB(2, RV_P3, RV_MEDIUM, true), MB(7, RV_P1, RV_HIGH, false)},
+     2,
+     {2},
+     1,
+     2,
+     RV_P1},
+    {"three in a group",
+     {MB(6, RV_P3, RV_HIGH, false), MB(2, RV_P2, RV_LOW, false),
+      MB(8, RV_P0, RV_MEDIUM, false)},
+     3,
+     {8},
+     1,
+     8,
+     RV_P0},
+    {"no file: never merged",
+     {{1, RV_P2, RV_HIGH, NULL, 0, 0, "x", false},
+      {2, RV_P2, RV_HIGH, NULL, 0, 0, "x", false}},
+     2,
+     {1, 2},
+     2,
+     0,
+     RV_P2},
+    {"no lines: never merged",
+     {{1, RV_P2, RV_HIGH, "a.c", 0, 0, "x", false},
+      {2, RV_P2, RV_HIGH, "a.c", 0, 0, "x", false}},
+     2,
+     {1, 2},
+     2,
+     0,
+     RV_P2},
+    {"another slug, end, start or file: not the same key",
+     {{1, RV_P2, RV_HIGH, "a.c", 10, 12, "x", false},
+      {2, RV_P2, RV_HIGH, "a.c", 10, 12, "y", false},
+      {3, RV_P2, RV_HIGH, "a.c", 10, 13, "x", false},
+      {4, RV_P2, RV_HIGH, "A.c", 10, 12, "x", false}},
+     4,
+     {4, 1, 2, 3},
+     4,
+     0,
+     RV_P2},
 };
 
 static void test_merge__m2_dedup_table(void **state)
@@ -276,7 +310,7 @@ static void test_merge__m2_dedup_table(void **state)
 	for (size_t i = 0; i < ARRAY_SIZE(m2_rows); i++) {
 		const struct m2_row *r = &m2_rows[i];
 		struct review_input in;
-		struct review_state prior = { 0 };
+		struct review_state prior = {0};
 		struct review_model m;
 		struct merge_ctx ctx = ctx_of(&prior);
 		struct buf err = BUF_INIT(BUF_MAX_SMALL);
@@ -299,7 +333,7 @@ static void test_merge__m2_dedup_table(void **state)
 			assert_int_equal(m.f[k].id, r->want_ids[k]);
 		if (r->survivor)
 			assert_int_equal(get(&m, r->survivor)->p,
-					 r->survivor_p);
+			                 r->survivor_p);
 		assert_int_equal(m.nmerged, r->n - r->nwant);
 		review_model_release(&m);
 		review_input_release(&in);
@@ -311,7 +345,7 @@ static void test_merge__m2_dedup_table(void **state)
 static void test_merge__m2_rank_adjustment_and_reporters(void **state)
 {
 	struct review_input in;
-	struct review_state prior = { 0 };
+	struct review_state prior = {0};
 	struct review_model m;
 	struct merge_ctx ctx = ctx_of(&prior);
 	struct buf err = BUF_INIT(BUF_MAX_SMALL);
@@ -355,11 +389,11 @@ static void test_merge__m2_rank_adjustment_and_reporters(void **state)
 	assert_string_equal(g->adjustment->to, LBL_P0);
 	assert_string_equal(g->adjustment->reason, "fails the P1 gate");
 	assert_true(has_reason(&m, "F7 merged into F2 (same file, lines and "
-				   "slug)"));
+	                           "slug)"));
 	assert_true(has_reason(&m, "F9 merged into F2 (same file, lines and "
-				   "slug)"));
+	                           "slug)"));
 	assert_true(has_reason(&m, "F4 merged into F3 (same file, lines and "
-				   "slug)"));
+	                           "slug)"));
 	assert_int_equal(m.nmerged, 3);
 	/* M8 order: P0 F3 before P1 F2. */
 	assert_int_equal(m.f[0].id, 3);
@@ -376,7 +410,7 @@ static void test_merge__m2_rank_adjustment_and_reporters(void **state)
 static void test_merge__m2_two_priors_is_exit_2(void **state)
 {
 	struct review_input in;
-	struct review_state prior = { 0 };
+	struct review_state prior = {0};
 	struct review_model m;
 	struct merge_ctx ctx = ctx_of(&prior);
 	struct buf err = BUF_INIT(BUF_MAX_SMALL);
@@ -390,7 +424,7 @@ static void test_merge__m2_two_priors_is_exit_2(void **state)
 	row(&prior, 6, RV_P2, RV_SEC_OPEN, "x");
 	assert_int_equal(merge_run(&m, &in, &ctx, &err), AA_EUSAGE);
 	assert_string_equal(err.ptr, "F2 and F6 are both prior findings with "
-				     "the same file, lines and slug (M2)");
+	                             "the same file, lines and slug (M2)");
 	assert_int_equal(m.n, 0);
 	assert_null(m.f);
 	review_input_release(&in);
@@ -402,7 +436,7 @@ static void test_merge__m2_local_prior_is_verified(void **state)
 {
 	struct review_input in;
 	struct review_model m;
-	struct merge_ctx ctx = { NULL, NULL, NULL, true, false };
+	struct merge_ctx ctx = {NULL, NULL, NULL, true, false};
 	struct buf err = BUF_INIT(BUF_MAX_SMALL);
 
 	(void)state;
@@ -427,12 +461,12 @@ static void test_merge__m2_local_prior_is_verified(void **state)
 
 static void test_merge__m3_carry_forward(void **state)
 {
-	static const enum rv_mode modes[] = { RV_INCREMENTAL, RV_FULL };
+	static const enum rv_mode modes[] = {RV_INCREMENTAL, RV_FULL};
 	(void)state;
 
 	for (size_t k = 0; k < ARRAY_SIZE(modes); k++) {
 		struct review_input in;
-		struct review_state prior = { 0 };
+		struct review_state prior = {0};
 		struct review_model m;
 		struct merge_ctx ctx = ctx_of(&prior);
 		struct buf err = BUF_INIT(BUF_MAX_SMALL);
@@ -471,9 +505,10 @@ static void test_merge__m3_carry_forward(void **state)
 			assert_int_equal(g->root_id, 903);
 			assert_false(get(&m, 1)->carried);
 			assert_null(get(&m, 4));
-			assert_true(has_reason(&m, "F2 carried forward from the "
-						   "prior state (absent from "
-						   "the findings input)"));
+			assert_true(has_reason(&m,
+			                       "F2 carried forward from the "
+			                       "prior state (absent from "
+			                       "the findings input)"));
 			assert_int_equal(m.open_counts[RV_P1], 1);
 			assert_int_equal(m.awaiting_author, 3);
 			assert_int_equal(m.tier, RV_REVIEW_BEFORE_MERGE);
@@ -489,7 +524,7 @@ static void test_merge__m3_carry_forward(void **state)
 static void test_merge__m3_not_without_prior_or_local(void **state)
 {
 	struct review_input in;
-	struct review_state prior = { 0 };
+	struct review_state prior = {0};
 	struct review_model m;
 	struct merge_ctx ctx = ctx_of(NULL);
 	struct buf err = BUF_INIT(BUF_MAX_SMALL);
@@ -517,80 +552,78 @@ struct m456_row {
 	const char *name;
 	bool local;
 	enum rv_disposition disp;
-	const char *exc_by;   /* NULL: no accepted_exception */
+	const char *exc_by; /* NULL: no accepted_exception */
 	bool replied;
 	bool in_prior;
-	const char *verif;    /* NULL: no prior_verifications entry */
+	const char *verif; /* NULL: no prior_verifications entry */
 	enum rv_section want;
 	enum rv_disposition want_disp;
 	const char *want_reason; /* NULL: no reason */
 };
 
 static const struct m456_row m456_rows[] = {
-	{"accepted by a maintainer", false, RV_DISP_FOLLOW_UP, "Bob", false,
-	 false, NULL, RV_SEC_ACCEPTED, RV_DISP_FOLLOW_UP, NULL},
-	{"accepted_by the PR author (case-insensitive)", false,
-	 RV_DISP_FOLLOW_UP, "aLiCe", false, false, NULL, RV_SEC_OPEN,
-	 RV_DISP_OPEN,
-	 "F1: its accepted_exception does not count: accepted_by is the PR "
-	 "author (M4)"},
-	{"accepted_by review_login", false, RV_DISP_WONTFIX, "REVIEW-BOT",
-	 true, false, NULL, RV_SEC_AWAITING, RV_DISP_AWAITING_DECISION,
-	 "F1: its accepted_exception does not count: accepted_by is "
-	 "review_login (M4)"},
-	{"accepted_by empty", false, RV_DISP_BY_DESIGN, "", false, false,
-	 NULL, RV_SEC_OPEN, RV_DISP_OPEN,
-	 "F1: its accepted_exception does not count: accepted_by is empty "
-	 "(M4)"},
-	{"disposition wontfix, no exception", false, RV_DISP_WONTFIX, NULL,
-	 false, false, NULL, RV_SEC_OPEN, RV_DISP_OPEN,
-	 "F1: disposition wontfix, but there is no accepted_exception: open "
-	 "(M4)"},
-	{"exception with disposition open: accepted", false, RV_DISP_OPEN,
-	 "Bob", false, false, NULL, RV_SEC_ACCEPTED, RV_DISP_WONTFIX,
-	 "F1: accepted by its accepted_exception although its disposition is "
-	 "open (M4)"},
-	{"local: the PR author is nobody", true, RV_DISP_FOLLOW_UP, "Alice",
-	 false, false, NULL, RV_SEC_ACCEPTED, RV_DISP_FOLLOW_UP, NULL},
-	{"local: accepted_by empty", true, RV_DISP_FOLLOW_UP, "", false,
-	 false, NULL, RV_SEC_OPEN, RV_DISP_OPEN,
-	 "F1: its accepted_exception does not count: accepted_by is empty "
-	 "(M4)"},
-	{"likely fixed, prior, yes", false, RV_DISP_LIKELY_FIXED, NULL, false,
-	 true, "yes", RV_SEC_FIXED, RV_DISP_LIKELY_FIXED, NULL},
-	{"likely fixed, not prior", false, RV_DISP_LIKELY_FIXED, NULL, false,
-	 false, "yes", RV_SEC_OPEN, RV_DISP_OPEN,
-	 "F1: disposition likely_fixed, but it is not in the prior state: "
-	 "open (M5)"},
-	{"likely fixed, verification no", false, RV_DISP_LIKELY_FIXED, NULL,
-	 false, true, "no", RV_SEC_OPEN, RV_DISP_OPEN,
-	 "F1: disposition likely_fixed, but prior_verifications does not say "
-	 "yes: open (M5)"},
-	{"likely fixed, verification unclear, replied", false,
-	 RV_DISP_LIKELY_FIXED, NULL, true, true, "unclear", RV_SEC_AWAITING,
-	 RV_DISP_AWAITING_DECISION,
-	 "F1: disposition likely_fixed, but prior_verifications does not say "
-	 "yes: awaiting (M5)"},
-	{"likely fixed, no verification", false, RV_DISP_LIKELY_FIXED, NULL,
-	 false, true, NULL, RV_SEC_OPEN, RV_DISP_OPEN,
-	 "F1: disposition likely_fixed, but prior_verifications has no entry "
-	 "for it: open (M5)"},
-	{"local: likely fixed needs only the verification", true,
-	 RV_DISP_LIKELY_FIXED, NULL, false, false, "yes", RV_SEC_FIXED,
-	 RV_DISP_LIKELY_FIXED, NULL},
-	{"yes but not likely_fixed: still open", false, RV_DISP_STILL_PRESENT,
-	 NULL, false, true, "yes", RV_SEC_OPEN, RV_DISP_STILL_PRESENT, NULL},
-	{"accepted outranks fixed", false, RV_DISP_LIKELY_FIXED, "Bob", false,
-	 true, "yes", RV_SEC_ACCEPTED, RV_DISP_WONTFIX,
-	 "F1: accepted by its accepted_exception although its disposition is "
-	 "likely_fixed (M4)"},
-	{"fixed outranks awaiting", false, RV_DISP_LIKELY_FIXED, NULL, true,
-	 true, "yes", RV_SEC_FIXED, RV_DISP_LIKELY_FIXED, NULL},
-	{"a reply: awaiting", false, RV_DISP_AWAITING_DECISION, NULL, true,
-	 false, NULL, RV_SEC_AWAITING, RV_DISP_AWAITING_DECISION, NULL},
-	{"awaiting_decision without a reply: open", false,
-	 RV_DISP_AWAITING_DECISION, NULL, false, false, NULL, RV_SEC_OPEN,
-	 RV_DISP_AWAITING_DECISION, NULL},
+    {"accepted by a maintainer", false, RV_DISP_FOLLOW_UP, "Bob", false, false,
+     NULL, RV_SEC_ACCEPTED, RV_DISP_FOLLOW_UP, NULL},
+    {"accepted_by the PR author (case-insensitive)", false, RV_DISP_FOLLOW_UP,
+     "aLiCe", false, false, NULL, RV_SEC_OPEN, RV_DISP_OPEN,
+     "F1: its accepted_exception does not count: accepted_by is the PR "
+     "author (M4)"},
+    {"accepted_by review_login", false, RV_DISP_WONTFIX, "REVIEW-BOT", true,
+     false, NULL, RV_SEC_AWAITING, RV_DISP_AWAITING_DECISION,
+     "F1: its accepted_exception does not count: accepted_by is "
+     "review_login (M4)"},
+    {"accepted_by empty", false, RV_DISP_BY_DESIGN, "", false, false, NULL,
+     RV_SEC_OPEN, RV_DISP_OPEN,
+     "F1: its accepted_exception does not count: accepted_by is empty "
+     "(M4)"},
+    {"disposition wontfix, no exception", false, RV_DISP_WONTFIX, NULL, false,
+     false, NULL, RV_SEC_OPEN, RV_DISP_OPEN,
+     "F1: disposition wontfix, but there is no accepted_exception: open "
+     "(M4)"},
+    {"exception with disposition open: accepted", false, RV_DISP_OPEN, "Bob",
+     false, false, NULL, RV_SEC_ACCEPTED, RV_DISP_WONTFIX,
+     "F1: accepted by its accepted_exception although its disposition is "
+     "open (M4)"},
+    {"local: the PR author is nobody", true, RV_DISP_FOLLOW_UP, "Alice", false,
+     false, NULL, RV_SEC_ACCEPTED, RV_DISP_FOLLOW_UP, NULL},
+    {"local: accepted_by empty", true, RV_DISP_FOLLOW_UP, "", false, false,
+     NULL, RV_SEC_OPEN, RV_DISP_OPEN,
+     "F1: its accepted_exception does not count: accepted_by is empty "
+     "(M4)"},
+    {"likely fixed, prior, yes", false, RV_DISP_LIKELY_FIXED, NULL, false, true,
+     "yes", RV_SEC_FIXED, RV_DISP_LIKELY_FIXED, NULL},
+    {"likely fixed, not prior", false, RV_DISP_LIKELY_FIXED, NULL, false, false,
+     "yes", RV_SEC_OPEN, RV_DISP_OPEN,
+     "F1: disposition likely_fixed, but it is not in the prior state: "
+     "open (M5)"},
+    {"likely fixed, verification no", false, RV_DISP_LIKELY_FIXED, NULL, false,
+     true, "no", RV_SEC_OPEN, RV_DISP_OPEN,
+     "F1: disposition likely_fixed, but prior_verifications does not say "
+     "yes: open (M5)"},
+    {"likely fixed, verification unclear, replied", false, RV_DISP_LIKELY_FIXED,
+     NULL, true, true, "unclear", RV_SEC_AWAITING, RV_DISP_AWAITING_DECISION,
+     "F1: disposition likely_fixed, but prior_verifications does not say "
+     "yes: awaiting (M5)"},
+    {"likely fixed, no verification", false, RV_DISP_LIKELY_FIXED, NULL, false,
+     true, NULL, RV_SEC_OPEN, RV_DISP_OPEN,
+     "F1: disposition likely_fixed, but prior_verifications has no entry "
+     "for it: open (M5)"},
+    {"local: likely fixed needs only the verification", true,
+     RV_DISP_LIKELY_FIXED, NULL, false, false, "yes", RV_SEC_FIXED,
+     RV_DISP_LIKELY_FIXED, NULL},
+    {"yes but not likely_fixed: still open", false, RV_DISP_STILL_PRESENT, NULL,
+     false, true, "yes", RV_SEC_OPEN, RV_DISP_STILL_PRESENT, NULL},
+    {"accepted outranks fixed", false, RV_DISP_LIKELY_FIXED, "Bob", false, true,
+     "yes", RV_SEC_ACCEPTED, RV_DISP_WONTFIX,
+     "F1: accepted by its accepted_exception although its disposition is "
+     "likely_fixed (M4)"},
+    {"fixed outranks awaiting", false, RV_DISP_LIKELY_FIXED, NULL, true, true,
+     "yes", RV_SEC_FIXED, RV_DISP_LIKELY_FIXED, NULL},
+    {"a reply: awaiting", false, RV_DISP_AWAITING_DECISION, NULL, true, false,
+     NULL, RV_SEC_AWAITING, RV_DISP_AWAITING_DECISION, NULL},
+    {"awaiting_decision without a reply: open", false,
+     RV_DISP_AWAITING_DECISION, NULL, false, false, NULL, RV_SEC_OPEN,
+     RV_DISP_AWAITING_DECISION, NULL},
 };
 
 static void test_merge__m4_m5_m6_table(void **state)
@@ -599,7 +632,7 @@ static void test_merge__m4_m5_m6_table(void **state)
 	for (size_t i = 0; i < ARRAY_SIZE(m456_rows); i++) {
 		const struct m456_row *r = &m456_rows[i];
 		struct review_input in;
-		struct review_state prior = { 0 };
+		struct review_state prior = {0};
 		struct review_model m;
 		struct merge_ctx ctx = ctx_of(&prior);
 		struct buf err = BUF_INIT(BUF_MAX_SMALL);
@@ -631,10 +664,9 @@ static void test_merge__m4_m5_m6_table(void **state)
 		assert_int_equal(g->disposition, r->want_disp);
 		assert_int_equal(g->accepted, r->want == RV_SEC_ACCEPTED);
 		assert_int_equal(g->fixed, r->disp == RV_DISP_LIKELY_FIXED &&
-						   (r->want == RV_SEC_FIXED ||
-						    (r->want ==
-							     RV_SEC_ACCEPTED &&
-						     r->in_prior)));
+		                               (r->want == RV_SEC_FIXED ||
+		                                (r->want == RV_SEC_ACCEPTED &&
+		                                 r->in_prior)));
 		if (r->want_reason) {
 			assert_int_equal(m.nreasons, 1);
 			assert_string_equal(m.reasons[0], r->want_reason);
@@ -664,8 +696,8 @@ static void test_merge__m4_unknown_author_accepts_nothing(void **state)
 	assert_int_equal(m.f[0].section, RV_SEC_OPEN);
 	assert_int_equal(m.tier, RV_BLOCKED);
 	assert_string_equal(m.reasons[0], "F1: its accepted_exception does "
-					  "not count: the PR author is "
-					  "unknown (M4)");
+	                                  "not count: the PR author is "
+	                                  "unknown (M4)");
 	review_model_release(&m);
 	review_input_release(&in);
 	buf_release(&err);
@@ -685,28 +717,43 @@ struct tier_row {
 };
 
 static const struct tier_row tier_rows[] = {
-	{"nothing", 0, false, {RV_P0}, 0, false, false, RV_PASSED},
-	{"accepted only", 0, false, {RV_P0}, 0, true, false,
-	 RV_PASSED_WITH_NOTES},
-	{"open Q", 0, false, {RV_Q}, 1, false, false, RV_PASSED_WITH_NOTES},
-	{"open P3", 0, false, {RV_P3}, 1, false, false, RV_PASSED_WITH_NOTES},
-	{"open P2", 0, false, {RV_P2}, 1, false, false, RV_PASSED_WITH_NOTES},
-	{"open P1", 0, false, {RV_P1, RV_P3}, 2, false, false,
-	 RV_REVIEW_BEFORE_MERGE},
-	{"awaiting P1", 0, false, {RV_P1}, 1, false, true,
-	 RV_REVIEW_BEFORE_MERGE},
-	{"open P0", 0, false, {RV_P1, RV_P0}, 2, true, false, RV_BLOCKED},
-	{"a failure outranks BLOCKED", 1, false, {RV_P0}, 1, false, false,
-	 RV_PARTIAL},
-	{"publish incomplete outranks BLOCKED", 0, true, {RV_P0}, 1, false,
-	 false, RV_PARTIAL},
-	{"a failure, nothing open", 1, false, {RV_P0}, 0, false, false,
-	 RV_PARTIAL},
+    {"nothing", 0, false, {RV_P0}, 0, false, false, RV_PASSED},
+    {"accepted only", 0, false, {RV_P0}, 0, true, false, RV_PASSED_WITH_NOTES},
+    {"open Q", 0, false, {RV_Q}, 1, false, false, RV_PASSED_WITH_NOTES},
+    {"open P3", 0, false, {RV_P3}, 1, false, false, RV_PASSED_WITH_NOTES},
+    {"open P2", 0, false, {RV_P2}, 1, false, false, RV_PASSED_WITH_NOTES},
+    {"open P1",
+     0,
+     false,
+     {RV_P1, RV_P3},
+     2,
+     false,
+     false,
+     RV_REVIEW_BEFORE_MERGE},
+    {"awaiting P1", 0, false, {RV_P1}, 1, false, true, RV_REVIEW_BEFORE_MERGE},
+    {"open P0", 0, false, {RV_P1, RV_P0}, 2, true, false, RV_BLOCKED},
+    {"a failure outranks BLOCKED",
+     1,
+     false,
+     {RV_P0},
+     1,
+     false,
+     false,
+     RV_PARTIAL},
+    {"publish incomplete outranks BLOCKED",
+     0,
+     true,
+     {RV_P0},
+     1,
+     false,
+     false,
+     RV_PARTIAL},
+    {"a failure, nothing open", 1, false, {RV_P0}, 0, false, false, RV_PARTIAL},
 };
 
 static void test_merge__m7_tier_table(void **state)
 {
-	static const char *const subs[] = { "sec", "sdet", "spec" };
+	static const char *const subs[] = {"sec", "sdet", "spec"};
 	(void)state;
 
 	for (size_t i = 0; i < ARRAY_SIZE(tier_rows); i++) {
@@ -723,7 +770,7 @@ static void test_merge__m7_tier_table(void **state)
 		failures(&in, subs, 3, subs, r->nfail);
 		for (size_t k = 0; k < r->nopen; k++) {
 			struct rv_finding *f = add(&in, id++, r->open[k], "s",
-						   NULL, 0, 0, RV_HIGH);
+			                           NULL, 0, 0, RV_HIGH);
 			if (r->awaiting)
 				reply(f);
 		}
@@ -734,7 +781,7 @@ static void test_merge__m7_tier_table(void **state)
 		assert_int_equal(m.tier, r->want);
 		assert_false(m.all_failed);
 		assert_int_equal(merge_tier(&m, r->nfail, r->incomplete),
-				 r->want);
+		                 r->want);
 		review_model_release(&m);
 		review_input_release(&in);
 		buf_release(&err);
@@ -743,11 +790,15 @@ static void test_merge__m7_tier_table(void **state)
 
 static void test_merge__m7_all_failed(void **state)
 {
-	static const char *const d[] = { "sec", "sdet" };
-	static const char *const f2[] = { "sdet", "sec" };
-	struct { size_t nd, nf; bool has; bool want; } rows[] = {
-		{2, 2, true, true},  {2, 1, true, false}, {0, 0, true, false},
-		{0, 0, false, false}, {1, 1, true, true},
+	static const char *const d[] = {"sec", "sdet"};
+	static const char *const f2[] = {"sdet", "sec"};
+	struct {
+		size_t nd, nf;
+		bool has;
+		bool want;
+	} rows[] = {
+	    {2, 2, true, true},   {2, 1, true, false}, {0, 0, true, false},
+	    {0, 0, false, false}, {1, 1, true, true},
 	};
 	(void)state;
 
@@ -759,7 +810,7 @@ static void test_merge__m7_all_failed(void **state)
 
 		init_input(&in, RV_FULL);
 		failures(&in, rows[i].nd == 1 ? f2 : d, rows[i].nd, f2,
-			 rows[i].nf);
+		         rows[i].nf);
 		in.has_dispatched = rows[i].has;
 		assert_int_equal(merge_run(&m, &in, &ctx, &err), AA_OK);
 		assert_int_equal(m.all_failed, rows[i].want);
@@ -777,7 +828,7 @@ static void test_merge__m8_sort(void **state)
 	struct review_model m;
 	struct merge_ctx ctx = ctx_of(NULL);
 	struct buf err = BUF_INIT(BUF_MAX_SMALL);
-	static const uint32_t want[] = { 9, 12, 2, 3, 5, 4, 8, 1, 7, 6 };
+	static const uint32_t want[] = {9, 12, 2, 3, 5, 4, 8, 1, 7, 6};
 
 	(void)state;
 	init_input(&in, RV_FULL);
@@ -811,11 +862,15 @@ struct m9_row {
 };
 
 static const struct m9_row m9_rows[] = {
-	{false, true, 5, HEAD, 1},  {false, false, 0, LAST, 1},
-	{true, false, 0, HEAD, 1},  {true, false, 0, LAST, 2},
-	{true, true, 3, HEAD, 3},   {true, true, 3, LAST, 4},
-	{true, true, 0, LAST, 2},   {true, true, 3, NULL, 4},
-	{true, true, 3, "1111111111111111111111111111111111111111", 3},
+    {false, true, 5, HEAD, 1},
+    {false, false, 0, LAST, 1},
+    {true, false, 0, HEAD, 1},
+    {true, false, 0, LAST, 2},
+    {true, true, 3, HEAD, 3},
+    {true, true, 3, LAST, 4},
+    {true, true, 0, LAST, 2},
+    {true, true, 3, NULL, 4},
+    {true, true, 3, "1111111111111111111111111111111111111111", 3},
 };
 
 static void test_merge__m9_iteration(void **state)
@@ -826,17 +881,17 @@ static void test_merge__m9_iteration(void **state)
 
 		print_message("row %zu\n", i);
 		assert_int_equal(merge_iteration(r->trusted, r->has_state,
-						 r->it, r->sha, HEAD),
-				 r->want);
+		                                 r->it, r->sha, HEAD),
+		                 r->want);
 	}
 }
 
 static void test_merge__next_id(void **state)
 {
-	struct review_state prior = { 0 };
-	struct review_model m = { 0 };
-	struct rv_finding f[2] = { { 0 } };
-	uint32_t extra[] = { 4, 31 };
+	struct review_state prior = {0};
+	struct review_model m = {0};
+	struct rv_finding f[2] = {{0}};
+	uint32_t extra[] = {4, 31};
 
 	(void)state;
 	assert_int_equal(merge_next_id(NULL, NULL, NULL, 0), 1);
@@ -865,18 +920,18 @@ struct i5_row {
 };
 
 static const struct i5_row i5_rows[] = {
-	{"a new id at next", 10, "new", true, NULL, AA_OK, NULL},
-	{"a new id above next", 15, "new", true, NULL, AA_OK, NULL},
-	{"a prior id, same slug", 2, "b", true, "b", AA_OK, NULL},
-	{"(a) absent and below next", 7, "new", true, NULL, AA_EUSAGE,
-	 "F7 is not in the prior state but below its next=10 (I5: F-ids are "
-	 "permanent)"},
-	{"(a) needs a state block", 7, "new", false, NULL, AA_OK, NULL},
-	{"(b) a root of another slug", 12, "new", true, "old", AA_EUSAGE,
-	 "F12 has an inline root of another slug (I5: F-ids are permanent)"},
-	{"(c) a row of another slug", 2, "other", true, NULL, AA_EUSAGE,
-	 "F2 has a prior-state row of another slug (I5: F-ids are "
-	 "permanent)"},
+    {"a new id at next", 10, "new", true, NULL, AA_OK, NULL},
+    {"a new id above next", 15, "new", true, NULL, AA_OK, NULL},
+    {"a prior id, same slug", 2, "b", true, "b", AA_OK, NULL},
+    {"(a) absent and below next", 7, "new", true, NULL, AA_EUSAGE,
+     "F7 is not in the prior state but below its next=10 (I5: F-ids are "
+     "permanent)"},
+    {"(a) needs a state block", 7, "new", false, NULL, AA_OK, NULL},
+    {"(b) a root of another slug", 12, "new", true, "old", AA_EUSAGE,
+     "F12 has an inline root of another slug (I5: F-ids are permanent)"},
+    {"(c) a row of another slug", 2, "other", true, NULL, AA_EUSAGE,
+     "F2 has a prior-state row of another slug (I5: F-ids are "
+     "permanent)"},
 };
 
 static void test_merge__i5_ids(void **state)
@@ -884,10 +939,10 @@ static void test_merge__i5_ids(void **state)
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(i5_rows); i++) {
 		const struct i5_row *r = &i5_rows[i];
-		struct review_state prior = { 0 };
-		struct rv_finding f = { 0 };
-		struct review_model m = { 0 };
-		struct merge_root root = { r->id, r->root_slug };
+		struct review_state prior = {0};
+		struct rv_finding f = {0};
+		struct review_model m = {0};
+		struct merge_root root = {r->id, r->root_slug};
 		struct buf err = BUF_INIT(BUF_MAX_SMALL);
 
 		print_message("row %zu: %s\n", i, r->name);
@@ -900,12 +955,12 @@ static void test_merge__i5_ids(void **state)
 		m.f = &f;
 		m.n = 1;
 		assert_int_equal(merge_check_ids(&m, &prior, &root,
-						 r->root_slug ? 1 : 0, &err),
-				 r->want);
+		                                 r->root_slug ? 1 : 0, &err),
+		                 r->want);
 		if (r->want_err)
 			assert_string_equal(err.ptr, r->want_err);
 		assert_int_equal(merge_check_ids(&m, NULL, NULL, 0, &err),
-				 AA_OK);
+		                 AA_OK);
 		review_state_release(&prior);
 		buf_release(&err);
 	}
@@ -927,49 +982,124 @@ struct text_row {
 };
 
 static const struct text_row text_rows[] = {
-	{"passed", {RV_P0}, 0, 0, false, NULL, NULL, 0, false,
-	 "\xE2\x9C\x85 pr-review: PASSED", "", ""},
-	{"notes", {RV_P3}, 1, 0, false, NULL, NULL, 0, false,
-	 "\xF0\x9F\x9F\xA1 pr-review: PASSED WITH NOTES",
-	 "optional; no blocker", "optional; no blocker"},
-	{"review", {RV_P1, RV_P1, RV_P2}, 3, 0, false, NULL, NULL, 0, false,
-	 "\xF0\x9F\x9F\xA0 pr-review: REVIEW BEFORE MERGE",
-	 "fix F1/F2 or explicitly defer", "fix F1/F2 or explicitly defer"},
-	{"blocked", {RV_P1, RV_P0, RV_P0}, 3, 0, false, NULL, NULL, 0, false,
-	 "\xF0\x9F\x94\xB4 pr-review: BLOCKED", "fix F2/F3 before merge",
-	 "fix F2/F3 before merge"},
-	{"one failure", {RV_P0}, 1, 1, false, NULL, NULL, 0, false,
-	 "\xE2\x9A\xA0\xEF\xB8\x8F pr-review: PARTIAL \xE2\x80\x94 sec failed",
-	 "rerun review; sec failed", "rerun review; sec failed"},
-	{"two failures and incomplete", {RV_P0}, 1, 2, true, NULL, NULL, 3,
-	 true,
-	 "\xE2\x9A\xA0\xEF\xB8\x8F pr-review: PARTIAL \xE2\x80\x94 2 of 3 "
-	 "subagents failed: sec, sdet; publish incomplete",
-	 "rerun review; sec, sdet failed",
-	 "rerun publish; 3 inline thread(s) did not post; rerun publish; the "
-	 "commit status was not written; rerun review; sec, sdet failed"},
-	{"publish incomplete only: the tier beneath", {RV_P0}, 1, 0, true,
-	 NULL, NULL, 2, false,
-	 "\xE2\x9A\xA0\xEF\xB8\x8F pr-review: PARTIAL \xE2\x80\x94 publish "
-	 "incomplete",
-	 "fix F1 before merge",
-	 "rerun publish; 2 inline thread(s) did not post; fix F1 before "
-	 "merge"},
-	{"an override, through one() in the sticky", {RV_P0}, 1, 0, false,
-	 "\xE4\xBF\xAE\xE5\xA4\x8D {ids} <!-- x", NULL, 0, false,
-	 "\xF0\x9F\x94\xB4 pr-review: BLOCKED",
-	 "\xE4\xBF\xAE\xE5\xA4\x8D F1 <!-- x",
-	 "\xE4\xBF\xAE\xE5\xA4\x8D F1 &lt;!-- x"},
-	{"the input's next_action wins", {RV_P0}, 1, 0, false, NULL,
-	 "rule on F1\nnow -->", 0, true,
-	 "\xF0\x9F\x94\xB4 pr-review: BLOCKED", "fix F1 before merge",
-	 "rerun publish; the commit status was not written; rule on F1 now "
-	 "--&gt;"},
+    {"passed",
+     {RV_P0},
+     0,
+     0,
+     false,
+     NULL,
+     NULL,
+     0,
+     false,
+     "\xE2\x9C\x85 pr-review: PASSED",
+     "",
+     ""},
+    {"notes",
+     {RV_P3},
+     1,
+     0,
+     false,
+     NULL,
+     NULL,
+     0,
+     false,
+     "\xF0\x9F\x9F\xA1 pr-review: PASSED WITH NOTES",
+     "optional; no blocker",
+     "optional; no blocker"},
+    {"review",
+     {RV_P1, RV_P1, RV_P2},
+     3,
+     0,
+     false,
+     NULL,
+     NULL,
+     0,
+     false,
+     "\xF0\x9F\x9F\xA0 pr-review: REVIEW BEFORE MERGE",
+     "fix F1/F2 or explicitly defer",
+     "fix F1/F2 or explicitly defer"},
+    {"blocked",
+     {RV_P1, RV_P0, RV_P0},
+     3,
+     0,
+     false,
+     NULL,
+     NULL,
+     0,
+     false,
+     "\xF0\x9F\x94\xB4 pr-review: BLOCKED",
+     "fix F2/F3 before merge",
+     "fix F2/F3 before merge"},
+    {"one failure",
+     {RV_P0},
+     1,
+     1,
+     false,
+     NULL,
+     NULL,
+     0,
+     false,
+     "\xE2\x9A\xA0\xEF\xB8\x8F pr-review: PARTIAL \xE2\x80\x94 sec failed",
+     "rerun review; sec failed",
+     "rerun review; sec failed"},
+    {"two failures and incomplete",
+     {RV_P0},
+     1,
+     2,
+     true,
+     NULL,
+     NULL,
+     3,
+     true,
+     "\xE2\x9A\xA0\xEF\xB8\x8F pr-review: PARTIAL \xE2\x80\x94 2 of 3 "
+     "subagents failed: sec, sdet; publish incomplete",
+     "rerun review; sec, sdet failed",
+     "rerun publish; 3 inline thread(s) did not post; rerun publish; the "
+     "commit status was not written; rerun review; sec, sdet failed"},
+    {"publish incomplete only: the tier beneath",
+     {RV_P0},
+     1,
+     0,
+     true,
+     NULL,
+     NULL,
+     2,
+     false,
+     "\xE2\x9A\xA0\xEF\xB8\x8F pr-review: PARTIAL \xE2\x80\x94 publish "
+     "incomplete",
+     "fix F1 before merge",
+     "rerun publish; 2 inline thread(s) did not post; fix F1 before "
+     "merge"},
+    {"an override, through one() in the sticky",
+     {RV_P0},
+     1,
+     0,
+     false,
+     "\xE4\xBF\xAE\xE5\xA4\x8D {ids} <!-- x",
+     NULL,
+     0,
+     false,
+     "\xF0\x9F\x94\xB4 pr-review: BLOCKED",
+     "\xE4\xBF\xAE\xE5\xA4\x8D F1 <!-- x",
+     "\xE4\xBF\xAE\xE5\xA4\x8D F1 &lt;!-- x"},
+    {"the input's next_action wins",
+     {RV_P0},
+     1,
+     0,
+     false,
+     NULL,
+     "rule on F1\nnow -->",
+     0,
+     true,
+     "\xF0\x9F\x94\xB4 pr-review: BLOCKED",
+     "fix F1 before merge",
+     "rerun publish; the commit status was not written; rule on F1 now "
+     "--&gt;"},
 };
 
 static void test_merge__heading_and_next_action(void **state)
 {
-	static const char *const subs[] = { "sec", "sdet", "spec" };
+	static const char *const subs[] = {"sec", "sdet", "spec"};
 	(void)state;
 
 	for (size_t i = 0; i < ARRAY_SIZE(text_rows); i++) {
@@ -989,7 +1119,7 @@ static void test_merge__heading_and_next_action(void **state)
 			    RV_HIGH);
 		if (r->next_override)
 			in.strings[RV_STR_NEXT_BLOCKED] =
-				xstrdup(r->next_override);
+			    xstrdup(r->next_override);
 		in.next_action = xstrdup_or_null(r->next_action);
 		assert_int_equal(merge_run(&m, &in, &ctx, &err), AA_OK);
 		merge_heading(&out, &in, &m);
@@ -1010,22 +1140,22 @@ static void test_merge__heading_and_next_action(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_merge__m1_confidence_demote),
-		cmocka_unit_test(test_merge__m2_dedup_table),
-		cmocka_unit_test(test_merge__m2_rank_adjustment_and_reporters),
-		cmocka_unit_test(test_merge__m2_two_priors_is_exit_2),
-		cmocka_unit_test(test_merge__m2_local_prior_is_verified),
-		cmocka_unit_test(test_merge__m3_carry_forward),
-		cmocka_unit_test(test_merge__m3_not_without_prior_or_local),
-		cmocka_unit_test(test_merge__m4_m5_m6_table),
-		cmocka_unit_test(test_merge__m4_unknown_author_accepts_nothing),
-		cmocka_unit_test(test_merge__m7_tier_table),
-		cmocka_unit_test(test_merge__m7_all_failed),
-		cmocka_unit_test(test_merge__m8_sort),
-		cmocka_unit_test(test_merge__m9_iteration),
-		cmocka_unit_test(test_merge__next_id),
-		cmocka_unit_test(test_merge__i5_ids),
-		cmocka_unit_test(test_merge__heading_and_next_action),
+	    cmocka_unit_test(test_merge__m1_confidence_demote),
+	    cmocka_unit_test(test_merge__m2_dedup_table),
+	    cmocka_unit_test(test_merge__m2_rank_adjustment_and_reporters),
+	    cmocka_unit_test(test_merge__m2_two_priors_is_exit_2),
+	    cmocka_unit_test(test_merge__m2_local_prior_is_verified),
+	    cmocka_unit_test(test_merge__m3_carry_forward),
+	    cmocka_unit_test(test_merge__m3_not_without_prior_or_local),
+	    cmocka_unit_test(test_merge__m4_m5_m6_table),
+	    cmocka_unit_test(test_merge__m4_unknown_author_accepts_nothing),
+	    cmocka_unit_test(test_merge__m7_tier_table),
+	    cmocka_unit_test(test_merge__m7_all_failed),
+	    cmocka_unit_test(test_merge__m8_sort),
+	    cmocka_unit_test(test_merge__m9_iteration),
+	    cmocka_unit_test(test_merge__next_id),
+	    cmocka_unit_test(test_merge__i5_ids),
+	    cmocka_unit_test(test_merge__heading_and_next_action),
 	};
 
 	return cmocka_run_group_tests_name("merge", tests, NULL, NULL);
