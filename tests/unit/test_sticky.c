@@ -372,6 +372,38 @@ static void test_sticky__degrade_then_refuse(void **state)
 	fx_release(&x);
 }
 
+/* Rows nothing but the collapse shortens: every step runs, in order. */
+static void test_sticky__degrade_to_collapse(void **state)
+{
+	struct fx x;
+	struct buf b = BUF_INIT(BUF_MAX_DOC);
+	char file[32], *url;
+
+	(void)state;
+	fx_init(&x, RV_FULL);
+	url = xcalloc(1, 2001);
+	memset(url, 'u', 2000);
+	for (uint32_t i = 1; i <= 40; i++) {
+		struct rv_finding *f;
+		snprintf(file, sizeof(file), "f%02u.c", i);
+		f = add(&x, i, i <= 5 ? RV_P3 : RV_Q, "s", file, 1, 1,
+			RV_SEC_OPEN);
+		f->thread = RV_THREAD_EXISTING;
+		f->root_id = i;
+		f->thread_url = xstrdup(url);
+	}
+	free(url);
+	x.m.tier = RV_PASSED_WITH_NOTES;
+	render(&x, &b, false);
+	assert_true(rv_codepoints(b.ptr, b.len) <= RV_BODY_LIMIT);
+	assert_has(b.ptr, "awaiting author\n\n- \xF0\x9F\x94\xA7 5 nits\n"
+			  "- \xE2\x9D\x93 35 questions\n\n");
+	assert_has(b.ptr, "| `s` | 0 | 0 | 0 | 5 | 35 | 40 files |");
+	assert_has(b.ptr, "\nF40 Q open 40 high ");
+	buf_release(&b);
+	fx_release(&x);
+}
+
 /* --- roots --- */
 
 static void root_of(struct buf *b, const struct rv_finding *f)
@@ -823,6 +855,7 @@ int main(void)
 	    cmocka_unit_test(test_sticky__threads_and_partial),
 	    cmocka_unit_test(test_sticky__injection_neutralised),
 	    cmocka_unit_test(test_sticky__degrade_then_refuse),
+	    cmocka_unit_test(test_sticky__degrade_to_collapse),
 	    cmocka_unit_test(test_sticky__root_layout),
 	    cmocka_unit_test(test_sticky__root_over_limit),
 	    cmocka_unit_test(test_sticky__root_assert_table),
