@@ -84,8 +84,51 @@ static void reasons_contain(const char *where, const cJSON *want,
 	}
 }
 
+/*
+ * `contains` (fixtures/README.md): a recursive subset. An object's listed
+ * keys must match; an array must have the same length, element by
+ * element; anything else must be equal.
+ */
+static void contains(const char *where, const cJSON *want, const cJSON *got)
+{
+	const cJSON *item;
+	char path[512];
+	int i = 0;
+
+	if (cJSON_IsObject(want)) {
+		if (!cJSON_IsObject(got)) {
+			mismatch(where, want, got);
+			return;
+		}
+		cJSON_ArrayForEach(item, want)
+		{
+			snprintf(path, sizeof(path), "%s.%s", where,
+				 item->string);
+			contains(path, item,
+				 cJSON_GetObjectItemCaseSensitive(
+					 got, item->string));
+		}
+		return;
+	}
+	if (cJSON_IsArray(want)) {
+		if (!cJSON_IsArray(got) ||
+		    cJSON_GetArraySize(got) != cJSON_GetArraySize(want)) {
+			mismatch(where, want, got);
+			return;
+		}
+		cJSON_ArrayForEach(item, want)
+		{
+			snprintf(path, sizeof(path), "%s[%d]", where, i);
+			contains(path, item, cJSON_GetArrayItem(got, i++));
+		}
+		return;
+	}
+	if (!got || !cJSON_Compare(want, got, 1))
+		mismatch(where, want, got);
+}
+
 /* Every key of `want` equals the same key of `got`, but the special
- * keys reasons_min and reasons_contain (fixtures/README.md). */
+ * keys reasons_min, reasons_contain and contains (fixtures/README.md). */
 static void partial(const char *where, const cJSON *want, const cJSON *got)
 {
 	const cJSON *item;
@@ -102,6 +145,10 @@ static void partial(const char *where, const cJSON *want, const cJSON *got)
 
 			if (cJSON_GetArraySize(r) < item->valueint)
 				mismatch(path, item, r);
+			continue;
+		}
+		if (strcmp(item->string, "contains") == 0) {
+			contains(path, item, got);
 			continue;
 		}
 		if (strcmp(item->string, "reasons_contain") == 0) {

@@ -30,6 +30,12 @@ static const struct option_def options[] = {
 	{"--snapshot", OPT_SNAPSHOT, "FILE",
 	 "act on a snapshot instead of GitHub (offline)"},
 	{"--pr", OPT_PR, "N", "the pull request"},
+	{"--pr", OPT_PR_REF, "PR",
+	 "the pull request: N, OWNER/NAME#N or its https URL"},
+	{"--mode", OPT_MODE, "MODE",
+	 "auto (default), full or incremental"},
+	{"--findings", OPT_FINDINGS, "FILE",
+	 "the findings JSON (- for stdin)"},
 	{"--comment", OPT_COMMENT, "ID", "the verdict comment to re-read"},
 	{"--out", OPT_OUT, "FILE", "where to write (- for stdout)"},
 	{"--all", OPT_ALL, NULL, "every open pull request"},
@@ -116,6 +122,60 @@ static int repositories(const char *opt, const char *v, bool list)
 	return error;
 }
 
+/*
+ * PUBLISH §2: N, OWNER/NAME#N or https://HOST/OWNER/NAME/pull/N (the last
+ * two name the repository too). A GitLab merge request is refused.
+ */
+static int pr_ref(struct cli *c, const char *opt, const char *v)
+{
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
+	const char *hash = strrchr(v, '#'), *num = v, *repo = NULL;
+	size_t rlen = 0;
+	int error = 0;
+
+	if (strncmp(v, "https://", 8) == 0) {
+		const char *path = strchr(v + 8, '/'), *pull;
+
+		if (path && strstr(path, "/-/merge_requests/")) {
+			log_error("%s: %s: GitLab merge requests are not "
+				  "supported (PUBLISH §10)", c->command, opt);
+			return -1;
+		}
+		pull = path ? strstr(path, "/pull/") : NULL;
+		if (!pull) {
+			log_error("%s: %s: '%s' is not a pull request URL "
+				  "(https://HOST/OWNER/NAME/pull/N)",
+				  c->command, opt, v);
+			return -1;
+		}
+		repo = path + 1;
+		rlen = (size_t)(pull - repo);
+		num = pull + 6;
+	} else if (hash) {
+		repo = v;
+		rlen = (size_t)(hash - v);
+		num = hash + 1;
+	}
+	if (repo) {
+		if (rlen >= sizeof(c->pr_repo)) {
+			log_error("%s: %s: the repository name is too long",
+				  c->command, opt);
+			return -1;
+		}
+		memcpy(c->pr_repo, repo, rlen);
+		c->pr_repo[rlen] = '\0';
+		if (config_check_repository(c->pr_repo, opt, &err) < 0) {
+			log_error("%s", err.ptr);
+			error = -1;
+		}
+		c->repo = c->pr_repo;
+	}
+	buf_release(&err);
+	if (error)
+		return error;
+	return number(c, &c->pr, opt, num, INT32_MAX);
+}
+
 static int set(struct cli *c, const struct option_def *o, const char *v)
 {
 	switch (o->bit) {
@@ -161,6 +221,20 @@ static int set(struct cli *c, const struct option_def *o, const char *v)
 		return number(c, &c->stall_after, o->name, v, (int64_t)7 * 86400);
 	case OPT_PENDING_AFTER:
 		return number(c, &c->pending_after, o->name, v, (int64_t)7 * 86400);
+	case OPT_PR_REF:
+		return pr_ref(c, o->name, v);
+	case OPT_MODE:
+		if (strcmp(v, "auto") && strcmp(v, "full") &&
+		    strcmp(v, "incremental")) {
+			log_error("%s: --mode: '%s' is not auto, full or "
+				  "incremental", c->command, v);
+			return -1;
+		}
+		c->mode = v;
+		return 0;
+	case OPT_FINDINGS:
+		c->findings = v;
+		return 0;
 	}
 	return -1;
 }
@@ -185,6 +259,22 @@ static int combinations(const struct cli *c)
 		return -1;
 	}
 	return 0;
+}
+
+static size_t find_option(const char *a, size_t len, unsigned allowed)
+{
+	size_t k, first = ARRAY_SIZE(options);
+
+	for (k = 0; k < ARRAY_SIZE(options); k++) {
+		if (strlen(options[k].name) != len ||
+		    strncmp(options[k].name, a, len) != 0)
+			continue;
+		if (allowed & options[k].bit)
+			return k;
+		if (first == ARRAY_SIZE(options))
+			first = k;
+	}
+	return first;
 }
 
 int cli_parse(struct cli *c, int argc, char **argv, unsigned allowed,
@@ -222,10 +312,9 @@ int cli_parse(struct cli *c, int argc, char **argv, unsigned allowed,
 		}
 		eq = strchr(a, '=');
 		len = eq ? (size_t)(eq - a) : strlen(a);
-		for (k = 0; k < ARRAY_SIZE(options); k++)
-			if (strlen(options[k].name) == len &&
-			    strncmp(options[k].name, a, len) == 0)
-				break;
+		/* The first entry of that name the command takes; else the
+		 * first of that name (for the message). */
+		k = find_option(a, len, allowed);
 		if (k == ARRAY_SIZE(options)) {
 			log_error("%s: unknown option '%.*s' (agentic-apply "
 				  "help %s lists its options)", c->command,

@@ -25,6 +25,10 @@
 #define OPT_PENDING_AFTER (1u << 13)
 #define OPT_STATE (1u << 14)
 #define OPT_REPOS (1u << 15)
+/* pr-review (PUBLISH §2) */
+#define OPT_PR_REF (1u << 16)   /* --pr N, OWNER/NAME#N or its URL */
+#define OPT_MODE (1u << 17)
+#define OPT_FINDINGS (1u << 18)
 
 struct cli {
 	const char *command;
@@ -44,6 +48,9 @@ struct cli {
 	int64_t pending_after; /* --watch: seconds a stamp may stay pending */
 	const char *state;    /* --state FILE: the sweep's change detection */
 	const char *repos;    /* --repos A/B,C/D: sweep several repositories */
+	const char *mode;     /* --mode auto|full|incremental (review-plan) */
+	const char *findings; /* --findings FILE|- (publish, review-local) */
+	char pr_repo[256];    /* --pr OWNER/NAME#N or URL: its repository */
 	const char *arg;      /* the one positional argument, if any */
 	bool help;
 };

@@ -40,7 +40,14 @@ int cmd_replay(int argc, char **argv)
 	log_set_quiet(c.quiet);
 	if (session_open(&s, &c, c.arg, &malformed) != EXIT_OK)
 		return usage_report();
-	session_run_event(&s, s.snap.event_name, s.snap.event_payload,
-			  strlen(s.snap.event_payload));
+	if (s.snap.command) {
+		if (replay_command(&s, c.dry_run) < 0) {
+			session_release(&s);
+			return usage_report();
+		}
+	} else {
+		session_run_event(&s, s.snap.event_name, s.snap.event_payload,
+				  strlen(s.snap.event_payload));
+	}
 	return session_close(&s, true);
 }

@@ -47,6 +47,17 @@ static const char exit_lint[] =
 	"  1  not usable: no verdict marker, or malformed\n"
 	"  2  usage error, or the file cannot be read\n";
 
+static const char exit_review[] =
+	"Exit codes:\n"
+	"  0  published, unchanged, nothing to do, skipped (a dry run exits\n"
+	"     with the code of the outcome it reports)\n"
+	"  1  refused or incomplete because of the content: a rerun does the\n"
+	"     same (stale head, superseded, every subagent failed, a thread\n"
+	"     dropped or refused by GitHub, a summary too large)\n"
+	"  2  usage, configuration, identity, malformed findings: nothing "
+	"written\n"
+	"  3  GitHub API or transport failure: failed closed\n";
+
 static const struct command commands[] = {
 	{"run", cmd_run,
 	 "run [--json] [--dry-run] [--snapshot FILE] [--state FILE]",
@@ -85,6 +96,26 @@ static const struct command commands[] = {
 	 OPT_REPO | OPT_PR | OPT_SNAPSHOT | OPT_WATCH | OPT_INTERVAL |
 		 OPT_COUNT | OPT_STALL_AFTER | OPT_PENDING_AFTER | OPT_QUIET,
 	 exit_read},
+	{"review-plan", cmd_review_plan,
+	 "review-plan --pr PR [--mode auto|full|incremental] [--json]\n"
+	 "        [--snapshot FILE]",
+	 "Plan the next pr-review iteration of PR (mode, ranges, prior\n"
+	 "  findings, the author's replies) and print it as JSON.",
+	 OPT_PR_REF | OPT_MODE | OPT_JSON | OPT_SNAPSHOT | OPT_QUIET |
+		 OPT_REPO,
+	 exit_review},
+	{"publish", cmd_publish,
+	 "publish --pr PR --findings FILE|- [--dry-run] [--json]\n"
+	 "        [--snapshot FILE]",
+	 "Publish a pr-review iteration: the summary comment, the inline\n"
+	 "  threads and the pr-review status, reconciled with what posted.",
+	 OPT_PR_REF | OPT_FINDINGS | OPT_DRY_RUN | OPT_JSON | OPT_SNAPSHOT |
+		 OPT_QUIET | OPT_REPO,
+	 exit_review},
+	{"review-local", cmd_review_local, "review-local --findings FILE|-",
+	 "Apply the mechanical merge rules to a local review's findings\n"
+	 "  and print its JSON (no network).",
+	 OPT_FINDINGS, exit_review},
 	{"lint", cmd_lint, "lint [FILE|-] [--json]",
 	 "Show how the parser reads a verdict comment; exit 0 only when\n"
 	 "  apply and the gate can use it.",

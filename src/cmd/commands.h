@@ -5,6 +5,8 @@
 #ifndef AA_COMMANDS_H
 #define AA_COMMANDS_H
 
+#include <stdbool.h>
+
 int cmd_run(int argc, char **argv);
 int cmd_apply(int argc, char **argv);
 int cmd_gate(int argc, char **argv);
@@ -13,6 +15,15 @@ int cmd_replay(int argc, char **argv);
 int cmd_lint(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_status(int argc, char **argv);
+int cmd_review_plan(int argc, char **argv);
+int cmd_publish(int argc, char **argv);
+int cmd_review_local(int argc, char **argv);
+
+/* replay of a snapshot's `command` (PUBLISH §8) on an open session:
+ * 0, or -1 when the findings are malformed (the caller prints the stub
+ * report, exit 2). */
+struct session;
+int replay_command(struct session *s, bool dry_run);
 
 /* Pick the command named by argv[1] and run it. */
 int commands_main(int argc, char **argv);

@@ -463,6 +463,12 @@ int session_start(struct session *s, struct cli *c, int argc, char **argv,
 		*code = EXIT_USAGE;
 		return -1;
 	}
+	if ((required & OPT_PR_REF) && !c->pr) {
+		log_error("%s: --pr PR is required (N, OWNER/NAME#N or its "
+			  "URL)", c->command);
+		*code = EXIT_USAGE;
+		return -1;
+	}
 	if ((required & OPT_COMMENT) && !c->comment) {
 		log_error("%s: --comment ID is required", c->command);
 		*code = EXIT_USAGE;

@@ -163,6 +163,9 @@ void report_to_markdown(const struct report *r, struct buf *out);
  */
 void report_outputs(const struct report *r, struct buf *out);
 
+/* Hex SHA-256 of a body written (PUBLISH §9 body_sha256). */
+void report_sha256_hex(char out[65], const char *data, size_t len);
+
 /* The minimal report of a malformed snapshot (SNAPSHOT.md §2). */
 void report_usage_json(struct buf *out);
 

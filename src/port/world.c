@@ -78,7 +78,11 @@ int world_fault(struct world *w, enum fault_op op, int kind, int64_t pr,
 		buf_setf(&w->gh.error, "%s %s%s%.0lld: HTTP %d",
 			 op == FAULT_READ ? "read" : "write", name,
 			 pr ? " of PR #" : "", (long long)pr, f->status);
-		return f->status == 404 ? AA_ENOTFOUND : AA_EAPI;
+		if (f->status == 404)
+			return AA_ENOTFOUND;
+		/* A write GitHub refuses for its content (PUBLISH §7.2). */
+		return op == FAULT_WRITE && f->status == 422 ? AA_EREJECTED
+							     : AA_EAPI;
 	}
 	return AA_OK;
 }
@@ -304,9 +308,10 @@ static int world_create_status(struct github *gh, int64_t pr, const char *sha,
 	struct world *w = W(gh);
 	struct snap_statuses *st;
 	struct snap_status *x;
+	bool lost = false;
 	int64_t id;
 
-	if (fault_hit(w, FAULT_WRITE, WRITE_STATUS, pr, sha) < 0)
+	if (world_fault(w, FAULT_WRITE, WRITE_STATUS, pr, sha, 0, &lost) < 0)
 		return AA_EAPI;
 	id = max_status_id(w->s) + 1;
 	st = snapshot_statuses(w->s, sha, true);
@@ -320,7 +325,7 @@ static int world_create_status(struct github *gh, int64_t pr, const char *sha,
 	x->creator = xstrdup(world_viewer(w));
 	x->created_at = w->now;
 	x->target_url = xstrdup_or_null(target_url);
-	return AA_OK;
+	return lost ? AA_EAPI : AA_OK; /* made, but the answer was lost */
 }
 
 static int world_approve(struct github *gh, int64_t pr, const char *commit_id,

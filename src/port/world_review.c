@@ -21,6 +21,12 @@ static int read_fault(struct world *w, enum gh_read kind, int64_t pr)
 	return error == AA_ENOTFOUND ? AA_ENOTFOUND : error;
 }
 
+/* A write fault's answer: 404, 422 (refused) or any other failure. */
+static int write_error(int error)
+{
+	return error == AA_ENOTFOUND || error == AA_EREJECTED ? error : AA_EAPI;
+}
+
 static struct snap_pull *find_pull(struct world *w, int64_t pr)
 {
 	struct snap_pull *p = snapshot_pull(w->s, pr);
@@ -210,7 +216,7 @@ static int wr_comment_create(struct github *gh, int64_t pr, const char *body,
 	*html_url = NULL;
 	if ((error = world_fault(w, FAULT_WRITE, WRITE_COMMENT, pr, NULL, 0,
 				 &lost)) < 0)
-		return error == AA_ENOTFOUND ? AA_ENOTFOUND : AA_EAPI;
+		return write_error(error);
 	if (!(p = find_pull(w, pr)))
 		return AA_ENOTFOUND;
 	if (!body_fits(w, body))
@@ -249,7 +255,7 @@ static int wr_comment_update(struct github *gh, int64_t pr, int64_t id,
 
 	if ((error = world_fault(w, FAULT_WRITE, WRITE_COMMENT, pr, NULL, id,
 				 &lost)) < 0)
-		return error == AA_ENOTFOUND ? AA_ENOTFOUND : AA_EAPI;
+		return write_error(error);
 	if (!(c = find_comment(w, pr, id, &p)))
 		return AA_ENOTFOUND;
 	if (!body_fits(w, body))
@@ -279,7 +285,7 @@ static int wr_comment_delete(struct github *gh, int64_t pr, int64_t id)
 
 	if ((error = world_fault(w, FAULT_WRITE, WRITE_COMMENT_DELETE, pr, NULL,
 				 id, &lost)) < 0)
-		return error == AA_ENOTFOUND ? AA_ENOTFOUND : AA_EAPI;
+		return write_error(error);
 	if (!(c = find_comment(w, pr, id, &p)))
 		return AA_ENOTFOUND;
 	i = (size_t)(c - p->comments);
@@ -363,7 +369,7 @@ static int wr_review_post(struct github *gh, int64_t pr, const char *commit_id,
 	memset(out, 0, sizeof(*out));
 	if ((error = world_fault(w, FAULT_WRITE, WRITE_REVIEW, pr, NULL, 0,
 				 &lost)) < 0)
-		return error == AA_ENOTFOUND ? AA_ENOTFOUND : AA_EAPI;
+		return write_error(error);
 	if (!(p = find_pull(w, pr)))
 		return AA_ENOTFOUND;
 	if (!body_fits(w, body))

@@ -1,0 +1,230 @@
+/*
+ * cmd_review.c - the pr-review commands (PUBLISH.md §2): review-plan,
+ * publish and review-local, and what replay runs for a snapshot's
+ * `command` (§8).
+ *
+ * The findings input is read and checked before anything else: a
+ * malformed one is exit 2 with one stderr line and, with --json, the
+ * stub report, and not a single GitHub read is made (§3 I1).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "base/file.h"
+#include "cmd/commands.h"
+#include "cmd/log.h"
+#include "cmd/session.h"
+#include "formats/findings.h"
+#include "formats/review_local.h"
+#include "formats/snapshot.h"
+#include "run/review.h"
+
+static int stub_report(bool json)
+{
+	struct buf out = BUF_INIT(BUF_MAX_SMALL);
+
+	if (json) {
+		report_usage_json(&out);
+		fputs(out.ptr, stdout);
+	}
+	buf_release(&out);
+	return EXIT_USAGE;
+}
+
+/* The findings file's text (I1's ceiling plus one byte: larger is an
+ * error findings_parse names). */
+static int read_findings(struct buf *text, const char *command,
+			 const char *path)
+{
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
+	int error;
+
+	if (!path) {
+		log_error("%s: which findings? (--findings FILE, - for stdin)",
+			  command);
+		return -1;
+	}
+	buf_init(text, RV_MAX_INPUT_BYTES + 1);
+	error = file_read(text, path, &err);
+	if (error == AA_ETOOBIG)
+		log_error("findings: : larger than %zu bytes (I1)",
+			  RV_MAX_INPUT_BYTES);
+	else if (error < 0)
+		log_error("%s: findings '%s': %s", command, path, err.ptr);
+	buf_release(&err);
+	return error < 0 ? -1 : 0;
+}
+
+/* Parse findings text for publish: AA_OK, or the exit-2 line printed. */
+static int parse_findings(struct review_input *in, const char *text,
+			  size_t len, const struct policy *p)
+{
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
+	struct findings_opts o = { .local = false,
+				   .max_findings = (size_t)p->max_findings };
+	int error = findings_parse(in, text, len, &o, &err);
+
+	if (error < 0)
+		log_error("findings: %s", err.ptr);
+	buf_release(&err);
+	return error;
+}
+
+int cmd_review_local(int argc, char **argv)
+{
+	struct cli c = {.command = "review-local"};
+	struct buf text, out = BUF_INIT(BUF_MAX_DOC);
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
+	int code;
+
+	if (cli_parse(&c, argc, argv, command_options(c.command), 0) < 0)
+		return EXIT_USAGE;
+	if (c.help) {
+		usage_command(c.command);
+		return EXIT_OK;
+	}
+	if (read_findings(&text, c.command, c.findings) < 0)
+		return EXIT_USAGE;
+	code = review_local(&out, text.ptr, text.len, &err);
+	if (code == EXIT_OK)
+		fputs(out.ptr, stdout);
+	else
+		log_error("%s", err.ptr);
+	buf_release(&text);
+	buf_release(&out);
+	buf_release(&err);
+	return code;
+}
+
+/* H3: a noop over a reviewed head prints the seed's line (L259). */
+static void plan_noop_line(const struct report *r)
+{
+	static const char lead[] = "nothing new since ";
+	const struct report_step *st = r->nsteps ? &r->steps[r->nsteps - 1]
+						 : NULL;
+
+	if (!st || st->kind != STEP_PLAN || st->outcome != OUT_NOOP ||
+	    !st->nreasons || strncmp(st->reasons[0], lead, strlen(lead)) != 0)
+		return;
+	fprintf(stderr, "pr-review: %s. Skipping. Use mode=full to force a "
+			"re-review.\n", st->reasons[0]);
+}
+
+int cmd_review_plan(int argc, char **argv)
+{
+	struct cli c = {.command = "review-plan"};
+	struct buf plan = BUF_INIT(BUF_MAX_DOC);
+	struct session s;
+	int code;
+
+	if (session_start(&s, &c, argc, argv, OPT_PR_REF, &code) < 0)
+		return code;
+	engine_review_plan(&s.engine, c.pr, c.mode ? c.mode : "auto", &plan);
+	plan_noop_line(&s.report);
+	if (!c.json && plan.len)
+		fputs(plan.ptr, stdout);
+	buf_release(&plan);
+	return session_close(&s, c.json);
+}
+
+int cmd_publish(int argc, char **argv)
+{
+	struct cli c = {.command = "publish"};
+	struct review_input in = {0};
+	struct buf text, dry = BUF_INIT(BUF_MAX_DOC);
+	struct policy p;
+	struct session s;
+	int code;
+
+	/* §3: the findings first, before any configuration is read off
+	 * the network. The policy's ceiling comes from the environment and
+	 * the snapshot later; here the default and AGENTIC_MAX_FINDINGS. */
+	if (cli_parse(&c, argc, argv, command_options(c.command), 0) < 0)
+		return stub_report(false);
+	if (c.help) {
+		usage_command(c.command);
+		return EXIT_OK;
+	}
+	if (read_findings(&text, c.command, c.findings) < 0)
+		return stub_report(c.json);
+	policy_init(&p);
+	code = parse_findings(&in, text.ptr, text.len, &p);
+	policy_release(&p);
+	buf_release(&text);
+	if (code < 0)
+		return stub_report(c.json);
+	if (session_start(&s, &c, argc, argv, OPT_PR_REF, &code) < 0) {
+		review_input_release(&in);
+		return code;
+	}
+	if (in.nfindings > (size_t)s.policy.max_findings) {
+		log_error("findings: /findings: more than %lld findings "
+			  "(max_findings)", (long long)s.policy.max_findings);
+		review_input_release(&in);
+		session_release(&s);
+		return stub_report(c.json);
+	}
+	engine_publish(&s.engine, c.pr, &in, c.dry_run, &dry);
+	review_input_release(&in);
+	if (c.dry_run && !c.json)
+		fputs(dry.ptr, stdout);
+	buf_release(&dry);
+	session_missing_is_usage(&s, c.command);
+	return session_close(&s, c.json);
+}
+
+/* review-local inside a snapshot (§7.6): a step {"step": "local",
+ * "local": <the printed JSON>}; no port is used. */
+static void replay_local(struct session *s, const struct snap_command *cmd)
+{
+	struct buf out = BUF_INIT(BUF_MAX_DOC), err = BUF_INIT(BUF_MAX_SMALL);
+	struct report_step *st = report_add_step(&s->report, STEP_LOCAL, 0);
+	int code = review_local(&out, cmd->findings, cmd->findings_len, &err);
+
+	if (code == EXIT_OK) {
+		struct buf extra = BUF_INIT(BUF_MAX_DOC);
+
+		while (out.len && out.ptr[out.len - 1] == '\n')
+			out.ptr[--out.len] = '\0';
+		buf_adds(&extra, "{\"local\":");
+		buf_add(&extra, out.ptr, out.len);
+		buf_adds(&extra, "}");
+		st->extra = buf_detach(&extra, NULL);
+		step_finish(&s->report, st, OUT_PLANNED, EXIT_OK);
+	} else {
+		log_error("%s", err.ptr);
+		step_reason(st, "%s", err.ptr);
+		step_finish(&s->report, st,
+			    code == EXIT_USAGE ? OUT_ERROR : OUT_REFUSED, code);
+	}
+	buf_release(&out);
+	buf_release(&err);
+}
+
+int replay_command(struct session *s, bool dry_run)
+{
+	const struct snap_command *cmd = s->snap.command;
+	struct review_input in = {0};
+
+	switch (cmd->name) {
+	case SNAP_CMD_LOCAL:
+		replay_local(s, cmd);
+		return 0;
+	case SNAP_CMD_PLAN:
+		engine_review_plan(&s->engine, cmd->pr, cmd->mode, NULL);
+		plan_noop_line(&s->report);
+		return 0;
+	case SNAP_CMD_PUBLISH:
+		if (parse_findings(&in, cmd->findings, cmd->findings_len,
+				   &s->policy) < 0)
+			return -1; /* §3: the stub report, exit 2 */
+		if (cmd->dry_run || dry_run) {
+			s->dry_run = true;
+			s->report.dry_run = true;
+		}
+		engine_publish(&s->engine, cmd->pr, &in, s->dry_run, NULL);
+		review_input_release(&in);
+		return 0;
+	}
+	return 0;
+}

@@ -1,0 +1,628 @@
+/*
+ * plan.c - `review-plan` (PUBLISH.md §6): what the next review iteration
+ * is (mode, ranges, iteration, next F-id), what the trusted sticky says
+ * was found before, and what the PR's author answered (H1-H5). Reads
+ * only; the plan is JSON for the skill that dispatches the reviewers.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/json.h"
+#include "core/merge.h"
+#include "run/review.h"
+#include "run/review_int.h"
+
+/* Known findings: the trusted state's rows and the roots (H4). */
+struct known {
+	uint32_t id;
+	const char *slug;
+};
+
+struct plan {
+	struct engine *e;
+	size_t step;
+	int64_t pr;
+	struct rv_pr p;
+	bool rc_ok;              /* the review comments were read */
+	const struct review_state *prior;
+	char mode[16];
+	struct buf reason;
+	char unreachable[SHA_BUF];
+	char merge_base[SHA_BUF];
+	int64_t iteration;
+	uint32_t next_id;
+	struct known *known;
+	size_t nknown, aknown;
+};
+
+static struct report_step *STEP(struct plan *pl)
+{
+	return &pl->e->report->steps[pl->step];
+}
+
+static bool is_bot(const char *login)
+{
+	size_t n = login ? strlen(login) : 0;
+
+	return n >= 5 && strcmp(login + n - 5, "[bot]") == 0;
+}
+
+static void add_known(struct plan *pl, uint32_t id, const char *slug)
+{
+	for (size_t i = 0; i < pl->nknown; i++)
+		if (pl->known[i].id == id &&
+		    strcmp(pl->known[i].slug, slug) == 0)
+			return;
+	ALLOC_GROW(pl->known, pl->nknown + 1, pl->aknown);
+	pl->known[pl->nknown].id = id;
+	pl->known[pl->nknown++].slug = slug;
+}
+
+/* Does text name F<id> between non-alphanumerics? */
+static bool names_id(const char *text, uint32_t id)
+{
+	char want[16];
+	size_t n = (size_t)snprintf(want, sizeof(want), "F%u", (unsigned)id);
+
+	for (const char *p = text; (p = strstr(p, want)); p++) {
+		bool before = p == text || !isalnum((unsigned char)p[-1]);
+		bool after = !isalnum((unsigned char)p[n]);
+
+		if (before && after)
+			return true;
+	}
+	return false;
+}
+
+/* Does text quote `slug` in backticks (X18)? */
+static bool names_slug(const char *text, const char *slug)
+{
+	size_t n = strlen(slug);
+
+	for (const char *p = text; (p = strchr(p, '`')); p++)
+		if (strncmp(p + 1, slug, n) == 0 && p[1 + n] == '`')
+			return true;
+	return false;
+}
+
+static bool reply_author_ok(const struct plan *pl, const char *login)
+{
+	const char *author = pl->p.pull.pull.author;
+
+	return login && author && str_eq_nocase(login, author) &&
+	       !policy_is_review_login(pl->e->policy, login) && !is_bot(login);
+}
+
+static void json_reply(struct jw *w, const char *channel, int64_t id,
+		       int64_t created, const char *url, const char *body)
+{
+	jw_obj_begin(w);
+	jw_key(w, "channel");
+	jw_str(w, channel);
+	jw_key(w, "comment_id");
+	jw_int(w, id);
+	jw_key(w, "created_at");
+	jw_time(w, created);
+	jw_key(w, "html_url");
+	jw_str_or_null(w, url);
+	jw_key(w, "body");
+	jw_str(w, body);
+	jw_obj_end(w);
+}
+
+/* The finding a review comment answers: its thread's root's id, or 0. */
+static uint32_t in_thread_finding(const struct plan *pl,
+				  const struct snap_review_comment *c)
+{
+	for (size_t i = 0; i < pl->p.nroots; i++)
+		if (pl->p.roots[i].comment_id == c->in_reply_to)
+			return pl->p.roots[i].id;
+	return 0;
+}
+
+static int cmp_known(const void *a, const void *b)
+{
+	const struct known *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* H4: the replies per known finding, in id order then comment id. */
+static void json_replies(struct jw *w, struct plan *pl)
+{
+	uint32_t last = 0;
+
+	qsort(pl->known, pl->nknown, sizeof(*pl->known), cmp_known);
+	jw_arr_begin(w);
+	for (size_t k = 0; k < pl->nknown; k++) {
+		uint32_t id = pl->known[k].id;
+		const struct snap_pull *pull = &pl->p.pull.pull;
+		bool open = false;
+		size_t ri = 0, ci = 0;
+
+		if (id == last)
+			continue;
+		last = id;
+		/* Merge both channels by comment id. */
+		for (;;) {
+			const struct snap_review_comment *rc = NULL;
+			const struct snap_comment *ic = NULL;
+
+			while (ri < pl->p.nrc &&
+			       !(reply_author_ok(pl, pl->p.rc[ri].author) &&
+				 pl->p.rc[ri].in_reply_to &&
+				 in_thread_finding(pl, &pl->p.rc[ri]) == id))
+				ri++;
+			while (ci < pull->ncomments) {
+				const struct snap_comment *c =
+					&pull->comments[ci];
+				bool named = names_id(c->body, id);
+
+				for (size_t j = 0; !named && j < pl->nknown;
+				     j++)
+					named = pl->known[j].id == id &&
+						names_slug(c->body,
+							   pl->known[j].slug);
+				if (reply_author_ok(pl, c->author) && named)
+					break;
+				ci++;
+			}
+			if (ri < pl->p.nrc)
+				rc = &pl->p.rc[ri];
+			if (ci < pull->ncomments)
+				ic = &pull->comments[ci];
+			if (!rc && !ic)
+				break;
+			if (!open) {
+				char fid[16];
+
+				snprintf(fid, sizeof(fid), "F%u", (unsigned)id);
+				jw_obj_begin(w);
+				jw_key(w, "finding_id");
+				jw_str(w, fid);
+				jw_key(w, "replies");
+				jw_arr_begin(w);
+				open = true;
+			}
+			if (rc && (!ic || rc->id < ic->id)) {
+				json_reply(w, "in_thread", rc->id,
+					   rc->created_at, rc->html_url,
+					   rc->body);
+				ri++;
+			} else {
+				json_reply(w, "standalone", ic->id,
+					   ic->created_at, ic->html_url,
+					   ic->body);
+				ci++;
+			}
+		}
+		if (open) {
+			jw_arr_end(w);
+			jw_obj_end(w);
+		}
+	}
+	jw_arr_end(w);
+}
+
+/* A root's rendered field ("**Failure mode**: …") or NULL. */
+static char *root_field(const char *body, const char *label)
+{
+	const char *p = strstr(body, label), *end;
+
+	if (!p || (p != body && p[-1] != '\n'))
+		return NULL;
+	p += strlen(label);
+	end = strchr(p, '\n');
+	return xstrndup(p, end ? (size_t)(end - p) : strlen(p));
+}
+
+/* A root's evidence: the text between the fences after its summary. */
+static char *root_evidence(const char *body)
+{
+	const char *p = strstr(body, "<details><summary>Evidence</summary>");
+	const char *open, *start, *close;
+	size_t fence = 0;
+
+	if (!p || !(open = strchr(p, '`')))
+		return NULL;
+	while (open[fence] == '`')
+		fence++;
+	if (!(start = strchr(open, '\n')))
+		return NULL;
+	start++;
+	for (close = start; (close = strstr(close, "\n")); close++) {
+		size_t k = 0;
+
+		while (close[1 + k] == '`')
+			k++;
+		if (k == fence && (close[1 + k] == '\n' || !close[1 + k]))
+			return xstrndup(start, (size_t)(close - start));
+	}
+	return NULL;
+}
+
+static const struct snap_review_comment *root_comment(const struct plan *pl,
+						      uint32_t id,
+						      const char *slug)
+{
+	const struct snap_review_comment *best = NULL;
+
+	for (size_t i = 0; i < pl->p.nroots; i++) {
+		const struct inline_root *r = &pl->p.roots[i];
+
+		if (r->id != id || strcmp(r->slug, slug) != 0)
+			continue;
+		for (size_t j = 0; j < pl->p.nrc; j++)
+			if (pl->p.rc[j].id == r->comment_id &&
+			    (!best || best->id < r->comment_id))
+				best = &pl->p.rc[j];
+	}
+	return best;
+}
+
+/* H5: the prior findings, each with its root's texts. */
+static void json_prior(struct jw *w, struct plan *pl)
+{
+	const struct review_state *st = pl->prior;
+
+	jw_arr_begin(w);
+	for (size_t i = 0; st && i < st->nrows; i++) {
+		const struct rv_state_row *r = &st->rows[i];
+		const struct snap_review_comment *c =
+			root_comment(pl, r->id, r->slug);
+		char fid[16];
+		char *fm = c ? root_field(c->body, "**Failure mode**: ")
+			     : NULL;
+		char *mi = c ? root_field(c->body, "**Mitigation**: ") : NULL;
+		char *ev = c ? root_evidence(c->body) : NULL;
+
+		snprintf(fid, sizeof(fid), "F%u", (unsigned)r->id);
+		jw_obj_begin(w);
+		jw_key(w, "id");
+		jw_str(w, fid);
+		jw_key(w, "p_code");
+		jw_str(w, rv_pcode_names[r->p]);
+		jw_key(w, "section");
+		jw_str(w, rv_section_names[r->section]);
+		jw_key(w, "slug");
+		jw_str(w, r->slug);
+		jw_key(w, "category");
+		jw_str_or_null(w, r->category);
+		jw_key(w, "file");
+		jw_str_or_null(w, r->file);
+		jw_key(w, "line_start");
+		if (r->line_start)
+			jw_int(w, r->line_start);
+		else
+			jw_null(w);
+		jw_key(w, "line_end");
+		if (r->line_end)
+			jw_int(w, r->line_end);
+		else
+			jw_null(w);
+		jw_key(w, "confidence");
+		jw_str(w, rv_confidence_names[r->confidence]);
+		jw_key(w, "blast");
+		jw_str_or_null(w, r->blast);
+		jw_key(w, "justification");
+		jw_str_or_null(w, r->justification);
+		jw_key(w, "thread");
+		jw_str(w, rv_thread_names[r->thread]);
+		jw_key(w, "source");
+		jw_str(w, st->from_rows ? "rows" : "state");
+		jw_key(w, "failure_mode");
+		jw_str_or_null(w, fm);
+		jw_key(w, "mitigation");
+		jw_str_or_null(w, mi);
+		jw_key(w, "evidence");
+		jw_str_or_null(w, ev);
+		jw_key(w, "html_url");
+		jw_str_or_null(w, c ? c->html_url : NULL);
+		jw_obj_end(w);
+		free(fm);
+		free(mi);
+		free(ev);
+	}
+	jw_arr_end(w);
+}
+
+/* Has the sticky's state a thread that did not post (X5)? */
+static bool state_incomplete(const struct review_state *st)
+{
+	for (size_t i = 0; st && i < st->nrows; i++)
+		if (st->rows[i].thread == RV_THREAD_FAILED ||
+		    st->rows[i].thread == RV_THREAD_PENDING ||
+		    st->rows[i].thread == RV_THREAD_DROPPED)
+			return true;
+	return false;
+}
+
+static void set_mode(struct plan *pl, const char *mode, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void set_mode(struct plan *pl, const char *mode, const char *fmt, ...)
+{
+	va_list ap;
+
+	snprintf(pl->mode, sizeof(pl->mode), "%s", mode);
+	buf_reset(&pl->reason);
+	va_start(ap, fmt);
+	buf_vaddf(&pl->reason, fmt, ap);
+	va_end(ap);
+}
+
+/* H3. AA_OK, or AA_EAPI when compare failed otherwise than 404. */
+static int decide_mode(struct plan *pl, const char *want)
+{
+	const struct snap_pull *pull = &pl->p.pull.pull;
+	const struct github_review_ops *r = pl->e->gh->ops->review;
+	struct gh_compare cmp;
+	const char *last;
+	int error;
+
+	if (!snap_pull_is_open(pull)) {
+		set_mode(pl, "noop", "the PR is %s",
+			 pull->merged ? "merged" : "closed");
+		return AA_OK;
+	}
+	if (strcmp(want, "full") == 0) {
+		set_mode(pl, "full", "a full review was asked for");
+		return AA_OK;
+	}
+	if (!pl->p.canonical) {
+		set_mode(pl, "full", "no summary comment of a prior review");
+		return AA_OK;
+	}
+	if (!pl->p.trusted) {
+		set_mode(pl, "full", "the summary comment is not trusted "
+				     "(edited by another login, or its "
+				     "markers are malformed)");
+		return AA_OK;
+	}
+	last = pl->p.info.sha;
+	if (strcmp(last, pull->head_sha) == 0) {
+		if (pl->p.info.status == RV_PARTIAL ||
+		    state_incomplete(&pl->p.info.state)) {
+			set_mode(pl, "full", "the head was reviewed, but the "
+					     "publish was incomplete");
+			return AA_OK;
+		}
+		set_mode(pl, "noop", "nothing new since %s", last);
+		return AA_OK;
+	}
+	error = r->compare(pl->e->gh, pl->pr, last, pull->head_sha, &cmp);
+	if (error == AA_OK && cmp.status == CMP_AHEAD) {
+		set_mode(pl, "incremental", "the head is ahead of the last "
+					    "reviewed %.7s", last);
+		return AA_OK;
+	}
+	if (error == AA_OK || error == AA_ENOTFOUND) {
+		memcpy(pl->unreachable, last, SHA_BUF);
+		set_mode(pl, "full", "the last reviewed %.7s is not an "
+				     "ancestor of the head (force-push?)",
+			 last);
+		return AA_OK;
+	}
+	return AA_EAPI;
+}
+
+static void json_ids(struct jw *w, const int64_t *v, size_t n)
+{
+	jw_arr_begin(w);
+	for (size_t i = 0; i < n; i++)
+		jw_int(w, v[i]);
+	jw_arr_end(w);
+}
+
+static void write_plan(struct plan *pl, struct buf *out, bool pretty)
+{
+	const struct snap_pull *pull = &pl->p.pull.pull;
+	const struct review_state *st = pl->prior;
+	bool incremental = strcmp(pl->mode, "incremental") == 0;
+	struct jw w;
+
+	jw_init(&w, out, pretty);
+	jw_obj_begin(&w);
+	jw_key(&w, "plan");
+	jw_int(&w, 1);
+	jw_key(&w, "pr");
+	jw_int(&w, pl->pr);
+	jw_key(&w, "head");
+	jw_str(&w, pull->head_sha);
+	jw_key(&w, "base");
+	jw_obj_begin(&w);
+	jw_key(&w, "ref");
+	jw_str(&w, pull->base_ref);
+	jw_key(&w, "sha");
+	jw_str_or_null(&w, pull->base_sha[0] ? pull->base_sha : NULL);
+	jw_obj_end(&w);
+	jw_key(&w, "merge_base");
+	jw_str_or_null(&w, pl->merge_base[0] ? pl->merge_base : NULL);
+	jw_key(&w, "author");
+	jw_str_or_null(&w, pull->author);
+	jw_key(&w, "mode");
+	jw_str(&w, pl->mode);
+	jw_key(&w, "mode_reason");
+	jw_str(&w, pl->reason.ptr);
+	jw_key(&w, "last_sha");
+	jw_str_or_null(&w, pl->p.trusted ? pl->p.info.sha : NULL);
+	jw_key(&w, "prior_sha_unreachable");
+	jw_str_or_null(&w, pl->unreachable[0] ? pl->unreachable : NULL);
+	jw_key(&w, "prior_fix_range");
+	if (incremental) {
+		struct buf r = BUF_INIT(BUF_MAX_SMALL);
+
+		buf_addf(&r, "%s..%s", pl->p.info.sha, pull->head_sha);
+		jw_str(&w, r.ptr);
+		buf_release(&r);
+	} else {
+		jw_null(&w);
+	}
+	jw_key(&w, "mr_range");
+	if (pl->merge_base[0]) {
+		struct buf r = BUF_INIT(BUF_MAX_SMALL);
+
+		buf_addf(&r, "%s..%s", pl->merge_base, pull->head_sha);
+		jw_str(&w, r.ptr);
+		buf_release(&r);
+	} else {
+		jw_null(&w);
+	}
+	jw_key(&w, "iteration");
+	jw_int(&w, pl->iteration);
+	jw_key(&w, "next_id");
+	jw_int(&w, pl->next_id);
+	jw_key(&w, "sticky");
+	if (pl->p.canonical) {
+		jw_obj_begin(&w);
+		jw_key(&w, "id");
+		jw_int(&w, pl->p.canonical->id);
+		jw_key(&w, "html_url");
+		jw_str_or_null(&w, pl->p.canonical->html_url);
+		jw_key(&w, "status");
+		jw_str_or_null(&w, pl->p.trusted
+					   ? rv_tier_tokens[pl->p.info.status]
+					   : NULL);
+		jw_key(&w, "trusted");
+		jw_bool(&w, pl->p.trusted);
+		jw_obj_end(&w);
+	} else {
+		jw_null(&w);
+	}
+	jw_key(&w, "duplicates");
+	jw_arr_begin(&w);
+	for (size_t i = 0; i + 1 < pl->p.nstickies; i++)
+		jw_int(&w, pl->p.stickies[i]->id);
+	jw_arr_end(&w);
+	jw_key(&w, "foreign_stickies");
+	json_ids(&w, pl->p.foreign, pl->p.nforeign);
+	jw_key(&w, "prior_findings");
+	json_prior(&w, pl);
+	jw_key(&w, "prior_checked_clean");
+	jw_arr_begin(&w);
+	for (size_t i = 0; st && i < st->nclean; i++)
+		jw_str(&w, st->clean[i]);
+	jw_arr_end(&w);
+	jw_key(&w, "replies");
+	if (pl->rc_ok)
+		json_replies(&w, pl);
+	else
+		jw_null(&w);
+	jw_obj_end(&w);
+}
+
+static void finish(struct plan *pl, enum step_outcome out, int code)
+{
+	step_finish(pl->e->report, STEP(pl), out, code);
+}
+
+/* Read what H1 names; AA_OK, or the step is finished. */
+static int plan_reads(struct plan *pl)
+{
+	int error = rv_pr_read(pl->e, pl->pr, &pl->p);
+
+	if (error == AA_ENOTFOUND) {
+		step_reason(STEP(pl), "PR #%lld does not exist",
+			    (long long)pl->pr);
+		STEP(pl)->missing = true;
+		finish(pl, OUT_ERROR, EXIT_USAGE);
+		return error;
+	}
+	if (error < 0 && !(pl->p.pull.ok & PART_PULL && pl->p.pull.ok &
+							   PART_COMMENTS)) {
+		step_reason(STEP(pl), "the PR could not be read");
+		report_note(pl->e->report, NOTE_ERROR, "PR #%lld: %s",
+			    (long long)pl->pr, pl->e->gh->error.ptr);
+		finish(pl, OUT_ERROR, EXIT_API);
+		return AA_EAPI;
+	}
+	/* H4: review comments unreadable → the plan says replies: null,
+	 * exit 3 (L511). */
+	pl->rc_ok = error == AA_OK;
+	return AA_OK;
+}
+
+void engine_review_plan(struct engine *e, int64_t pr, const char *mode,
+			struct buf *plan_out)
+{
+	struct plan pl = {0};
+	struct buf doc = BUF_INIT(BUF_MAX_DOC);
+	const struct snap_pull *pull;
+	int code = EXIT_OK;
+
+	pl.e = e;
+	pl.pr = pr;
+	buf_init(&pl.reason, BUF_MAX_SMALL);
+	report_add_step(e->report, STEP_PLAN, pr);
+	pl.step = e->report->nsteps - 1;
+	if (!e->gh->ops->review) {
+		step_reason(STEP(&pl), "this GitHub port cannot read reviews");
+		finish(&pl, OUT_ERROR, EXIT_API);
+		goto out;
+	}
+	if (plan_reads(&pl) < 0)
+		goto out;
+	pull = &pl.p.pull.pull;
+	memcpy(STEP(&pl)->head, pull->head_sha, SHA_BUF);
+	if (pl.p.trusted &&
+	    (pl.p.info.state.present || pl.p.info.state.from_rows))
+		pl.prior = &pl.p.info.state;
+	if (decide_mode(&pl, mode ? mode : "auto") < 0) {
+		step_reason(STEP(&pl), "comparing the last reviewed commit "
+				       "with the head failed");
+		report_note(e->report, NOTE_ERROR, "PR #%lld: %s",
+			    (long long)pr, e->gh->error.ptr);
+		finish(&pl, OUT_ERROR, EXIT_API);
+		goto out;
+	}
+	/* The merge base of the PR (mr_range): compare(base...head). */
+	if (strcmp(pl.mode, "noop") != 0) {
+		struct gh_compare cmp;
+
+		if (e->gh->ops->review->compare(e->gh, pr, pull->base_ref,
+						pull->head_sha, &cmp) == AA_OK)
+			memcpy(pl.merge_base, cmp.merge_base, SHA_BUF);
+		else
+			step_reason(STEP(&pl), "the merge base could not be "
+					       "read: mr_range is null");
+	}
+	pl.iteration = merge_iteration(pl.p.trusted, pl.p.info.state.present,
+				       pl.p.info.state.iteration,
+				       pl.p.info.sha, pull->head_sha);
+	{
+		uint32_t *ids = xcalloc(pl.p.nroots + 1, sizeof(*ids));
+
+		for (size_t i = 0; i < pl.p.nroots; i++)
+			ids[i] = pl.p.roots[i].id;
+		pl.next_id = merge_next_id(NULL, pl.prior, ids, pl.p.nroots);
+		free(ids);
+	}
+	for (size_t i = 0; pl.prior && i < pl.prior->nrows; i++)
+		add_known(&pl, pl.prior->rows[i].id, pl.prior->rows[i].slug);
+	for (size_t i = 0; i < pl.p.nroots; i++)
+		add_known(&pl, pl.p.roots[i].id, pl.p.roots[i].slug);
+
+	write_plan(&pl, &doc, true);
+	if (plan_out)
+		buf_add(plan_out, doc.ptr, doc.len);
+	buf_reset(&doc);
+	buf_adds(&doc, "{\"plan\":");
+	write_plan(&pl, &doc, false);
+	buf_adds(&doc, "}");
+	STEP(&pl)->extra = buf_detach(&doc, NULL);
+	step_reason(STEP(&pl), "%s", pl.reason.ptr);
+	if (!pl.rc_ok) {
+		step_reason(STEP(&pl), "the review comments could not be "
+				       "read: replies are unknown");
+		code = EXIT_API;
+	}
+	finish(&pl, strcmp(pl.mode, "noop") == 0 ? OUT_NOOP : OUT_PLANNED,
+	       code);
+out:
+	rv_pr_release(&pl.p);
+	buf_release(&pl.reason);
+	buf_release(&doc);
+	free(pl.known);
+}

@@ -1,0 +1,62 @@
+/*
+ * review_int.h - what the pr-review flows (plan.c, publish.c) share: the
+ * reads of §6 H1 / §7.1 and what they say once trust is applied (U1-U4).
+ * Private to run/.
+ */
+#ifndef AA_RUN_REVIEW_INT_H
+#define AA_RUN_REVIEW_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/inline.h"
+#include "formats/sticky.h"
+#include "port/github.h"
+#include "run/engine.h"
+
+/* One pull request as the pr-review flows see it. */
+struct rv_pr {
+	int64_t number;
+	struct gh_pull pull;             /* PART_PULL | PART_COMMENTS */
+	struct snap_review_comment *rc;  /* review comments, ascending id */
+	size_t nrc;
+	/* U1: the stickies of review_login, ascending id; the newest is the
+	 * canonical (H2), the others its duplicates. */
+	const struct snap_comment **stickies;
+	size_t nstickies;
+	const struct snap_comment *canonical; /* NULL: none */
+	struct sticky_info info;         /* the canonical's reading */
+	bool trusted;                    /* U2 */
+	int64_t *foreign;                /* look-alikes by anyone else */
+	size_t nforeign;
+	/* U3 roots (views into rinfo and rc). */
+	struct root_info *rinfo;
+	struct inline_root *roots;
+	size_t nroots;
+};
+
+void rv_pr_release(struct rv_pr *p);
+
+/*
+ * Read PR `pr` fresh: the pull with its comments (and their edit
+ * histories), then its review comments. Returns AA_OK, AA_ENOTFOUND (no
+ * such PR), or AA_EAPI (a read failed; the port's error says which).
+ */
+int rv_pr_read(struct engine *e, int64_t pr, struct rv_pr *out);
+/* Read the comments again (W5) and redo U1/U2 over them. */
+int rv_pr_reread_comments(struct engine *e, struct rv_pr *p);
+/* Read the review comments again (W4) and redo U3 over them. */
+int rv_pr_reread_roots(struct engine *e, struct rv_pr *p);
+
+/* U2's history half: every editor of c is review_login. */
+bool rv_edits_trusted(const struct snap_comment *c, const struct policy *pol);
+
+/* U5 (T4 for review_login): AA_OK, AA_EUSAGE (another login: exit 2) or
+ * AA_EAPI (unreadable: exit 3), with a reason on the step. */
+int rv_identity(struct engine *e, struct report_step *s);
+
+/* The PR's web address, https://github.com/O/R/pull/N. */
+void rv_pr_url(struct buf *out, const struct engine *e, int64_t pr);
+
+#endif

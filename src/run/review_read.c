@@ -1,0 +1,208 @@
+/*
+ * review_read.c - the reads the pr-review flows share and the trust rules
+ * applied to them (PUBLISH §1 U1-U3, U5; §6 H1, H2).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "run/review_int.h"
+
+void rv_pr_release(struct rv_pr *p)
+{
+	gh_pull_release(&p->pull);
+	for (size_t i = 0; i < p->nrc; i++)
+		snap_review_comment_release(&p->rc[i]);
+	free(p->rc);
+	free(p->stickies);
+	sticky_info_release(&p->info);
+	free(p->foreign);
+	free(p->rinfo);
+	free(p->roots);
+	memset(p, 0, sizeof(*p));
+}
+
+bool rv_edits_trusted(const struct snap_comment *c, const struct policy *pol)
+{
+	if (!c->edited)
+		return true;
+	/* An edit whose editor is unknown is never trusted (A5). */
+	if (!policy_is_review_login(pol, c->edited_by))
+		return false;
+	for (size_t i = 0; i < c->nedits; i++)
+		if (!policy_is_review_login(pol, c->edits[i].editor))
+			return false;
+	return true;
+}
+
+/* U1 and U2 over the pull's comments (ascending id). */
+static void find_stickies(struct engine *e, struct rv_pr *p)
+{
+	const struct snap_pull *pull = &p->pull.pull;
+	size_t alloc = 0, aforeign = 0;
+
+	free(p->stickies);
+	free(p->foreign);
+	sticky_info_release(&p->info);
+	p->stickies = NULL;
+	p->nstickies = 0;
+	p->foreign = NULL;
+	p->nforeign = 0;
+	p->canonical = NULL;
+	p->trusted = false;
+	for (size_t i = 0; i < pull->ncomments; i++) {
+		const struct snap_comment *c = &pull->comments[i];
+		struct sticky_info si;
+
+		if (sticky_parse(&si, c->body, c->body_len) < 0)
+			continue;
+		if (si.is_sticky &&
+		    policy_is_review_login(e->policy, c->author)) {
+			ALLOC_GROW(p->stickies, p->nstickies + 1, alloc);
+			p->stickies[p->nstickies++] = c;
+		} else if (si.is_sticky) {
+			ALLOC_GROW(p->foreign, p->nforeign + 1, aforeign);
+			p->foreign[p->nforeign++] = c->id;
+		}
+		sticky_info_release(&si);
+	}
+	/* Comments come in id order from every port; sort anyway: the
+	 * canonical is the newest = highest id (H2). */
+	for (size_t i = 1; i < p->nstickies; i++)
+		for (size_t j = i; j > 0 &&
+				   p->stickies[j - 1]->id > p->stickies[j]->id;
+		     j--) {
+			const struct snap_comment *t = p->stickies[j];
+
+			p->stickies[j] = p->stickies[j - 1];
+			p->stickies[j - 1] = t;
+		}
+	if (!p->nstickies)
+		return;
+	p->canonical = p->stickies[p->nstickies - 1];
+	sticky_parse(&p->info, p->canonical->body, p->canonical->body_len);
+	p->trusted = p->info.markers_ok &&
+		     rv_edits_trusted(p->canonical, e->policy);
+}
+
+/* U3 over the review comments. */
+static void find_roots(struct engine *e, struct rv_pr *p)
+{
+	free(p->rinfo);
+	free(p->roots);
+	p->rinfo = xcalloc(p->nrc ? p->nrc : 1, sizeof(*p->rinfo));
+	p->roots = xcalloc(p->nrc ? p->nrc : 1, sizeof(*p->roots));
+	p->nroots = 0;
+	for (size_t i = 0; i < p->nrc; i++) {
+		const struct snap_review_comment *c = &p->rc[i];
+		struct root_info *ri = &p->rinfo[p->nroots];
+		struct inline_root *r = &p->roots[p->nroots];
+
+		if (c->in_reply_to ||
+		    !policy_is_review_login(e->policy, c->author))
+			continue;
+		root_parse(ri, c->body, strlen(c->body));
+		if (!ri->is_root)
+			continue;
+		r->id = ri->id;
+		r->slug = ri->slug;
+		r->head = ri->has_head ? ri->head : NULL;
+		r->comment_id = c->id;
+		r->html_url = c->html_url;
+		p->nroots++;
+	}
+}
+
+static int read_review_comments(struct engine *e, struct rv_pr *p)
+{
+	const struct github_review_ops *r = e->gh->ops->review;
+
+	for (size_t i = 0; i < p->nrc; i++)
+		snap_review_comment_release(&p->rc[i]);
+	free(p->rc);
+	p->rc = NULL;
+	p->nrc = 0;
+	if (!r) {
+		buf_setf(&e->gh->error, "this GitHub port cannot read review "
+			 "comments");
+		return AA_EAPI;
+	}
+	if (r->review_comments(e->gh, p->number, &p->rc, &p->nrc) < 0)
+		return AA_EAPI;
+	find_roots(e, p);
+	return AA_OK;
+}
+
+static int read_pull(struct engine *e, struct rv_pr *p)
+{
+	int error;
+
+	gh_pull_release(&p->pull);
+	error = e->gh->ops->pull(e->gh, p->number,
+				 PART_PULL | PART_COMMENTS | PART_FRESH,
+				 &p->pull);
+	if (error == AA_ENOTFOUND)
+		return AA_ENOTFOUND;
+	if (error < 0 || (p->pull.failed & (PART_PULL | PART_COMMENTS)) ||
+	    (p->pull.ok & (PART_PULL | PART_COMMENTS)) !=
+		    (PART_PULL | PART_COMMENTS))
+		return AA_EAPI;
+	find_stickies(e, p);
+	return AA_OK;
+}
+
+int rv_pr_read(struct engine *e, int64_t pr, struct rv_pr *out)
+{
+	int error;
+
+	memset(out, 0, sizeof(*out));
+	out->number = pr;
+	if ((error = read_pull(e, out)) < 0)
+		return error;
+	return read_review_comments(e, out);
+}
+
+int rv_pr_reread_comments(struct engine *e, struct rv_pr *p)
+{
+	int error = read_pull(e, p);
+
+	return error == AA_ENOTFOUND ? AA_EAPI : error;
+}
+
+int rv_pr_reread_roots(struct engine *e, struct rv_pr *p)
+{
+	return read_review_comments(e, p);
+}
+
+int rv_identity(struct engine *e, struct report_step *s)
+{
+	const char *want = policy_review_login(e->policy);
+	char *login = NULL;
+	int error = AA_OK;
+
+	if (e->identity == ID_TRUSTED)
+		return AA_OK;
+	if (e->gh->ops->user(e->gh, &login) < 0) {
+		step_reason(s, "the token's identity could not be read");
+		report_note(e->report, NOTE_ERROR,
+			    "cannot read the token's identity (GET /user): %s; "
+			    "nothing written", e->gh->error.ptr);
+		error = AA_EAPI;
+	} else if (!policy_is_review_login(e->policy, login)) {
+		step_reason(s, "the token belongs to %s, not the review login "
+			       "%s", login, want);
+		report_note(e->report, NOTE_ERROR,
+			    "the write token belongs to '%s', not the review "
+			    "login '%s'; nothing written", login, want);
+		error = AA_EUSAGE;
+	}
+	free(login);
+	if (error == AA_OK)
+		e->identity = ID_TRUSTED;
+	return error;
+}
+
+void rv_pr_url(struct buf *out, const struct engine *e, int64_t pr)
+{
+	buf_addf(out, "https://github.com/%s/pull/%lld",
+		 e->repository ? e->repository : "", (long long)pr);
+}
