@@ -26,9 +26,9 @@
 #include "core/review.h"
 
 /* The marker lines of §5.2 block 1 and §5.4. */
-#define STICKY_MARKER "<!-- pr-review:sticky -->"
-#define ROOT_MARKER "<!-- pr-review:finding-root -->"
-#define STICKY_VERSION 2
+#define STICKY_MARKER        "<!-- pr-review:sticky -->"
+#define ROOT_MARKER          "<!-- pr-review:finding-root -->"
+#define STICKY_VERSION       2
 #define STICKY_STATE_VERSION 1
 /* §5.5: the ⏸️ reasons' cap in degradation step 4 (code points). */
 #define STICKY_DEGRADED_REASON 120
@@ -47,7 +47,7 @@
  */
 struct sticky_doc {
 	const struct review_input *in; /* head, base, last_sha, mode, gaps,
-					* clean, verifications, strings … */
+	                                * clean, verifications, strings … */
 	const struct review_model *m;
 	bool publish_incomplete; /* §7: an attempt pending, failed, dropped */
 	bool status_unwritten;   /* W6: the final status was not written */
@@ -64,23 +64,21 @@ enum rv_tier sticky_tier(const struct sticky_doc *d);
  * RV_BODY_LIMIT code points. Replaces out's contents. Returns 0, or
  * AA_ETOOBIG (message in err) when even the last step does not fit.
  */
-int sticky_render(struct buf *out, const struct sticky_doc *d,
-		  struct buf *err);
+int sticky_render(struct buf *out, const struct sticky_doc *d, struct buf *err);
 
 /*
  * Open buckets of block 3 over open findings (open and awaiting): "none"
  * or "P0×a, P1×b, …" with only the non-zero ones; appends to out.
  */
-void sticky_open_buckets(struct buf *out, const struct rv_finding *f,
-			 size_t n);
+void sticky_open_buckets(struct buf *out, const struct rv_finding *f, size_t n);
 
 /* An inline root (§5.4). Borrowed pointers only. */
 struct root_doc {
 	const struct rv_finding *f;
-	enum rv_mode mode;        /* full: the range starts at base */
-	const char *head;         /* 40 hex */
-	const char *base;         /* the input's base (full mode) */
-	const char *last_sha;     /* incremental: 40 hex */
+	enum rv_mode mode;    /* full: the range starts at base */
+	const char *head;     /* 40 hex */
+	const char *base;     /* the input's base (full mode) */
+	const char *last_sha; /* incremental: 40 hex */
 	const char *sticky_url;
 	const char *previous_url; /* NULL: none */
 };
@@ -103,8 +101,8 @@ int root_assert(const struct rv_finding *f, const char **why);
 struct review_comment {
 	const char *path;
 	int64_t line;
-	int64_t start_line;      /* 0: a single-line comment */
-	const char *body;        /* a rendered root */
+	int64_t start_line; /* 0: a single-line comment */
+	const char *body;   /* a rendered root */
 };
 
 /*
@@ -112,9 +110,9 @@ struct review_comment {
  * "pr-review iteration · <description> · <sticky url>", "comments"}.
  * Appends to out.
  */
-void review_payload(struct buf *out, const char *head,
-		    const char *description, const char *sticky_url,
-		    const struct review_comment *c, size_t n, bool pretty);
+void review_payload(struct buf *out, const char *head, const char *description,
+                    const char *sticky_url, const struct review_comment *c,
+                    size_t n, bool pretty);
 
 /*
  * The status description of §5.5 for a tier and the model's open
@@ -122,7 +120,7 @@ void review_payload(struct buf *out, const char *head,
  * STICKY_STATUS_DESC_MAX code points. Appends to out.
  */
 void status_description(struct buf *out, enum rv_tier tier,
-			const struct rv_finding *f, size_t n);
+                        const struct rv_finding *f, size_t n);
 
 /*
  * The status payload {"state", "target_url", "description", "context"}:
@@ -130,20 +128,20 @@ void status_description(struct buf *out, enum rv_tier tier,
  * `pending` the transitional `pending`/`publishing` of §7.2. Appends.
  */
 void status_payload(struct buf *out, enum rv_tier tier,
-		    const struct rv_finding *f, size_t n,
-		    const char *target_url, const char *context, bool pending,
-		    bool pretty);
+                    const struct rv_finding *f, size_t n,
+                    const char *target_url, const char *context, bool pending,
+                    bool pretty);
 
 /* --- reading back (U1-U3, §5.3, H5) --- */
 
 struct sticky_info {
-	bool is_sticky;       /* U1: the marker line outside fenced code */
-	int version;          /* the one version= value, else 0 */
+	bool is_sticky; /* U1: the marker line outside fenced code */
+	int version;    /* the one version= value, else 0 */
 	/* U2's marker half: exactly one distinct valid sha= and status=
 	 * value, and no invalid sha=/status= line. */
 	bool markers_ok;
-	char sha[SHA_BUF];    /* when markers_ok */
-	enum rv_tier status;  /* when markers_ok (never RV_NOOP_TIER) */
+	char sha[SHA_BUF];   /* when markers_ok */
+	enum rv_tier status; /* when markers_ok (never RV_NOOP_TIER) */
 	/* §5.3: present when one well-formed state block was found. A
 	 * malformed block (or two) leaves state_malformed set and no state
 	 * from it; a version-2 sticky without a usable state block gets its
@@ -159,7 +157,7 @@ struct sticky_info {
  * wrote), with *out empty.
  */
 int sticky_parse(struct sticky_info *out, const char *untrusted_body,
-		 size_t len);
+                 size_t len);
 void sticky_info_release(struct sticky_info *s);
 
 /* U3's reading of a root's text. No allocation. */
@@ -169,20 +167,18 @@ struct root_info {
 	enum rv_pcode p;
 	char slug[RV_MAX_SLUG + 1];
 	bool has_head;
-	char head[SHA_BUF];   /* head= of the marker run, lower case */
+	char head[SHA_BUF]; /* head= of the marker run, lower case */
 };
 
 /* Parse a review comment body (len bytes). Fills *out; never fails. */
-void root_parse(struct root_info *out, const char *untrusted_body,
-		size_t len);
+void root_parse(struct root_info *out, const char *untrusted_body, size_t len);
 
 /* --- the text rules of §5.1, exposed for tests --- */
 
 /* The first 7 hex digits of a SHA ("" stays ""); appends to out. */
 void sticky_sha7(struct buf *out, const char *sha);
 /* loc(f) of §5.1, raw (the caller passes it through rv_one). */
-void sticky_loc(struct buf *out, const char *file, int64_t start,
-		int64_t end);
+void sticky_loc(struct buf *out, const char *file, int64_t start, int64_t end);
 /* §5.3: bytes outside A-Za-z0-9-._~/ as %XX (upper case); NULL as "-",
  * a literal "-" as "%2D". Appends to out. */
 void sticky_pct_encode(struct buf *out, const char *s);
@@ -191,8 +187,7 @@ void sticky_pct_encode(struct buf *out, const char *s);
  * raw, no decoded NUL or control character. "-" gives *is_null. Returns 0
  * or AA_ERR.
  */
-int sticky_pct_decode(struct buf *out, bool *is_null, const char *s,
-		      size_t n);
+int sticky_pct_decode(struct buf *out, bool *is_null, const char *s, size_t n);
 /* A fence for text: max(3, its longest backtick run + 1). */
 size_t sticky_fence_len(const char *s, size_t n);
 

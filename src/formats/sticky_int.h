@@ -12,27 +12,27 @@
 #include "core/review.h"
 #include "formats/sticky.h"
 
-#define E_CHECK "\xE2\x9C\x85"                 /* ✅ */
-#define E_YELLOW "\xF0\x9F\x9F\xA1"            /* 🟡 */
-#define E_ORANGE "\xF0\x9F\x9F\xA0"            /* 🟠 */
-#define E_RED "\xF0\x9F\x94\xB4"               /* 🔴 */
-#define E_WARN "\xE2\x9A\xA0\xEF\xB8\x8F"      /* ⚠️ */
+#define E_CHECK     "\xE2\x9C\x85"             /* ✅ */
+#define E_YELLOW    "\xF0\x9F\x9F\xA1"         /* 🟡 */
+#define E_ORANGE    "\xF0\x9F\x9F\xA0"         /* 🟠 */
+#define E_RED       "\xF0\x9F\x94\xB4"         /* 🔴 */
+#define E_WARN      "\xE2\x9A\xA0\xEF\xB8\x8F" /* ⚠️ */
 #define E_CLIPBOARD "\xF0\x9F\x93\x8B"         /* 📋 */
-#define E_PAUSE "\xE2\x8F\xB8\xEF\xB8\x8F"     /* ⏸️ */
-#define E_HOOK "\xE2\x86\xAA"                  /* ↪ */
-#define E_PIN "\xF0\x9F\x93\x8D"               /* 📍 */
-#define E_SCALES "\xE2\x9A\x96\xEF\xB8\x8F"    /* ⚖️ */
-#define E_CYCLE "\xF0\x9F\x94\x84"             /* 🔄 */
-#define E_NO "\xF0\x9F\x9A\xAB"                /* 🚫 */
-#define E_COMPASS "\xF0\x9F\xA7\xAD"           /* 🧭 */
-#define E_CHART "\xF0\x9F\x93\x8A"             /* 📊 */
-#define E_QUESTION "\xE2\x9D\x93"              /* ❓ */
-#define E_WRENCH "\xF0\x9F\x94\xA7"            /* 🔧 */
+#define E_PAUSE     "\xE2\x8F\xB8\xEF\xB8\x8F" /* ⏸️ */
+#define E_HOOK      "\xE2\x86\xAA"             /* ↪ */
+#define E_PIN       "\xF0\x9F\x93\x8D"         /* 📍 */
+#define E_SCALES    "\xE2\x9A\x96\xEF\xB8\x8F" /* ⚖️ */
+#define E_CYCLE     "\xF0\x9F\x94\x84"         /* 🔄 */
+#define E_NO        "\xF0\x9F\x9A\xAB"         /* 🚫 */
+#define E_COMPASS   "\xF0\x9F\xA7\xAD"         /* 🧭 */
+#define E_CHART     "\xF0\x9F\x93\x8A"         /* 📊 */
+#define E_QUESTION  "\xE2\x9D\x93"             /* ❓ */
+#define E_WRENCH    "\xF0\x9F\x94\xA7"         /* 🔧 */
 #define E_HOURGLASS "\xE2\x8F\xB3"             /* ⏳ */
-#define DOT " \xC2\xB7 "                       /* · */
-#define DASH " \xE2\x80\x94 "                  /* — */
-#define TIMES "\xC3\x97"                       /* × */
-#define ARROW " \xE2\x86\x92 "                 /* → */
+#define DOT         " \xC2\xB7 "               /* · */
+#define DASH        " \xE2\x80\x94 "           /* — */
+#define TIMES       "\xC3\x97"                 /* × */
+#define ARROW       " \xE2\x86\x92 "           /* → */
 
 /* The degradation steps of §5.5, in order: each level includes those
  * before it. */
@@ -68,7 +68,7 @@ bool sr_links_thread(const struct rv_finding *f);
 void sr_one_loc(struct buf *out, const struct rv_finding *f, bool cell);
 /* An I7 string with its placeholder `key` (or none) filled, through one(). */
 void sr_fill(struct buf *out, const char *tmpl, const char *key,
-	     const char *val);
+             const char *val);
 
 /* Blocks 10-15 (sticky_tables.c). */
 void sr_block_adjustments(struct rd *r);

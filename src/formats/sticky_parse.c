@@ -17,30 +17,29 @@
 #include "base/json.h"
 #include "core/marker.h"
 
-#define E_CLIPBOARD "\xF0\x9F\x93\x8B"     /* 📋 */
-#define E_PAUSE "\xE2\x8F\xB8\xEF\xB8\x8F" /* ⏸️ */
-#define E_HOOK "\xE2\x86\xAA"              /* ↪ */
-#define E_WRENCH "\xF0\x9F\x94\xA7"        /* 🔧 */
-#define E_QUESTION "\xE2\x9D\x93"          /* ❓ */
-#define E_WARN "\xE2\x9A\xA0\xEF\xB8\x8F"  /* ⚠️ */
-#define E_HOURGLASS "\xE2\x8F\xB3"         /* ⏳ */
-#define DOT " \xC2\xB7 "                   /* · */
-#define DASH " \xE2\x80\x94 "              /* — */
+#define E_CLIPBOARD  "\xF0\x9F\x93\x8B"         /* 📋 */
+#define E_PAUSE      "\xE2\x8F\xB8\xEF\xB8\x8F" /* ⏸️ */
+#define E_HOOK       "\xE2\x86\xAA"             /* ↪ */
+#define E_WRENCH     "\xF0\x9F\x94\xA7"         /* 🔧 */
+#define E_QUESTION   "\xE2\x9D\x93"             /* ❓ */
+#define E_WARN       "\xE2\x9A\xA0\xEF\xB8\x8F" /* ⚠️ */
+#define E_HOURGLASS  "\xE2\x8F\xB3"             /* ⏳ */
+#define DOT          " \xC2\xB7 "               /* · */
+#define DASH         " \xE2\x80\x94 "           /* — */
 
-#define STATE_OPEN "<!-- pr-review:state="
+#define STATE_OPEN   "<!-- pr-review:state="
 #define STATE_FIELDS 12
 /* Largest iteration a state block may carry (a status id's range). */
 #define STATE_MAX_ITERATION 2147483647
 
-static const char *const blasts[] = { "Local", "Module", "Cross-service",
-				      "Data layer" };
-static const char *const justifications[] = { "Reachable", "Precedent",
-					      "Asymmetric", "Historical",
-					      "Hygiene" };
+static const char *const blasts[] = {"Local", "Module", "Cross-service",
+                                     "Data layer"};
+static const char *const justifications[] = {
+    "Reachable", "Precedent", "Asymmetric", "Historical", "Hygiene"};
 
 static struct mview mvw(const char *p, size_t n)
 {
-	struct mview v = { p, n };
+	struct mview v = {p, n};
 	return v;
 }
 
@@ -64,8 +63,7 @@ static bool starts(struct mview l, const char *s)
 }
 
 /* The value of a marker line `<!-- pr-review:<key>=<value> -->`. */
-static bool marker_value(struct mview l, const char *prefix,
-			 struct mview *v)
+static bool marker_value(struct mview l, const char *prefix, struct mview *v)
 {
 	size_t n = strlen(prefix);
 
@@ -91,7 +89,7 @@ static bool slug_valid(const char *s, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		char c = s[i];
 		if (c == '-' ? s[i + 1] == '-'
-			     : !(is_digit(c) || (c >= 'a' && c <= 'z')))
+		             : !(is_digit(c) || (c >= 'a' && c <= 'z')))
 			return false;
 	}
 	return true;
@@ -124,8 +122,7 @@ static bool safe_byte(unsigned char c)
 	       c == '/';
 }
 
-int sticky_pct_decode(struct buf *out, bool *is_null, const char *s,
-		      size_t n)
+int sticky_pct_decode(struct buf *out, bool *is_null, const char *s, size_t n)
 {
 	*is_null = n == 1 && s[0] == '-';
 	if (*is_null)
@@ -186,7 +183,7 @@ static bool split(struct fields *f, struct mview l, size_t max)
 /* A decoded value (NULL for "-"), or AA_ERR. */
 static int field_str(char **out, struct mview v, bool nullable)
 {
-	struct buf b = BUF_INIT(RV_MAX_FILE * 4);
+	struct buf b = BUF_INIT((size_t)RV_MAX_FILE * 4);
 	bool is_null;
 
 	*out = NULL;
@@ -221,8 +218,8 @@ static int field_thread(struct rv_state_row *r, struct mview v)
 		return 0;
 	if (eq(v, "failed") || eq(v, "pending") || eq(v, "dropped")) {
 		r->thread = v.p[0] == 'f'   ? RV_THREAD_FAILED
-			    : v.p[0] == 'p' ? RV_THREAD_PENDING
-					    : RV_THREAD_DROPPED;
+		            : v.p[0] == 'p' ? RV_THREAD_PENDING
+		                            : RV_THREAD_DROPPED;
 		return 0;
 	}
 	if (v.p[0] == '0' || parse_decimal(&id, v.p, v.n, JSON_MAX_INT) ||
@@ -234,7 +231,7 @@ static int field_thread(struct rv_state_row *r, struct mview v)
 }
 
 static int enum_field(struct mview v, const char *const *names, size_t n,
-		      int *out)
+                      int *out)
 {
 	char *s = NULL;
 
@@ -279,19 +276,17 @@ static int state_row(struct rv_state_row *r, struct mview l)
 	if (enum_field(f.v[5], blasts, ARRAY_SIZE(blasts), &k))
 		return AA_ERR;
 	r->blast = xstrdup(blasts[k]);
-	if (enum_field(f.v[6], justifications, ARRAY_SIZE(justifications),
-		       &k))
+	if (enum_field(f.v[6], justifications, ARRAY_SIZE(justifications), &k))
 		return AA_ERR;
 	r->justification = xstrdup(justifications[k]);
 	if (field_str(&r->slug, f.v[7], false) ||
 	    !slug_valid(r->slug, strlen(r->slug)) ||
 	    field_str(&r->file, f.v[8], true) ||
-	    !text_ok(r->file, RV_MAX_FILE) ||
-	    (r->file && !r->file[0]) ||
+	    !text_ok(r->file, RV_MAX_FILE) || (r->file && !r->file[0]) ||
 	    field_line(&r->line_start, f.v[9]) ||
 	    field_line(&r->line_end, f.v[10]) ||
 	    field_str(&r->category, f.v[11], false) ||
-	    !text_ok(r->category, RV_MAX_CATEGORY * 4))
+	    !text_ok(r->category, (size_t)RV_MAX_CATEGORY * 4))
 		return AA_ERR;
 	/* I3's line rule: both or neither, start ≤ end, only with a file. */
 	if ((r->line_start > 0) != (r->line_end > 0) ||
@@ -317,12 +312,13 @@ static bool state_header(struct review_state *s, struct mview l)
 	int64_t v;
 
 	if (!split(&f, l, 4) || f.n != 4 || !eq(f.v[0], "<!--") ||
-	    !eq(f.v[1], "pr-review:state=1") ||
-	    !starts(f.v[2], "iteration=") || !starts(f.v[3], "next="))
+	    !eq(f.v[1], "pr-review:state=1") || !starts(f.v[2], "iteration=") ||
+	    !starts(f.v[3], "next="))
 		return false;
 	if (f.v[2].p[10] == '0' ||
 	    parse_decimal(&v, f.v[2].p + 10, f.v[2].n - 10,
-			  STATE_MAX_ITERATION) || v < 1)
+	                  STATE_MAX_ITERATION) ||
+	    v < 1)
 		return false;
 	s->iteration = v;
 	if (f.v[3].p[5] == '0' ||
@@ -342,8 +338,8 @@ static bool clean_line(struct review_state *s, struct mview l)
 	rest = mvw(l.p + 6, l.n - 6);
 	while (rest.n) {
 		const char *sp = memchr(rest.p, ' ', rest.n);
-		struct mview v = mvw(rest.p, sp ? (size_t)(sp - rest.p)
-						: rest.n);
+		struct mview v =
+		    mvw(rest.p, sp ? (size_t)(sp - rest.p) : rest.n);
 		char *slug = NULL;
 
 		if (s->nclean == STICKY_MAX_ROWS || field_str(&slug, v, false))
@@ -351,7 +347,7 @@ static bool clean_line(struct review_state *s, struct mview l)
 		strv_addf(&s->clean, &s->nclean, "%s", slug);
 		free(slug);
 		if (!slug_valid(s->clean[s->nclean - 1],
-				strlen(s->clean[s->nclean - 1])))
+		                strlen(s->clean[s->nclean - 1])))
 			return false;
 		if (!sp)
 			break;
@@ -364,7 +360,7 @@ static bool clean_line(struct review_state *s, struct mview l)
 
 struct scan {
 	struct sticky_info *out;
-	int state;             /* 0 before, 1 inside, 2 after a block */
+	int state; /* 0 before, 1 inside, 2 after a block */
 	size_t rows_alloc;
 	struct review_state st;
 	bool clean_seen;
@@ -423,13 +419,13 @@ static void sha_line(struct scan *s, struct mview v)
 {
 	char sha[SHA_BUF];
 
-	if (!sha_parse(sha, v.p, v.n)) {
+	if (!sha_parse(sha, v.p, v.n) ||
+	    (s->nsha && memcmp(s->sha, sha, SHA_BUF) != 0)) {
 		s->bad_marker = true;
-	} else if (!s->nsha++) {
-		memcpy(s->sha, sha, SHA_BUF);
-	} else if (memcmp(s->sha, sha, SHA_BUF) != 0) {
-		s->bad_marker = true;
+		return;
 	}
+	if (!s->nsha++)
+		memcpy(s->sha, sha, SHA_BUF);
 }
 
 static void status_line(struct scan *s, struct mview v)
@@ -440,24 +436,26 @@ static void status_line(struct scan *s, struct mview v)
 		if (v.n == strlen(rv_tier_tokens[i]) &&
 		    memcmp(v.p, rv_tier_tokens[i], v.n) == 0)
 			t = i;
-	if (t < 0)
+	if (t < 0 || (s->nstatus && s->status != t)) {
 		s->bad_marker = true;
-	else if (!s->nstatus++)
+		return;
+	}
+	if (!s->nstatus++)
 		s->status = t;
-	else if (s->status != t)
-		s->bad_marker = true;
 }
 
 static void version_line(struct scan *s, struct mview v)
 {
 	int64_t n;
 
-	if (v.n == 0 || v.p[0] == '0' || parse_decimal(&n, v.p, v.n, 1000))
+	if (v.n == 0 || v.p[0] == '0' || parse_decimal(&n, v.p, v.n, 1000) ||
+	    (s->nversion && s->version != (int)n)) {
 		s->version = -1;
-	else if (!s->nversion++)
+		s->nversion = 1; /* stays -1 */
+		return;
+	}
+	if (!s->nversion++)
 		s->version = (int)n;
-	else if (s->version != (int)n)
-		s->version = -1;
 }
 
 static void outside_line(struct scan *s, struct mview l)
@@ -473,7 +471,7 @@ static void outside_line(struct scan *s, struct mview l)
 	else if (marker_value(l, "<!-- pr-review:version=", &v))
 		version_line(s, v);
 	else if (starts(l, "<!-- pr-review:sha=") ||
-		 starts(l, "<!-- pr-review:status="))
+	         starts(l, "<!-- pr-review:status="))
 		s->bad_marker = true; /* a near-miss is never ignored */
 	else if (starts(l, STATE_OPEN)) {
 		if (s->state || !state_header(&s->st, l)) {
@@ -488,7 +486,7 @@ static void outside_line(struct scan *s, struct mview l)
 /* --- H5: the rows of a state-less version-2 sticky --- */
 
 struct rows_scan {
-	int section;          /* -1: not in blocks 6-8 */
+	int section; /* -1: not in blocks 6-8 */
 	size_t alloc;
 };
 
@@ -511,7 +509,7 @@ static void parse_loc(struct rv_state_row *r, struct mview v)
 	    a > 0) {
 		b = a;
 		if (dash && parse_decimal(&b, v.p + dash + 1, v.n - dash - 1,
-					  INT32_MAX))
+		                          INT32_MAX))
 			b = 0;
 		if (b >= a) {
 			r->line_start = a;
@@ -535,7 +533,8 @@ static void parse_thread(struct rv_state_row *r, struct mview t)
 			if (memcmp(u.p + i, key, sizeof(key) - 1) != 0)
 				continue;
 			i += sizeof(key) - 1;
-			if (!parse_decimal(&id, u.p + i, u.n - i, JSON_MAX_INT) &&
+			if (!parse_decimal(&id, u.p + i, u.n - i,
+			                   JSON_MAX_INT) &&
 			    id > 0) {
 				r->thread = RV_THREAD_EXISTING;
 				r->root_id = id;
@@ -564,7 +563,7 @@ static const char *last_of(struct mview v, const char *needle)
 
 /* `- **F<n>** <P> `<slug>`…` */
 static void rows_row(struct review_state *st, struct rows_scan *rs,
-		     struct mview l)
+                     struct mview l)
 {
 	struct rv_state_row r;
 	const char *p = l.p + 4, *end = l.p + l.n, *q;
@@ -603,20 +602,21 @@ static void rows_row(struct review_state *st, struct rows_scan *rs,
 		struct mview loc = rest;
 
 		if (dot) {
-			parse_thread(&r, mvw(dot + strlen(DOT),
-					     (size_t)(end - dot) - strlen(DOT)));
+			parse_thread(&r,
+			             mvw(dot + strlen(DOT),
+			                 (size_t)(end - dot) - strlen(DOT)));
 			loc.n = (size_t)(dot - p);
 		}
 		if (starts(loc, DASH))
 			parse_loc(&r, mvw(loc.p + strlen(DASH),
-					  loc.n - strlen(DASH)));
+			                  loc.n - strlen(DASH)));
 	}
 	ALLOC_GROW(st->rows, st->nrows + 1, rs->alloc);
 	st->rows[st->nrows++] = r;
 }
 
 static void rows_line(struct review_state *st, struct rows_scan *rs,
-		      struct mview l)
+                      struct mview l)
 {
 	if (starts(l, "## " E_CLIPBOARD " Currently open ("))
 		rs->section = RV_SEC_OPEN;
@@ -625,7 +625,7 @@ static void rows_line(struct review_state *st, struct rows_scan *rs,
 	else if (starts(l, "<details><summary>" E_HOOK " Accepted exceptions"))
 		rs->section = RV_SEC_ACCEPTED;
 	else if (starts(l, "#") || starts(l, "<details>") ||
-		 starts(l, "</details>") || eq(l, "---"))
+	         starts(l, "</details>") || eq(l, "---"))
 		rs->section = -1;
 	else if (rs->section < 0 || st->nrows == STICKY_MAX_ROWS)
 		return;
@@ -635,11 +635,10 @@ static void rows_line(struct review_state *st, struct rows_scan *rs,
 		rows_row(st, rs, l);
 }
 
-static void parse_rows(struct review_state *st, const char *body,
-		       size_t len)
+static void parse_rows(struct review_state *st, const char *body, size_t len)
 {
-	struct marker_fence fence = { 0, 0, 0 };
-	struct rows_scan rs = { -1, 0 };
+	struct marker_fence fence = {0, 0, 0};
+	struct rows_scan rs = {-1, 0};
 	struct mview line;
 	size_t off = 0, no = 0;
 
@@ -653,10 +652,10 @@ static void parse_rows(struct review_state *st, const char *body,
 }
 
 int sticky_parse(struct sticky_info *out, const char *untrusted_body,
-		 size_t len)
+                 size_t len)
 {
 	struct scan s;
-	struct marker_fence fence = { 0, 0, 0 };
+	struct marker_fence fence = {0, 0, 0};
 	struct mview line;
 	size_t off = 0, no = 0;
 
@@ -739,8 +738,7 @@ static bool title_ok(struct root_info *r, struct mview l, uint32_t id)
 	return true;
 }
 
-void root_parse(struct root_info *out, const char *untrusted_body,
-		size_t len)
+void root_parse(struct root_info *out, const char *untrusted_body, size_t len)
 {
 	struct mview line, v;
 	size_t off = 0;
@@ -771,7 +769,8 @@ void root_parse(struct root_info *out, const char *untrusted_body,
 		if (marker_value(l, "<!-- pr-review:finding-id=", &v)) {
 			if (!id_parse(&x, v.p, v.n) || (id && id != x))
 				bad = true;
-			id = x;
+			else
+				id = x;
 		} else if (marker_value(l, "<!-- pr-review:head=", &v)) {
 			char sha[SHA_BUF];
 			/* Two heads, or a bad one: no head (so the finding

@@ -43,8 +43,7 @@ void sticky_sha7(struct buf *out, const char *sha)
 	buf_add(out, sha, strnlen(sha, 7));
 }
 
-void sticky_loc(struct buf *out, const char *file, int64_t start,
-		int64_t end)
+void sticky_loc(struct buf *out, const char *file, int64_t start, int64_t end)
 {
 	buf_adds(out, file ? file : "");
 	if (start > 0)
@@ -93,7 +92,7 @@ void sticky_pct_encode(struct buf *out, const char *s)
  * (findings.c checked the overrides); the value is inserted as is.
  */
 void sr_fill(struct buf *out, const char *tmpl, const char *key,
-		 const char *val)
+             const char *val)
 {
 	struct buf t = BUF_INIT(BUF_MAX_SMALL);
 	const char *at = key ? strstr(tmpl, key) : NULL;
@@ -110,20 +109,20 @@ void sr_fill(struct buf *out, const char *tmpl, const char *key,
 }
 
 static void fill_n(struct buf *out, const struct review_input *in,
-		   enum rv_string k, size_t n)
+                   enum rv_string k, size_t n)
 {
-	char num[32];
+	struct buf num = BUF_INIT(BUF_MAX_SMALL);
 
-	snprintf(num, sizeof(num), "%zu", n);
-	sr_fill(out, review_string(in, k), "{n}", num);
+	buf_addf(&num, "%zu", n);
+	sr_fill(out, review_string(in, k), "{n}", num.ptr);
+	buf_release(&num);
 }
 
 /* --- block 3: the status lines --- */
 
-void sticky_open_buckets(struct buf *out, const struct rv_finding *f,
-			 size_t n)
+void sticky_open_buckets(struct buf *out, const struct rv_finding *f, size_t n)
 {
-	size_t c[RV_PCODE_COUNT] = { 0 };
+	size_t c[RV_PCODE_COUNT] = {0};
 	bool any = false;
 
 	for (size_t i = 0; i < n; i++)
@@ -133,7 +132,7 @@ void sticky_open_buckets(struct buf *out, const struct rv_finding *f,
 		if (!c[p])
 			continue;
 		buf_addf(out, "%s%s" TIMES "%zu", any ? ", " : "",
-			 rv_pcode_names[p], c[p]);
+		         rv_pcode_names[p], c[p]);
 		any = true;
 	}
 	if (!any)
@@ -175,13 +174,13 @@ static void block_status(struct rd *r)
 	sticky_open_buckets(o, r->f, r->n);
 	if (w > 0)
 		buf_addf(o, " (%zu awaiting author, %zu awaiting decision)",
-			 count_section(r, RV_SEC_OPEN), w);
+		         count_section(r, RV_SEC_OPEN), w);
 	buf_adds(o, DOT "**Reviewed HEAD**: `");
 	sticky_sha7(o, r->in->head);
 	buf_addf(o, "`" DOT "**Mode**: %s", rv_mode_names[r->in->mode]);
 	buf_addf(o, "\n**Checked**: " E_CHECK " %zu clean", r->in->nclean);
 	merge_next_action(&next, r->in, &r->v, unfinished_threads(r),
-			  r->d->status_unwritten);
+	                  r->d->status_unwritten);
 	if (next.len)
 		buf_addf(o, "\n**Next action**: %s", next.ptr);
 	buf_release(&next);
@@ -198,13 +197,13 @@ static void block_notices(struct rd *r)
 		sticky_sha7(&s, in->prior_sha_unreachable);
 		buf_adds(sr_block(r), "> " E_WARN " ");
 		sr_fill(r->out, review_string(in, RV_STR_FORCE_PUSH_NOTICE),
-		     "{last_sha}", s.ptr);
+		        "{last_sha}", s.ptr);
 		buf_release(&s);
 	}
 	if (in->replies_unavailable) {
 		buf_adds(sr_block(r), "> " E_WARN " ");
 		sr_fill(r->out, review_string(in, RV_STR_REPLIES_UNAVAILABLE),
-		     NULL, NULL);
+		        NULL, NULL);
 	}
 	if (in->shape_narrative) {
 		buf_adds(sr_block(r), "> ");
@@ -232,8 +231,8 @@ static void thread_text(struct buf *o, const struct rv_finding *f)
 		return;
 	case RV_THREAD_DROPPED:
 		buf_addf(o, E_WARN " thread not posted: %s",
-			 f->thread_reason ? f->thread_reason
-					  : "empty evidence");
+		         f->thread_reason ? f->thread_reason
+		                          : "empty evidence");
 		return;
 	case RV_THREAD_PENDING:
 		buf_adds(o, E_HOURGLASS " thread pending");
@@ -262,7 +261,7 @@ static void row_line(struct buf *o, const struct rv_finding *f)
 
 static void block_open(struct rd *r)
 {
-	size_t n = count_section(r, RV_SEC_OPEN), c[RV_PCODE_COUNT] = { 0 };
+	size_t n = count_section(r, RV_SEC_OPEN), c[RV_PCODE_COUNT] = {0};
 	bool nits, questions, done_nits = false, done_q = false;
 	struct buf *o;
 	bool first = true;
@@ -274,25 +273,27 @@ static void block_open(struct rd *r)
 			c[r->f[i].p]++;
 	nits = c[RV_P3] > 5 || (r->dg >= DG_COLLAPSE && c[RV_P3] > 0);
 	questions = r->dg >= DG_COLLAPSE && c[RV_Q] > 0;
-	buf_addf(sr_block(r), "## " E_CLIPBOARD " Currently open (%zu)" DASH
-		 "awaiting author", n);
+	buf_addf(sr_block(r),
+	         "## " E_CLIPBOARD " Currently open (%zu)" DASH
+	         "awaiting author",
+	         n);
 	o = sr_block(r);
 	for (size_t i = 0; i < r->n; i++) {
 		const struct rv_finding *f = &r->f[i];
 		if (f->section != RV_SEC_OPEN)
 			continue;
 		if (!first && !((f->p == RV_P3 && nits && done_nits) ||
-				(f->p == RV_Q && questions && done_q)))
+		                (f->p == RV_Q && questions && done_q)))
 			buf_addch(o, '\n');
 		if (f->p == RV_P3 && nits) {
 			if (!done_nits)
 				buf_addf(o, "- " E_WRENCH " %zu nits",
-					 c[RV_P3]);
+				         c[RV_P3]);
 			done_nits = true;
 		} else if (f->p == RV_Q && questions) {
 			if (!done_q)
 				buf_addf(o, "- " E_QUESTION " %zu questions",
-					 c[RV_Q]);
+				         c[RV_Q]);
 			done_q = true;
 		} else {
 			row_line(o, f);
@@ -334,7 +335,7 @@ static void block_awaiting(struct rd *r)
 			rv_one(o, rp->recommendation_reason, cap, false);
 		} else {
 			buf_adds(o, "\n  - **Recommend**: unavailable" DASH
-				    "assessor failed this iteration");
+			            "assessor failed this iteration");
 		}
 	}
 }
@@ -364,8 +365,10 @@ static void block_accepted(struct rd *r)
 
 	if (!n)
 		return;
-	buf_addf(sr_block(r), "<details><summary>" E_HOOK
-		 " Accepted exceptions (%zu)</summary>", n);
+	buf_addf(sr_block(r),
+	         "<details><summary>" E_HOOK
+	         " Accepted exceptions (%zu)</summary>",
+	         n);
 	o = sr_block(r);
 	for (size_t i = 0; i < r->n; i++) {
 		const struct rv_finding *f = &r->f[i];
@@ -394,7 +397,8 @@ static void block_accepted(struct rd *r)
 bool sr_links_thread(const struct rv_finding *f)
 {
 	return (f->thread == RV_THREAD_POSTED ||
-		f->thread == RV_THREAD_EXISTING) && f->thread_url;
+	        f->thread == RV_THREAD_EXISTING) &&
+	       f->thread_url;
 }
 
 static void block_locator(struct rd *r)
@@ -402,8 +406,7 @@ static void block_locator(struct rd *r)
 	size_t n = 0;
 
 	for (size_t i = 0; i < r->n; i++)
-		if (sr_is_open(&r->f[i]) &&
-		    sr_links_thread(&r->f[i]))
+		if (sr_is_open(&r->f[i]) && sr_links_thread(&r->f[i]))
 			n++;
 	if (!n)
 		return;
@@ -419,7 +422,7 @@ enum rv_tier sticky_tier(const struct sticky_doc *d)
 }
 
 static void render_once(struct buf *out, const struct sticky_doc *d,
-			enum degrade dg)
+                        enum degrade dg)
 {
 	struct rd r;
 
@@ -435,10 +438,10 @@ static void render_once(struct buf *out, const struct sticky_doc *d,
 	r.out = out;
 	buf_reset(out);
 	buf_addf(sr_block(&r),
-		 STICKY_MARKER "\n<!-- pr-review:version=%d -->\n"
-			       "<!-- pr-review:sha=%s -->\n"
-			       "<!-- pr-review:status=%s -->",
-		 STICKY_VERSION, d->in->head, rv_tier_tokens[r.v.tier]);
+	         STICKY_MARKER "\n<!-- pr-review:version=%d -->\n"
+	                       "<!-- pr-review:sha=%s -->\n"
+	                       "<!-- pr-review:status=%s -->",
+	         STICKY_VERSION, d->in->head, rv_tier_tokens[r.v.tier]);
 	block_heading(&r);
 	block_status(&r);
 	block_notices(&r);
@@ -454,8 +457,7 @@ static void render_once(struct buf *out, const struct sticky_doc *d,
 	sr_block_footer(&r);
 }
 
-int sticky_render(struct buf *out, const struct sticky_doc *d,
-		  struct buf *err)
+int sticky_render(struct buf *out, const struct sticky_doc *d, struct buf *err)
 {
 	struct buf b = BUF_INIT(BUF_MAX_DOC);
 	size_t cp = 0;
@@ -470,13 +472,17 @@ int sticky_render(struct buf *out, const struct sticky_doc *d,
 			 * never a body cut short. */
 			error = buf_add(out, b.ptr, b.len);
 			if (error)
-				buf_setf(err, "sticky: body of %zu bytes over "
-					      "the buffer's ceiling", b.len);
+				buf_setf(err,
+				         "sticky: body of %zu bytes over "
+				         "the buffer's ceiling",
+				         b.len);
 			goto out;
 		}
 	}
-	buf_setf(err, "sticky: %zu characters after every degradation step "
-		      "(limit %d)", cp, RV_BODY_LIMIT);
+	buf_setf(err,
+	         "sticky: %zu characters after every degradation step "
+	         "(limit %d)",
+	         cp, RV_BODY_LIMIT);
 out:
 	buf_release(&b);
 	return error;

@@ -15,14 +15,14 @@
 
 #include "base/json.h"
 
-#define DOT " \xC2\xB7 "                   /* · */
-#define E_NEW "\xF0\x9F\x86\x95"           /* 🆕 */
-#define E_CYCLE "\xF0\x9F\x94\x84"         /* 🔄 */
-#define ELLIPSIS "\xE2\x80\xA6"            /* … */
+#define DOT      " \xC2\xB7 "       /* · */
+#define E_NEW    "\xF0\x9F\x86\x95" /* 🆕 */
+#define E_CYCLE  "\xF0\x9F\x94\x84" /* 🔄 */
+#define ELLIPSIS "\xE2\x80\xA6"     /* … */
 
 static const char *const tier_names[RV_TIER_COUNT] = {
-	"PASSED", "PASSED WITH NOTES", "REVIEW BEFORE MERGE",
-	"BLOCKED", "PARTIAL", "NOOP",
+    "PASSED",  "PASSED WITH NOTES", "REVIEW BEFORE MERGE",
+    "BLOCKED", "PARTIAL",           "NOOP",
 };
 
 size_t sticky_fence_len(const char *s, size_t n)
@@ -82,11 +82,12 @@ static void root_head(struct buf *o, const struct root_doc *d)
 	const struct rv_finding *f = d->f;
 	bool still = f->disposition == RV_DISP_STILL_PRESENT;
 
-	buf_addf(o, ROOT_MARKER "\n<!-- pr-review:finding-id=F%u -->\n"
-		    "<!-- pr-review:status=%s -->\n"
-		    "<!-- pr-review:head=%s -->\n"
-		    "<!-- pr-review:sticky-url=",
-		 f->id, still ? "still_present" : "open", d->head);
+	buf_addf(o,
+	         ROOT_MARKER "\n<!-- pr-review:finding-id=F%u -->\n"
+	                     "<!-- pr-review:status=%s -->\n"
+	                     "<!-- pr-review:head=%s -->\n"
+	                     "<!-- pr-review:sticky-url=",
+	         f->id, still ? "still_present" : "open", d->head);
 	url(o, d->sticky_url);
 	buf_adds(o, " -->\n<!-- pr-review:previous-thread-url=");
 	if (d->previous_url)
@@ -122,8 +123,7 @@ static void root_head(struct buf *o, const struct root_doc *d)
 	rv_one(o, f->mitigation, RV_ONE_CAP_LONG, false);
 }
 
-static void root_tail(struct buf *o, const struct rv_finding *f,
-		      bool details)
+static void root_tail(struct buf *o, const struct rv_finding *f, bool details)
 {
 	if (details && f->details) {
 		block(o);
@@ -141,7 +141,7 @@ static void root_tail(struct buf *o, const struct rv_finding *f,
 		rv_one(o, f->reversible, RV_ONE_CAP, false);
 	}
 	buf_addf(o, DOT "confidence: %s" DOT "justification: ",
-		 rv_confidence_names[f->confidence]);
+	         rv_confidence_names[f->confidence]);
 	rv_one(o, f->justification, RV_ONE_CAP, false);
 	buf_adds(o, "</sub>");
 	block(o);
@@ -151,8 +151,8 @@ static void root_tail(struct buf *o, const struct rv_finding *f,
 }
 
 /* The whole root with evn bytes of evidence (cut when evn is short). */
-static void render_root(struct buf *o, const struct root_doc *d,
-			bool details, size_t evn)
+static void render_root(struct buf *o, const struct root_doc *d, bool details,
+                        size_t evn)
 {
 	const char *ev = d->f->evidence ? d->f->evidence : "";
 	size_t fence = sticky_fence_len(ev, evn);
@@ -212,15 +212,17 @@ int root_render(struct buf *out, const struct root_doc *d, struct buf *err)
 	}
 	render_root(&b, d, false, prefix_bytes(ev, evn, lo));
 	if (!fits(&b)) {
-		buf_setf(err, "root F%u: over %d characters without its "
-			      "evidence", d->f->id, RV_BODY_LIMIT);
+		buf_setf(err,
+		         "root F%u: over %d characters without its "
+		         "evidence",
+		         d->f->id, RV_BODY_LIMIT);
 		goto out;
 	}
 done:
 	error = buf_add(out, b.ptr, b.len);
 	if (error)
 		buf_setf(err, "root F%u: body over the buffer's ceiling",
-			 d->f->id);
+		         d->f->id);
 out:
 	buf_release(&b);
 	return error;
@@ -283,15 +285,15 @@ int root_assert(const struct rv_finding *f, const char **why)
 	return 0;
 }
 
-void review_payload(struct buf *out, const char *head,
-		    const char *description, const char *sticky_url,
-		    const struct review_comment *c, size_t n, bool pretty)
+void review_payload(struct buf *out, const char *head, const char *description,
+                    const char *sticky_url, const struct review_comment *c,
+                    size_t n, bool pretty)
 {
 	struct jw w;
 	struct buf body = BUF_INIT(BUF_MAX_SMALL);
 
 	buf_addf(&body, "pr-review iteration" DOT "%s" DOT "%s", description,
-		 sticky_url);
+	         sticky_url);
 	jw_init(&w, out, pretty);
 	jw_obj_begin(&w);
 	jw_key(&w, "commit_id");
@@ -326,7 +328,7 @@ void review_payload(struct buf *out, const char *head,
 }
 
 void status_description(struct buf *out, enum rv_tier tier,
-			const struct rv_finding *f, size_t n)
+                        const struct rv_finding *f, size_t n)
 {
 	struct buf t = BUF_INIT(BUF_MAX_SMALL), b = BUF_INIT(BUF_MAX_SMALL);
 
@@ -335,8 +337,7 @@ void status_description(struct buf *out, enum rv_tier tier,
 	if (strcmp(b.ptr, "none") != 0)
 		buf_addf(&t, DOT "%s", b.ptr);
 	if (rv_codepoints(t.ptr, t.len) > STICKY_STATUS_DESC_MAX) {
-		t.len = prefix_bytes(t.ptr, t.len,
-				     STICKY_STATUS_DESC_MAX - 1);
+		t.len = prefix_bytes(t.ptr, t.len, STICKY_STATUS_DESC_MAX - 1);
 		t.ptr[t.len] = '\0';
 		buf_adds(&t, ELLIPSIS);
 	}
@@ -346,9 +347,9 @@ void status_description(struct buf *out, enum rv_tier tier,
 }
 
 void status_payload(struct buf *out, enum rv_tier tier,
-		    const struct rv_finding *f, size_t n,
-		    const char *target_url, const char *context, bool pending,
-		    bool pretty)
+                    const struct rv_finding *f, size_t n,
+                    const char *target_url, const char *context, bool pending,
+                    bool pretty)
 {
 	struct jw w;
 	struct buf desc = BUF_INIT(BUF_MAX_SMALL);

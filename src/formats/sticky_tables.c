@@ -22,11 +22,11 @@ void sr_block_adjustments(struct rd *r)
 		if (!a)
 			continue;
 		if (!o) {
-			buf_adds(sr_block(r), "## " E_SCALES
-					   " Severity adjustments");
+			buf_adds(sr_block(r),
+			         "## " E_SCALES " Severity adjustments");
 			o = sr_block(r);
 			buf_adds(o, "| # | Category | Adjustment | Reason |\n"
-				    "| --- | --- | --- | --- |");
+			            "| --- | --- | --- | --- |");
 		}
 		buf_addf(o, "\n| F%u | `", f->id);
 		rv_one(o, f->slug, RV_ONE_CAP, true);
@@ -52,7 +52,7 @@ verification_of(const struct review_input *in, uint32_t id)
 }
 
 static void change_status(struct buf *o, const struct rv_finding *f,
-			  const struct rv_verification *v, const char *head)
+                          const struct rv_verification *v, const char *head)
 {
 	const struct rv_exception *e = f->exception;
 	const char *note = v->note;
@@ -145,9 +145,9 @@ static size_t sort_distinct(const char **v, size_t n)
 }
 
 static void category_row(struct rd *r, struct buf *o, const char *slug,
-			 const char **tmp)
+                         const char **tmp)
 {
-	size_t c[RV_PCODE_COUNT] = { 0 }, nf = 0;
+	size_t c[RV_PCODE_COUNT] = {0}, nf = 0;
 	struct buf files = BUF_INIT(BUF_MAX_DOC);
 
 	for (size_t i = 0; i < r->n; i++) {
@@ -163,7 +163,7 @@ static void category_row(struct rd *r, struct buf *o, const char *slug,
 	buf_adds(o, "\n| `");
 	rv_one(o, slug, RV_ONE_CAP, true);
 	buf_addf(o, "` | %zu | %zu | %zu | %zu | %zu | ", c[RV_P0], c[RV_P1],
-		 c[RV_P2], c[RV_P3], c[RV_Q]);
+	         c[RV_P2], c[RV_P3], c[RV_Q]);
 	if (nf && r->dg >= DG_FILES)
 		buf_addf(o, "%zu files", nf);
 	else
@@ -191,10 +191,10 @@ void sr_block_overview(struct rd *r)
 			slugs[n++] = r->f[i].slug;
 	n = sort_distinct(slugs, n);
 	buf_adds(sr_block(r), "<details><summary>" E_CHART
-		 " Overview by category</summary>");
+	                      " Overview by category</summary>");
 	o = sr_block(r);
 	buf_adds(o, "| Category | P0 | P1 | P2 | P3 | Q | Files |\n"
-		    "| --- | --: | --: | --: | --: | --: | --- |");
+	            "| --- | --: | --: | --: | --: | --: | --- |");
 	for (size_t i = 0; i < n; i++)
 		category_row(r, o, slugs[i], tmp);
 	buf_adds(sr_block(r), "</details>");
@@ -213,8 +213,7 @@ static int cmp_gap(const void *a, const void *b)
 
 static void gap_blocks(struct rd *r, const struct rv_gap *g)
 {
-	const struct rv_finding *f = review_find(r->f, r->n,
-						 g->id);
+	const struct rv_finding *f = review_find(r->f, r->n, g->id);
 	struct buf *o = sr_block(r);
 
 	buf_addf(o, "### " E_QUESTION " F%u ", g->id);
@@ -249,12 +248,14 @@ void sr_block_gaps(struct rd *r)
 
 	if (!in->ngaps)
 		return;
-	v = xcalloc(in->ngaps, sizeof(*v));
+	v = xcalloc(in->ngaps, sizeof(const struct rv_gap *));
 	for (size_t i = 0; i < in->ngaps; i++)
 		v[i] = &in->gaps[i];
-	qsort(v, in->ngaps, sizeof(*v), cmp_gap);
-	buf_addf(sr_block(r), "<details><summary>" E_QUESTION
-		 " Spec gap questions (%zu)</summary>", in->ngaps);
+	qsort(v, in->ngaps, sizeof(const struct rv_gap *), cmp_gap);
+	buf_addf(sr_block(r),
+	         "<details><summary>" E_QUESTION
+	         " Spec gap questions (%zu)</summary>",
+	         in->ngaps);
 	for (size_t i = 0; i < in->ngaps; i++)
 		gap_blocks(r, v[i]);
 	buf_adds(sr_block(r), "</details>");
@@ -270,8 +271,10 @@ void sr_block_clean(struct rd *r)
 
 	if (!in->nclean)
 		return;
-	buf_addf(sr_block(r), "<details><summary>" E_CHECK
-		 " Checked & clean (%zu)</summary>", in->nclean);
+	buf_addf(sr_block(r),
+	         "<details><summary>" E_CHECK
+	         " Checked & clean (%zu)</summary>",
+	         in->nclean);
 	o = sr_block(r);
 	if (r->dg >= DG_CHECKED) {
 		buf_adds(o, "- (omitted: comment size limit)");
@@ -313,12 +316,19 @@ static void state_thread(struct buf *o, const struct rv_finding *f)
 	}
 }
 
+/* A line number, or "-" for none (digits need no encoding). */
+static void state_line_no(struct buf *o, int64_t n)
+{
+	if (n > 0)
+		buf_addf(o, "%lld", (long long)n);
+	else
+		buf_addch(o, '-');
+}
+
 static void state_line(struct buf *o, const struct rv_finding *f)
 {
-	char num[32];
-
 	buf_addf(o, "\nF%u %s %s ", f->id, rv_pcode_names[f->p],
-		 rv_section_names[f->section]);
+	         rv_section_names[f->section]);
 	state_thread(o, f);
 	buf_addf(o, " %s ", rv_confidence_names[f->confidence]);
 	sticky_pct_encode(o, f->blast);
@@ -329,11 +339,9 @@ static void state_line(struct buf *o, const struct rv_finding *f)
 	buf_addch(o, ' ');
 	sticky_pct_encode(o, f->file);
 	buf_addch(o, ' ');
-	snprintf(num, sizeof(num), "%lld", (long long)f->line_start);
-	sticky_pct_encode(o, f->line_start > 0 ? num : NULL);
+	state_line_no(o, f->line_start);
 	buf_addch(o, ' ');
-	snprintf(num, sizeof(num), "%lld", (long long)f->line_end);
-	sticky_pct_encode(o, f->line_end > 0 ? num : NULL);
+	state_line_no(o, f->line_end);
 	buf_addch(o, ' ');
 	sticky_pct_encode(o, f->category);
 }
@@ -357,8 +365,8 @@ void sr_block_footer(struct rd *r)
 	}
 	o = sr_block(r);
 	buf_addf(o, "<!-- pr-review:state=%d iteration=%lld next=%u",
-		 STICKY_STATE_VERSION, (long long)r->d->iteration,
-		 r->d->next_id);
+	         STICKY_STATE_VERSION, (long long)r->d->iteration,
+	         r->d->next_id);
 	for (size_t i = 0; i < r->n; i++)
 		state_line(o, &r->f[i]);
 	if (in->nclean) {
@@ -370,4 +378,3 @@ void sr_block_footer(struct rd *r)
 	}
 	buf_adds(o, "\n-->");
 }
-

@@ -71,8 +71,7 @@ static void round_trip(const struct review_state *s)
 		f->thread_url = r->thread == RV_THREAD_EXISTING ? url : NULL;
 	}
 	m.n = s->nrows;
-	d = (struct sticky_doc){ &in, &m, false, false, s->iteration,
-				 s->next };
+	d = (struct sticky_doc){&in, &m, false, false, s->iteration, s->next};
 	if (sticky_render(&out, &d, &err) == 0) {
 		FUZZ_ASSERT(rv_codepoints(out.ptr, out.len) <= RV_BODY_LIMIT);
 		sticky_parse(&back, out.ptr, out.len);
@@ -115,7 +114,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (sticky_parse(&si, text, size) == 0) {
 		if (si.markers_ok)
 			FUZZ_ASSERT(strlen(si.sha) == SHA_HEX_LEN &&
-				    si.status < RV_NOOP_TIER);
+			            si.status < RV_NOOP_TIER);
 		FUZZ_ASSERT(!(si.state.present && si.state_malformed));
 		FUZZ_ASSERT(!(si.state.present && si.state.from_rows));
 		check_rows(&si.state);

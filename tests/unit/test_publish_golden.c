@@ -41,7 +41,7 @@
 
 #define DEFAULT_DIR "tests/golden/publish"
 #define DEFAULT_URL "https://github.com/o/r/pull/7#issuecomment-1000"
-#define MAX_CASES 256
+#define MAX_CASES   256
 
 struct gcase {
 	const char *dir;
@@ -57,7 +57,7 @@ struct gcase {
 };
 
 static const char *ctx_str(const struct gcase *c, const char *key,
-			   const char *def)
+                           const char *def)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(c->ctx, key);
 	return cJSON_IsString(v) ? v->valuestring : def;
@@ -82,7 +82,7 @@ static const char *obj_str(const cJSON *o, const char *key)
 
 /* Compare (or rewrite) one output file. */
 static void check_file(struct gcase *c, const char *suffix,
-		       const struct buf *got)
+                       const struct buf *got)
 {
 	char path[1024];
 	struct buf want = BUF_INIT(BUF_MAX_DOC), err = BUF_INIT(BUF_MAX_SMALL);
@@ -103,11 +103,13 @@ static void check_file(struct gcase *c, const char *suffix,
 	}
 	if (want.len != got->len || memcmp(want.ptr, got->ptr, got->len)) {
 		size_t i = 0, line = 1;
-		while (i < want.len && i < got->len && want.ptr[i] == got->ptr[i])
+		while (i < want.len && i < got->len &&
+		       want.ptr[i] == got->ptr[i])
 			if (want.ptr[i++] == '\n')
 				line++;
-		print_error("%s: differs at line %zu (byte %zu)\n--- got:\n%s\n",
-			    path, line, i, got->ptr);
+		print_error(
+		    "%s: differs at line %zu (byte %zu)\n--- got:\n%s\n", path,
+		    line, i, got->ptr);
 		c->bad++;
 	}
 out:
@@ -126,8 +128,8 @@ static int thread_kind(const char *s)
 /* The context's thread for each finding. */
 static void set_threads(struct gcase *c)
 {
-	const cJSON *threads = cJSON_GetObjectItemCaseSensitive(c->ctx,
-								 "threads");
+	const cJSON *threads =
+	    cJSON_GetObjectItemCaseSensitive(c->ctx, "threads");
 	char key[16];
 
 	for (size_t i = 0; i < c->m.n; i++) {
@@ -149,8 +151,8 @@ static void set_threads(struct gcase *c)
 /* Roots of the attempts, §4.1 step 4, the review. */
 static void attempts(struct gcase *c, const char *url)
 {
-	const cJSON *threads = cJSON_GetObjectItemCaseSensitive(c->ctx,
-								 "threads");
+	const cJSON *threads =
+	    cJSON_GetObjectItemCaseSensitive(c->ctx, "threads");
 	struct review_comment *rc = xcalloc(c->m.n + 1, sizeof(*rc));
 	char **bodies = xcalloc(c->m.n + 1, sizeof(*bodies));
 	size_t n = 0;
@@ -168,9 +170,13 @@ static void attempts(struct gcase *c, const char *url)
 		t = cJSON_GetObjectItemCaseSensitive(threads, key);
 		if (!t || !cJSON_GetObjectItemCaseSensitive(t, "line"))
 			continue;
-		d = (struct root_doc){ f, c->in.mode, c->in.head, c->in.base,
-				       c->in.last_sha, url,
-				       obj_str(t, "previous_url") };
+		d = (struct root_doc){f,
+		                      c->in.mode,
+		                      c->in.head,
+		                      c->in.base,
+		                      c->in.last_sha,
+		                      url,
+		                      obj_str(t, "previous_url")};
 		assert_int_equal(root_render(&b, &d, &err), 0);
 		snprintf(key, sizeof(key), "root-F%u.md", f->id);
 		check_file(c, key, &b);
@@ -178,7 +184,7 @@ static void attempts(struct gcase *c, const char *url)
 		if (!ri.is_root || ri.id != f->id || strcmp(ri.slug, f->slug) ||
 		    strcmp(ri.head, c->in.head)) {
 			print_error("%s: root F%u does not parse back\n",
-				    c->name, f->id);
+			            c->name, f->id);
 			c->bad++;
 		}
 		if (root_assert(f, &why)) {
@@ -197,8 +203,8 @@ static void attempts(struct gcase *c, const char *url)
 		struct buf desc = BUF_INIT(BUF_MAX_SMALL);
 		/* "as if every attempt posts" (§5.4). */
 		status_description(&desc,
-				   merge_tier(&c->m, c->in.nfailures, false),
-				   c->m.f, c->m.n);
+		                   merge_tier(&c->m, c->in.nfailures, false),
+		                   c->m.f, c->m.n);
 		buf_reset(&b);
 		review_payload(&b, c->in.head, desc.ptr, url, rc, n, true);
 		check_file(c, "review.json", &b);
@@ -224,7 +230,7 @@ static bool unfinished(const struct review_model *m)
 
 /* The sticky's state read back is the model. */
 static void check_round_trip(struct gcase *c, const struct buf *body,
-			     const struct sticky_doc *d)
+                             const struct sticky_doc *d)
 {
 	struct sticky_info si;
 
@@ -242,7 +248,8 @@ static void check_round_trip(struct gcase *c, const struct buf *body,
 		if (r->id != f->id || strcmp(r->slug, f->slug) ||
 		    r->section != f->section || r->p != f->p ||
 		    strcmp(r->category, f->category) ||
-		    (f->file ? !r->file || strcmp(r->file, f->file) : !!r->file)) {
+		    (f->file ? !r->file || strcmp(r->file, f->file)
+		             : !!r->file)) {
 			print_error("%s: state row %zu differs\n", c->name, i);
 			c->bad++;
 		}
@@ -285,11 +292,13 @@ static void run_case(struct gcase *c)
 	}
 	set_threads(c);
 	attempts(c, url);
-	d = (struct sticky_doc){ &c->in, &c->m,
-				 ctx_bool(c, "publish_incomplete") ||
-					 unfinished(&c->m),
-				 ctx_bool(c, "status_unwritten"),
-				 obj_int(c->ctx, "iteration", 1), c->m.next_id };
+	d = (struct sticky_doc){&c->in,
+	                        &c->m,
+	                        ctx_bool(c, "publish_incomplete") ||
+	                            unfinished(&c->m),
+	                        ctx_bool(c, "status_unwritten"),
+	                        obj_int(c->ctx, "iteration", 1),
+	                        c->m.next_id};
 	if (sticky_render(&out, &d, &err)) {
 		print_error("%s: sticky: %s\n", c->name, err.ptr);
 		c->bad++;
@@ -298,8 +307,8 @@ static void run_case(struct gcase *c)
 		check_round_trip(c, &out, &d);
 	}
 	buf_reset(&out);
-	status_payload(&out, sticky_tier(&d), c->m.f, c->m.n, url,
-		       "pr-review", false, true);
+	status_payload(&out, sticky_tier(&d), c->m.f, c->m.n, url, "pr-review",
+	               false, true);
 	check_file(c, "status.json", &out);
 out:
 	buf_release(&out);

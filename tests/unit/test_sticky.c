@@ -14,7 +14,7 @@
 
 #define HEAD "0123456789abcdef0123456789abcdef01234567"
 #define LAST "fedcba9876543210fedcba9876543210fedcba98"
-#define URL "https://github.com/o/r/pull/7#issuecomment-9"
+#define URL  "https://github.com/o/r/pull/7#issuecomment-9"
 
 /* --- a small model built by hand --- */
 
@@ -24,8 +24,8 @@ struct fx {
 };
 
 static struct rv_finding *add(struct fx *x, uint32_t id, enum rv_pcode p,
-			      const char *slug, const char *file, int64_t s,
-			      int64_t e, enum rv_section sec)
+                              const char *slug, const char *file, int64_t s,
+                              int64_t e, enum rv_section sec)
 {
 	struct rv_finding *f;
 
@@ -71,7 +71,7 @@ static void fx_release(struct fx *x)
 
 static void render(struct fx *x, struct buf *out, bool incomplete)
 {
-	struct sticky_doc d = { &x->in, &x->m, incomplete, false, 2, 9 };
+	struct sticky_doc d = {&x->in, &x->m, incomplete, false, 2, 9};
 	struct buf err = BUF_INIT(BUF_MAX_SMALL);
 
 	assert_int_equal(sticky_render(out, &d, &err), 0);
@@ -137,7 +137,7 @@ static void test_sticky__pct_table(void **state)
 			continue;
 		}
 		if (sticky_pct_decode(&b, &is_null, pct_rows[i].enc,
-				      strlen(pct_rows[i].enc)) ||
+		                      strlen(pct_rows[i].enc)) ||
 		    is_null != !pct_rows[i].raw ||
 		    (pct_rows[i].raw && strcmp(b.ptr, pct_rows[i].raw))) {
 			print_error("row %zu: decoded %s\n", i, b.ptr);
@@ -151,8 +151,8 @@ static void test_sticky__pct_table(void **state)
 static void test_sticky__pct_decode_strict(void **state)
 {
 	static const char *const bad_rows[] = {
-	    "", "%2d", "%41", "%0A", "%00", "%2", "%", "a b", "%7f", "%7F",
-	    "a%2Db", "x|y", "%ZZ",
+	    "",    "%2d", "%41", "%0A",   "%00", "%2",  "%",
+	    "a b", "%7f", "%7F", "a%2Db", "x|y", "%ZZ",
 	};
 
 	(void)state;
@@ -160,7 +160,7 @@ static void test_sticky__pct_decode_strict(void **state)
 		struct buf b = BUF_INIT(BUF_MAX_SMALL);
 		bool is_null;
 		if (sticky_pct_decode(&b, &is_null, bad_rows[i],
-				      strlen(bad_rows[i])) != AA_ERR) {
+		                      strlen(bad_rows[i])) != AA_ERR) {
 			print_error("row %zu (%s) accepted\n", i, bad_rows[i]);
 			fail();
 		}
@@ -239,15 +239,15 @@ static void test_sticky__nits_collapse_over_five(void **state)
 	x.m.tier = RV_PASSED_WITH_NOTES;
 	render(&x, &b, false);
 	assert_has(b.ptr, "- **F6** P3 `style` \xE2\x80\x94 b.c:6 \xC2\xB7 "
-			  "sticky-only\n- **F7** Q `intent` \xC2\xB7 "
-			  "sticky-only");
+	                  "sticky-only\n- **F7** Q `intent` \xC2\xB7 "
+	                  "sticky-only");
 	assert_lacks(b.ptr, "nits");
 	add(&x, 8, RV_P3, "style", "b.c", 8, 8, RV_SEC_OPEN);
 	render(&x, &b, false);
 	assert_has(b.ptr, "- **F1** P2 `perf` \xE2\x80\x94 a.c:1 \xC2\xB7 "
-			  "sticky-only\n- \xF0\x9F\x94\xA7 6 nits\n- **F7** Q");
+	                  "sticky-only\n- \xF0\x9F\x94\xA7 6 nits\n- **F7** Q");
 	assert_has(b.ptr, "## \xF0\x9F\x93\x8B Currently open (8) "
-			  "\xE2\x80\x94 awaiting author\n\n- **F1**");
+	                  "\xE2\x80\x94 awaiting author\n\n- **F1**");
 	buf_release(&b);
 	fx_release(&x);
 }
@@ -274,25 +274,25 @@ static void test_sticky__threads_and_partial(void **state)
 	render(&x, &b, true);
 	assert_has(b.ptr, "<!-- pr-review:status=PARTIAL -->");
 	assert_has(b.ptr, "## \xE2\x9A\xA0\xEF\xB8\x8F pr-review: PARTIAL "
-			  "\xE2\x80\x94 publish incomplete\n");
+	                  "\xE2\x80\x94 publish incomplete\n");
 	assert_has(b.ptr, "**Next action**: rerun publish; 2 inline "
-			  "thread(s) did not post; fix F1 before merge");
+	                  "thread(s) did not post; fix F1 before merge");
 	assert_has(b.ptr, "\xC2\xB7 \xE2\x8F\xB3 thread pending\n");
 	assert_has(b.ptr, "\xC2\xB7 \xE2\x9A\xA0\xEF\xB8\x8F thread not "
-			  "posted: swallowed identifier\n");
+	                  "posted: swallowed identifier\n");
 	assert_has(b.ptr, "\xC2\xB7 [thread](https://github.com/o/r/pull/7"
-			  "#discussion_r77)\n");
+	                  "#discussion_r77)\n");
 	assert_has(b.ptr, "- **F4** P2 `perf` \xC2\xB7 sticky-only (no line "
-			  "anchor)\n\n");
+	                  "anchor)\n\n");
 	assert_has(b.ptr, "\xF0\x9F\x93\x8D **Inline comments**: 1 findings "
-			  "pinned to source lines (see the Files changed "
-			  "tab)");
+	                  "pinned to source lines (see the Files changed "
+	                  "tab)");
 	assert_has(b.ptr, "\nF1 P0 open pending high Local Reachable authz "
-			  "a.c 1 2 Error%20handling\n");
+	                  "a.c 1 2 Error%20handling\n");
 	assert_has(b.ptr, "\nF2 P1 open dropped ");
 	assert_has(b.ptr, "\nF3 P1 open 77 ");
 	assert_has(b.ptr, "\nF4 P2 open none high Local Reachable perf - - - "
-			  "Error%20handling\n-->");
+	                  "Error%20handling\n-->");
 	buf_release(&b);
 	fx_release(&x);
 }
@@ -321,7 +321,7 @@ static void test_sticky__injection_neutralised(void **state)
 	render(&x, &b, false);
 	assert_has(b.ptr, "> x ``` &lt;!-- pr-review:state=1 --&gt;");
 	assert_has(b.ptr, "wontfix by lead ```: --&gt; &lt;!-- "
-			  "pr-review:sticky --&gt;");
+	                  "pr-review:sticky --&gt;");
 	assert_has(b.ptr, "reviewed `main --&gt;..0123456`");
 	assert_has(b.ptr, "cat%20--%3E%20%3C%21--%20%60%60%20%60%60%60\n");
 	assert_int_equal(sticky_parse(&si, b.ptr, b.len), 0);
@@ -352,18 +352,18 @@ static void test_sticky__degrade_then_refuse(void **state)
 	x.in.nclean = 300;
 	render(&x, &b, false);
 	assert_has(b.ptr, "<details><summary>\xE2\x9C\x85 Checked & clean "
-			  "(300)</summary>\n\n- (omitted: comment size "
-			  "limit)\n\n</details>");
+	                  "(300)</summary>\n\n- (omitted: comment size "
+	                  "limit)\n\n</details>");
 	assert_true(rv_codepoints(b.ptr, b.len) <= RV_BODY_LIMIT);
 	/* Findings nothing can shorten: refused. */
 	for (uint32_t i = 1; i <= 400; i++) {
-		struct rv_finding *f = add(&x, i, RV_P1, "s", NULL, 0, 0,
-					   RV_SEC_OPEN);
+		struct rv_finding *f =
+		    add(&x, i, RV_P1, "s", NULL, 0, 0, RV_SEC_OPEN);
 		free(f->category);
 		f->category = xcalloc(1, 201);
 		memset(f->category, '%', 200);
 	}
-	d = (struct sticky_doc){ &x.in, &x.m, false, false, 1, 401 };
+	d = (struct sticky_doc){&x.in, &x.m, false, false, 1, 401};
 	assert_int_equal(sticky_render(&b, &d, &err), AA_ETOOBIG);
 	assert_int_equal(b.len, 0);
 	assert_has(err.ptr, "after every degradation step");
@@ -387,7 +387,7 @@ static void test_sticky__degrade_to_collapse(void **state)
 		struct rv_finding *f;
 		snprintf(file, sizeof(file), "f%02u.c", i);
 		f = add(&x, i, i <= 5 ? RV_P3 : RV_Q, "s", file, 1, 1,
-			RV_SEC_OPEN);
+		        RV_SEC_OPEN);
 		f->thread = RV_THREAD_EXISTING;
 		f->root_id = i;
 		f->thread_url = xstrdup(url);
@@ -397,7 +397,7 @@ static void test_sticky__degrade_to_collapse(void **state)
 	render(&x, &b, false);
 	assert_true(rv_codepoints(b.ptr, b.len) <= RV_BODY_LIMIT);
 	assert_has(b.ptr, "awaiting author\n\n- \xF0\x9F\x94\xA7 5 nits\n"
-			  "- \xE2\x9D\x93 35 questions\n\n");
+	                  "- \xE2\x9D\x93 35 questions\n\n");
 	assert_has(b.ptr, "| `s` | 0 | 0 | 0 | 5 | 35 | 40 files |");
 	assert_has(b.ptr, "\nF40 Q open 40 high ");
 	buf_release(&b);
@@ -408,8 +408,7 @@ static void test_sticky__degrade_to_collapse(void **state)
 
 static void root_of(struct buf *b, const struct rv_finding *f)
 {
-	struct root_doc d = { f, RV_INCREMENTAL, HEAD, "main", LAST, URL,
-			      NULL };
+	struct root_doc d = {f, RV_INCREMENTAL, HEAD, "main", LAST, URL, NULL};
 	struct buf err = BUF_INIT(BUF_MAX_SMALL);
 
 	assert_int_equal(root_render(b, &d, &err), 0);
@@ -483,7 +482,7 @@ static void test_sticky__root_over_limit(void **state)
 	assert_int_equal(rv_codepoints(b.ptr, b.len), RV_BODY_LIMIT);
 	assert_lacks(b.ptr, "Details");
 	assert_has(b.ptr, "xxx\n```\n\xE2\x80\xA6 (evidence truncated)\n\n"
-			  "</details>");
+	                  "</details>");
 	tail = strstr(b.ptr, "<sub>");
 	assert_non_null(tail);
 	buf_release(&b);
@@ -526,7 +525,7 @@ static void test_sticky__root_assert_table(void **state)
 		if ((rc != 0) != (r->why != NULL) ||
 		    (r->why && strcmp(why, r->why))) {
 			print_error("row %zu: %d %s\n", i, rc,
-				    why ? why : "(none)");
+			            why ? why : "(none)");
 			bad++;
 		}
 	}
@@ -550,19 +549,19 @@ static void test_sticky__status_and_review(void **state)
 	add(&x, 2, RV_Q, "b", NULL, 0, 0, RV_SEC_AWAITING);
 	add(&x, 3, RV_P2, "c", NULL, 0, 0, RV_SEC_FIXED);
 	status_payload(&b, RV_REVIEW_BEFORE_MERGE, x.m.f, x.m.n, URL,
-		       "pr-review", false, false);
-	assert_string_equal(b.ptr, "{\"state\":\"failure\",\"target_url\":\""
-				   URL "\",\"description\":\"REVIEW BEFORE "
-				   "MERGE \xC2\xB7 P1\xC3\x97" "1, Q\xC3\x97"
-				   "1\",\"context\":\"pr-review\"}");
+	               "pr-review", false, false);
+	assert_string_equal(b.ptr,
+	                    "{\"state\":\"failure\",\"target_url\":\"" URL
+	                    "\",\"description\":\"REVIEW BEFORE "
+	                    "MERGE \xC2\xB7 P1\xC3\x97"
+	                    "1, Q\xC3\x97"
+	                    "1\",\"context\":\"pr-review\"}");
 	buf_reset(&b);
-	status_payload(&b, RV_PASSED, NULL, 0, URL, "pr-review", false,
-		       false);
+	status_payload(&b, RV_PASSED, NULL, 0, URL, "pr-review", false, false);
 	assert_has(b.ptr, "\"state\":\"success\"");
 	assert_has(b.ptr, "\"description\":\"PASSED\"");
 	buf_reset(&b);
-	status_payload(&b, RV_BLOCKED, NULL, 0, URL, "pr-review", true,
-		       false);
+	status_payload(&b, RV_BLOCKED, NULL, 0, URL, "pr-review", true, false);
 	assert_has(b.ptr, "{\"state\":\"pending\"");
 	assert_has(b.ptr, "\"description\":\"publishing\"");
 	buf_reset(&b);
@@ -591,7 +590,7 @@ static void test_sticky__state_round_trip(void **state)
 	(void)state;
 	fx_init(&x, RV_INCREMENTAL);
 	f = add(&x, 3, RV_P1, "a-b", "dir/\xE6\x97\xA5\xE6\x9C\xAC.c", 4, 9,
-		RV_SEC_OPEN);
+	        RV_SEC_OPEN);
 	f->thread = RV_THREAD_POSTED;
 	f->root_id = 123456789012LL;
 	f->thread_url = xstrdup("https://x/#discussion_r123456789012");
@@ -648,10 +647,10 @@ static void test_sticky__state_round_trip(void **state)
 	fx_release(&x);
 }
 
-#define MK "<!-- pr-review:sticky -->"
+#define MK  "<!-- pr-review:sticky -->"
 #define SHA "<!-- pr-review:sha=" HEAD " -->"
-#define ST "<!-- pr-review:status=BLOCKED -->"
-#define SB "<!-- pr-review:state=1 iteration=1 next=2\n"
+#define ST  "<!-- pr-review:status=BLOCKED -->"
+#define SB  "<!-- pr-review:state=1 iteration=1 next=2\n"
 #define ROW "F1 P0 open none high Local Reachable s a.c 1 2 cat\n"
 
 struct look_row {
@@ -666,52 +665,49 @@ static const struct look_row look_rows[] = {
      false},
     {"leading text", "x " MK "\n" SHA "\n" ST, false, true, false, false},
     {"leading space", " " MK, false, false, false, false},
-    {"in a fence", "```\n" MK "\n```\n" SHA "\n" ST, false, true, false,
-     false},
+    {"in a fence", "```\n" MK "\n```\n" SHA "\n" ST, false, true, false, false},
     {"in an unclosed tilde fence", "~~~~\n" MK "\n" SHA "\n" ST, false, false,
      false, false},
     {"after a closed fence", "```\nx\n```\n" MK, true, false, false, false},
     {"two shas", MK "\n" SHA "\n<!-- pr-review:sha=" LAST " -->\n" ST, true,
      false, false, false},
-    {"same sha twice", MK "\n" SHA "\n" SHA "\n" ST "\n" ST, true, true,
+    {"same sha twice", MK "\n" SHA "\n" SHA "\n" ST "\n" ST, true, true, false,
+     false},
+    {"short sha", MK "\n<!-- pr-review:sha=abc -->\n" SHA "\n" ST, true, false,
      false, false},
-    {"short sha", MK "\n<!-- pr-review:sha=abc -->\n" SHA "\n" ST, true,
-     false, false, false},
-    {"bad status", MK "\n" SHA "\n<!-- pr-review:status=NOOP -->", true,
-     false, false, false},
+    {"bad status", MK "\n" SHA "\n<!-- pr-review:status=NOOP -->", true, false,
+     false, false},
     {"no status", MK "\n" SHA, true, false, false, false},
-    {"near-miss status", MK "\n" SHA "\n" ST "\n<!-- pr-review:status=X",
-     true, false, false, false},
+    {"near-miss status", MK "\n" SHA "\n" ST "\n<!-- pr-review:status=X", true,
+     false, false, false},
     {"state unclosed", MK "\n" SHA "\n" ST "\n" SB ROW, true, true, false,
      true},
     {"state two blocks", MK "\n" SB ROW "-->\n" SB "-->", true, false, false,
      true},
-    {"state bad field", MK "\n" SB
-     "F1 P0 open none high Local Reachable s a.c 1 2 c t\n-->",
-     true, false, false, true},
-    {"state lower hex", MK "\n" SB
-     "F1 P0 open none high Local Reachable s a%2fc 1 2 c\n-->",
-     true, false, false, true},
-    {"state line without file", MK "\n" SB
-     "F1 P0 open none high Local Reachable s - 1 2 c\n-->",
-     true, false, false, true},
-    {"state start > end", MK "\n" SB
-     "F1 P0 open none high Local Reachable s a 3 2 c\n-->",
-     true, false, false, true},
-    {"state duplicate id", MK "\n" SB ROW ROW "-->", true, false, false,
-     true},
-    {"state bad blast", MK "\n" SB
-     "F1 P0 open none high Global Reachable s a 1 2 c\n-->",
-     true, false, false, true},
-    {"state double space", MK "\n" SB
-     "F1 P0 open none high Local  Reachable s a 1 2 c\n-->",
-     true, false, false, true},
+    {"state bad field",
+     MK "\n" SB "F1 P0 open none high Local Reachable s a.c 1 2 c t\n-->", true,
+     false, false, true},
+    {"state lower hex",
+     MK "\n" SB "F1 P0 open none high Local Reachable s a%2fc 1 2 c\n-->", true,
+     false, false, true},
+    {"state line without file",
+     MK "\n" SB "F1 P0 open none high Local Reachable s - 1 2 c\n-->", true,
+     false, false, true},
+    {"state start > end",
+     MK "\n" SB "F1 P0 open none high Local Reachable s a 3 2 c\n-->", true,
+     false, false, true},
+    {"state duplicate id", MK "\n" SB ROW ROW "-->", true, false, false, true},
+    {"state bad blast",
+     MK "\n" SB "F1 P0 open none high Global Reachable s a 1 2 c\n-->", true,
+     false, false, true},
+    {"state double space",
+     MK "\n" SB "F1 P0 open none high Local  Reachable s a 1 2 c\n-->", true,
+     false, false, true},
     {"state row after clean", MK "\n" SB "clean a\n" ROW "-->", true, false,
      false, true},
     {"state next 0", MK "\n<!-- pr-review:state=1 iteration=1 next=0\n-->",
      true, false, false, true},
-    {"state clean only", MK "\n" SB "clean a b\n-->", true, false, true,
-     false},
+    {"state clean only", MK "\n" SB "clean a b\n-->", true, false, true, false},
     {"state in a fence", MK "\n```\n" SB ROW "-->\n```", true, false, false,
      false},
 };
@@ -730,9 +726,9 @@ static void test_sticky__look_alikes(void **state)
 		    si.state.present != r->state ||
 		    si.state_malformed != r->malformed) {
 			print_error("row %zu (%s): sticky %d markers %d state "
-				    "%d malformed %d\n",
-				    i, r->name, si.is_sticky, si.markers_ok,
-				    si.state.present, si.state_malformed);
+			            "%d malformed %d\n",
+			            i, r->name, si.is_sticky, si.markers_ok,
+			            si.state.present, si.state_malformed);
 			bad++;
 		}
 		sticky_info_release(&si);
@@ -743,8 +739,8 @@ static void test_sticky__look_alikes(void **state)
 /* H5: a version-2 sticky without a state block gives its rows. */
 static void test_sticky__rows_of_stateless_v2(void **state)
 {
-	static const char body[] =
-	    MK "\n<!-- pr-review:version=2 -->\n" SHA "\n" ST "\n\n"
+	static const char body[] = MK
+	    "\n<!-- pr-review:version=2 -->\n" SHA "\n" ST "\n\n"
 	    "## \xF0\x9F\x93\x8B Currently open (9) \xE2\x80\x94 awaiting "
 	    "author\n\n"
 	    "- **F1** P0 `authz` \xE2\x80\x94 src/a.c:3-7\n"
@@ -800,16 +796,16 @@ struct root_row {
 	bool has_head;
 };
 
-#define RM "<!-- pr-review:finding-root -->\n"
+#define RM  "<!-- pr-review:finding-root -->\n"
 #define RID "<!-- pr-review:finding-id=F4 -->\n"
-#define RH "<!-- pr-review:head=" HEAD " -->\n"
-#define RT "**F4 P2 `a-b`** \xC2\xB7 x"
+#define RH  "<!-- pr-review:head=" HEAD " -->\n"
+#define RT  "**F4 P2 `a-b`** \xC2\xB7 x"
 
 static const struct root_row root_rows[] = {
     {"plain", RM RID RH "\n" RT, true, 4, true},
     {"no head", RM RID "\n" RT, true, 4, false},
-    {"two heads", RM RID RH "<!-- pr-review:head=" LAST " -->\n\n" RT, true,
-     4, false},
+    {"two heads", RM RID RH "<!-- pr-review:head=" LAST " -->\n\n" RT, true, 4,
+     false},
     {"id after the run", RM "\n" RID "\n" RT, false, 0, false},
     {"marker not first", "\n" RM RID "\n" RT, false, 0, false},
     {"title of another id", RM RID "\n**F5 P2 `a-b`** \xC2\xB7 x", false, 0,
@@ -819,8 +815,10 @@ static const struct root_row root_rows[] = {
     {"bad slug", RM RID "\n**F4 P2 `A`** \xC2\xB7 x", false, 0, false},
     {"bad P", RM RID "\n**F4 P4 `a`** \xC2\xB7 x", false, 0, false},
     {"no dot", RM RID "\n**F4 P2 `a`**", false, 0, false},
-    {"CRLF", "<!-- pr-review:finding-root -->\r\n"
-     "<!-- pr-review:finding-id=F4 -->\r\n\r\n" RT, true, 4, false},
+    {"CRLF",
+     "<!-- pr-review:finding-root -->\r\n"
+     "<!-- pr-review:finding-id=F4 -->\r\n\r\n" RT,
+     true, 4, false},
 };
 
 static void test_sticky__root_parse_table(void **state)
@@ -836,7 +834,7 @@ static void test_sticky__root_parse_table(void **state)
 		if (ri.is_root != r->root || ri.id != r->id ||
 		    ri.has_head != r->has_head) {
 			print_error("row %zu (%s): root %d id %u head %d\n", i,
-				    r->name, ri.is_root, ri.id, ri.has_head);
+			            r->name, ri.is_root, ri.id, ri.has_head);
 			bad++;
 		}
 	}
