@@ -273,19 +273,27 @@ static int state_row(struct rv_state_row *r, struct mview l)
 	    enum_field(f.v[4], rv_confidence_names, RV_CONFIDENCE_COUNT, &k))
 		return AA_ERR;
 	r->confidence = (enum rv_confidence)k;
-	if (enum_field(f.v[5], blasts, ARRAY_SIZE(blasts), &k))
-		return AA_ERR;
-	r->blast = xstrdup(blasts[k]);
-	if (enum_field(f.v[6], justifications, ARRAY_SIZE(justifications), &k))
-		return AA_ERR;
-	r->justification = xstrdup(justifications[k]);
+	/* Blast, justification and category may be null ("-"): a
+	 * finding carried from H5 rows has none, and its state line must
+	 * read back. */
+	if (!eq(f.v[5], "-")) {
+		if (enum_field(f.v[5], blasts, ARRAY_SIZE(blasts), &k))
+			return AA_ERR;
+		r->blast = xstrdup(blasts[k]);
+	}
+	if (!eq(f.v[6], "-")) {
+		if (enum_field(f.v[6], justifications,
+		               ARRAY_SIZE(justifications), &k))
+			return AA_ERR;
+		r->justification = xstrdup(justifications[k]);
+	}
 	if (field_str(&r->slug, f.v[7], false) ||
 	    !slug_valid(r->slug, strlen(r->slug)) ||
 	    field_str(&r->file, f.v[8], true) ||
 	    !text_ok(r->file, RV_MAX_FILE) || (r->file && !r->file[0]) ||
 	    field_line(&r->line_start, f.v[9]) ||
 	    field_line(&r->line_end, f.v[10]) ||
-	    field_str(&r->category, f.v[11], false) ||
+	    field_str(&r->category, f.v[11], true) ||
 	    !text_ok(r->category, (size_t)RV_MAX_CATEGORY * 4))
 		return AA_ERR;
 	/* I3's line rule: both or neither, start ≤ end, only with a file. */
@@ -691,8 +699,13 @@ int sticky_parse(struct sticky_info *out, const char *untrusted_body,
 		return 0;
 	}
 	review_state_release(&s.st);
-	if (out->is_sticky && out->version == STICKY_VERSION)
+	if (out->is_sticky && out->version == STICKY_VERSION) {
 		parse_rows(&out->state, untrusted_body, len);
+		/* The rows never hold all a state block held (collapsed
+		 * nits, next=): after a broken block they are a floor. */
+		if (out->state_malformed)
+			out->state.complete = false;
+	}
 	return 0;
 }
 

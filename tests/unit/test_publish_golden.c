@@ -247,7 +247,8 @@ static void check_round_trip(struct gcase *c, const struct buf *body,
 		const struct rv_finding *f = &c->m.f[i];
 		if (r->id != f->id || strcmp(r->slug, f->slug) ||
 		    r->section != f->section || r->p != f->p ||
-		    strcmp(r->category, f->category) ||
+		    !r->category != !f->category ||
+		    (f->category && strcmp(r->category, f->category)) ||
 		    (f->file ? !r->file || strcmp(r->file, f->file)
 		             : !!r->file)) {
 			print_error("%s: state row %zu differs\n", c->name, i);

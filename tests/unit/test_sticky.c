@@ -647,6 +647,35 @@ static void test_sticky__state_round_trip(void **state)
 	fx_release(&x);
 }
 
+/* A finding carried from H5 rows has no blast, justification or
+ * category: its state line still reads back. */
+static void test_sticky__state_round_trip_nulls(void **state)
+{
+	struct fx x;
+	struct buf b = BUF_INIT(BUF_MAX_DOC);
+	struct sticky_info si;
+	struct rv_finding *f;
+
+	(void)state;
+	fx_init(&x, RV_INCREMENTAL);
+	f = add(&x, 4, RV_P2, "carried", "a.c", 1, 1, RV_SEC_OPEN);
+	f->carried = true;
+	free(f->blast);
+	free(f->justification);
+	free(f->category);
+	f->blast = f->justification = f->category = NULL;
+	x.m.tier = RV_PASSED_WITH_NOTES;
+	render(&x, &b, false);
+	assert_has(b.ptr, "\nF4 P2 open none high - - carried a.c 1 1 -\n");
+	assert_int_equal(sticky_parse(&si, b.ptr, b.len), 0);
+	assert_true(si.state.present);
+	assert_null(si.state.rows[0].blast);
+	assert_null(si.state.rows[0].category);
+	sticky_info_release(&si);
+	buf_release(&b);
+	fx_release(&x);
+}
+
 #define MK  "<!-- pr-review:sticky -->"
 #define SHA "<!-- pr-review:sha=" HEAD " -->"
 #define ST  "<!-- pr-review:status=BLOCKED -->"
@@ -700,6 +729,9 @@ static const struct look_row look_rows[] = {
     {"state bad blast",
      MK "\n" SB "F1 P0 open none high Global Reachable s a 1 2 c\n-->", true,
      false, false, true},
+    {"state null blast, justification, category",
+     MK "\n" SB "F1 P0 open none high - - s a 1 2 -\n-->", true, false, true,
+     false},
     {"state double space",
      MK "\n" SB "F1 P0 open none high Local  Reachable s a 1 2 c\n-->", true,
      false, false, true},
@@ -859,6 +891,7 @@ int main(void)
 	    cmocka_unit_test(test_sticky__root_assert_table),
 	    cmocka_unit_test(test_sticky__status_and_review),
 	    cmocka_unit_test(test_sticky__state_round_trip),
+	    cmocka_unit_test(test_sticky__state_round_trip_nulls),
 	    cmocka_unit_test(test_sticky__look_alikes),
 	    cmocka_unit_test(test_sticky__rows_of_stateless_v2),
 	    cmocka_unit_test(test_sticky__root_parse_table),
