@@ -9,8 +9,10 @@ trap 'rm -rf "$out"' EXIT
 FIXTURES_OUT="$out" python3 fixtures/tools/gen.py >/dev/null
 pass=0
 fail=0
-for f in "$out"/[0-9][0-9][0-9]-*.json "$out"/COVERAGE.md; do
-	b=$(basename "$f")
+for f in "$out"/[0-9][0-9][0-9]-*.json "$out"/COVERAGE.md \
+	"$out"/publish/[0-9]*.json "$out"/publish/README.md \
+	"$out"/publish/bodies/*.md; do
+	b=${f#"$out"/}
 	if cmp -s "$f" "fixtures/$b"; then
 		pass=$((pass + 1))
 	else
@@ -18,8 +20,9 @@ for f in "$out"/[0-9][0-9][0-9]-*.json "$out"/COVERAGE.md; do
 		echo "FAIL fixtures/$b differs from what fixtures/tools/gen.py writes" >&2
 	fi
 done
-for f in fixtures/[0-9][0-9][0-9]-*.json; do
-	[ -e "$out/$(basename "$f")" ] && continue
+for f in fixtures/[0-9][0-9][0-9]-*.json fixtures/publish/[0-9]*.json \
+	fixtures/publish/bodies/*.md; do
+	[ -e "$out/${f#fixtures/}" ] && continue
 	fail=$((fail + 1))
 	echo "FAIL $f is not written by fixtures/tools/gen.py" >&2
 done

@@ -10,7 +10,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
 if [ $# -eq 0 ]; then
-	set -- fixtures/[0-9]*.json
+	set -- fixtures/[0-9]*.json fixtures/publish/[0-9]*.json
 fi
 for f in "$@"; do
 	case $f in *.expect.json) continue ;; esac
