@@ -82,12 +82,12 @@ static void live_free(struct github *gh)
 }
 
 static const struct github_ops live_ops = {
-	live_user,	     live_open_pulls,	live_pull,
+	live_user,	     live_open_pulls,	live_pull_review,
 	live_commit_in_pull, live_statuses,	live_label_exists,
 	live_create_label,   live_add_label,	live_create_status,
 	live_approve,	     live_dismiss,	live_prefetch,
 	live_budget,	     live_refresh,	live_now,
-	live_free,	     NULL, /* publish: not yet over the network */
+	live_free,	     &live_review_ops,
 };
 
 int github_live_new(struct github **out, const struct live_config *c,

@@ -8,7 +8,8 @@
  * installation tokens; transport.c posts GraphQL; decode.c decodes
  * answers; history.c reads edit histories (A5); pull.c reads a PR's
  * parts; statuses.c reads status histories (with the cache); reads.c the
- * other reads; ahead.c reads ahead for a sweep; writes.c writes; fuzz.c
+ * other reads; ahead.c reads ahead for a sweep; writes.c writes;
+ * review.c the pr-review reads and writes (PUBLISH.md); fuzz.c
  * runs the decoders without a network. Errors are AA_* codes, with the
  * message in l->gh.error unless a function says it writes `err`.
  */
@@ -263,6 +264,15 @@ bool take_ahead(struct live *l, int64_t number, unsigned parts,
 		struct gh_pull *out);
 void live_prefetch(struct github *gh, const int64_t *prs, size_t n);
 void live_budget(struct github *gh, int64_t *graphql, int64_t *rest);
+
+/* --- pr-review (review.c) --- */
+
+/* The pr-review reads and writes of PUBLISH.md §10. */
+extern const struct github_review_ops live_review_ops;
+/* live_pull, then the whole edit history of review_login's edited comments
+ * when review_login is not the trusted login (U2, A5): the ops' pull. */
+int live_pull_review(struct github *gh, int64_t number, unsigned parts,
+		     struct gh_pull *out);
 
 /* --- writes (writes.c) --- */
 

@@ -20,6 +20,15 @@ export const OPERATIONS = Object.freeze([
   ['post', '/repos/{owner}/{repo}/pulls/{pull_number}/reviews'],
   ['put', '/repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/dismissals'],
   ['get', '/repos/{owner}/{repo}/compare/{basehead}'],
+  // pr-review (PUBLISH.md §10): the sticky, its history, the threads, the diff.
+  ['get', '/repos/{owner}/{repo}/issues/{issue_number}/comments'],
+  ['post', '/repos/{owner}/{repo}/issues/{issue_number}/comments'],
+  ['get', '/repos/{owner}/{repo}/issues/comments/{comment_id}'],
+  ['patch', '/repos/{owner}/{repo}/issues/comments/{comment_id}'],
+  ['delete', '/repos/{owner}/{repo}/issues/comments/{comment_id}'],
+  ['get', '/repos/{owner}/{repo}/pulls/{pull_number}/comments'],
+  ['get', '/repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments'],
+  ['get', '/repos/{owner}/{repo}/pulls/{pull_number}/files'],
 ]);
 
 // Bump when the transformation below changes (it is part of the cache key).

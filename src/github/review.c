@@ -1,0 +1,705 @@
+/*
+ * review.c - the live port's pr-review reads and writes (PUBLISH.md §10),
+ * over REST: a PR's review comments and files (every page), compare, issue
+ * comments created, edited and deleted, and COMMENT reviews with their line
+ * comments. Reads retry like every read (http.c); writes are never sent
+ * twice: an answer that does not come back (a transport failure, a 5xx) is
+ * AA_EAPI and the flow reads again to learn whether the write landed
+ * (§7.2). A 422 is AA_EREJECTED: GitHub refused the content and created
+ * nothing. Comments and reviews are written with the machine account's
+ * token (the sticky's author is review_login, U1/U5); reads use the read
+ * client.
+ *
+ * It also completes the trust inputs of U2: the pull query reads the whole
+ * edit history (A5) only of the trusted login's edited comments, so an
+ * edited comment of another review_login gets its history here.
+ */
+#include "github/live_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/json.h"
+#include "core/verdict.h"
+#include "github/http.h"
+
+/* One item of a list page; AA_ERR with the message in err. */
+typedef int (*item_fn)(void *ctx, const cJSON *item, struct buf *err);
+
+/* REST's user objects: the login already carries "[bot]" for bots; NULL
+ * for a deleted account. */
+static int dec_user(char **out, const cJSON *obj, const char *path,
+		    const char *key, struct buf *err)
+{
+	const cJSON *who;
+
+	if (jget_obj(&who, obj, path, key, JNULL, err) < 0)
+		return AA_ERR;
+	return who ? jget_str(out, who, key, "login", 0, err) : AA_OK;
+}
+
+/* GitHub's message of an error answer, or NULL (in *root, to free). */
+static const char *answer_message(const struct http_response *r, cJSON **root)
+{
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
+	const cJSON *msg = NULL;
+
+	*root = NULL;
+	if (json_parse(root, r->body.ptr, r->body.len, &err) == 0)
+		msg = cJSON_GetObjectItemCaseSensitive(*root, "message");
+	buf_release(&err);
+	return msg && cJSON_IsString(msg) ? msg->valuestring : NULL;
+}
+
+/*
+ * GET `path` and every further page (Link rel=next), calling `fn` on each
+ * item of each page's array. AA_ENOTFOUND when the first page is a 404,
+ * AA_EAPI on any other failure; the message names `what`.
+ */
+static int get_pages(struct live *l, const char *path, const char *what,
+		     item_fn fn, void *ctx)
+{
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
+	struct http_response r;
+	char *next = NULL;
+	cJSON *root = NULL;
+	const cJSON *item;
+	int pages = 0, error = AA_EAPI;
+
+	http_response_init(&r);
+	if (app_token(l) < 0)
+		goto out;
+	for (;;) {
+		if (++pages > LIVE_MAX_PAGES) {
+			buf_setf(&l->gh.error, "GET %s: more than %d pages", what,
+				 LIVE_MAX_PAGES);
+			goto out;
+		}
+		if (http_request(l->read_http, "GET", next ? next : path, NULL,
+				 true, &r, &err) < 0) {
+			buf_setf(&l->gh.error, "%s", err.ptr);
+			goto out;
+		}
+		if (r.status != 200) {
+			buf_setf(&l->gh.error, "GET %s: HTTP %ld%s", what,
+				 r.status, http_what((int)r.status));
+			if (r.status == 404 && pages == 1)
+				error = AA_ENOTFOUND;
+			goto out;
+		}
+		if (json_parse(&root, r.body.ptr, r.body.len, &err) < 0 ||
+		    !cJSON_IsArray(root)) {
+			buf_setf(&l->gh.error, "GET %s: %s", what,
+				 err.len ? err.ptr : "expected an array");
+			goto out;
+		}
+		cJSON_ArrayForEach(item, root)
+		{
+			if (fn(ctx, item, &err) < 0) {
+				buf_setf(&l->gh.error, "GET %s: %s", what,
+					 err.ptr);
+				goto out;
+			}
+		}
+		cJSON_Delete(root);
+		root = NULL;
+		free(next);
+		next = r.next ? xstrdup(r.next) : NULL;
+		if (!next)
+			break;
+	}
+	error = AA_OK;
+out:
+	free(next);
+	cJSON_Delete(root);
+	http_response_release(&r);
+	buf_release(&err);
+	return error;
+}
+
+/* --- review comments --- */
+
+struct rc_list {
+	struct snap_review_comment *v;
+	size_t n;
+};
+
+static int dec_review_comment(void *ctx, const cJSON *o, struct buf *err)
+{
+	struct rc_list *list = ctx;
+	struct snap_review_comment *c = GROW_ONE(list->v, list->n);
+	const char *path = "review_comments[]";
+
+	if (jget_int(&c->id, o, path, "id", 0, 1, JSON_MAX_INT, err) < 0 ||
+	    dec_user(&c->author, o, path, "user", err) < 0 ||
+	    jget_str(&c->body, o, path, "body", 0, err) < 0 ||
+	    jget_str(&c->path, o, path, "path", 0, err) < 0 ||
+	    /* An outdated comment has no line (null, or left out). */
+	    jget_int(&c->line, o, path, "line", JOPT | JNULL, 1, INT32_MAX,
+		     err) < 0 ||
+	    jget_int(&c->start_line, o, path, "start_line", JOPT | JNULL, 1,
+		     INT32_MAX, err) < 0 ||
+	    jget_str(&c->side, o, path, "side", JOPT | JNULL, err) < 0 ||
+	    jget_sha(c->commit_id, o, path, "commit_id", 0, err) < 0 ||
+	    jget_int(&c->in_reply_to, o, path, "in_reply_to_id", JOPT | JNULL,
+		     1, JSON_MAX_INT, err) < 0 ||
+	    jget_int(&c->review_id, o, path, "pull_request_review_id",
+		     JOPT | JNULL, 1, JSON_MAX_INT, err) < 0 ||
+	    jget_time(&c->created_at, o, path, "created_at", 0, err) < 0 ||
+	    jget_str(&c->html_url, o, path, "html_url", 0, err) < 0)
+		return AA_ERR;
+	return AA_OK;
+}
+
+static int cmp_rc(const void *a, const void *b)
+{
+	const struct snap_review_comment *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+static void rc_list_release(struct rc_list *list)
+{
+	for (size_t i = 0; i < list->n; i++)
+		snap_review_comment_release(&list->v[i]);
+	free(list->v);
+	list->v = NULL;
+	list->n = 0;
+}
+
+static int live_review_comments(struct github *gh, int64_t pr,
+				struct snap_review_comment **out, size_t *n)
+{
+	struct live *l = L(gh);
+	struct buf path = BUF_INIT(BUF_MAX_SMALL), what = BUF_INIT(BUF_MAX_SMALL);
+	struct rc_list list = {xcalloc(1, sizeof(*list.v)), 0};
+	int error;
+
+	buf_addf(&path, "/repos/%s/%s/pulls/%lld/comments?per_page=100",
+		 l->owner, l->name, (long long)pr);
+	buf_addf(&what, "review comments of PR #%lld", (long long)pr);
+	error = get_pages(l, path.ptr, what.ptr, dec_review_comment, &list);
+	if (error < 0) {
+		rc_list_release(&list);
+	} else {
+		/* Ascending id, whatever order the pages came in. */
+		qsort(list.v, list.n, sizeof(*list.v), cmp_rc);
+	}
+	*out = list.v;
+	*n = list.n;
+	buf_release(&path);
+	buf_release(&what);
+	return error;
+}
+
+/* --- files --- */
+
+struct file_list {
+	struct snap_file *v;
+	size_t n;
+};
+
+static int dec_file(void *ctx, const cJSON *o, struct buf *err)
+{
+	struct file_list *list = ctx;
+	struct snap_file *f = GROW_ONE(list->v, list->n);
+	const char *path = "files[]";
+
+	/* No patch: a binary file, or a diff too large to show. */
+	if (jget_str(&f->filename, o, path, "filename", 0, err) < 0 ||
+	    jget_str(&f->status, o, path, "status", 0, err) < 0 ||
+	    jget_str(&f->patch, o, path, "patch", JOPT | JNULL, err) < 0)
+		return AA_ERR;
+	return AA_OK;
+}
+
+static int live_files(struct github *gh, int64_t pr, struct snap_file **out,
+		      size_t *n)
+{
+	struct live *l = L(gh);
+	struct buf path = BUF_INIT(BUF_MAX_SMALL), what = BUF_INIT(BUF_MAX_SMALL);
+	struct file_list list = {xcalloc(1, sizeof(*list.v)), 0};
+	int error;
+
+	buf_addf(&path, "/repos/%s/%s/pulls/%lld/files?per_page=100", l->owner,
+		 l->name, (long long)pr);
+	buf_addf(&what, "files of PR #%lld", (long long)pr);
+	error = get_pages(l, path.ptr, what.ptr, dec_file, &list);
+	if (error < 0) {
+		for (size_t i = 0; i < list.n; i++)
+			snap_file_release(&list.v[i]);
+		free(list.v);
+		list.v = NULL;
+		list.n = 0;
+	}
+	*out = list.v;
+	*n = list.n;
+	buf_release(&path);
+	buf_release(&what);
+	return error;
+}
+
+/* --- compare --- */
+
+/* A ref or SHA in a path: bytes outside [A-Za-z0-9-._~/] percent-encoded
+ * (a branch name may hold '#', '%', '?', '+'). */
+static void add_ref(struct buf *b, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (is_alnum(ch) || strchr("-._~/", ch))
+			buf_addch(b, (char)ch);
+		else
+			buf_addf(b, "%%%02X", ch);
+	}
+}
+
+static int dec_compare(const cJSON *root, struct gh_compare *out,
+		       struct buf *err)
+{
+	static const struct {
+		const char *name;
+		enum gh_compare_status status;
+	} statuses[] = {
+		{"ahead", CMP_AHEAD},
+		{"behind", CMP_BEHIND},
+		{"identical", CMP_IDENTICAL},
+		{"diverged", CMP_DIVERGED},
+	};
+	const cJSON *mb;
+	char *status = NULL;
+	size_t i;
+	int error = AA_ERR;
+
+	if (jget_str(&status, root, "compare", "status", 0, err) < 0 ||
+	    jget_obj(&mb, root, "compare", "merge_base_commit", JNULL, err) < 0 ||
+	    (mb && jget_sha(out->merge_base, mb, "merge_base_commit", "sha", 0,
+			    err) < 0))
+		goto out;
+	for (i = 0; i < ARRAY_SIZE(statuses); i++)
+		if (strcmp(status, statuses[i].name) == 0)
+			break;
+	if (i == ARRAY_SIZE(statuses)) {
+		buf_setf(err, "compare.status: unexpected \"%s\"", status);
+		goto out;
+	}
+	out->status = statuses[i].status;
+	error = AA_OK;
+out:
+	free(status);
+	return error;
+}
+
+static int live_compare(struct github *gh, int64_t pr, const char *base,
+			const char *head, struct gh_compare *out)
+{
+	struct live *l = L(gh);
+	struct buf path = BUF_INIT(BUF_MAX_SMALL), err = BUF_INIT(BUF_MAX_SMALL);
+	struct http_response r;
+	cJSON *root = NULL;
+	int error = AA_EAPI;
+
+	(void)pr;
+	memset(out, 0, sizeof(*out));
+	http_response_init(&r);
+	if (app_token(l) < 0)
+		goto out;
+	/* per_page=1: the status and merge base, not the commit list. */
+	buf_addf(&path, "/repos/%s/%s/compare/", l->owner, l->name);
+	add_ref(&path, base);
+	buf_adds(&path, "...");
+	add_ref(&path, head);
+	buf_adds(&path, "?per_page=1");
+	if (http_request(l->read_http, "GET", path.ptr, NULL, true, &r, &err) <
+	    0) {
+		buf_setf(&gh->error, "%s", err.ptr);
+		goto out;
+	}
+	if (r.status != 200) {
+		buf_setf(&gh->error, "GET compare %.12s...%.12s: HTTP %ld%s",
+			 base, head, r.status, http_what((int)r.status));
+		if (r.status == 404)
+			error = AA_ENOTFOUND;
+		goto out;
+	}
+	if (json_parse(&root, r.body.ptr, r.body.len, &err) < 0 ||
+	    dec_compare(root, out, &err) < 0) {
+		buf_setf(&gh->error, "GET compare %.12s...%.12s: %s", base, head,
+			 err.ptr);
+		memset(out, 0, sizeof(*out));
+		goto out;
+	}
+	error = AA_OK;
+out:
+	cJSON_Delete(root);
+	http_response_release(&r);
+	buf_release(&path);
+	buf_release(&err);
+	return error;
+}
+
+/* --- writes --- */
+
+/*
+ * Send one write with the machine account's token, never retried (a
+ * write's answer that does not come back may hide a write that landed).
+ * AA_OK when GitHub answered `ok`; AA_ENOTFOUND for 404; AA_EREJECTED for
+ * 422 (refused, nothing created); AA_EAPI otherwise.
+ */
+static int send_write(struct live *l, const char *method, const char *path,
+		      const char *body, long ok, struct http_response *r)
+{
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
+	cJSON *root = NULL;
+	const char *text;
+	int error = AA_EAPI;
+
+	if (http_request(l->http, method, path, body, false, r, &err) < 0) {
+		buf_setf(&l->gh.error, "%s", err.ptr);
+		goto out;
+	}
+	if (r->status == ok) {
+		error = AA_OK;
+		goto out;
+	}
+	text = answer_message(r, &root);
+	buf_setf(&l->gh.error, "%s %s: HTTP %ld%s%s", method, path, r->status,
+		 text ? ": " : http_what((int)r->status), text ? text : "");
+	if (r->status == 404)
+		error = AA_ENOTFOUND;
+	else if (r->status == 422)
+		error = AA_EREJECTED;
+out:
+	cJSON_Delete(root);
+	buf_release(&err);
+	return error;
+}
+
+static void add_field(struct buf *b, const char *key, const char *value,
+		      bool first)
+{
+	if (!first)
+		buf_addch(b, ',');
+	json_quote(b, key, strlen(key));
+	buf_addch(b, ':');
+	json_quote(b, value, strlen(value));
+}
+
+/* The id and html_url of a created object. */
+static int dec_created(const struct http_response *r, const char *what,
+		       int64_t *id, char **html_url, struct buf *error)
+{
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
+	cJSON *root = NULL;
+	int rc = AA_ERR;
+
+	if (json_parse(&root, r->body.ptr, r->body.len, &err) < 0 ||
+	    jget_int(id, root, what, "id", 0, 1, JSON_MAX_INT, &err) < 0 ||
+	    jget_str(html_url, root, what, "html_url", 0, &err) < 0) {
+		buf_setf(error, "%s created, but its answer is unreadable: %s",
+			 what, err.ptr);
+		*id = 0;
+		free(*html_url);
+		*html_url = NULL;
+		goto out;
+	}
+	rc = AA_OK;
+out:
+	cJSON_Delete(root);
+	buf_release(&err);
+	return rc;
+}
+
+static int live_comment_create(struct github *gh, int64_t pr, const char *body,
+			       int64_t *id, char **html_url)
+{
+	struct live *l = L(gh);
+	struct buf path = BUF_INIT(BUF_MAX_SMALL), b = BUF_INIT(BUF_MAX_DOC);
+	struct http_response r;
+	int error;
+
+	*id = 0;
+	*html_url = NULL;
+	http_response_init(&r);
+	buf_addf(&path, "/repos/%s/%s/issues/%lld/comments", l->owner, l->name,
+		 (long long)pr);
+	buf_addch(&b, '{');
+	add_field(&b, "body", body, true);
+	buf_addch(&b, '}');
+	error = send_write(l, "POST", path.ptr, b.ptr, 201, &r);
+	/* Created, but which one is unknown: the flow reads to find it. */
+	if (error == AA_OK &&
+	    dec_created(&r, "comment", id, html_url, &gh->error) < 0)
+		error = AA_EAPI;
+	http_response_release(&r);
+	buf_release(&path);
+	buf_release(&b);
+	return error;
+}
+
+static int live_comment_update(struct github *gh, int64_t pr, int64_t id,
+			       const char *body)
+{
+	struct live *l = L(gh);
+	struct buf path = BUF_INIT(BUF_MAX_SMALL), b = BUF_INIT(BUF_MAX_DOC);
+	struct http_response r;
+	int error;
+
+	(void)pr;
+	http_response_init(&r);
+	buf_addf(&path, "/repos/%s/%s/issues/comments/%lld", l->owner, l->name,
+		 (long long)id);
+	buf_addch(&b, '{');
+	add_field(&b, "body", body, true);
+	buf_addch(&b, '}');
+	error = send_write(l, "PATCH", path.ptr, b.ptr, 200, &r);
+	http_response_release(&r);
+	buf_release(&path);
+	buf_release(&b);
+	return error;
+}
+
+static int live_comment_delete(struct github *gh, int64_t pr, int64_t id)
+{
+	struct live *l = L(gh);
+	struct buf path = BUF_INIT(BUF_MAX_SMALL);
+	struct http_response r;
+	int error;
+
+	(void)pr;
+	http_response_init(&r);
+	buf_addf(&path, "/repos/%s/%s/issues/comments/%lld", l->owner, l->name,
+		 (long long)id);
+	error = send_write(l, "DELETE", path.ptr, NULL, 204, &r);
+	http_response_release(&r);
+	buf_release(&path);
+	return error;
+}
+
+/* The review's body: {commit_id, event, body, comments[]} (§5.4). */
+static void review_body(struct buf *b, const char *commit_id, const char *body,
+			const struct gh_inline *inl, size_t n)
+{
+	buf_addch(b, '{');
+	add_field(b, "commit_id", commit_id, true);
+	add_field(b, "event", "COMMENT", false);
+	add_field(b, "body", body, false);
+	buf_adds(b, ",\"comments\":[");
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			buf_addch(b, ',');
+		buf_addch(b, '{');
+		add_field(b, "path", inl[i].path, true);
+		buf_addf(b, ",\"line\":%lld", (long long)inl[i].line);
+		add_field(b, "side", "RIGHT", false);
+		if (inl[i].start_line) {
+			buf_addf(b, ",\"start_line\":%lld",
+				 (long long)inl[i].start_line);
+			add_field(b, "start_side", "RIGHT", false);
+		}
+		add_field(b, "body", inl[i].body, false);
+		buf_addch(b, '}');
+	}
+	buf_adds(b, "]}");
+}
+
+/* The comments of review `id` (every page, ascending id). */
+static int review_comments_of(struct live *l, int64_t pr, int64_t id,
+			      struct rc_list *list)
+{
+	struct buf path = BUF_INIT(BUF_MAX_SMALL), what = BUF_INIT(BUF_MAX_SMALL);
+	int error;
+
+	list->v = xcalloc(1, sizeof(*list->v));
+	list->n = 0;
+	buf_addf(&path, "/repos/%s/%s/pulls/%lld/reviews/%lld/comments"
+			"?per_page=100",
+		 l->owner, l->name, (long long)pr, (long long)id);
+	buf_addf(&what, "comments of review %lld", (long long)id);
+	error = get_pages(l, path.ptr, what.ptr, dec_review_comment, list);
+	if (error == AA_OK)
+		qsort(list->v, list->n, sizeof(*list->v), cmp_rc);
+	buf_release(&path);
+	buf_release(&what);
+	return error;
+}
+
+/*
+ * Which created comment is inline k: the one with its path and body (each
+ * root's body names its finding, so bodies differ); else, when the review
+ * holds exactly n comments, the k-th by id (GitHub creates them in the
+ * order sent); else unknown.
+ */
+static void match_comments(struct gh_review_posted *out,
+			   const struct gh_inline *inl, size_t n,
+			   const struct rc_list *got)
+{
+	bool *used = xcalloc(got->n ? got->n : 1, sizeof(*used));
+	bool all = true;
+
+	for (size_t k = 0; k < n; k++) {
+		out->comment_ids[k] = 0;
+		for (size_t j = 0; j < got->n; j++)
+			if (!used[j] && strcmp(got->v[j].path, inl[k].path) == 0 &&
+			    strcmp(got->v[j].body, inl[k].body) == 0) {
+				used[j] = true;
+				out->comment_ids[k] = got->v[j].id;
+				out->comment_urls[k] = xstrdup(got->v[j].html_url);
+				break;
+			}
+		all = all && out->comment_ids[k];
+	}
+	if (!all && got->n == n)
+		for (size_t k = 0; k < n; k++) {
+			free(out->comment_urls[k]);
+			out->comment_ids[k] = got->v[k].id;
+			out->comment_urls[k] = xstrdup(got->v[k].html_url);
+		}
+	/* Unknown: the review's own url stands for the comment (below). */
+	for (size_t k = 0; k < n; k++)
+		if (!out->comment_urls[k])
+			out->comment_urls[k] = xstrdup(out->html_url);
+	free(used);
+}
+
+static int live_review_post(struct github *gh, int64_t pr,
+			    const char *commit_id, const char *body,
+			    const struct gh_inline *inl, size_t n,
+			    struct gh_review_posted *out)
+{
+	struct live *l = L(gh);
+	struct buf path = BUF_INIT(BUF_MAX_SMALL), b = BUF_INIT(BUF_MAX_DOC);
+	struct http_response r;
+	struct rc_list got = {NULL, 0};
+	int error;
+
+	memset(out, 0, sizeof(*out));
+	http_response_init(&r);
+	buf_addf(&path, "/repos/%s/%s/pulls/%lld/reviews", l->owner, l->name,
+		 (long long)pr);
+	review_body(&b, commit_id, body, inl, n);
+	error = send_write(l, "POST", path.ptr, b.ptr, 200, &r);
+	/* Posted, but unreadable: the flow re-lists the roots to learn. */
+	if (error == AA_OK && dec_created(&r, "review", &out->review_id,
+					  &out->html_url, &gh->error) < 0)
+		error = AA_EAPI;
+	if (error < 0)
+		goto out;
+	out->comment_ids = xcalloc(n ? n : 1, sizeof(*out->comment_ids));
+	out->comment_urls = xcalloc(n ? n : 1, sizeof(*out->comment_urls));
+	out->n = n;
+	/*
+	 * The answer names the review only. Its comments' ids and urls come
+	 * from one more read; when that read fails the review has landed all
+	 * the same (it is not failed): each comment gets id 0 and the
+	 * review's html_url, which links to every thread of the review.
+	 */
+	if (review_comments_of(l, pr, out->review_id, &got) < 0)
+		rc_list_release(&got);
+	match_comments(out, inl, n, &got);
+out:
+	rc_list_release(&got);
+	http_response_release(&r);
+	buf_release(&path);
+	buf_release(&b);
+	return error;
+}
+
+/* --- U2's trust inputs: edit histories of review_login's comments --- */
+
+/* The GraphQL node id of issue comment `id` (REST's node_id). */
+static int comment_node(struct live *l, int64_t id, char **node)
+{
+	struct buf path = BUF_INIT(BUF_MAX_SMALL), err = BUF_INIT(BUF_MAX_SMALL);
+	struct http_response r;
+	cJSON *root = NULL;
+	int error = AA_EAPI;
+
+	*node = NULL;
+	http_response_init(&r);
+	if (app_token(l) < 0)
+		goto out;
+	buf_addf(&path, "/repos/%s/%s/issues/comments/%lld", l->owner, l->name,
+		 (long long)id);
+	if (http_request(l->read_http, "GET", path.ptr, NULL, true, &r, &err) <
+	    0) {
+		buf_setf(&l->gh.error, "%s", err.ptr);
+		goto out;
+	}
+	if (r.status != 200) {
+		buf_setf(&l->gh.error, "GET comment %lld: HTTP %ld%s",
+			 (long long)id, r.status, http_what((int)r.status));
+		goto out;
+	}
+	if (json_parse(&root, r.body.ptr, r.body.len, &err) < 0 ||
+	    jget_str(node, root, "comment", "node_id", 0, &err) < 0) {
+		buf_setf(&l->gh.error, "GET comment %lld: %s", (long long)id,
+			 err.ptr);
+		goto out;
+	}
+	error = AA_OK;
+out:
+	cJSON_Delete(root);
+	http_response_release(&r);
+	buf_release(&path);
+	buf_release(&err);
+	return error;
+}
+
+/*
+ * U2 (A5) needs the whole edit history of review_login's edited comments
+ * (a sticky's trust). The pull read has it only for the trusted login's
+ * (verdict_history_needed); when review_login is another login its edited
+ * comments are read here: the node id (REST), then the history (history.c).
+ */
+static int review_login_edits(struct live *l, int64_t number,
+			      struct snap_pull *p)
+{
+	struct history_reads pending = {NULL, 0};
+	int error = AA_OK;
+
+	for (size_t i = 0; i < p->ncomments && !error; i++) {
+		const struct snap_comment *c = &p->comments[i];
+		struct history_read *t;
+
+		if (!c->edited || c->nedits ||
+		    !policy_is_review_login(l->policy, c->author) ||
+		    verdict_history_needed(c, l->policy))
+			continue;
+		t = GROW_ONE(pending.v, pending.n);
+		t->comment = c->id;
+		error = comment_node(l, c->id, &t->node);
+	}
+	if (!error && pending.n)
+		error = read_edits(l, number, p, &pending);
+	history_reads_release(&pending);
+	return error;
+}
+
+int live_pull_review(struct github *gh, int64_t number, unsigned parts,
+		     struct gh_pull *out)
+{
+	struct live *l = L(gh);
+	struct snap_pull *p = &out->pull;
+	int error = live_pull(gh, number, parts, out);
+
+	if (error < 0 || !(out->ok & PART_COMMENTS) ||
+	    review_login_edits(l, number, p) == AA_OK)
+		return error;
+	/* A history that cannot be read fails the comments part (A5). */
+	for (size_t i = 0; i < p->ncomments; i++)
+		snap_comment_release(&p->comments[i]);
+	free(p->comments);
+	p->comments = NULL;
+	p->ncomments = 0;
+	out->ok &= ~PART_COMMENTS;
+	out->failed |= PART_COMMENTS;
+	return error;
+}
+
+const struct github_review_ops live_review_ops = {
+	live_review_comments, live_files,	   live_compare,
+	live_comment_create,  live_comment_update, live_comment_delete,
+	live_review_post,
+};
