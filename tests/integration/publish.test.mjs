@@ -14,6 +14,8 @@ import { after, before, describe, it } from 'node:test';
 import { HubPool, isWrite, requestLines } from './lib/fakehub.mjs';
 import { FIXTURES } from './lib/paths.mjs';
 import { explainDiff } from './lib/differential.mjs';
+import { REVIEW_OPERATIONS, openapiSubset } from './lib/openapi.mjs';
+import { PrismStack, prismFindings } from './lib/prism.mjs';
 import { loadFixture, runLive, runReplay, scratch } from './lib/run.mjs';
 
 const CONCURRENCY = 3;
@@ -84,14 +86,15 @@ function writeKey(w) {
   return JSON.stringify(Object.fromEntries(keep.filter((k) => w[k] !== undefined).map((k) => [k, w[k]])));
 }
 
-/** Run `snapshot`'s command live against `hub` (loaded first). */
-async function live(hub, snapshot, { load = true } = {}) {
+/** Run `snapshot`'s command live against `hub` (loaded first), through
+ * `urls` (default: the hub itself). */
+async function live(hub, snapshot, { load = true, urls = hub } = {}) {
   if (load) await hub.load(snapshot);
   await hub.control('POST', 'writes/clear', {});
   await hub.clearLog();
   const { dir, cleanup } = scratch('aa-pub-');
   try {
-    const r = await runLive(snapshot, hub, { command: commandLine(snapshot.command, dir) });
+    const r = await runLive(snapshot, urls, { command: commandLine(snapshot.command, dir) });
     const writes = await hub.control('GET', 'writes');
     const log = await hub.log();
     return { ...r, writes, log };
@@ -195,5 +198,92 @@ describe('publish: idempotence and request counts', () => {
       console.log(`publish request counts (fixture 1000): ${JSON.stringify(table)}`);
       for (const [k, v] of Object.entries(table)) assert.ok(v.requests > 0, k);
     });
+  });
+});
+
+/** Fixture 1008 with review_login another login than the trusted one. */
+function otherReviewLogin(edits) {
+  const s = base('1008-');
+  const who = (x) => (x === 'lfx-reviewer' ? 'pr-bot' : x);
+  s.viewer = 'pr-bot';
+  s.config = { ...(s.config ?? {}), review_login: 'pr-bot' };
+  for (const c of s.pulls[0].comments) {
+    c.author = who(c.author);
+    c.edited_by = who(c.edited_by);
+    c.edits = edits && c.edits ? edits : c.edits?.map((e) => ({ ...e, editor: who(e.editor) }));
+  }
+  return s;
+}
+
+describe('publish: U2 reads the whole edit history of review_login\'s sticky', () => {
+  for (const [name, edits, action] of [
+    ['edited by another login, then by review_login: untrusted, replaced', null, 'create'],
+    ['edited by review_login only: trusted, patched', [{ editor: 'pr-bot', edited_at: '2026-11-29T10:59:00Z' }], 'update'],
+  ]) {
+    it(name, async () => {
+      const s = otherReviewLogin(edits);
+      const [l, replay] = await Promise.all([pool.with((hub) => live(hub, s)), runReplay(s)]);
+      assert.ok(replay.report, replay.stderr);
+      if (l.stdout !== replay.stdout || l.code !== replay.code) {
+        assert.fail(`live and replay differ\n  ${explainDiff(l, replay)}`);
+      }
+      assert.equal(l.report.steps[0].sticky.action, action);
+      // The history came from GraphQL after the comment's node id (REST).
+      assert.ok(l.log.some((e) => e.method === 'GET' && /\/issues\/comments\/452$/.test(e.path)), 'node id read');
+      assert.ok(l.log.some((e) => e.path === '/graphql' && /userContentEdits/.test(JSON.stringify(e.body)) && /IC_/.test(JSON.stringify(e.body))), 'history read');
+    });
+  }
+});
+
+// The publish fixtures again with REST through Prism: every request the
+// program sends and every answer fakehub gives for the pr-review
+// operations match GitHub's OpenAPI description (lib/openapi.mjs).
+const templates = [...REVIEW_OPERATIONS,
+  ['post', '/repos/{owner}/{repo}/pulls/{pull_number}/reviews'],
+  ['get', '/repos/{owner}/{repo}/compare/{basehead}'],
+].map(([method, route]) => ({
+  op: `${method.toUpperCase()} ${route}`,
+  re: new RegExp(`^${method.toUpperCase()} ${route.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+}));
+const exercised = new Set();
+
+describe('publish through Prism: requests and answers match GitHub\'s OpenAPI description', { concurrency: 2 }, () => {
+  let stacks = [];
+  const free = [];
+  before(async () => {
+    const spec = openapiSubset();
+    stacks = await Promise.all([0, 1].map(() => PrismStack.start(spec)));
+    free.push(...stacks);
+  });
+  after(async () => { await Promise.all(stacks.map((st) => st.stop())); });
+
+  const cases = [
+    ...fixtures.filter((fx) => !fx.snapshot.command.dry_run && !SKIP.has(fx.name)).map((fx) => [fx.name, () => fx.snapshot]),
+    ['review_login edited sticky', () => otherReviewLogin(null)],
+  ];
+  for (const [name, snapshot] of cases) {
+    it(name, async () => {
+      while (!free.length) await new Promise((r) => setTimeout(r, 20));
+      const stack = free.pop();
+      try {
+        stack.clear();
+        await live(stack.hub, snapshot(), { urls: stack.urls });
+        for (const r of stack.router.rest) {
+          const t = templates.find((x) => x.re.test(`${r.method} ${r.path.split('?')[0]}`));
+          if (t) exercised.add(t.op);
+        }
+        await new Promise((r) => setTimeout(r, 30)); // Prism's last log lines
+        const findings = prismFindings(stack);
+        assert.deepEqual(findings, [], `Prism reported problems:\n  ${findings.join('\n  ')}`);
+      } finally {
+        free.push(stack);
+      }
+    });
+  }
+});
+
+describe('publish through Prism: coverage', () => {
+  it('exercised every pr-review operation', () => {
+    assert.deepEqual(templates.map((t) => t.op).filter((op) => !exercised.has(op)), []);
   });
 });

@@ -10,6 +10,22 @@ import path from 'node:path';
 
 import { BUILD, peerDir } from './paths.mjs';
 
+/**
+ * The REST operations only publish and review-plan use (PUBLISH.md §10):
+ * the sticky (its node id for its edit history, A5), the threads, the
+ * diff. Issue comments are listed over GraphQL, never REST.
+ * tests/integration/publish.test.mjs exercises them through Prism.
+ */
+export const REVIEW_OPERATIONS = Object.freeze([
+  ['post', '/repos/{owner}/{repo}/issues/{issue_number}/comments'],
+  ['get', '/repos/{owner}/{repo}/issues/comments/{comment_id}'],
+  ['patch', '/repos/{owner}/{repo}/issues/comments/{comment_id}'],
+  ['delete', '/repos/{owner}/{repo}/issues/comments/{comment_id}'],
+  ['get', '/repos/{owner}/{repo}/pulls/{pull_number}/comments'],
+  ['get', '/repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments'],
+  ['get', '/repos/{owner}/{repo}/pulls/{pull_number}/files'],
+]);
+
 /** The REST operations the program uses (BEHAVIOR §8; FACTS.md). */
 export const OPERATIONS = Object.freeze([
   ['get', '/user'],
@@ -20,15 +36,7 @@ export const OPERATIONS = Object.freeze([
   ['post', '/repos/{owner}/{repo}/pulls/{pull_number}/reviews'],
   ['put', '/repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/dismissals'],
   ['get', '/repos/{owner}/{repo}/compare/{basehead}'],
-  // pr-review (PUBLISH.md §10): the sticky, its history, the threads, the diff.
-  ['get', '/repos/{owner}/{repo}/issues/{issue_number}/comments'],
-  ['post', '/repos/{owner}/{repo}/issues/{issue_number}/comments'],
-  ['get', '/repos/{owner}/{repo}/issues/comments/{comment_id}'],
-  ['patch', '/repos/{owner}/{repo}/issues/comments/{comment_id}'],
-  ['delete', '/repos/{owner}/{repo}/issues/comments/{comment_id}'],
-  ['get', '/repos/{owner}/{repo}/pulls/{pull_number}/comments'],
-  ['get', '/repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments'],
-  ['get', '/repos/{owner}/{repo}/pulls/{pull_number}/files'],
+  ...REVIEW_OPERATIONS,
 ]);
 
 // Bump when the transformation below changes (it is part of the cache key).
