@@ -9,7 +9,8 @@
  * answers; history.c reads edit histories (A5); pull.c reads a PR's
  * parts; statuses.c reads status histories (with the cache); reads.c the
  * other reads; ahead.c reads ahead for a sweep; writes.c writes;
- * review.c the pr-review reads and writes (PUBLISH.md); fuzz.c
+ * review.c the pr-review reads and writes (PUBLISH.md), review_trust.c
+ * their trust inputs (U2); fuzz.c
  * runs the decoders without a network. Errors are AA_* codes, with the
  * message in l->gh.error unless a function says it writes `err`.
  */
@@ -265,7 +266,7 @@ bool take_ahead(struct live *l, int64_t number, unsigned parts,
 void live_prefetch(struct github *gh, const int64_t *prs, size_t n);
 void live_budget(struct github *gh, int64_t *graphql, int64_t *rest);
 
-/* --- pr-review (review.c) --- */
+/* --- pr-review (review.c, review_trust.c) --- */
 
 /* The pr-review reads and writes of PUBLISH.md §10. */
 extern const struct github_review_ops live_review_ops;
