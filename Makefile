@@ -4,7 +4,7 @@
 #                   what is missing and how to install it, installs nothing)
 #   make check      install what the tests need, then every test: unit,
 #                   fixtures, fuzz corpora, sanitizers, lint
-#   make demo       install what the build needs, build, replay the bundled example
+#   make demo       install what the build needs, build, replay the bundled examples
 #   make dist       the release binary, reproducibly (mk/dist.mk)
 #   make lint       clang-tidy, cppcheck, banned functions
 #   make format     clang-format the sources
@@ -202,10 +202,23 @@ check: install-deps-test
 	@echo "make check: all suites passed"
 
 # Installs what is missing, then builds in a new make (see check).
+# Two offline replays, each printing its JSON report (stdout) and the human
+# summary (stderr): a verdict arrives and the gate approves; then a pr-review
+# agent's findings are published (docs/publish.md). The second is skipped in a
+# tree without fixtures/demo/ (tests/make/deps.sh copies 000-demo.json only).
+DEMO_PUBLISH := fixtures/demo/publish.json
 demo: install-deps
 	@$(MAKE) --no-print-directory $(BIN)
 	@echo "== agentic-apply replay fixtures/000-demo.json" >&2
+	@echo "== a verdict comment arrives on PR #42: apply sets the clean status, the gate approves" >&2
 	@$(BIN) replay fixtures/000-demo.json
+	@if [ -f $(DEMO_PUBLISH) ]; then \
+		echo >&2; \
+		echo "== agentic-apply replay $(DEMO_PUBLISH)" >&2; \
+		echo "== a pr-review agent found a P1 and a P3 on PR #7; publish posts the summary" >&2; \
+		echo "== comment, one inline thread (the P1) and the pr-review status" >&2; \
+		$(BIN) replay $(DEMO_PUBLISH); \
+	fi
 
 lint: deps
 	@scripts/lint

@@ -6,7 +6,7 @@
 set -u
 bin=$1
 fail=0
-commands="run apply gate sweep replay record status lint"
+commands="run apply gate sweep replay record status review-plan publish review-local lint"
 sorted() { tr ' ' '\n' | grep -v '^$' | sort -u | tr '\n' ' '; }
 all=$(for c in $commands; do "$bin" "$c" --list-options; done | sorted)
 for c in $commands; do

@@ -1,6 +1,7 @@
 // docs/schemas/: every fixture snapshot must match snapshot.schema.json and
 // the report of every fixture (`agentic-apply replay F`, with the `args` of
-// its .expect.json) must match report.schema.json. The fixtures are listed
+// its .expect.json) must match report.schema.json. The fixtures
+// (fixtures/*.json, fixtures/publish/*.json, fixtures/demo/*.json) are listed
 // when the test runs, so a new one is covered without editing this file.
 //
 // The schema and the program's loader must agree on what a snapshot is: a
@@ -16,7 +17,7 @@
 // SCHEMA_FIXTURES_DIR (default fixtures/; for trying the test on a copy).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -64,7 +65,11 @@ const USAGE_REPORT = { report: 1, steps: [], writes: [], exit: 2 };
 const isUsageReport = (r) => !('event' in r) && r.exit === 2 && r.steps.length === 0;
 
 // Loader rules a JSON Schema cannot state (matched on replay's stderr).
-const BEYOND_SCHEMA = [/listed twice/, /more than \d+ entries/, /larger than \d+ bytes/];
+// A command's findings (PUBLISH §3) are publish's own input, checked by
+// the program (I1-I7, docs/publish.md), not by the snapshot schema: a
+// well-formed snapshot may carry malformed findings (fixtures/publish
+// 1088-), refused with `agentic-apply: findings: <pointer>: <reason>`.
+const BEYOND_SCHEMA = [/listed twice/, /more than \d+ entries/, /larger than \d+ bytes/, /: findings: /];
 
 /** Is the fixture's expectation the usage-error report of a malformed snapshot? */
 function expectsUsageReport(file) {
@@ -79,13 +84,27 @@ function expectsUsageReport(file) {
     Array.isArray(expect.writes) && expect.writes.length === 0;
 }
 
-const fixtures = readdirSync(FIXTURES)
-  .filter((f) => f.endsWith('.json') && !f.endsWith('.expect.json'))
-  .sort();
+// fixtures/*.json, the pr-review publishing fixtures (fixtures/publish/,
+// whose snapshots carry a `command`: PUBLISH §8) and `make demo`'s
+// snapshots (fixtures/demo/), by their path under FIXTURES.
+const FIXTURE_DIRS = ['.', 'publish', 'demo'];
+const fixtures = FIXTURE_DIRS.flatMap((dir) => {
+  const full = path.join(FIXTURES, dir);
+  if (!existsSync(full)) return [];
+  return readdirSync(full)
+    .filter((f) => f.endsWith('.json') && !f.endsWith('.expect.json'))
+    .sort()
+    .map((f) => path.join(dir, f));
+});
 
 describe('schemas', () => {
   it('there are fixtures to check', () => {
     assert.ok(fixtures.length > 0, `no fixtures in ${FIXTURES}`);
+    if (!process.env.SCHEMA_FIXTURES_DIR) {
+      for (const dir of ['publish', 'demo']) {
+        assert.ok(fixtures.some((f) => f.startsWith(dir + path.sep)), `no fixtures in ${path.join(FIXTURES, dir)}`);
+      }
+    }
   });
 
   it('the usage-error report matches the report schema', () => {
@@ -127,6 +146,76 @@ describe('schemas', () => {
     assertInvalid(validateSnapshot, edited(demo, (s) => { s.faults = [{ read: 'everything', status: 502 }]; }), 'an unknown fault kind');
     assertInvalid(validateSnapshot, edited(demo, (s) => { s.faults = [{ read: 'pull', write: 'label', status: 502 }]; }), 'a fault with read and write');
     assertInvalid(validateSnapshot, edited(demo, (s) => { s.repository = 'lf/..'; }), 'a repository part ".."');
+  });
+});
+
+// The pr-review commands (PUBLISH §8-§9): make demo's publish snapshot, and
+// the same PR under review-plan and review-local.
+describe('schemas of the pr-review commands', () => {
+  const file = path.join(ROOT, 'fixtures/demo/publish.json');
+  const snapshot = readJson(file);
+  const run = (snap, extra = []) => {
+    const tmp = path.join(work, `cmd-${snap.command.name}-${extra.length}.json`);
+    writeFileSync(tmp, JSON.stringify(snap));
+    const r = spawnSync(BIN, ['replay', '--quiet', ...extra, tmp], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    return JSON.parse(r.stdout);
+  };
+  const edited = (value, edit) => {
+    const copy = structuredClone(value);
+    edit(copy);
+    return copy;
+  };
+  const published = run(snapshot);
+  const planned = run(edited(snapshot, (s) => { s.command = { name: 'review-plan', pr: 7, mode: 'auto' }; }));
+  const local = run(edited(snapshot, (s) => { s.command = { name: 'review-local', findings: s.command.findings }; }));
+  const dry = run(snapshot, ['--dry-run']);
+
+  it('the reports of publish, review-plan and review-local match', () => {
+    assert.equal(published.steps[0].step, 'publish');
+    assert.equal(planned.steps[0].step, 'plan');
+    assert.equal(local.steps[0].step, 'local');
+    for (const [what, r] of [['publish', published], ['review-plan', planned], ['review-local', local], ['publish --dry-run', dry]]) {
+      assertValid(validateReport, r, `the report of ${what}`);
+    }
+    assert.ok(dry.steps[0].payloads, 'a dry run has payloads');
+  });
+
+  it('the report schema forbids what publish never writes', () => {
+    const s0 = (r) => r.steps[0];
+    const write = (r, kind) => r.writes.find((w) => w.kind === kind);
+    assertInvalid(validateReport, edited(published, (r) => { s0(r).findings[0].thread = 'lost'; }), 'an unknown thread state');
+    assertInvalid(validateReport, edited(published, (r) => { s0(r).findings[0].id = 'X1'; }), 'a finding id not F<n>');
+    assertInvalid(validateReport, edited(published, (r) => { s0(r).outcome = 'planned'; }), 'a publish outcome of review-plan');
+    assertInvalid(validateReport, edited(published, (r) => { delete s0(r).findings; }), 'a status without findings');
+    assertInvalid(validateReport, edited(published, (r) => { s0(r).sticky.action = 'delete'; }), 'an unknown sticky action');
+    assertInvalid(validateReport, edited(published, (r) => { delete write(r, 'comment_create').body_sha256; }), 'a comment write without body_sha256');
+    assertInvalid(validateReport, edited(published, (r) => { write(r, 'comment_update').comment_id = null; }), 'a written comment without id');
+    assertInvalid(validateReport, edited(published, (r) => { write(r, 'review').event = 'APPROVE'; }), 'a review that is not COMMENT');
+    assertInvalid(validateReport, edited(published, (r) => { write(r, 'review').findings = []; }), 'a review of no finding');
+    assertInvalid(validateReport, edited(published, (r) => { write(r, 'status').state = 'success'; }), 'a success status "publishing"');
+    assertInvalid(validateReport, edited(published, (r) => { write(r, 'status').description = 'LGTM'; }), 'a status of no tier');
+    assertInvalid(validateReport, edited(published, (r) => { r.writes.push({ kind: 'comment_delete', pr: 7 }); }), 'a delete without comment_id');
+    assertInvalid(validateReport, edited(dry, (r) => { s0(r).payloads.review = { event: 'APPROVE' }; }), 'a planned review that is not COMMENT');
+    assertInvalid(validateReport, edited(planned, (r) => { s0(r).plan.extra = 1; }), 'an unknown plan key');
+    assertInvalid(validateReport, edited(planned, (r) => { delete s0(r).plan; }), 'a planned step without its plan');
+    assertInvalid(validateReport, edited(planned, (r) => { s0(r).plan.mode = 'auto'; }), 'a plan mode that is not decided');
+    assertInvalid(validateReport, edited(local, (r) => { s0(r).pr = 7; }), 'a local step on a PR');
+    assertInvalid(validateReport, edited(local, (r) => { s0(r).local.findings[0].reported_by = ['sdet']; }), 'a local finding beyond L309');
+  });
+
+  it('the snapshot schema checks the command', () => {
+    assertValid(validateSnapshot, snapshot, 'the demo publish snapshot');
+    assertValid(validateSnapshot, edited(snapshot, (s) => { delete s.event; }), 'a command without event');
+    assertValid(validateSnapshot, edited(snapshot, (s) => { s.faults = [{ write: 'comment', comment_id: 452, mode: 'lost_response', skip: 1, times: 1, status: 502 }]; }), 'a lost comment write');
+    assertValid(validateSnapshot, edited(snapshot, (s) => { s.faults = [{ read: 'compare', status: 404 }]; }), 'a compare fault');
+    assertInvalid(validateSnapshot, edited(snapshot, (s) => { s.command.name = 'merge'; }), 'an unknown command');
+    assertInvalid(validateSnapshot, edited(snapshot, (s) => { delete s.command.findings; }), 'publish without findings');
+    assertInvalid(validateSnapshot, edited(snapshot, (s) => { s.command = { name: 'review-plan' }; }), 'review-plan without pr');
+    assertInvalid(validateSnapshot, edited(snapshot, (s) => { s.command = { name: 'review-plan', pr: 7, mode: 'noop' }; }), 'review-plan --mode noop');
+    assertInvalid(validateSnapshot, edited(snapshot, (s) => { s.pulls[0].review_comments[0].created_at = 'yesterday'; }), 'a review comment without a time');
+    assertInvalid(validateSnapshot, edited(snapshot, (s) => { delete s.pulls[0].files[0].filename; }), 'a file without filename');
+    assertInvalid(validateSnapshot, edited(snapshot, (s) => { s.config = { inline_cap: 1001 }; }), 'inline_cap over 1000');
+    assertInvalid(validateSnapshot, edited(snapshot, (s) => { s.faults = [{ write: 'comment', mode: 'vanish', status: 502 }]; }), 'an unknown fault mode');
   });
 });
 
