@@ -135,7 +135,8 @@ static void json_replies(struct jw *w, struct plan *pl)
 {
 	uint32_t last = 0;
 
-	qsort(pl->known, pl->nknown, sizeof(*pl->known), cmp_known);
+	if (pl->nknown)
+		qsort(pl->known, pl->nknown, sizeof(*pl->known), cmp_known);
 	jw_arr_begin(w);
 	for (size_t k = 0; k < pl->nknown; k++) {
 		uint32_t id = pl->known[k].id;

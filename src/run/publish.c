@@ -34,6 +34,9 @@ struct pub {
 	struct review_model m;
 	bool has_model;
 	struct inline_plan plan;
+	/* Per finding: the previous thread's link of a reopened one, copied
+	 * (W4's re-list replaces the roots the plan points into). */
+	char **prev_url;
 	size_t ndropped, nfailed, nrejected;
 	int64_t iteration;
 	uint32_t next_id;
@@ -62,6 +65,9 @@ static void pub_release(struct pub *u)
 	for (size_t i = 0; i < u->nfiles; i++)
 		diff_file_release(&u->files[i]);
 	free(u->files);
+	for (size_t i = 0; u->prev_url && i < u->m.n; i++)
+		free(u->prev_url[i]);
+	free(u->prev_url);
 	if (u->has_model)
 		review_model_release(&u->m);
 	inline_plan_release(&u->plan);
@@ -289,6 +295,14 @@ static int build_model(struct pub *u)
 
 		inline_select(&u->plan, u->m.f, u->m.n, u->files, u->nfiles,
 			      u->p.roots, u->p.nroots, &ip);
+	}
+	u->prev_url = xcalloc(u->m.n + 1, sizeof(*u->prev_url));
+	for (size_t i = 0; i < u->plan.n; i++) {
+		const struct inline_root *prev = u->plan.v[i].previous;
+
+		u->prev_url[u->plan.v[i].finding] =
+			prev ? xstrdup_or_null(prev->html_url) : NULL;
+		u->plan.v[i].previous = NULL;
 	}
 	/* Step 4: the assertions drop a thread, never its finding (X11). */
 	for (size_t i = u->plan.n; i-- > 0;) {
@@ -620,7 +634,7 @@ static int render_root(struct pub *u, size_t i, struct buf *out)
 		.base = u->in->base,
 		.last_sha = u->in->last_sha,
 		.sticky_url = u->sticky_url ? u->sticky_url : "",
-		.previous_url = a->previous ? a->previous->html_url : NULL,
+		.previous_url = u->prev_url[a->finding],
 	};
 	int error = root_render(out, &d, &err);
 
@@ -795,22 +809,38 @@ out:
 
 /* --- the protocol --- */
 
-/* The duplicates W2 deletes: every U1 sticky but the one written. */
-static int delete_others(struct pub *u)
+/* Delete comments ids[0..n), ascending (W2, W5). */
+static int delete_ids(struct pub *u, const int64_t *ids, size_t n)
 {
-	int64_t *ids = xcalloc(u->p.nstickies ? u->p.nstickies : 1,
-			       sizeof(*ids));
-	size_t n = 0;
 	int error = AA_OK;
 
-	for (size_t i = 0; i < u->p.nstickies; i++)
-		if (u->p.stickies[i]->id != u->sticky_id)
-			ids[n++] = u->p.stickies[i]->id;
 	for (size_t i = 0; i < n; i++)
 		if (delete_comment(u, ids[i]) < 0) {
 			api_failure(u, "deleting a duplicate summary comment");
 			error = AA_EAPI;
 		}
+	return error;
+}
+
+/* The U1 stickies read last but the one written, ascending. */
+static int64_t *others(const struct pub *u, size_t *n)
+{
+	int64_t *ids = xcalloc(u->p.nstickies + 1, sizeof(*ids));
+
+	*n = 0;
+	for (size_t i = 0; i < u->p.nstickies; i++)
+		if (u->p.stickies[i]->id != u->sticky_id)
+			ids[(*n)++] = u->p.stickies[i]->id;
+	return ids;
+}
+
+/* W5's clean-up: every other U1 sticky now on the PR. */
+static int delete_others(struct pub *u)
+{
+	size_t n;
+	int64_t *ids = others(u, &n);
+	int error = delete_ids(u, ids, n);
+
 	free(ids);
 	return error;
 }
@@ -1041,6 +1071,8 @@ static void publish_writes(struct pub *u, struct buf *dry_out)
 	const struct snap_comment *canon = u->p.canonical;
 	bool attempts = u->plan.n > 0, create = !canon || !u->p.trusted;
 	bool unchanged = false;
+	int64_t *dups = NULL;
+	size_t ndups = 0;
 	struct buf desc = BUF_INIT(BUF_MAX_SMALL);
 	struct buf fdesc = BUF_INIT(BUF_MAX_SMALL);
 	enum rv_tier tier, ftier;
@@ -1100,32 +1132,32 @@ static void publish_writes(struct pub *u, struct buf *dry_out)
 			goto out;
 		}
 	}
-	/* W1 */
+	/* W1. What W2 deletes is fixed now: the duplicates H2 found (and
+	 * an untrusted canonical this write replaces), never a sticky a
+	 * concurrent run makes meanwhile. The canonical is copied out: a
+	 * lost answer re-reads the comments it points into. */
+	if (!create) {
+		u->sticky_id = canon->id;
+		u->sticky_url = xstrdup_or_null(canon->html_url);
+	}
+	dups = others(u, &ndups);
+	canon = NULL;
 	if (head_unmoved(u) < 0)
 		goto out;
 	if (unchanged) {
-		u->sticky_id = canon->id;
-		u->sticky_url = xstrdup_or_null(canon->html_url);
 		u->sticky_action = "unchanged";
 	} else if (create ? sticky_create(u, &u->body) < 0
-			  : sticky_patch(u, canon->id, &u->body) < 0) {
+			  : sticky_patch(u, u->sticky_id, &u->body) < 0) {
 		api_failure(u, "writing the summary comment");
 		finish_extra(u, tier, NULL);
 		finish(u, OUT_ERROR, EXIT_API);
 		goto out;
 	} else {
-		if (!create) {
-			u->sticky_id = canon->id;
-			u->sticky_url = xstrdup_or_null(canon->html_url);
-		}
 		u->sticky_action = create ? "create" : "update";
 	}
 	u->incomplete = attempts || u->ndropped;
 	/* W2 */
-	if (rv_pr_reread_comments(u->e, &u->p) == AA_OK)
-		delete_others(u);
-	else
-		api_failure(u, "re-reading the comments");
+	delete_ids(u, dups, ndups);
 	if (!attempts) {
 		final_status(u, u->ndropped > 0);
 		goto out;
@@ -1168,6 +1200,7 @@ static void publish_writes(struct pub *u, struct buf *dry_out)
 	}
 	}
 out:
+	free(dups);
 	buf_release(&desc);
 	buf_release(&fdesc);
 }
