@@ -11,7 +11,7 @@ pass=0
 fail=0
 for f in "$out"/[0-9][0-9][0-9]-*.json "$out"/COVERAGE.md \
 	"$out"/publish/[0-9]*.json "$out"/publish/README.md \
-	"$out"/publish/bodies/*.md; do
+	"$out"/publish/bodies/*.md "$out"/demo/publish.json; do
 	b=${f#"$out"/}
 	if cmp -s "$f" "fixtures/$b"; then
 		pass=$((pass + 1))

@@ -58,6 +58,12 @@ static const char exit_review[] =
 	"written\n"
 	"  3  GitHub API or transport failure: failed closed\n";
 
+static const char exit_local[] =
+	"Exit codes:\n"
+	"  0  the JSON was printed (NOOP included)\n"
+	"  1  every dispatched subagent failed: nothing to report\n"
+	"  2  usage error, or malformed findings\n";
+
 static const struct command commands[] = {
 	{"run", cmd_run,
 	 "run [--json] [--dry-run] [--snapshot FILE] [--state FILE]",
@@ -115,7 +121,7 @@ static const struct command commands[] = {
 	{"review-local", cmd_review_local, "review-local --findings FILE|-",
 	 "Apply the mechanical merge rules to a local review's findings\n"
 	 "  and print its JSON (no network).",
-	 OPT_FINDINGS, exit_review},
+	 OPT_FINDINGS, exit_local},
 	{"lint", cmd_lint, "lint [FILE|-] [--json]",
 	 "Show how the parser reads a verdict comment; exit 0 only when\n"
 	 "  apply and the gate can use it.",

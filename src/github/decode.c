@@ -121,6 +121,8 @@ int dec_pull_fields(struct snap_pull *p, const cJSON *o,
 	    jget_str(&p->head_ref, o, "pullRequest", "headRefName", 0, err) < 0 ||
 	    jget_obj(&repo, o, "pullRequest", "headRepository", JNULL, err) < 0 ||
 	    jget_str(&p->base_ref, o, "pullRequest", "baseRefName", 0, err) < 0 ||
+	    jget_sha(p->base_sha, o, "pullRequest", "baseRefOid", JOPT | JNULL,
+		     err) < 0 ||
 	    jget_time(&p->updated_at, o, "pullRequest", "updatedAt", 0, err) < 0)
 		goto out;
 	if (strcmp(state, "OPEN") != 0 && strcmp(state, "CLOSED") != 0 &&

@@ -16,7 +16,7 @@
 
 static const char pull_fields[] =
 	"number state merged isDraft author{__typename login} headRefOid headRefName "
-	"headRepository{nameWithOwner} baseRefName updatedAt";
+	"headRepository{nameWithOwner} baseRefName baseRefOid updatedAt";
 static const char page_info[] = " pageInfo{hasNextPage endCursor}}";
 
 const struct conn_query conns[] = {

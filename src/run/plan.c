@@ -314,6 +314,9 @@ static void json_prior(struct jw *w, struct plan *pl)
 		jw_str(w, rv_thread_names[r->thread]);
 		jw_key(w, "source");
 		jw_str(w, st->from_rows ? "rows" : "state");
+		/* H5: rows under a nits line hide findings. */
+		jw_key(w, "complete");
+		jw_bool(w, !st->from_rows || st->complete);
 		jw_key(w, "failure_mode");
 		jw_str_or_null(w, fm);
 		jw_key(w, "mitigation");

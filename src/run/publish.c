@@ -776,9 +776,11 @@ static void write_threads(struct pub *u, const char *description)
 	error = post_review(u, idx, n, description);
 	if (error == AA_EREJECTED) {
 		/* X12: one review per attempt; a 422 fails that one only. */
-		step_reason(STEP(u), "GitHub refused the batched review (%s); "
-				     "posting each thread on its own",
-			    u->e->gh->error.ptr);
+		step_reason(STEP(u), "GitHub refused the batched review; "
+				     "posting each thread on its own");
+		report_note(u->e->report, NOTE_WARNING,
+			    "PR #%lld: the batched review was refused: %s",
+			    (long long)u->pr, u->e->gh->error.ptr);
 		for (size_t k = 0; k < n; k++) {
 			error = post_review(u, &idx[k], 1, description);
 			if (error == AA_OK)
@@ -786,12 +788,15 @@ static void write_threads(struct pub *u, const char *description)
 			thread_failed(u, idx[k]);
 			if (error == AA_EREJECTED) {
 				u->nrejected++;
+				unsigned id = u->m.f[u->plan.v[idx[k]].finding]
+						      .id;
+
 				step_reason(STEP(u), "F%u: GitHub refused its "
-						     "thread (%s)",
-					    (unsigned)u->m.f[u->plan.v[idx[k]]
-								 .finding]
-						    .id,
-					    u->e->gh->error.ptr);
+						     "thread", id);
+				report_note(u->e->report, NOTE_WARNING,
+					    "PR #%lld: F%u's thread was "
+					    "refused: %s", (long long)u->pr,
+					    id, u->e->gh->error.ptr);
 			} else {
 				u->nfailed++;
 				api_failure(u, "posting a review thread");
