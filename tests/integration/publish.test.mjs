@@ -25,41 +25,6 @@ const DIR = path.join(FIXTURES, 'publish');
 const SKIP = new Map([
 ]);
 
-// Differences that are known gaps outside this test's reach (each names
-// the change that closes it). A fixture whose only differences are these
-// is a todo: reported, not failed; once closed it passes as is.
-const GAPS = [
-  {
-    why: 'the live pull has no base.sha (graphql.c/decode.c: read baseRefOid)',
-    fix: (r) => {
-      for (const st of r?.steps ?? []) if (st.plan?.base) st.plan.base.sha = '<base.sha>';
-    },
-  },
-  {
-    why: 'publish.c puts the port\'s error text into step reasons (live and replay word it differently)',
-    fix: (r) => {
-      for (const st of r?.steps ?? []) {
-        st.reasons = st.reasons?.map((x) => x.replace(/\((?:POST|PATCH|DELETE|GET|write|read) [^()]*(?:\([^()]*\)[^()]*)*\)/g, '(<error>)'));
-      }
-    },
-  },
-];
-
-/** The gaps that explain every difference between two reports, or null. */
-function knownGaps(live, replay) {
-  if (!live || !replay) return null;
-  const a = structuredClone(live);
-  const b = structuredClone(replay);
-  const used = [];
-  for (const gap of GAPS) {
-    const before = JSON.stringify([a, b]);
-    gap.fix(a);
-    gap.fix(b);
-    if (JSON.stringify([a, b]) !== before) used.push(gap.why);
-  }
-  return JSON.stringify(a) === JSON.stringify(b) ? used : null;
-}
-
 function publishFixtures() {
   return readdirSync(DIR)
     .filter((f) => /^[0-9].*\.json$/.test(f) && !f.endsWith('.expect.json'))
@@ -115,7 +80,7 @@ describe('publish, review-plan: live against fakehub = replay', { concurrency: C
   it('finds the fixtures', () => assert.ok(fixtures.length >= 90, `${fixtures.length} fixtures`));
   for (const fx of fixtures) {
     const skip = SKIP.get(fx.name) ?? false;
-    it(fx.name, { skip }, async (t) => {
+    it(fx.name, { skip }, async () => {
       const [l, replay] = await Promise.all([
         pool.with((hub) => live(hub, fx.snapshot)),
         runReplay(fx.file),
@@ -123,8 +88,6 @@ describe('publish, review-plan: live against fakehub = replay', { concurrency: C
       assert.ok(replay.report, `replay printed no report: ${replay.stderr.slice(0, 400)}`);
       assert.equal(l.signal, null, `live run killed by ${l.signal}`);
       if (l.stdout !== replay.stdout || l.code !== replay.code) {
-        const gaps = l.code === replay.code ? knownGaps(l.report, replay.report) : null;
-        if (gaps?.length) t.todo(gaps.join('; '));
         assert.fail(`${fx.name}: live and replay differ\n  ${explainDiff(l, replay)}`);
       }
       // A DELETE answered 404 by a fault is done (W2) but changed nothing.
