@@ -1,5 +1,6 @@
 // make bench, last part: renders BENCHMARKS.md from build/bench.json (the
-// figures of one run of bench/live.mjs, bench/sweep.mjs and bench/hour.mjs).
+// figures of one run of bench/live.mjs, bench/sweep.mjs, bench/publish.mjs
+// and bench/hour.mjs).
 // The committed BENCHMARKS.md is this script's output.
 //   node bench/report.mjs [--in build/bench.json] [--out BENCHMARKS.md]
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -76,17 +77,35 @@ const partRows = (name, t) => [
 ].map(([part, x]) => `| ${name} | ${part} | ${x.runs} | ${num(x.rest)} | ${x.graphql} | ${num(x.points)} | ${x.writes} |`);
 const kindRows = (t) => Object.entries(t.events_by_kind).sort().map(([kind, e]) => `| ${kind} | ${e.runs} | ${(e.rest / e.runs).toFixed(2)} | ${(e.points / e.runs).toFixed(2)} | ${(e.writes / e.runs).toFixed(2)} |`);
 
+// Publish (bench/publish.mjs): ours beside the seed's gh sequence.
+const pub = f.publish_detail;
+const ms = (x) => `${num(x)} ms`;
+const gets = (seq) => seq.filter((e) => e.startsWith('GET ')).length;
+const pubRow = (label, key, x) => `| ${label} | \`${key}\` | ${x.requests} | ${x.rest - x.writes} + ${x.graphql} (${x.points} points) | ${x.writes} | ${ms(x.ms)} |`;
+const publishRows = pub ? [
+  pubRow('first iteration, this program', 'publish_first_requests', pub.first),
+  `| first iteration, the seed | \`seed_publish_requests\` | ${pub.seed.first} | ${gets(pub.seed.first_sequence)} pages of comments | ${pub.seed.first - gets(pub.seed.first_sequence)} | ≥ ${ms(pub.seed.first_ms)} |`,
+  pubRow('incremental, P1 fixed, this program', 'publish_incremental_requests', pub.incremental),
+  `| incremental, P1 fixed, the seed | — | ${pub.seed.incremental} | ${gets(pub.seed.incremental_sequence)} pages of comments | ${pub.seed.incremental - gets(pub.seed.incremental_sequence)} | — |`,
+  pubRow('unchanged re-run, this program', 'publish_unchanged_requests', pub.unchanged),
+  `| unchanged re-run, the seed | — | ${pub.seed.unchanged} (publish skipped) | its sticky discovery (L230) decides the noop: ${pub.seed.unchanged_discovery} pages of comments | 0 | — |`,
+  `| first iteration, wall time, this program | \`publish_first_ms\` | ${pub.first.requests} | | ${pub.first.writes}, paced 1 s apart (\`AGENTIC_WRITE_INTERVAL_MS\`) | ${ms(f.publish_first_ms)}; ${ms(pub.first_unpaced_ms)} unpaced |`,
+] : [];
+const seqList = (x) => x.sequence.map((e) => `\`${e.replace(/\/repos\/[^/\s]+\/[^/\s]+/, '')}\``).join(', ');
+const threadsOf = (x, kind) => x.threads.filter((t) => t.endsWith(`:${kind}`)).map((t) => t.split(':')[0]);
+
 const cpu = cpus()[0]?.model ?? 'unknown CPU';
 const ref = REFERENCE;
 const cold500 = d(500)?.cold;
 const md = [
   '# Benchmarks',
   '',
-  'Written by `make bench` (scripts/bench): bench/live.mjs, bench/sweep.mjs and',
-  'bench/hour.mjs run the program against fakehub (tests/fakehub, GitHub\'s',
-  'GraphQL schema; GraphQL points by GitHub\'s published formula), put their',
-  'figures in build/bench.json, and bench/report.mjs renders this file from',
-  `it. Every figure comes from one run; live and sweep parts with ${f.latency_ms} ms`,
+  'Written by `make bench` (scripts/bench): bench/live.mjs, bench/sweep.mjs,',
+  'bench/publish.mjs and bench/hour.mjs run the program against fakehub',
+  '(tests/fakehub, GitHub\'s GraphQL schema; GraphQL points by GitHub\'s',
+  'published formula), put their figures in build/bench.json, and',
+  'bench/report.mjs renders this file from it. Every figure comes from one',
+  `run; live, sweep and publish parts with ${f.latency_ms} ms`,
   'injected per request, the hour part without (it counts). These are',
   'benchmarks, not tests: the machine is shared and noisy.',
   '',
@@ -144,6 +163,32 @@ const md = [
   'change-detection state (`--state`) in hand. The naive reader re-reads the',
   'original repository.',
   '',
+  '## Publish',
+  '',
+  pub ? `\`publish\` of one review (PUBLISH.md §7.2, §7.3; bench/publish.mjs), ${pub.latency_ms} ms injected per request, beside the seed's gh sequence (bench/seed_publish.mjs: its publish steps 1–7 replayed with fetch, one request per \`gh api\` call, the comment listing followed page by page as \`gh api --paginate\` at GitHub's default 30 per page). The PR has ${pub.issue_comments} issue comments (${pub.issue_comments_after} with the sticky: the seed lists them in ${Math.ceil(pub.issue_comments / 30)}, then ${Math.ceil(pub.issue_comments_after / 30)} pages; this program reads up to 100 per GraphQL request), ${pub.files} files with patches, and findings ${pub.findings.join(', ')} anchored in the diff: the first iteration posts ${threadsOf(pub.first, 'posted').join(', ')} inline (one review) and keeps ${threadsOf(pub.first, 'sticky-only').join(', ')} in the sticky only. Then one commit more with the P1 fixed (\`likely_fixed\`, verified), the others unchanged (their threads exist, nothing posts inline), then the same input again. Counted from fakehub's log; GraphQL points by GitHub's formula.` : '(not measured)',
+  '',
+  '| publish | key | requests | reads: REST + GraphQL | writes | wall |',
+  '|---|---|---|---|---|---|',
+  ...publishRows,
+  '',
+  ...(pub ? [
+    `This program's first iteration: ${seqList(pub.first)}. Beyond the seed's`,
+    'requests it reads the review comments (existing roots), the head\'s',
+    'statuses, the files (anchors are checked before posting, where the seed',
+    'would lose the whole batched review to one 422), the identity, re-reads',
+    'the head before the sticky and before the review (a newer head stops it),',
+    're-lists the review comments before posting, reads the posted comments\'',
+    'links, and re-reads the comments before the reconciling PATCH; it writes',
+    'a pending status where the seed writes the predicted one first.',
+    `Incremental: ${seqList(pub.incremental)}; unchanged: ${seqList(pub.unchanged)} (no write).`,
+    '',
+    'The seed\'s figures assume `--paginate` on its sticky lookup; as written',
+    `(L1033, no \`--paginate\`) it reads page 1 only: ${pub.seed.literal_first} and ${pub.seed.literal_incremental} requests, and the`,
+    `sticky (comment ${pub.issue_comments_after} of ${pub.issue_comments_after}) is not found on the second iteration, which`,
+    `posts another (${pub.seed.literal_stickies} stickies on the PR). Its wall time counts the`,
+    'requests only, not the start-up of one gh and one jq process per step.',
+    '',
+  ] : []),
   '## One hour on one token',
   '',
   h ? `A sweep every 10 minutes (${h.ticks} in the hour, the first cold, the others warm with the state of the previous one) and, between sweeps, ${(h.change_rate * 100).toFixed(0)}% of the open PRs changing, each change starting one event run (\`run\` with the event's payload). The organisation is swept shard by shard like examples/org-sweep.yml: one run and one state file per repository, every run on the machine account's token. Counted from fakehub's request log: REST requests (reads and writes) and GraphQL points.` : '(not measured)',
