@@ -15,6 +15,20 @@
 #include "cmd/session.h"
 #include "formats/snapshot.h"
 
+/* PUBLISH §8: the review comments and files publish reads. */
+static int record_review_parts(struct session *s, struct snap_pull *p)
+{
+	const struct github_review_ops *r = s->gh->ops->review;
+
+	if (!r)
+		return AA_OK;
+	if (r->review_comments(s->gh, p->number, &p->review_comments,
+			       &p->nreview_comments) < 0 ||
+	    r->files(s->gh, p->number, &p->files, &p->nfiles) < 0)
+		return AA_EAPI;
+	return AA_OK;
+}
+
 /* Read one PR completely into the snapshot; 0 or AA_EAPI. */
 static int record_pull(struct session *s, struct snapshot *snap, int64_t pr)
 {
@@ -39,6 +53,13 @@ static int record_pull(struct session *s, struct snapshot *snap, int64_t pr)
 		log_error("record: statuses of PR #%lld could not be read: %s",
 			  (long long)pr, s->gh->error.ptr);
 		gh_pull_release(&g);
+		return AA_EAPI;
+	}
+	if (record_review_parts(s, &g.pull) < 0) {
+		log_error("record: review comments or files of PR #%lld could "
+			  "not be read: %s", (long long)pr, s->gh->error.ptr);
+		gh_pull_release(&g);
+		snap_statuses_release(&st);
 		return AA_EAPI;
 	}
 	/* PRs can share a head: keep the first history read. */

@@ -93,7 +93,10 @@ void verdict_judge_check(struct check_judgement *out,
 
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < nthreads; i++) {
-		if (!policy_is_ai_reviewer(p, threads[i].author))
+		/* X21 (PUBLISH §11): a pr-review finding's thread, opened by
+		 * review_login, is an AI reviewer's thread too. */
+		if (!policy_is_ai_reviewer(p, threads[i].author) &&
+		    !policy_is_review_login(p, threads[i].author))
 			continue;
 		ai[nai].p = threads[i].id;
 		ai[nai].n = strlen(threads[i].id);

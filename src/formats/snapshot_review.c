@@ -3,6 +3,7 @@
  * (PUBLISH.md §8): a pull's review comments and files, and the command
  * replay runs instead of `run`.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,6 +60,57 @@ static int load_file(void *item, const cJSON *o, const char *path,
 	return AA_OK;
 }
 
+/* The root of c's thread: follow in_reply_to while it names a known
+ * comment (a cycle stops where it closes). */
+static const struct snap_review_comment *
+thread_root(const struct snap_pull *p, const struct snap_review_comment *c)
+{
+	for (size_t hops = 0; c->in_reply_to && hops <= p->nreview_comments;
+	     hops++) {
+		const struct snap_review_comment *parent = NULL;
+
+		for (size_t i = 0; i < p->nreview_comments; i++)
+			if (p->review_comments[i].id == c->in_reply_to)
+				parent = &p->review_comments[i];
+		if (!parent)
+			break;
+		c = parent;
+	}
+	return c;
+}
+
+/*
+ * PUBLISH §8: a pull with review comments and no `threads` has the
+ * threads they make — one per root comment, holding its replies — so the
+ * gate sees what GitHub (and fakehub) would show. The id is "PRRT_<root
+ * id>", the link the root's.
+ */
+static void derive_threads(struct snap_pull *p)
+{
+	size_t alloc = 0;
+
+	for (size_t i = 0; i < p->nreview_comments; i++) {
+		const struct snap_review_comment *root =
+			thread_root(p, &p->review_comments[i]);
+		struct snap_thread *t = NULL;
+		char id[32];
+
+		snprintf(id, sizeof(id), "PRRT_%lld", (long long)root->id);
+		for (size_t k = 0; k < p->nthreads; k++)
+			if (strcmp(p->threads[k].id, id) == 0)
+				t = &p->threads[k];
+		if (!t) {
+			ALLOC_GROW(p->threads, p->nthreads + 1, alloc);
+			t = &p->threads[p->nthreads++];
+			memset(t, 0, sizeof(*t));
+			t->id = xstrdup(id);
+			t->url = xstrdup_or_null(root->html_url);
+			t->author = xstrdup_or_null(root->author);
+		}
+		t->comments++;
+	}
+}
+
 int snapshot_load_publish_parts(struct snap_pull *p, const cJSON *o,
 				const char *path, struct buf *err)
 {
@@ -66,6 +118,8 @@ int snapshot_load_publish_parts(struct snap_pull *p, const cJSON *o,
 		      p->nreview_comments, load_review_comment, err) ||
 	    LOAD_LIST(o, path, "files", p->files, p->nfiles, load_file, err))
 		return AA_ERR;
+	if (!cJSON_GetObjectItemCaseSensitive(o, "threads"))
+		derive_threads(p);
 	return AA_OK;
 }
 

@@ -303,9 +303,11 @@ static const struct judge_row judge_rows[] = {
     {"human thread is foreign",
      OPEN "clean: true\n" ROW("PRRT_H", "fixed", "high"), false, 1, 0, 1, 0,
      true, true, false},
-    {"thread of the trusted login is foreign",
-     OPEN "clean: true\n" ROW("PRRT_B", "fixed", "high"), false, 1, 0, 1, 0,
-     true, true, false},
+    /* PUBLISH X21: a pr-review finding's thread (opened by the review
+     * login, by default the trusted one) is an AI reviewer's thread. */
+    {"thread of the review login is an AI reviewer's (X21)",
+     OPEN "clean: true\n" ROW("PRRT_B", "fixed", "high"), false, 1, 0, 0, 0,
+     true, true, true},
     {"thread without author is foreign",
      OPEN "clean: true\n" ROW("PRRT_N", "fixed", "high"), false, 1, 0, 1, 0,
      true, true, false},
