@@ -1,5 +1,6 @@
 /*
- * cmd_replay.c - `replay SNAPSHOT`: run `run` against a snapshot, offline.
+ * cmd_replay.c - `replay SNAPSHOT`: run `run` against a snapshot, offline,
+ * or the snapshot's pr-review `command` (PUBLISH.md §8).
  * Its only stdout is the JSON report; the same snapshot always gives the
  * same bytes.
  */

@@ -84,7 +84,8 @@ static const struct command commands[] = {
 	 "Gate every open PR of the repository that is in the review flow.",
 	 ACT | OPT_STATE | OPT_REPOS, exit_codes},
 	{"replay", cmd_replay, "replay SNAPSHOT.json [--dry-run] [--quiet]",
-	 "Run `run` against a snapshot, offline; print the JSON report.",
+	 "Run `run` against a snapshot, offline (or its `command`:\n"
+	 "  publish, review-plan, review-local); print the JSON report.",
 	 OPT_DRY_RUN | OPT_JSON | OPT_QUIET, exit_codes},
 	{"record", cmd_record,
 	 "record (--pr N | --all) --out FILE [--repo OWNER/NAME]",
