@@ -18,9 +18,16 @@
 //     --jobs N          parallel runs (default: number of CPUs)
 //     --max-failures N  failures printed in full (default 60)
 //     --json FILE       write every failure as JSON to FILE
+//     --publish-san-kinds LIST  publish fixtures: kinds run with the sanitizer
+//                       build (default 502; the others plain)
+//
+// The publishing fixtures (fixtures/publish/[0-9]*.json, PUBLISH.md) are in
+// the matrix too: a FIXTURE-PREFIX matches the name in either directory, and
+// "publish/" selects them all. Their checks are PUBLISH's (checkPublish).
 //
 // Prints "N passed, N failed" and exits 1 when a run failed.
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,7 +35,14 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const FIXTURES = path.join(ROOT, 'fixtures');
+const PUBLISH_FIXTURES = path.join(FIXTURES, 'publish');
 const KINDS = [502, 404, 'timeout'];
+// Publish fixtures: every call fails with 502 and 404 ({"call": N}; a
+// "timeout" call fault is the same failure as a 502 to the program, so it is
+// not run again); every write call also loses its answer after being applied
+// ('lost', PUBLISH §8 mode lost_response) and is refused with 422.
+const PUBLISH_KINDS = [502, 404];
+const PUBLISH_WRITE_KINDS = ['lost', 422];
 const SAN_ENV = {
   ASAN_OPTIONS: 'detect_leaks=1:exitcode=99:abort_on_error=0',
   UBSAN_OPTIONS: 'halt_on_error=1:exitcode=99:print_stacktrace=1',
@@ -41,6 +55,7 @@ function parseArgs(argv) {
     bin: path.join(ROOT, 'build/agentic-apply'),
     san: path.join(ROOT, 'build/san/agentic-apply'),
     sanKinds: new Set(KINDS.map(String)),
+    publishSanKinds: new Set(['502']),
     jobs: Math.max(1, os.availableParallelism?.() ?? os.cpus().length),
     maxFailures: 60,
     json: null,
@@ -51,7 +66,8 @@ function parseArgs(argv) {
     if (a === '--bin') o.bin = path.resolve(argv[++i]);
     else if (a === '--san') o.san = path.resolve(argv[++i]);
     else if (a === '--san-kinds') o.sanKinds = new Set(argv[++i].split(',').filter(Boolean));
-    else if (a === '--no-san') o.sanKinds = new Set();
+    else if (a === '--publish-san-kinds') o.publishSanKinds = new Set(argv[++i].split(',').filter(Boolean));
+    else if (a === '--no-san') { o.sanKinds = new Set(); o.publishSanKinds = new Set(); }
     else if (a === '--jobs') o.jobs = Math.max(1, Number(argv[++i]));
     else if (a === '--max-failures') o.maxFailures = Number(argv[++i]);
     else if (a === '--json') o.json = path.resolve(argv[++i]);
@@ -418,6 +434,398 @@ function check(fx, run, fault, base) {
   return problems;
 }
 
+// --- publish fixtures (PUBLISH.md) -------------------------------------------
+
+const TIER_RANK = { PASSED: 4, PASSED_WITH_NOTES: 3, REVIEW_BEFORE_MERGE: 2, BLOCKED: 1, PARTIAL: 0 };
+const P_OUTCOMES = {
+  plan: ['planned', 'noop', 'error'],
+  publish: ['published', 'unchanged', 'noop', 'skipped', 'refused', 'superseded', 'partial', 'error'],
+  local: null,
+};
+// The report's write kinds of each traced publish write call (§9).
+const P_WRITE_OF = { comment: ['comment_create', 'comment_update'], comment_delete: ['comment_delete'], status: ['status'], review: ['review'] };
+const reviewLogin = (snap) => snap.config?.review_login ?? trusted(snap);
+const reviewContext = (snap) => snap.config?.review_context ?? 'pr-review';
+const rank = (t) => (t in TIER_RANK ? TIER_RANK[t] : null);
+const sha256 = (s) => createHash('sha256').update(s, 'utf8').digest('hex');
+
+/** The tier a pr-review status claims (§5.5): null for pending (no claim). */
+function statusTier(st) {
+  if (!st || st.state === 'pending') return null;
+  return String(st.description ?? '').split(' · ')[0].replace(/ /g, '_');
+}
+
+/** U1: a line exactly `<!-- pr-review:sticky -->` (trailing ws/CR) outside fenced code. */
+function isSticky(body) {
+  let fence = null;
+  for (const line of String(body ?? '').split('\n')) {
+    const m = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);
+    if (fence) {
+      if (m && m[1][0] === fence[0] && m[1].length >= fence.length && /^[ \t\r]*$/.test(m[2])) fence = null;
+      continue;
+    }
+    if (m && !(m[1][0] === '`' && m[2].includes('`'))) { fence = m[1]; continue; }
+    if (/^<!-- pr-review:sticky -->[ \t\r]*$/.test(line)) return true;
+  }
+  return false;
+}
+
+/** A sticky's status= token and the finding ids of its state block (§5.2 block 1, §5.3). */
+function stickyFacts(body) {
+  const tok = /^<!-- pr-review:status=([A-Za-z_]+) -->[ \t\r]*$/m.exec(body);
+  const ids = new Set();
+  let inState = false;
+  for (const line of body.split('\n')) {
+    if (!inState) { inState = line.startsWith('<!-- pr-review:state='); continue; }
+    if (line.startsWith('-->')) break;
+    const id = line.split(' ')[0];
+    if (/^F[1-9][0-9]*$/.test(id)) ids.add(id);
+  }
+  return { tier: tok ? tok[1] : null, ids };
+}
+
+/**
+ * What the PR shows after a run (its final snapshot, AGENTIC_REPLAY_STATE):
+ * the canonical sticky (newest U1 sticky), the last sticky this run wrote
+ * (created or changed), the newest pr-review status (U4) this run wrote on
+ * the head, and how many stickies there are.
+ */
+function claims(snap, state) {
+  const pr = snap.command?.pr;
+  const login = lower(reviewLogin(snap));
+  const p0 = (snap.pulls ?? []).find((x) => x.number === pr);
+  const p1 = (state.pulls ?? []).find((x) => x.number === pr);
+  const before = new Map((p0?.comments ?? []).map((c) => [c.id, c.body]));
+  const stickies = (p1?.comments ?? []).filter((c) => lower(c.author) === login && isSticky(c.body)).sort((a, b) => a.id - b.id);
+  const written = stickies.filter((c) => before.get(c.id) !== c.body);
+  const head = p1?.head?.sha;
+  const old = (snap.statuses ?? {})[head]?.length ?? 0;
+  const mine = ((state.statuses ?? {})[head] ?? []).slice(old)
+    .filter((x) => x.context === reviewContext(snap) && lower(x.creator) === login);
+  const facts = (c) => (c ? { id: c.id, body: c.body, html_url: c.html_url, ...stickyFacts(c.body) } : null);
+  return { canonical: facts(stickies.at(-1)), sticky: facts(written.at(-1)), status: mine.at(-1) ?? null, nStickies: stickies.length, comments: p1?.comments ?? [] };
+}
+
+/**
+ * How every call is answered by the snapshot's faults plus an injected one,
+ * as the fake does (first matching fault in list order; `call`; `read`/`write`
+ * with `pr`, `sha`, `skip`, `times`, `mode`): Map n → 'fail' | 'notfound' |
+ * 'rejected' | 'lost'. A fault's `comment_id` is not in the trace: it is
+ * taken to match (the fixtures narrow it to the comment they write).
+ */
+function answers(snapshot, calls, extra) {
+  const faults = [...(Array.isArray(snapshot.faults) ? snapshot.faults : []), ...(extra ? [extra] : [])];
+  const seen = faults.map(() => 0);
+  const used = faults.map(() => 0);
+  const out = new Map();
+  for (const c of calls) {
+    for (let i = 0; i < faults.length; i++) {
+      const f = faults[i];
+      if (f.call !== undefined && f.call !== null && f.read === undefined && f.write === undefined) {
+        if (f.call === c.n) { out.set(c.n, f.status === 404 && c.kind !== 'user' ? 'notfound' : 'fail'); break; }
+        continue;
+      }
+      if ((c.op === 'read' ? f.read : f.write) !== c.kind) continue;
+      if (f.pr && f.pr !== c.pr) continue;
+      if (f.sha && f.sha !== c.sha) continue;
+      if (seen[i]++ < (f.skip ?? 0)) continue;
+      if (f.times && used[i] >= f.times) continue;
+      used[i]++;
+      if (f.mode === 'lost_response' && c.op === 'write') out.set(c.n, 'lost');
+      else if (f.status === 404 && c.kind !== 'user') out.set(c.n, 'notfound');
+      else if (f.status === 422 && c.op === 'write') out.set(c.n, 'rejected');
+      else out.set(c.n, 'fail');
+      break;
+    }
+  }
+  return out;
+}
+
+/**
+ * N17/N18 for publish: the writes listed are the write calls that took
+ * effect, in order. A lost answer that was re-read counts as done (listed,
+ * or not when the re-read failed); a DELETE answered 404 is done (§7.2 W2).
+ * Returns {problems, listed: Map n → index in writes}.
+ */
+function publishListing(calls, ans, writes) {
+  const problems = [];
+  const listed = new Map();
+  let k = 0;
+  for (const c of calls.filter((x) => x.op === 'write')) {
+    const a = ans.get(c.n);
+    const w = writes[k];
+    const fits = w !== undefined && (P_WRITE_OF[c.kind] ?? []).includes(w.kind) && (w.pr === undefined || w.pr === c.pr);
+    if (!a) {
+      if (!fits) { problems.push(`write call ${c.n} (${c.kind}) took effect but writes[${k}] is ${w ? w.kind : 'missing'} (N17)`); return { problems, listed }; }
+      listed.set(c.n, k++);
+    } else if ((a === 'lost' || (a === 'notfound' && c.kind === 'comment_delete')) && fits) listed.set(c.n, k++);
+  }
+  if (k !== writes.length) problems.push(`${writes.length - k} listed write(s) after writes[${k - 1}] match no write call that took effect (N17)`);
+  return { problems, listed };
+}
+
+/**
+ * The role of every write call of a fault-free publish run (§7.2): W1 (the
+ * first write, a sticky write), W2 (a delete before the review), W3p (the
+ * pending status), final (a success/failure status: W6, or W3 without
+ * attempts), W4 (the first review: the batch), W4f (a per-finding review),
+ * W5 (a sticky write after the review), W5d (its deletes), unwritten (the
+ * sticky PATCH after a failed final status).
+ */
+function publishRoles(calls, ans, listed, writes) {
+  const roles = new Map();
+  let review = false;
+  let first = true;
+  let prev = null;
+  for (const c of calls.filter((x) => x.op === 'write')) {
+    const w = listed.has(c.n) ? writes[listed.get(c.n)] : null;
+    let r;
+    if (c.kind === 'review') { r = review ? 'W4f' : 'W4'; review = true; }
+    else if (c.kind === 'comment') r = first ? 'W1' : prev && prev.role === 'final' && prev.failed ? 'unwritten' : review ? 'W5' : 'comment';
+    else if (c.kind === 'comment_delete') r = review ? 'W5d' : 'W2';
+    else if (c.kind === 'status') r = w ? (w.state === 'pending' ? 'W3p' : 'final') : 'status';
+    else r = c.kind;
+    const failed = ['fail', 'notfound', 'rejected'].includes(ans.get(c.n));
+    // A failed status of a run with attempts is the final one when the
+    // pending one was written before it.
+    if (r === 'status' && failed) r = [...roles.values()].includes('W3p') || !review ? 'final' : 'status';
+    roles.set(c.n, r);
+    prev = { role: r, failed };
+    first = false;
+  }
+  return roles;
+}
+
+/** Everything PUBLISH promises for one run of a publish fixture (see README). */
+function checkPublish(fx, run, fault, base) {
+  const problems = [];
+  const fail = (m) => problems.push(m);
+  if (run.signal) fail(`killed by ${run.signal}`);
+  if (run.code === 99) fail('sanitizer report (exit 99)');
+  if (![0, 1, 2, 3].includes(run.code)) fail(`exit ${run.code} is not 0/1/2/3`);
+  if (/ERROR: (Address|Leak)Sanitizer|runtime error:/.test(run.stderr)) fail(`sanitizer: ${(/(ERROR: \w+Sanitizer: \S+|runtime error:[^\n]*)/.exec(run.stderr) ?? [''])[0]} at ${(/#\d+ 0x[0-9a-f]+ in \S+ (\S+)/.exec(run.stderr) ?? ['', '?'])[1]}`);
+  let rep = null;
+  try { rep = JSON.parse(run.stdout); } catch { fail('stdout is not JSON'); }
+  if (!rep) return problems;
+  if (rep === null || typeof rep !== 'object' || Array.isArray(rep) || rep.report !== 1 || !Array.isArray(rep.steps) || !Array.isArray(rep.writes)) { fail('stdout is not a report'); return problems; }
+  if (rep.exit !== run.code) fail(`report exit ${rep.exit} ≠ process exit ${run.code}`);
+  let calls;
+  try { calls = parseTrace(run.stderr); } catch (e) { fail(e.message); return problems; }
+  const snap = fx.snapshot;
+  const cmd = snap.command?.name;
+  const dry = rep.dry_run === true;
+  const head = snap.command?.findings?.head ?? (snap.pulls ?? []).find((x) => x.number === snap.command?.pr)?.head?.sha;
+
+  // The report (§9, §2).
+  rep.steps.forEach((st, i) => {
+    const at = `steps[${i}]`;
+    if (!(st.step in P_OUTCOMES)) { fail(`${at}.step ${st.step}`); return; }
+    if (P_OUTCOMES[st.step] && !P_OUTCOMES[st.step].includes(st.outcome)) fail(`${at}.outcome ${st.outcome}`);
+    if (st.outcome === 'error' && run.code !== 2 && run.code !== 3) fail(`${at}: outcome error but exit ${run.code} (§2)`);
+    if (['refused', 'superseded', 'partial'].includes(st.outcome) && SEVERITY[run.code] < 1) fail(`${at}: outcome ${st.outcome} but exit ${run.code} (§2)`);
+    if (st.status !== undefined && st.status !== null && rank(st.status) === null) fail(`${at}.status ${st.status}`);
+  });
+  rep.writes.forEach((w, i) => {
+    const at = `writes[${i}]`;
+    switch (w.kind) {
+      case 'comment_create': case 'comment_update':
+        // P30: a planned create (dry run) has comment_id null.
+        if (!Number.isSafeInteger(w.pr) || !(Number.isSafeInteger(w.comment_id) || (dry && w.kind === 'comment_create' && w.comment_id === null)) || !/^[0-9a-f]{64}$/.test(w.body_sha256 ?? '')) fail(`${at} ${JSON.stringify(w)}`);
+        break;
+      case 'comment_delete': if (!Number.isSafeInteger(w.pr) || !Number.isSafeInteger(w.comment_id)) fail(`${at} ${JSON.stringify(w)}`); break;
+      case 'review': if (!Number.isSafeInteger(w.pr) || w.event !== 'COMMENT' || !Array.isArray(w.findings)) fail(`${at} ${JSON.stringify(w)} (U6: COMMENT reviews only)`); break;
+      case 'status': {
+        // §5.5: context review_context; success for PASSED / PASSED WITH
+        // NOTES, failure for the other tiers; pending = `publishing`.
+        const t = statusTier(w);
+        if (w.context !== reviewContext(snap)) fail(`${at}: status context ${w.context}`);
+        if (w.sha !== head) fail(`${at}: status on ${String(w.sha).slice(0, 7)}, not the head`);
+        if (w.state === 'pending') { if (w.description !== 'publishing') fail(`${at}: pending status '${w.description}'`); }
+        else if (rank(t) === null) fail(`${at}: status description '${w.description}' names no tier`);
+        else if ((w.state === 'success') !== (rank(t) >= TIER_RANK.PASSED_WITH_NOTES) || !['success', 'failure'].includes(w.state)) fail(`${at}: status ${w.state} for ${t} (§5.5)`);
+        break;
+      }
+      default: fail(`${at}.kind ${w.kind}`);
+    }
+  });
+  if (cmd === 'review-local' && calls.length) fail(`review-local made ${calls.length} call(s) (§7.5: no network)`);
+  const writeCalls = calls.filter((x) => x.op === 'write');
+  if (cmd === 'review-plan' && (writeCalls.length || rep.writes.length)) fail('review-plan wrote (§6)');
+  if (!rep.steps.length && run.code === 2 && calls.length) fail(`exit 2 with the stub report after ${calls.length} call(s) (I1: before any read)`);
+  if (dry && writeCalls.length) fail(`dry run made ${writeCalls.length} write call(s) (§7.4)`);
+
+  const ans = answers(snap, calls, fault?.inject ?? null);
+  // U5/T4: no write before GET /user answered.
+  for (const w of writeCalls) {
+    if (!calls.some((x) => x.n < w.n && x.op === 'read' && x.kind === 'user' && !ans.has(x.n))) { fail(`write call ${w.n} (${w.kind}) before GET /user succeeded (U5, T4)`); break; }
+  }
+  if (!dry) publishListing(calls, ans, rep.writes).problems.forEach(fail);
+
+  // Order (§7.2 W6): the final status is written after the last sticky write.
+  const lastFinal = rep.writes.findLastIndex((w) => w.kind === 'status' && w.state !== 'pending');
+  const lastSticky = rep.writes.findLastIndex((w) => w.kind === 'comment_create' || w.kind === 'comment_update');
+  if (!dry && lastFinal >= 0 && lastSticky > lastFinal) fail(`a sticky write (writes[${lastSticky}]) after the final status (writes[${lastFinal}]): the status does not describe the last sticky (§7.2 W6)`);
+  // A thread that failed to post (any review call that failed, but the
+  // batch's 422 that falls back per finding) forbids a success after it.
+  const firstReview = writeCalls.find((x) => x.kind === 'review');
+  const threadFailed = writeCalls.find((x) => x.kind === 'review' && ['fail', 'notfound', 'rejected'].includes(ans.get(x.n)) && !(x === firstReview && ans.get(x.n) === 'rejected'));
+  if (threadFailed && !dry) {
+    const ok = writeCalls.filter((x) => x.kind === 'status' && x.n > threadFailed.n && !ans.has(x.n));
+    const { listed } = publishListing(calls, ans, rep.writes);
+    for (const x of ok) if (listed.has(x.n) && rep.writes[listed.get(x.n)].state === 'success') fail(`a success status (call ${x.n}) after the review of call ${threadFailed.n} failed (L1007)`);
+  }
+
+  // The state after the run (AGENTIC_REPLAY_STATE).
+  const cl = run.state ? claims(snap, run.state) : null;
+  const lostInPlay = [...ans.values()].includes('lost');
+  if (cl && !dry) {
+    // §9: body_sha256 is the hash of the body written: the last write of a
+    // comment that still exists holds that body.
+    const lastBody = new Map();
+    for (const w of rep.writes) if (w.kind === 'comment_create' || w.kind === 'comment_update') lastBody.set(w.comment_id, w.body_sha256);
+    for (const [id, h] of lastBody) {
+      const c = cl.comments.find((x) => x.id === id);
+      if (c && sha256(c.body) !== h && !lostInPlay) fail(`comment ${id}: body_sha256 ${h.slice(0, 12)}… is not the body it holds after the run (§9)`);
+    }
+    // §5.5: a status's target_url is the sticky's html_url.
+    if (cl.status && !cl.canonical) fail(`the run wrote a pr-review status ('${cl.status.description}'), yet no sticky is left on the PR`);
+    else if (cl.status && cl.status.target_url !== cl.canonical.html_url) fail(`the newest pr-review status the run wrote points to ${cl.status.target_url}, the sticky is ${cl.canonical.html_url} (§5.5)`);
+    // W6 / W3: the newest status the run wrote is the last sticky's.
+    const st = statusTier(cl.status);
+    if (st && cl.canonical && st !== cl.canonical.tier && !lostInPlay) fail(`the newest pr-review status the run wrote says ${st}, the sticky ${cl.canonical.tier} (§7.2 W6)`);
+  }
+  if (!fault) return problems;
+
+  // A call the snapshot's own faults already answer: nothing changes.
+  if (fault.already) {
+    if (run.stdout !== base.stdout) fail('a call the fixture already fails, failed again, changed the report');
+    return problems;
+  }
+  const c = fault.call;
+  const role = fx.roles.get(c.n) ?? null;
+  const kind = fault.kind;
+  const later = calls.filter((x) => x.n > c.n);
+  const laterWrites = later.filter((x) => x.op === 'write');
+  const step = rep.steps.find((x) => x.step === 'publish' || x.step === 'plan');
+
+  // Nothing written when the fault-free run writes nothing (§7.1, §7.3:
+  // a failure only ever stops or degrades a publish).
+  if (!base.calls.some((x) => x.op === 'write') && writeCalls.length) fail(`${writeCalls.length} write call(s); the fault-free run writes nothing`);
+
+  // L1007: no claim better than the fault-free run's final tier; no finding removed.
+  const bt = base.tier;
+  const claim = (what, t) => {
+    if (t === null || t === undefined) return;
+    if (bt === null) { if (what !== 'the report') fail(`${what} claims ${t}; the fault-free run reaches no tier (L1007)`); }
+    else if (rank(t) === null) fail(`${what} claims '${t}', no tier`);
+    else if (rank(t) > rank(bt)) fail(`${what} claims ${t}, better than the fault-free ${bt} (L1007)`);
+  };
+  if (cl) {
+    if (cl.sticky) {
+      claim('the last sticky written', cl.sticky.tier);
+      const lost = [...base.ids].filter((id) => !cl.sticky.ids.has(id));
+      if (lost.length) fail(`the last sticky written lacks finding(s) ${lost.join(', ')} of the fault-free sticky (L1007)`);
+    }
+    // Whatever the run wrote, the sticky the PR shows afterwards keeps every finding.
+    if ((rep.writes.length || cl.sticky || cl.status) && base.ids.size) {
+      const lost = [...base.ids].filter((id) => !cl.canonical?.ids.has(id));
+      if (!cl.canonical) fail(`the run wrote, and no sticky is left on the PR: finding(s) ${lost.join(', ')} removed (L1007)`);
+      else if (lost.length) fail(`the sticky left on the PR (${cl.canonical.id}) lacks finding(s) ${lost.join(', ')} of the fault-free sticky (L1007)`);
+    }
+    claim('the newest pr-review status written', statusTier(cl.status));
+  } else {
+    const st = rep.writes.findLast((w) => w.kind === 'status');
+    claim('the newest pr-review status written', statusTier(st));
+    if (rep.writes.some((w) => w.kind === 'comment_create' || w.kind === 'comment_update') && step?.findings && base.report.steps[0]?.findings) {
+      const ids = new Set(step.findings.map((f) => f.id));
+      const lost = base.report.steps[0].findings.map((f) => f.id).filter((id) => !ids.has(id));
+      if (lost.length) fail(`a sticky was written, yet the report lacks finding(s) ${lost.join(', ')} of the fault-free run (L1007)`);
+    }
+  }
+  if (!dry && rep.writes.length) claim('the report', step?.status);
+
+  if (kind === 'lost') {
+    // §7.2: a lost answer is re-read; its effect shows, so it is done.
+    if (run.code !== base.code) fail(`${role} applied but its answer lost: exit ${run.code}, fault-free ${base.code} (§7.2: done when its effect shows)`);
+    if (cl && base.claims) {
+      if (cl.nStickies !== base.claims.nStickies) fail(`${cl.nStickies} sticky comment(s) after a lost ${role}, ${base.claims.nStickies} without (§7.2)`);
+      if (cl.canonical?.tier !== base.claims.canonical?.tier) fail(`sticky ${cl.canonical?.tier} after a lost ${role}, ${base.claims.canonical?.tier} without (§7.2)`);
+      if ((cl.status?.description ?? null) !== (base.claims.status?.description ?? null)) fail(`status '${cl.status?.description}' after a lost ${role}, '${base.claims.status?.description}' without (§7.2)`);
+    }
+    return problems;
+  }
+  if (kind === 422 && c.kind === 'review' && role === 'W4') {
+    // X12: a batch refused with 422 falls back to one review per attempt.
+    if (run.code !== base.code) fail(`batch review refused (422): exit ${run.code}, fault-free ${base.code} (§7.2 W4, X12)`);
+    if (cl && base.claims && cl.canonical?.tier !== base.claims.canonical?.tier) fail(`batch review refused (422): sticky ${cl.canonical?.tier}, fault-free ${base.claims.canonical?.tier} (X12)`);
+    return problems;
+  }
+
+  const exit23 = (why) => { if (run.code !== 3 && run.code !== 2) fail(`${why}: exit ${run.code}, expected 3 (§2, §7)`); };
+  if (c.op === 'read') {
+    if (c.kind === 'user') {
+      // U5: unreadable → 3, nothing written.
+      if (laterWrites.length) fail('GET /user failed, yet a write call was made (U5, T4)');
+      if (run.code !== 3) fail(`GET /user failed: exit ${run.code}, expected 3 (U5)`);
+      if (step && step.outcome !== 'error') fail(`GET /user failed: outcome ${step.outcome}, expected error`);
+      return problems;
+    }
+    if (cmd === 'review-plan') {
+      if ((c.kind === 'compare' || c.kind === 'commits') && kind === 404) return problems; // H3: 404 → full
+      // P25 (docs/spec-notes.md): the merge base unreadable leaves
+      // merge_base and mr_range null, and the plan is still exit 0.
+      const mergeBaseLost = (c.kind === 'compare' || c.kind === 'commits') && run.code === 0 && step?.outcome === 'planned' && step.plan?.merge_base === null && step.plan?.mr_range === null;
+      if (!mergeBaseLost) exit23(`plan read ${c.kind} failed`);
+      if (c.kind === 'review_comments' && step?.outcome === 'planned' && step.plan && step.plan.replies !== null) fail('review comments unreadable, yet replies are not null (H4)');
+      return problems;
+    }
+    const firstPull = calls.find((x) => x.op === 'read' && x.kind === 'pull');
+    if (kind === 404 && c.kind === 'pull' && firstPull?.n === c.n) {
+      if (run.code !== 2) fail(`pull 404: exit ${run.code}, expected 2 (§7.1 step 2)`);
+    } else exit23(`read ${c.kind} failed`);
+    const firstWrite = base.calls.find((x) => x.op === 'write');
+    if (!firstWrite || c.n < firstWrite.n) {
+      // §7.1 step 2 (and G before W1): a failed read before the first write stops the run.
+      if (writeCalls.length) fail(`read ${c.kind} failed before the first write, yet ${writeCalls.length} write call(s) were made (§7.1)`);
+      if (step && step.outcome !== 'error') fail(`read ${c.kind} failed before any write: outcome ${step.outcome}, expected error`);
+    }
+    return problems;
+  }
+
+  // A write that failed (502, 404, 422).
+  if (!(c.kind === 'comment_delete' && kind === 404)) {
+    if (kind === 422) { if (![1, 2, 3].includes(run.code)) fail(`${role} refused (422): exit ${run.code}`); }
+    else exit23(`${role} failed`);
+  }
+  const baseLater = base.calls.filter((x) => x.n > c.n && x.op === 'write');
+  const baseFinalAfter = baseLater.some((x) => fx.roles.get(x.n) === 'final');
+  switch (role) {
+    case 'W1':
+      if (laterWrites.length) fail(`W1 failed, yet ${laterWrites.length} write call(s) followed (§7.2: stop)`);
+      break;
+    case 'W2': case 'W3p':
+      if (baseFinalAfter && !laterWrites.some((x) => x.kind === 'status')) fail(`${role} failed and the run did not continue to the final status (§7.2: continue)`);
+      break;
+    case 'W4': case 'W4f':
+      if (cl?.sticky && cl.sticky.tier !== 'PARTIAL') fail(`a review failed, yet the last sticky written says ${cl.sticky.tier}, not PARTIAL (§7.2 W4, M7)`);
+      if (cl && statusTier(cl.status) && statusTier(cl.status) !== 'PARTIAL') fail(`a review failed, yet the newest status written says ${statusTier(cl.status)} (§7.2 W4, W6)`);
+      break;
+    case 'W5': {
+      // W6 then writes S's PARTIAL status (unless the fixture fails it too).
+      const w6 = laterWrites.find((x) => x.kind === 'status');
+      if (baseFinalAfter && !w6) fail('W5 failed and no status followed (§7.2 W5: W6 writes S\'s PARTIAL status)');
+      else if (w6 && !ans.has(w6.n) && cl && statusTier(cl.status) !== 'PARTIAL') fail(`W5 failed: the newest status written is '${cl.status?.description ?? 'none'}', expected S's PARTIAL (§7.2 W5)`);
+      break;
+    }
+    case 'final':
+      if (!laterWrites.some((x) => x.kind === 'comment')) fail('the final status failed and no PATCH of the sticky (PARTIAL with status_unwritten) followed (§7.2)');
+      if (cl?.sticky && cl.sticky.tier !== 'PARTIAL') fail(`the final status failed, yet the last sticky written says ${cl.sticky.tier} (§7.2)`);
+      break;
+    default:
+  }
+  return problems;
+}
+
 // --- main --------------------------------------------------------------------
 
 async function pool(items, jobs, fn) {
@@ -441,44 +849,89 @@ async function pool(items, jobs, fn) {
 }
 
 function loadFixtures(only) {
-  return readdirSync(FIXTURES)
+  const dir = (d, prefix, family) => readdirSync(d)
     .filter((f) => /^[0-9].*\.json$/.test(f) && !f.endsWith('.expect.json'))
-    .filter((f) => !only.length || only.some((o) => f.startsWith(o)))
+    .filter((f) => !only.length || only.some((o) => f.startsWith(o) || (prefix + f).startsWith(o)))
     .sort()
     .map((f) => {
-      const file = path.join(FIXTURES, f);
+      const file = path.join(d, f);
       const expectFile = file.replace(/\.json$/, '.expect.json');
       const expect = existsSync(expectFile) ? JSON.parse(readFileSync(expectFile, 'utf8')) : {};
-      return { name: f.replace(/\.json$/, ''), file, text: readFileSync(file, 'utf8'), snapshot: JSON.parse(readFileSync(file, 'utf8')), args: expect.args ?? [] };
+      return { name: prefix + f.replace(/\.json$/, ''), family, file, text: readFileSync(file, 'utf8'), snapshot: JSON.parse(readFileSync(file, 'utf8')), args: expect.args ?? [] };
     });
+  return [...dir(FIXTURES, '', 'gate'), ...(existsSync(PUBLISH_FIXTURES) ? dir(PUBLISH_FIXTURES, 'publish/', 'publish') : [])];
+}
+
+/** A run with its final snapshot (AGENTIC_REPLAY_STATE), null when the build does not print it. */
+async function replay(bin, args, env, stateFile) {
+  rmSync(stateFile, { force: true });
+  const run = await exec(bin, ['replay', '--quiet', ...args], { ...env, AGENTIC_REPLAY_STATE: stateFile });
+  run.state = null;
+  if (existsSync(stateFile)) {
+    try { run.state = JSON.parse(readFileSync(stateFile, 'utf8')); } catch { run.state = null; }
+    rmSync(stateFile, { force: true });
+  }
+  return run;
 }
 
 async function main() {
   const o = parseArgs(process.argv.slice(2));
-  for (const b of [o.bin, ...(o.sanKinds.size ? [o.san] : [])]) if (!existsSync(b)) throw new Error(`${b} is not built (tests/torture/run.sh builds it)`);
+  for (const b of [o.bin, ...(o.sanKinds.size || o.publishSanKinds.size ? [o.san] : [])]) if (!existsSync(b)) throw new Error(`${b} is not built (tests/torture/run.sh builds it)`);
   const started = Date.now();
   const work = mkdtempSync(path.join(os.tmpdir(), 'aa-torture-'));
   const fixtures = loadFixtures(o.only);
   const failures = [];
   let passed = 0;
   const bySan = { plain: 0, san: 0 };
+  const byFamily = { gate: { fixtures: 0, runs: 0 }, publish: { fixtures: 0, runs: 0 } };
+  let stateSeen = false;
+  const sanKindsOf = (fx) => (fx.family === 'publish' ? o.publishSanKinds : o.sanKinds);
   try {
     // 1. Fault-free traced replays (sanitizer build when any kind uses it).
-    const baseBin = o.sanKinds.size ? o.san : o.bin;
-    await pool(fixtures, o.jobs, async (fx) => {
-      const run = await exec(baseBin, ['replay', '--quiet', ...fx.args, fx.file], o.sanKinds.size ? SAN_ENV : {});
+    await pool(fixtures, o.jobs, async (fx, i) => {
+      const san = sanKindsOf(fx).size > 0;
+      const run = await replay(san ? o.san : o.bin, [...fx.args, fx.file], san ? SAN_ENV : {}, path.join(work, `base-${i}.state.json`));
+      byFamily[fx.family].fixtures++;
       let report = null;
       let p;
       try {
         report = JSON.parse(run.stdout);
         fx.calls = parseTrace(run.stderr);
-        fx.owners = attribute(fx.calls, report);
-        p = check(fx, run, null, null);
+        if (fx.family === 'publish') {
+          stateSeen ||= run.state !== null;
+          const ans = answers(fx.snapshot, fx.calls, null);
+          const { listed } = publishListing(fx.calls, ans, report.writes ?? []);
+          fx.answers = ans;
+          fx.roles = publishRoles(fx.calls, ans, listed, report.writes ?? []);
+          p = checkPublish(fx, run, null, null);
+        } else {
+          fx.owners = attribute(fx.calls, report);
+          p = check(fx, run, null, null);
+        }
       } catch (e) {
         report = null;
         p = [`fault-free run unusable: ${e.message}`];
+        if (run.code === 99 || /ERROR: (Address|Leak)Sanitizer|runtime error:/.test(run.stderr)) p.push(`sanitizer: ${(/(ERROR: \w+Sanitizer[^\n]*|[^\n]*runtime error:[^\n]*)/.exec(run.stderr) ?? ['exit 99'])[0]} ${(/#\d+ 0x[0-9a-f]+ in (\S+ \S+)/.exec(run.stderr) ?? ['', ''])[1]}`);
       }
       fx.base = { ...run, report, calls: fx.calls };
+      if (report && fx.family === 'publish') {
+        // What the merged findings justify: the final tier and findings of
+        // the run without any fault (the fixture's own faults removed too;
+        // a failed write of the fixture makes its run PARTIAL).
+        let clean = { ...run, report };
+        if (Array.isArray(fx.snapshot.faults) && fx.snapshot.faults.length) {
+          const file = path.join(work, `clean-${i}.json`);
+          writeFileSync(file, JSON.stringify({ ...fx.snapshot, faults: [] }));
+          clean = await replay(o.bin, [...fx.args, file], {}, path.join(work, `clean-${i}.state.json`));
+          rmSync(file, { force: true });
+          try { clean.report = JSON.parse(clean.stdout); } catch { clean.report = null; }
+        }
+        const ccl = clean.state ? claims(fx.snapshot, clean.state) : null;
+        const cstep = (clean.report?.steps ?? []).find((x) => x.step === 'publish');
+        fx.base.claims = run.state ? claims(fx.snapshot, run.state) : null;
+        fx.base.tier = ccl && clean.report?.dry_run !== true ? (ccl.canonical?.tier ?? null) : (cstep?.status ?? null);
+        fx.base.ids = ccl?.canonical?.ids ?? new Set();
+      }
       if (p.length) failures.push({ fixture: fx.name, fault: null, problems: p, stderr: run.stderr.slice(-600) });
       else passed++;
     });
@@ -486,21 +939,39 @@ async function main() {
     const jobs = [];
     for (const fx of fixtures) {
       if (!fx.base.report) continue;
-      for (let n = 1; n <= fx.calls.length; n++) for (const kind of KINDS) jobs.push({ fx, n, kind });
+      if (fx.family !== 'publish') {
+        for (let n = 1; n <= fx.calls.length; n++) for (const kind of KINDS) jobs.push({ fx, n, kind, inject: { call: n, status: kind } });
+        continue;
+      }
+      for (const c of fx.calls) {
+        for (const kind of PUBLISH_KINDS) jobs.push({ fx, n: c.n, kind, inject: { call: c.n, status: kind } });
+        if (c.op !== 'write' || fx.answers.has(c.n)) continue;
+        // The n-th call is the (skip+1)-th of its kind that reaches a fault
+        // appended after the fixture's own.
+        const skip = fx.calls.filter((x) => x.n < c.n && x.op === 'write' && x.kind === c.kind && x.pr === c.pr && !fx.answers.has(x.n)).length;
+        for (const kind of PUBLISH_WRITE_KINDS) {
+          jobs.push({ fx, n: c.n, kind, inject: kind === 'lost'
+            ? { write: c.kind, pr: c.pr, skip, times: 1, status: 502, mode: 'lost_response' }
+            : { write: c.kind, pr: c.pr, skip, times: 1, status: kind } });
+        }
+      }
     }
     await pool(jobs, o.jobs, async (j, i) => {
       const snap = structuredClone(j.fx.snapshot);
-      snap.faults = [...(Array.isArray(snap.faults) ? snap.faults : []), { call: j.n, status: j.kind }];
+      snap.faults = [...(Array.isArray(snap.faults) ? snap.faults : []), j.inject];
       const file = path.join(work, `${i}.json`);
       writeFileSync(file, JSON.stringify(snap));
-      const san = o.sanKinds.has(String(j.kind));
+      const san = sanKindsOf(j.fx).has(String(j.kind));
       bySan[san ? 'san' : 'plain']++;
+      byFamily[j.fx.family].runs++;
       let run;
       let p;
-      const fault = { n: j.n, kind: j.kind, call: j.fx.calls[j.n - 1], owner: j.fx.owners[j.n - 1] };
+      const publish = j.fx.family === 'publish';
+      const fault = { n: j.n, kind: j.kind, call: j.fx.calls[j.n - 1], owner: j.fx.owners?.[j.n - 1], inject: j.inject };
+      if (publish) fault.already = j.fx.answers.has(j.n);
       try {
-        run = await exec(san ? o.san : o.bin, ['replay', '--quiet', ...j.fx.args, file], san ? SAN_ENV : {});
-        p = check(j.fx, run, fault, j.fx.base);
+        run = await replay(san ? o.san : o.bin, [...j.fx.args, file], san ? SAN_ENV : {}, path.join(work, `${i}.state.json`));
+        p = publish ? checkPublish(j.fx, run, fault, j.fx.base) : check(j.fx, run, fault, j.fx.base);
       } catch (e) {
         run = run ?? { code: null, stderr: '' };
         p = [`checker crashed: ${e.stack}`];
@@ -508,7 +979,8 @@ async function main() {
         rmSync(file, { force: true });
       }
       if (p.length) {
-        failures.push({ fixture: j.fx.name, fault: { call: j.n, status: j.kind, what: `${fault.call.op} ${fault.call.kind} pr=${fault.call.pr}`, owner: fault.owner }, exit: run.code, problems: p, stderr: run.stderr.split('\n').filter((l) => !TRACE.test(l)).join('\n').slice(-800) });
+        const what = `${fault.call.op} ${fault.call.kind} pr=${fault.call.pr}`;
+        failures.push({ fixture: j.fx.name, fault: { call: j.n, status: j.kind, what, owner: publish ? (j.fx.roles.get(j.n) ?? 'read') : fault.owner }, exit: run.code, problems: p, stderr: run.stderr.split('\n').filter((l) => !TRACE.test(l)).join('\n').slice(-800) });
       } else passed++;
     });
   } finally {
@@ -533,7 +1005,8 @@ async function main() {
     for (const [k, n] of [...kinds].sort((a, b) => b[1] - a[1])) console.log(`  ${String(n).padStart(5)} × ${k}`);
   }
   if (o.json) writeFileSync(o.json, JSON.stringify(failures, null, 1));
-  console.log(`torture: ${fixtures.length} fixtures, ${passed + failures.length} runs (${bySan.san} sanitizer, ${bySan.plain} plain, plus ${fixtures.length} fault-free) in ${secs} s`);
+  if (byFamily.publish.fixtures && !stateSeen) console.log('torture: this build does not print the final snapshot (AGENTIC_REPLAY_STATE): the publish sticky checks ran on the report only');
+  console.log(`torture: ${fixtures.length} fixtures (${byFamily.gate.fixtures} gate, ${byFamily.publish.fixtures} publish), ${passed + failures.length} runs (${bySan.san} sanitizer, ${bySan.plain} plain, plus ${fixtures.length} fault-free; publish ${byFamily.publish.runs}) in ${secs} s`);
   console.log(`${passed} passed, ${failures.length} failed`);
   process.exitCode = failures.length ? 1 : 0;
 }
