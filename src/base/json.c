@@ -503,7 +503,9 @@ void jw_cjson(struct jw *w, const cJSON *item)
 	} else if (cJSON_IsArray(item)) {
 		jw_arr_begin(w);
 		cJSON_ArrayForEach(c, item)
+		{
 			jw_cjson(w, c);
+		}
 		jw_arr_end(w);
 	} else if (cJSON_IsString(item)) {
 		jw_str(w, item->valuestring);

@@ -129,9 +129,13 @@ static int repositories(const char *opt, const char *v, bool list)
 static int pr_ref(struct cli *c, const char *opt, const char *v)
 {
 	struct buf err = BUF_INIT(BUF_MAX_SMALL);
-	const char *hash = strrchr(v, '#'), *num = v, *repo = NULL;
+	const char *hash, *num = v, *repo = NULL;
 	size_t rlen = 0;
 	int error = 0;
+
+	if (!v)
+		return -1; /* cli_parse gives every valued option a value */
+	hash = strrchr(v, '#');
 
 	if (strncmp(v, "https://", 8) == 0) {
 		const char *path = strchr(v + 8, '/'), *pull;
@@ -224,8 +228,8 @@ static int set(struct cli *c, const struct option_def *o, const char *v)
 	case OPT_PR_REF:
 		return pr_ref(c, o->name, v);
 	case OPT_MODE:
-		if (strcmp(v, "auto") && strcmp(v, "full") &&
-		    strcmp(v, "incremental")) {
+		if (!v || (strcmp(v, "auto") != 0 && strcmp(v, "full") != 0 &&
+			   strcmp(v, "incremental") != 0)) {
 			log_error("%s: --mode: '%s' is not auto, full or "
 				  "incremental", c->command, v);
 			return -1;

@@ -11,6 +11,7 @@
 #include "formats/event.h"
 #include "cmd/log.h"
 #include "cmd/session.h"
+#include "formats/snapshot.h"
 
 static int usage_report(void)
 {
@@ -20,6 +21,25 @@ static int usage_report(void)
 	fputs(out.ptr, stdout);
 	buf_release(&out);
 	return EXIT_USAGE;
+}
+
+/* AGENTIC_REPLAY_STATE: the snapshot as the run's writes left it (what
+ * fakehub would now serve), so tests can check the end state itself. */
+static void write_state(const struct snapshot *snap, const char *path)
+{
+	struct buf out = BUF_INIT(BUF_MAX_DOC);
+	FILE *f = fopen(path, "w");
+	bool failed;
+
+	if (!f) {
+		log_error("replay: cannot write '%s'", path);
+		return;
+	}
+	snapshot_to_json(snap, &out);
+	failed = fputs(out.ptr, f) == EOF;
+	if (fclose(f) != 0 || failed)
+		log_error("replay: cannot write '%s'", path);
+	buf_release(&out);
 }
 
 int cmd_replay(int argc, char **argv)
@@ -50,5 +70,7 @@ int cmd_replay(int argc, char **argv)
 		session_run_event(&s, s.snap.event_name, s.snap.event_payload,
 				  strlen(s.snap.event_payload));
 	}
+	if (s.env.replay_state)
+		write_state(&s.snap, s.env.replay_state);
 	return session_close(&s, true);
 }

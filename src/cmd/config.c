@@ -409,6 +409,8 @@ void env_load_stats(struct env_config *e)
 	 * also lists every call to the port. */
 	e->stats_trace = v && strcmp(v, "trace") == 0;
 	e->stats = env_true("AGENTIC_STATS") || e->stats_trace;
+	v = env("AGENTIC_REPLAY_STATE");
+	e->replay_state = v && *v ? v : NULL;
 }
 
 int env_load(struct env_config *e, struct policy *p, struct buf *err)

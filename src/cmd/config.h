@@ -42,6 +42,9 @@ struct env_config {
 	long sweep_state_ttl_s;   /* AGENTIC_SWEEP_STATE_TTL (3600) */
 	bool stats;               /* AGENTIC_STATS: print what the run cost */
 	bool stats_trace;         /* AGENTIC_STATS=trace: and every port call */
+	/* AGENTIC_REPLAY_STATE=FILE (replay, the torture suite): the
+	 * snapshot after the run's writes. */
+	const char *replay_state;
 	/* GitHub App mode (input app-id, …): see github/live.h. */
 	const char *app_id;       /* AGENTIC_APP_ID */
 	struct buf app_key;       /* AGENTIC_APP_PRIVATE_KEY[_FILE]: secret */
@@ -55,7 +58,8 @@ struct env_config {
  * way.
  */
 int env_load(struct env_config *e, struct policy *p, struct buf *err);
-/* Only AGENTIC_STATS: all an offline run (replay) reads of the environment. */
+/* Only AGENTIC_STATS and AGENTIC_REPLAY_STATE: all an offline run
+ * (replay) reads of the environment. */
 void env_load_stats(struct env_config *e);
 void env_release(struct env_config *e);
 

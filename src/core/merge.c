@@ -720,6 +720,11 @@ static void add_part(struct buf *out, const struct buf *part)
 	rv_one(out, part->ptr, RV_ONE_CAP, false);
 }
 
+static bool fmt_count(char *out, size_t size, size_t n)
+{
+	return snprintf(out, size, "%zu", n) < (int)size;
+}
+
 void merge_next_action(struct buf *out, const struct review_input *in,
                        const struct review_model *m, size_t nincomplete,
                        bool status_unwritten)
@@ -728,8 +733,7 @@ void merge_next_action(struct buf *out, const struct review_input *in,
 	struct buf part = BUF_INIT(BUF_MAX_DOC);
 	char n[32];
 
-	if (nincomplete > 0 &&
-	    snprintf(n, sizeof(n), "%zu", nincomplete) < (int)sizeof(n))
+	if (nincomplete > 0 && fmt_count(n, sizeof(n), nincomplete))
 		subst(&part, review_string(in, RV_STR_PUBLISH_INCOMPLETE),
 		      "{n}", n);
 	add_part(&all, &part);

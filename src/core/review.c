@@ -3,6 +3,7 @@
  */
 #include "core/review.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -242,4 +243,11 @@ void rv_one(struct buf *out, const char *s, size_t cap, bool cell)
 		}
 	}
 	buf_release(&t);
+}
+
+const char *rv_fid(char out[RV_FID_BUF], uint32_t id)
+{
+	if (snprintf(out, RV_FID_BUF, "F%u", (unsigned)id) >= RV_FID_BUF)
+		out[0] = '\0'; /* cannot happen: 10 digits at most */
+	return out;
 }

@@ -266,6 +266,10 @@ void rv_one(struct buf *out, const char *s, size_t cap, bool cell);
 /* Code points in s (UTF-8; a stray continuation byte counts as one). */
 size_t rv_codepoints(const char *s, size_t len);
 
+/* "F<id>" (a finding's id as the input spells it) into out. */
+#define RV_FID_BUF 16
+const char *rv_fid(char out[RV_FID_BUF], uint32_t id);
+
 /* Look-ups used everywhere: NULL / -1 when absent. */
 const struct rv_finding *review_find(const struct rv_finding *f, size_t n,
 				     uint32_t id);

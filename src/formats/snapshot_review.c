@@ -95,7 +95,9 @@ static void derive_threads(struct snap_pull *p)
 		struct snap_thread *t = NULL;
 		char id[32];
 
-		snprintf(id, sizeof(id), "PRRT_%lld", (long long)root->id);
+		if (snprintf(id, sizeof(id), "PRRT_%lld", (long long)root->id) >=
+		    (int)sizeof(id))
+			continue; /* cannot happen: 19 digits at most */
 		for (size_t k = 0; k < p->nthreads; k++)
 			if (strcmp(p->threads[k].id, id) == 0)
 				t = &p->threads[k];
@@ -189,8 +191,9 @@ int snapshot_load_command(struct snapshot *s, const cJSON *root,
 			goto out;
 		if (!c->mode)
 			c->mode = xstrdup("auto");
-		if (strcmp(c->mode, "auto") && strcmp(c->mode, "full") &&
-		    strcmp(c->mode, "incremental")) {
+		if (strcmp(c->mode, "auto") != 0 &&
+		    strcmp(c->mode, "full") != 0 &&
+		    strcmp(c->mode, "incremental") != 0) {
 			buf_setf(err, "command.mode: expected auto, full or "
 				      "incremental");
 			goto out;

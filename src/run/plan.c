@@ -178,12 +178,11 @@ static void json_replies(struct jw *w, struct plan *pl)
 			if (!rc && !ic)
 				break;
 			if (!open) {
-				char fid[16];
+				char fid[RV_FID_BUF];
 
-				snprintf(fid, sizeof(fid), "F%u", (unsigned)id);
 				jw_obj_begin(w);
 				jw_key(w, "finding_id");
-				jw_str(w, fid);
+				jw_str(w, rv_fid(fid, id));
 				jw_key(w, "replies");
 				jw_arr_begin(w);
 				open = true;
@@ -274,16 +273,15 @@ static void json_prior(struct jw *w, struct plan *pl)
 		const struct rv_state_row *r = &st->rows[i];
 		const struct snap_review_comment *c =
 			root_comment(pl, r->id, r->slug);
-		char fid[16];
+		char fid[RV_FID_BUF];
 		char *fm = c ? root_field(c->body, "**Failure mode**: ")
 			     : NULL;
 		char *mi = c ? root_field(c->body, "**Mitigation**: ") : NULL;
 		char *ev = c ? root_evidence(c->body) : NULL;
 
-		snprintf(fid, sizeof(fid), "F%u", (unsigned)r->id);
 		jw_obj_begin(w);
 		jw_key(w, "id");
-		jw_str(w, fid);
+		jw_str(w, rv_fid(fid, r->id));
 		jw_key(w, "p_code");
 		jw_str(w, rv_pcode_names[r->p]);
 		jw_key(w, "section");
@@ -350,7 +348,9 @@ static void set_mode(struct plan *pl, const char *mode, const char *fmt, ...)
 {
 	va_list ap;
 
-	snprintf(pl->mode, sizeof(pl->mode), "%s", mode);
+	if (snprintf(pl->mode, sizeof(pl->mode), "%s", mode) >=
+	    (int)sizeof(pl->mode))
+		pl->mode[0] = '\0'; /* the modes are short constants */
 	buf_reset(&pl->reason);
 	va_start(ap, fmt);
 	buf_vaddf(&pl->reason, fmt, ap);

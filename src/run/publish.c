@@ -18,39 +18,30 @@
 #include "run/review.h"
 #include "run/review_int.h"
 
-/* Everything one publish holds. */
+/* Everything one publish holds (largest members first: no padding). */
 struct pub {
 	struct engine *e;
-	struct report_step *s;  /* re-fetched after report_add_* (stable) */
-	size_t step;
-	int64_t pr;
-	bool dry;
 	struct review_input *in;
-	struct rv_pr p;
-	struct snap_statuses st;
-	bool has_st;
+	const struct review_state *prior; /* the trusted sticky's state */
 	struct diff_file *files;
-	size_t nfiles;
-	struct review_model m;
-	bool has_model;
-	struct inline_plan plan;
 	/* Per finding: the previous thread's link of a reopened one, copied
 	 * (W4's re-list replaces the roots the plan points into). */
 	char **prev_url;
-	size_t ndropped, nfailed, nrejected;
-	int64_t iteration;
-	uint32_t next_id;
-	const struct review_state *prior;
 	/* The sticky this run wrote (or found equal): id and url. */
-	int64_t sticky_id;
 	char *sticky_url;
 	const char *sticky_action; /* create, update, unchanged; NULL */
-	struct buf body;           /* the last sticky body written */
-	bool status_unwritten;
-	bool incomplete;           /* the last sticky written is PARTIAL */
 	int64_t *deleted;
-	size_t ndeleted, adeleted;
+	size_t step, nfiles, ndropped, nfailed, nrejected, ndeleted, adeleted;
+	int64_t pr, iteration, sticky_id;
+	struct rv_pr p;
+	struct snap_statuses st;
+	struct review_model m;
+	struct inline_plan plan;
+	struct buf body; /* the last sticky body written */
+	uint32_t next_id;
 	int exit;
+	bool dry, has_st, has_model, status_unwritten;
+	bool incomplete; /* the last sticky written is PARTIAL */
 };
 
 static struct report_step *STEP(struct pub *u)
@@ -83,12 +74,11 @@ static void json_findings(struct jw *w, const struct review_model *m)
 	jw_arr_begin(w);
 	for (size_t i = 0; i < m->n; i++) {
 		const struct rv_finding *f = &m->f[i];
-		char id[16];
+		char id[RV_FID_BUF];
 
-		snprintf(id, sizeof(id), "F%u", (unsigned)f->id);
 		jw_obj_begin(w);
 		jw_key(w, "id");
-		jw_str(w, id);
+		jw_str(w, rv_fid(id, f->id));
 		jw_key(w, "p_code");
 		jw_str(w, rv_pcode_names[f->p]);
 		jw_key(w, "section");
@@ -106,10 +96,9 @@ static void json_findings(struct jw *w, const struct review_model *m)
 
 static void json_fid(struct jw *w, uint32_t id)
 {
-	char s[16];
+	char s[RV_FID_BUF];
 
-	snprintf(s, sizeof(s), "F%u", (unsigned)id);
-	jw_str(w, s);
+	jw_str(w, rv_fid(s, id));
 }
 
 /* The step's own members (§9), written once at the end. */
@@ -1003,11 +992,29 @@ static void conclude(struct pub *u, enum rv_tier tier)
 	finish(u, out, code);
 }
 
+/* The final status failed (W6, or W3 without attempts): the sticky is
+ * PATCHed PARTIAL with status_unwritten, so it never reads better than
+ * what GitHub shows. */
+static void status_unwritten(struct pub *u)
+{
+	struct buf body = BUF_INIT(BUF_MAX_DOC);
+	enum rv_tier tier;
+
+	api_failure(u, "setting the pr-review status");
+	u->status_unwritten = true;
+	u->incomplete = true;
+	if (render(u, &body, true, &tier) == AA_OK &&
+	    sticky_patch(u, u->sticky_id, &body) < 0)
+		api_failure(u, "marking the summary comment PARTIAL");
+	buf_release(&body);
+	conclude(u, RV_PARTIAL);
+}
+
 /* W6 (or W3 without attempts): the final status; on failure the sticky
  * is PATCHed PARTIAL with status_unwritten. */
 static void final_status(struct pub *u, bool incomplete)
 {
-	struct buf desc = BUF_INIT(BUF_MAX_SMALL), body = BUF_INIT(BUF_MAX_DOC);
+	struct buf desc = BUF_INIT(BUF_MAX_SMALL);
 	enum rv_tier tier;
 	const char *state;
 	struct sticky_doc d;
@@ -1016,20 +1023,11 @@ static void final_status(struct pub *u, bool incomplete)
 	tier = sticky_tier(&d);
 	status_fields(u, tier, false, &state, &desc);
 	if (status_matches(u, state, desc.ptr, u->sticky_url) ||
-	    set_status(u, state, desc.ptr) == AA_OK) {
+	    set_status(u, state, desc.ptr) == AA_OK)
 		conclude(u, tier);
-		goto out;
-	}
-	api_failure(u, "setting the pr-review status");
-	u->status_unwritten = true;
-	u->incomplete = true;
-	if (render(u, &body, true, &tier) == AA_OK &&
-	    sticky_patch(u, u->sticky_id, &body) < 0)
-		api_failure(u, "marking the summary comment PARTIAL");
-	conclude(u, RV_PARTIAL);
-out:
+	else
+		status_unwritten(u);
 	buf_release(&desc);
-	buf_release(&body);
 }
 
 /* W5: the reconciled sticky R over the real outcomes. */
@@ -1037,7 +1035,6 @@ static int reconcile(struct pub *u)
 {
 	const struct snap_comment *newest;
 	enum rv_tier tier;
-	int error;
 
 	if (rv_pr_reread_comments(u->e, &u->p) < 0) {
 		api_failure(u, "re-reading the comments");
@@ -1062,7 +1059,7 @@ static int reconcile(struct pub *u)
 	buf_reset(&u->body);
 	u->incomplete = rows_incomplete(u);
 	if (render(u, &u->body, u->incomplete, &tier) < 0 ||
-	    (error = sticky_patch(u, u->sticky_id, &u->body)) < 0) {
+	    sticky_patch(u, u->sticky_id, &u->body) < 0) {
 		api_failure(u, "writing the reconciled summary comment");
 		return AA_EAPI;
 	}
@@ -1197,10 +1194,11 @@ static void publish_writes(struct pub *u, struct buf *dry_out)
 		doc_init(u, &sd, true);
 		st = sticky_tier(&sd);
 		status_fields(u, st, false, &state, &desc);
-		if (set_status(u, state, desc.ptr) < 0)
-			api_failure(u, "setting the pr-review status");
 		u->incomplete = true;
-		conclude(u, st);
+		if (set_status(u, state, desc.ptr) < 0)
+			status_unwritten(u);
+		else
+			conclude(u, st);
 		break;
 	}
 	}

@@ -57,7 +57,13 @@ static void find_stickies(struct engine *e, struct rv_pr *p)
 			continue;
 		if (si.is_sticky &&
 		    policy_is_review_login(e->policy, c->author)) {
-			ALLOC_GROW(p->stickies, p->nstickies + 1, alloc);
+			if (p->nstickies == alloc) {
+				alloc = alloc ? st_mult(alloc, 2) : 8;
+				p->stickies = xrealloc(
+					p->stickies,
+					st_mult(alloc, sizeof(const struct
+							       snap_comment *)));
+			}
 			p->stickies[p->nstickies++] = c;
 		} else if (si.is_sticky) {
 			ALLOC_GROW(p->foreign, p->nforeign + 1, aforeign);
