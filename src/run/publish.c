@@ -1068,6 +1068,19 @@ static int reconcile(struct pub *u)
 	return AA_OK;
 }
 
+/* U5 before the first write: on failure the step is finished (exit 2
+ * for another login, 3 when /user cannot be read). */
+static int identity(struct pub *u, enum rv_tier tier)
+{
+	int error = rv_identity(u->e, STEP(u));
+
+	if (error < 0) {
+		finish_extra(u, tier, NULL);
+		finish(u, OUT_ERROR, error == AA_EUSAGE ? EXIT_USAGE : EXIT_API);
+	}
+	return error;
+}
+
 static void publish_writes(struct pub *u, struct buf *dry_out)
 {
 	const struct snap_comment *canon = u->p.canonical;
@@ -1096,14 +1109,8 @@ static void publish_writes(struct pub *u, struct buf *dry_out)
 
 	if (u->dry) {
 		/* §7.6: a dry run still checks the identity (T4). */
-		int error = rv_identity(u->e, STEP(u));
-
-		if (error < 0) {
-			finish_extra(u, tier, NULL);
-			finish(u, OUT_ERROR,
-			       error == AA_EUSAGE ? EXIT_USAGE : EXIT_API);
+		if (identity(u, tier) < 0)
 			goto out;
-		}
 		dry_run(u, &u->body, create, unchanged,
 			attempts ? ftier : tier, dry_out);
 		finish(u, u->ndropped ? OUT_PARTIAL : OUT_PUBLISHED,
@@ -1124,16 +1131,8 @@ static void publish_writes(struct pub *u, struct buf *dry_out)
 		finish(u, OUT_UNCHANGED, u->ndropped ? EXIT_REFUSED : EXIT_OK);
 		goto out;
 	}
-	{
-		int error = rv_identity(u->e, STEP(u));
-
-		if (error < 0) {
-			finish_extra(u, tier, NULL);
-			finish(u, OUT_ERROR,
-			       error == AA_EUSAGE ? EXIT_USAGE : EXIT_API);
-			goto out;
-		}
-	}
+	if (identity(u, tier) < 0)
+		goto out;
 	/* W1. What W2 deletes is fixed now: the duplicates H2 found (and
 	 * an untrusted canonical this write replaces), never a sticky a
 	 * concurrent run makes meanwhile. The canonical is copied out: a
