@@ -6,7 +6,7 @@
 // head and (planned) writes; recording writes nothing. Skipped while
 // `record --help` does not exit 0 (the command is being written).
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
@@ -97,6 +97,30 @@ describe('record', { skip }, () => {
       assert.match(r.steps.find((s) => s.step === 'gate').reasons.join('\n'), new RegExp(`without a reply: ${link.replace(/[.?]/g, '\\$&')}$`, 'm'));
     }
   });
+
+  // PUBLISH §8: a recording holds what publish and review-plan read (the
+  // review comments with their roots, the files with their patches, the
+  // base's SHA), so the same command replays to the same report.
+  for (const name of ['1046-reopen-thread-incremental-new-root', '1082-plan-replies-harvested']) {
+    it(`${name}: record --pr 7, the fixture's command replays the recording as the fixture`, async () => {
+      const file = path.join(path.dirname(fixture('000').file), 'publish', `${name}.json`);
+      const snap = JSON.parse(readFileSync(file, 'utf8'));
+      const rec = await record(snap, ['--pr', '7'], name);
+      assert.equal(rec.code, 0, rec.stderr.slice(-500));
+      assert.deepEqual(rec.log.filter(isWrite).map((e) => `${e.method} ${e.path}`), [], 'record writes nothing');
+      const pulled = rec.recorded.pulls.find((p) => p.number === 7);
+      const want = snap.pulls.find((p) => p.number === 7);
+      const ids = (list) => (list ?? []).map((c) => c.id).sort((x, y) => x - y);
+      assert.deepEqual(ids(pulled.review_comments), ids(want.review_comments), 'every review comment recorded');
+      assert.deepEqual((pulled.files ?? []).map((f) => [f.filename, f.patch]), (want.files ?? []).map((f) => [f.filename, f.patch ?? null]));
+      const replayed = path.join(dir, `${name}.command.json`);
+      writeFileSync(replayed, JSON.stringify({ ...rec.recorded, command: snap.command }));
+      const [a, b] = await Promise.all([runReplay(replayed), runReplay(file)]);
+      assert.ok(a.report, `replay of the recording failed: ${a.stderr.slice(-400)}`);
+      assert.deepEqual({ steps: a.report.steps, writes: a.report.writes, exit: a.report.exit },
+        { steps: b.report.steps, writes: b.report.writes, exit: b.report.exit });
+    });
+  }
 
   it('record --all of a repository: replay = live sweep --dry-run', async () => {
     const fx = fixture('150-sweep-mixed');
