@@ -1,0 +1,87 @@
+/*
+ * publish_int.h - what the files of `publish` share (publish.c: the reads,
+ * the model and the write protocol; publish_out.c; publish_writes.c).
+ * Private to run/.
+ */
+#ifndef AA_RUN_PUBLISH_INT_H
+#define AA_RUN_PUBLISH_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/merge.h"
+#include "run/review.h"
+#include "run/review_int.h"
+
+/* Everything one publish holds (largest members first: no padding). */
+struct pub {
+	struct engine *e;
+	struct review_input *in;
+	const struct review_state *prior; /* the trusted sticky's state */
+	struct diff_file *files;
+	/* Per finding: the previous thread's link of a reopened one, copied
+	 * (W4's re-list replaces the roots the plan points into). */
+	char **prev_url;
+	/* The sticky this run wrote (or found equal): id and url. */
+	char *sticky_url;
+	const char *sticky_action; /* create, update, unchanged; NULL */
+	int64_t *deleted;
+	size_t step, nfiles, ndropped, nfailed, nrejected, ndeleted, adeleted;
+	int64_t pr, iteration, sticky_id;
+	struct rv_pr p;
+	struct snap_statuses st;
+	struct review_model m;
+	struct inline_plan plan;
+	struct buf body; /* the last sticky body written */
+	uint32_t next_id;
+	int exit;
+	bool dry, has_st, has_model, status_unwritten;
+	bool incomplete; /* the last sticky written is PARTIAL */
+};
+
+static inline struct report_step *STEP(struct pub *u)
+{
+	return &u->e->report->steps[u->step];
+}
+
+/* publish_out.c: the step's members, the bodies, the dry run (each is
+ * described where it is defined). */
+
+void pub_doc_init(struct pub *u, struct sticky_doc *d, bool incomplete);
+void pub_dry_run(struct pub *u, const struct buf *first, bool create,
+		 bool unchanged, enum rv_tier final_tier,
+		 struct buf *dry_out);
+void pub_finish(struct pub *u, enum step_outcome out, int code);
+void pub_finish_extra(struct pub *u, enum rv_tier tier,
+		      const struct buf *payloads);
+void pub_json_fid(struct jw *w, uint32_t id);
+int pub_render(struct pub *u, struct buf *out, bool incomplete,
+	       enum rv_tier *tier);
+bool pub_rows_incomplete(const struct pub *u);
+bool pub_same_body(const char *have, size_t n, const struct buf *want);
+void pub_status_fields(const struct pub *u, enum rv_tier tier,
+		       bool pending, const char **state, struct buf *desc);
+bool pub_status_matches(const struct pub *u, const char *state,
+			const char *desc, const char *url);
+
+/* publish_writes.c: the writes and their lost answers, the inline
+ * threads. */
+
+void pub_api_failure(struct pub *u, const char *what);
+int pub_delete_comment(struct pub *u, int64_t id);
+int pub_head_unmoved(struct pub *u);
+void pub_record_comment(struct pub *u, enum write_kind kind, int64_t id,
+			const struct buf *body);
+void pub_record_review(struct pub *u, int64_t review_id,
+		       const size_t *idx, size_t n);
+void pub_record_status(struct pub *u, const char *state, const char *desc,
+		       const char *url);
+int pub_render_root(struct pub *u, size_t i, struct buf *out);
+int pub_set_status(struct pub *u, const char *state, const char *desc);
+int pub_sticky_create(struct pub *u, const struct buf *body);
+int pub_sticky_patch(struct pub *u, int64_t id, const struct buf *body);
+void pub_thread_failed(struct pub *u, size_t i);
+void pub_write_threads(struct pub *u, const char *description);
+
+#endif

@@ -1,0 +1,402 @@
+/*
+ * publish_writes.c - the writes of a publish (PUBLISH.md §7.2): the
+ * sticky, the deletes, the statuses and the inline threads (W4, with the
+ * per-thread fallback of X12), each recorded in the report once. A write
+ * whose answer is lost is judged by reading again (P27), never re-sent.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/json.h"
+#include "run/publish_int.h"
+
+/* --- writes --- */
+
+void pub_record_comment(struct pub *u, enum write_kind kind, int64_t id,
+			const struct buf *body)
+{
+	struct report_write *w = report_add_write(u->e->report, kind, u->pr);
+
+	w->comment_id = id;
+	report_sha256_hex(w->body_sha256, body->ptr, body->len);
+}
+
+void pub_record_status(struct pub *u, const char *state, const char *desc,
+		       const char *url)
+{
+	struct report_write *w = report_add_write(u->e->report, W_STATUS,
+						  u->pr);
+
+	memcpy(w->sha, u->in->head, SHA_BUF);
+	w->state = xstrdup(state);
+	w->context = xstrdup(u->e->policy->review_context);
+	w->description = xstrdup(desc);
+	w->target_url = xstrdup_or_null(url);
+}
+
+void pub_record_review(struct pub *u, int64_t review_id,
+		       const size_t *idx, size_t n)
+{
+	struct report_write *w = report_add_write(u->e->report, W_REVIEW,
+						  u->pr);
+	struct buf b = BUF_INIT(BUF_MAX_SMALL);
+	struct jw j;
+
+	w->review_id = review_id;
+	memcpy(w->commit_id, u->in->head, SHA_BUF);
+	jw_init(&j, &b, false);
+	jw_arr_begin(&j);
+	for (size_t i = 0; i < n; i++)
+		pub_json_fid(&j, u->m.f[u->plan.v[idx[i]].finding].id);
+	jw_arr_end(&j);
+	w->findings = buf_detach(&b, NULL);
+}
+
+void pub_api_failure(struct pub *u, const char *what)
+{
+	step_reason(STEP(u), "%s failed", what);
+	report_note(u->e->report, NOTE_ERROR, "PR #%lld: %s failed: %s",
+		    (long long)u->pr, what, u->e->gh->error.ptr);
+	u->exit = exit_merge(u->exit, EXIT_API);
+}
+
+/* G: the PR's head, read now. AA_OK when unchanged; otherwise the step
+ * is finished (superseded, or the read failed). */
+int pub_head_unmoved(struct pub *u)
+{
+	struct gh_pull g;
+	int error;
+	bool moved;
+
+	error = u->e->gh->ops->pull(u->e->gh, u->pr, PART_PULL | PART_FRESH,
+				    &g);
+	if (error < 0 || !(g.ok & PART_PULL)) {
+		gh_pull_release(&g);
+		pub_api_failure(u, "re-reading the PR's head");
+		pub_finish(u, OUT_ERROR, EXIT_API);
+		return AA_EAPI;
+	}
+	moved = strcmp(g.pull.head_sha, u->in->head) != 0;
+	if (moved)
+		step_reason(STEP(u), "the PR's head moved to %.7s while "
+				     "publishing", g.pull.head_sha);
+	gh_pull_release(&g);
+	if (moved) {
+		pub_finish(u, OUT_SUPERSEDED, EXIT_REFUSED);
+		return AA_ERR;
+	}
+	return AA_OK;
+}
+
+/* After a lost answer: the sticky of review_login, created by this run
+ * (id above `after`) or patched (id), holding exactly `body`. */
+static const struct snap_comment *
+find_written(struct pub *u, int64_t id, int64_t after, const struct buf *body)
+{
+	if (rv_pr_reread_comments(u->e, &u->p) < 0)
+		return NULL;
+	for (size_t i = 0; i < u->p.nstickies; i++) {
+		const struct snap_comment *c = u->p.stickies[i];
+
+		if ((id ? c->id == id : c->id > after) &&
+		    pub_same_body(c->body, c->body_len, body))
+			return c;
+	}
+	return NULL;
+}
+
+static int64_t max_comment_id(const struct rv_pr *p)
+{
+	int64_t max = 0;
+
+	for (size_t i = 0; i < p->pull.pull.ncomments; i++)
+		if (p->pull.pull.comments[i].id > max)
+			max = p->pull.pull.comments[i].id;
+	return max;
+}
+
+int pub_sticky_create(struct pub *u, const struct buf *body)
+{
+	const struct github_review_ops *r = u->e->gh->ops->review;
+	int64_t after = max_comment_id(&u->p), id = 0;
+	char *url = NULL;
+	int error = r->comment_create(u->e->gh, u->pr, body->ptr, &id, &url);
+
+	if (error == AA_EAPI) {
+		const struct snap_comment *c = find_written(u, 0, after, body);
+
+		if (c) {
+			id = c->id;
+			url = xstrdup_or_null(c->html_url);
+			error = AA_OK;
+		}
+	}
+	if (error < 0) {
+		free(url);
+		return error;
+	}
+	pub_record_comment(u, W_COMMENT_CREATE, id, body);
+	u->sticky_id = id;
+	free(u->sticky_url);
+	u->sticky_url = url;
+	return AA_OK;
+}
+
+int pub_sticky_patch(struct pub *u, int64_t id, const struct buf *body)
+{
+	const struct github_review_ops *r = u->e->gh->ops->review;
+	int error = r->comment_update(u->e->gh, u->pr, id, body->ptr);
+
+	if (error == AA_EAPI && find_written(u, id, 0, body))
+		error = AA_OK;
+	if (error < 0)
+		return error;
+	pub_record_comment(u, W_COMMENT_UPDATE, id, body);
+	return AA_OK;
+}
+
+static void note_deleted(struct pub *u, int64_t id)
+{
+	ALLOC_GROW(u->deleted, u->ndeleted + 1, u->adeleted);
+	u->deleted[u->ndeleted++] = id;
+}
+
+/* DELETE a comment; 404 is done; a lost answer is judged by reading. */
+int pub_delete_comment(struct pub *u, int64_t id)
+{
+	const struct github_review_ops *r = u->e->gh->ops->review;
+	struct report_write *w;
+	int error = r->comment_delete(u->e->gh, u->pr, id);
+
+	if (error == AA_EAPI && rv_pr_reread_comments(u->e, &u->p) == AA_OK) {
+		bool gone = true;
+
+		for (size_t i = 0; i < u->p.pull.pull.ncomments; i++)
+			if (u->p.pull.pull.comments[i].id == id)
+				gone = false;
+		if (gone)
+			error = AA_OK;
+	}
+	if (error < 0 && error != AA_ENOTFOUND)
+		return error;
+	w = report_add_write(u->e->report, W_COMMENT_DELETE, u->pr);
+	w->comment_id = id;
+	note_deleted(u, id);
+	return AA_OK;
+}
+
+int pub_set_status(struct pub *u, const char *state, const char *desc)
+{
+	int error = u->e->gh->ops->create_status(
+		u->e->gh, u->pr, u->in->head, state,
+		u->e->policy->review_context, desc, u->sticky_url);
+
+	if (error == AA_EAPI) {
+		/* A lost answer: done when the head's newest status of ours
+		 * now says exactly this. */
+		snap_statuses_release(&u->st);
+		u->has_st = u->e->gh->ops->statuses(
+				    u->e->gh, u->pr, u->in->head,
+				    STATUS_NEED_HISTORY | STATUS_NEED_IDS,
+				    &u->st) == AA_OK;
+		if (pub_status_matches(u, state, desc, u->sticky_url))
+			error = AA_OK;
+	}
+	if (error < 0)
+		return error;
+	pub_record_status(u, state, desc, u->sticky_url);
+	return AA_OK;
+}
+
+/* --- W4: the inline threads --- */
+
+/* Render attempt i's root into out. */
+int pub_render_root(struct pub *u, size_t i, struct buf *out)
+{
+	const struct inline_attempt *a = &u->plan.v[i];
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
+	struct root_doc d = {
+		.f = &u->m.f[a->finding],
+		.mode = u->in->mode,
+		.head = u->in->head,
+		.base = u->in->base,
+		.last_sha = u->in->last_sha,
+		.sticky_url = u->sticky_url ? u->sticky_url : "",
+		.previous_url = u->prev_url[a->finding],
+	};
+	int error = root_render(out, &d, &err);
+
+	buf_release(&err);
+	return error;
+}
+
+static void thread_posted(struct pub *u, size_t i, int64_t id,
+			  const char *url)
+{
+	struct rv_finding *f = &u->m.f[u->plan.v[i].finding];
+
+	f->thread = RV_THREAD_POSTED;
+	f->thread_reason = NULL;
+	f->root_id = id;
+	free(f->thread_url);
+	f->thread_url = xstrdup_or_null(url);
+}
+
+void pub_thread_failed(struct pub *u, size_t i)
+{
+	struct rv_finding *f = &u->m.f[u->plan.v[i].finding];
+
+	f->thread = RV_THREAD_FAILED;
+	f->thread_reason = NULL;
+}
+
+/* After a lost answer: the root of attempt i, now on GitHub? */
+static const struct inline_root *root_now(struct pub *u, size_t i)
+{
+	const struct rv_finding *f = &u->m.f[u->plan.v[i].finding];
+
+	if (!inline_has_root_at(f, u->p.roots, u->p.nroots, u->in->head))
+		return NULL;
+	return inline_root_of(f, u->p.roots, u->p.nroots);
+}
+
+/* The review a review comment belongs to (0 when unknown). */
+static int64_t review_of(const struct rv_pr *p, int64_t comment_id)
+{
+	for (size_t i = 0; i < p->nrc; i++)
+		if (p->rc[i].id == comment_id)
+			return p->rc[i].review_id;
+	return 0;
+}
+
+/* POST one review with attempts idx[0..n); AA_EREJECTED when GitHub
+ * refused it (nothing created). */
+static int post_review(struct pub *u, const size_t *idx, size_t n,
+		       const char *description)
+{
+	const struct github_review_ops *r = u->e->gh->ops->review;
+	struct gh_inline *inl = xcalloc(n ? n : 1, sizeof(*inl));
+	struct buf *bodies = xcalloc(n ? n : 1, sizeof(*bodies));
+	struct buf body = BUF_INIT(BUF_MAX_SMALL);
+	struct gh_review_posted out;
+	int error = AA_OK;
+
+	for (size_t k = 0; k < n && error == AA_OK; k++) {
+		const struct inline_attempt *a = &u->plan.v[idx[k]];
+
+		buf_init(&bodies[k], BUF_MAX_DOC);
+		error = pub_render_root(u, idx[k], &bodies[k]);
+		inl[k].path = u->m.f[a->finding].file;
+		inl[k].line = a->line;
+		inl[k].start_line = a->start_line;
+		inl[k].body = bodies[k].ptr;
+	}
+	buf_addf(&body, "pr-review iteration \xC2\xB7 %s \xC2\xB7 %s",
+		 description, u->sticky_url ? u->sticky_url : "");
+	if (error == AA_OK)
+		error = r->review_post(u->e->gh, u->pr, u->in->head, body.ptr,
+				       inl, n, &out);
+	else
+		error = AA_EREJECTED; /* a root that cannot fit: refused */
+	if (error == AA_OK) {
+		for (size_t k = 0; k < n; k++)
+			thread_posted(u, idx[k],
+				      k < out.n ? out.comment_ids[k] : 0,
+				      k < out.n && out.comment_urls[k]
+					      ? out.comment_urls[k]
+					      : out.html_url);
+		pub_record_review(u, out.review_id, idx, n);
+		gh_review_posted_release(&out);
+	} else if (error == AA_EAPI &&
+		   rv_pr_reread_roots(u->e, &u->p) == AA_OK) {
+		/* Lost answer: each root that shows was posted. */
+		size_t shown = 0;
+
+		int64_t review_id = 0;
+
+		for (size_t k = 0; k < n; k++) {
+			const struct inline_root *root = root_now(u, idx[k]);
+
+			if (!root)
+				continue;
+			thread_posted(u, idx[k], root->comment_id,
+				      root->html_url);
+			review_id = review_of(&u->p, root->comment_id);
+			shown++;
+		}
+		if (shown == n) {
+			pub_record_review(u, review_id, idx, n);
+			error = AA_OK;
+		}
+	}
+	for (size_t k = 0; k < n; k++)
+		buf_release(&bodies[k]);
+	free(bodies);
+	free(inl);
+	buf_release(&body);
+	return error;
+}
+
+/* W4: AA_OK when every attempt is posted; the failed ones are marked. */
+void pub_write_threads(struct pub *u, const char *description)
+{
+	size_t *idx = xcalloc(u->plan.n ? u->plan.n : 1, sizeof(*idx));
+	size_t n = 0;
+	int error;
+
+	/* Drop every attempt that now has a root at head (a concurrent run
+	 * posted it): it links that root. */
+	for (size_t i = 0; i < u->plan.n; i++) {
+		const struct inline_root *root = root_now(u, i);
+		struct rv_finding *f = &u->m.f[u->plan.v[i].finding];
+
+		if (root) {
+			f->thread = RV_THREAD_EXISTING;
+			f->root_id = root->comment_id;
+			free(f->thread_url);
+			f->thread_url = xstrdup_or_null(root->html_url);
+			continue;
+		}
+		idx[n++] = i;
+	}
+	if (!n)
+		goto out;
+	error = post_review(u, idx, n, description);
+	if (error == AA_EREJECTED) {
+		/* X12: one review per attempt; a 422 fails that one only. */
+		step_reason(STEP(u), "GitHub refused the batched review; "
+				     "posting each thread on its own");
+		report_note(u->e->report, NOTE_WARNING,
+			    "PR #%lld: the batched review was refused: %s",
+			    (long long)u->pr, u->e->gh->error.ptr);
+		for (size_t k = 0; k < n; k++) {
+			error = post_review(u, &idx[k], 1, description);
+			if (error == AA_OK)
+				continue;
+			pub_thread_failed(u, idx[k]);
+			if (error == AA_EREJECTED) {
+				u->nrejected++;
+				unsigned id = u->m.f[u->plan.v[idx[k]].finding]
+						      .id;
+
+				step_reason(STEP(u), "F%u: GitHub refused its "
+						     "thread", id);
+				report_note(u->e->report, NOTE_WARNING,
+					    "PR #%lld: F%u's thread was "
+					    "refused: %s", (long long)u->pr,
+					    id, u->e->gh->error.ptr);
+			} else {
+				u->nfailed++;
+				pub_api_failure(u, "posting a review thread");
+			}
+		}
+	} else if (error < 0) {
+		for (size_t k = 0; k < n; k++)
+			pub_thread_failed(u, idx[k]);
+		u->nfailed += n;
+		pub_api_failure(u, "posting the review");
+	}
+out:
+	free(idx);
+}
