@@ -107,55 +107,6 @@ static bool id_parse(uint32_t *out, const char *s, size_t n)
 	return true;
 }
 
-static int hexval(char c)
-{
-	if (is_digit(c))
-		return c - '0';
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-static bool safe_byte(unsigned char c)
-{
-	return is_alnum(c) || c == '-' || c == '.' || c == '_' || c == '~' ||
-	       c == '/';
-}
-
-int sticky_pct_decode(struct buf *out, bool *is_null, const char *s, size_t n)
-{
-	*is_null = n == 1 && s[0] == '-';
-	if (*is_null)
-		return 0;
-	if (n == 3 && memcmp(s, "%2D", 3) == 0)
-		return buf_addch(out, '-');
-	if (n == 0)
-		return AA_ERR;
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		int hi, lo;
-
-		if (safe_byte(c)) {
-			buf_addch(out, (char)c);
-			continue;
-		}
-		if (c != '%' || n - i < 3)
-			return AA_ERR;
-		hi = hexval(s[i + 1]);
-		lo = hexval(s[i + 2]);
-		if (hi < 0 || lo < 0)
-			return AA_ERR;
-		c = (unsigned char)(hi * 16 + lo);
-		/* One spelling per value: a safe byte is never encoded, and
-		 * no control character is carried. */
-		if (safe_byte(c) || c < 0x20 || c == 0x7F)
-			return AA_ERR;
-		buf_addch(out, (char)c);
-		i += 2;
-	}
-	return 0;
-}
-
 /* --- the state block --- */
 
 struct fields {
