@@ -20,7 +20,7 @@ const read = (rel) => readFileSync(path.join(ROOT, rel), 'utf8');
 const action = load('action.yml').data;
 const INPUTS = Object.keys(action.inputs).sort();
 const OUTPUTS = Object.keys(action.outputs).sort();
-const POLICY_KEYS = /policy_keys\[\] = \{([^}]*)\}/.exec(read('src/core/policy.c'))[1].match(/"([a-z_]+)"/g).map((k) => k.slice(1, -1));
+const POLICY_KEYS = /policy_keys\[\] = \{([^}]*)\}/.exec(read('src/core/policy.c'))[1].match(/"([a-z0-9_]+)"/g).map((k) => k.slice(1, -1));
 const README = read('README.md');
 const ACTIONS_MD = read('docs/actions.md');
 const EXAMPLES = actionFiles().examples;
@@ -48,13 +48,13 @@ function firstColumn(text) {
 
 describe('inputs and outputs: action.yml, README.md and docs/actions.md agree', () => {
   it('docs/actions.md, Configuration, has a row for every input of action.yml, and none else', () => {
-    const rows = firstColumn(section(ACTIONS_MD, '## Configuration')).filter((n) => /^[a-z][a-z-]*$/.test(n));
+    const rows = firstColumn(section(ACTIONS_MD, '## Configuration')).filter((n) => /^[a-z][a-z0-9-]*$/.test(n));
     assert.deepEqual([...new Set(rows)].sort(), INPUTS);
   });
 
   it('README.md names only inputs action.yml has ("input `x`", "inputs `x`, `y`")', () => {
     const named = [];
-    for (const m of README.matchAll(/\binputs? ((?:`[a-z][a-z-]*`(?:,\s*|\s+and\s+|\s+or\s+)?)+)/g)) {
+    for (const m of README.matchAll(/\binputs? ((?:`[a-z][a-z0-9-]*`(?:,\s*|\s+and\s+|\s+or\s+)?)+)/g)) {
       for (const n of m[1].matchAll(/`([^`]+)`/g)) named.push(n[1]);
     }
     assert.ok(named.includes('app-id'), 'the App mode row names its inputs');
@@ -64,7 +64,7 @@ describe('inputs and outputs: action.yml, README.md and docs/actions.md agree', 
   it('README.md lists every input of action.yml (policy keys with hyphens, the others by name)', () => {
     const para = README.split('\n\n').find((p) => p.includes('Inputs are the configuration keys above with hyphens'));
     assert.ok(para, 'the paragraph listing the inputs');
-    const listed = new Set([...para.matchAll(/`([a-z][a-z-]*)`/g)].map((m) => m[1]));
+    const listed = new Set([...para.matchAll(/`([a-z][a-z0-9-]*)`/g)].map((m) => m[1]));
     for (const k of POLICY_KEYS) listed.add(k.replace(/_/g, '-'));
     for (const name of INPUTS) assert.ok(listed.has(name), `README.md does not list input ${name}`);
   });

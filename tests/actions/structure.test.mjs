@@ -242,7 +242,7 @@ describe('scripts hold no expression and no token', () => {
 describe('action.yml', () => {
   const { data } = load('action.yml');
   const policyKeys = /policy_keys\[\] = \{([^}]*)\}/.exec(readFileSync(path.join(ROOT, 'src/core/policy.c'), 'utf8'))[1]
-    .match(/"([a-z_]+)"/g).map((k) => k.slice(1, -1));
+    .match(/"([a-z0-9_]+)"/g).map((k) => k.slice(1, -1));
 
   it('is a composite action with branding', () => {
     assert.equal(data.runs.using, 'composite');
