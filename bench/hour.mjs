@@ -27,7 +27,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
-  CHANGE_KINDS, applyChange, costOf, pinProgram, programPath, repository, rng, runProgram, startFakehub, writeJson,
+  CHANGE_KINDS, applyChange, costOf, pinProgram, programPath, repository, rng, runProgram, startFakehub, stats, writeJson,
 } from './lib.mjs';
 
 const arg = (name, dflt) => {
@@ -65,11 +65,17 @@ function ageState(file, s) {
   writeFileSync(file, JSON.stringify(state));
 }
 
-const zero = () => ({ runs: 0, requests: 0, rest: 0, graphql: 0, points: 0, writes: 0, exits: {} });
-function add(into, c, code) {
+const zero = () => ({ runs: 0, requests: 0, rest: 0, graphql: 0, points: 0, writes: 0, exits: {}, by_query: {} });
+function add(into, c, code, stderr) {
   into.runs += 1;
   for (const k of ['requests', 'rest', 'graphql', 'points', 'writes']) into[k] += c[k];
   into.exits[code] = (into.exits[code] ?? 0) + 1;
+  // The program's own count per kind of GraphQL document (AGENTIC_STATS).
+  for (const [kind, q] of Object.entries(stats(stderr)?.byQuery ?? {})) {
+    const t = into.by_query[kind] ??= { queries: 0, points: 0 };
+    t.queries += q.queries;
+    t.points += q.points;
+  }
 }
 
 /**
@@ -109,7 +115,7 @@ async function hour(hub, label, worlds, { seed: s }) {
     for (const w of worlds) {
       const { r, c } = await runOn(w, ['sweep', '--json', '--quiet', '--state', w.stateFile], {}, sweepAt);
       if (r.code !== 0) throw new Error(`${label}: sweep of ${w.name} exited ${r.code}: ${r.stderr.slice(-400)}`);
-      add(k === 0 ? tally.cold_sweep : tally.warm_sweeps, c, r.code);
+      add(k === 0 ? tally.cold_sweep : tally.warm_sweeps, c, r.code, r.stderr);
     }
     // The next 10 minutes: 2% of the open PRs change, one event run each.
     const open = worlds.flatMap((w) => w.snapshot.pulls.filter((p) => p.state === 'open').map((p) => [w, p.number]));
@@ -125,8 +131,8 @@ async function hour(hub, label, worlds, { seed: s }) {
       writeFileSync(eventFile, JSON.stringify(event.payload));
       const { r, c } = await runOn(w, ['run', '--json', '--quiet'], { GITHUB_EVENT_NAME: event.name, GITHUB_EVENT_PATH: eventFile }, at + 1);
       if (r.code === 2 || r.code === null) throw new Error(`${label}: ${event.name} run on ${w.name}#${n} exited ${r.code}: ${r.stderr.slice(-400)}`);
-      add(tally.events, c, r.code);
-      add(tally.events_by_kind[kind] ??= zero(), c, r.code);
+      add(tally.events, c, r.code, r.stderr);
+      add(tally.events_by_kind[kind] ??= zero(), c, r.code, r.stderr);
       tally.changes += 1;
     }
     for (const w of worlds) ageState(w.stateFile, TICK_S);
@@ -166,8 +172,11 @@ for (const [key, t] of Object.entries(results)) {
   const name = key === 'repo' ? `${t.open_prs}-PR repository` : `${t.open_prs}-PR organisation (${t.repositories} repositories)`;
   console.log(`hour of a ${name}: ${t.total.runs} runs (6 sweeps${t.repositories > 1 ? ' per repository' : ''}, ${t.events.runs} event runs), ${t.total.rest} REST requests, ${t.total.points} GraphQL points (${t.total.graphql} queries)`);
   console.log(`  cold sweep ${t.cold_sweep.rest} REST / ${t.cold_sweep.points} points; 5 warm sweeps ${t.warm_sweeps.rest} / ${t.warm_sweeps.points}; events ${t.events.rest} / ${t.events.points}`);
+  for (const part of ['cold_sweep', 'warm_sweeps', 'events']) {
+    console.log(`    ${part} by query: ${Object.entries(t[part].by_query).map(([k, q]) => `${k} ${q.queries}/${q.points}`).join(', ')}`);
+  }
   console.log(`  against a user token (5,000 each): REST ${pct(t.total.rest, 5000)}, points ${pct(t.total.points, 5000)}; the busiest repository against a GITHUB_TOKEN (1,000 each): REST ${pct(t.per_repository_max.rest, 1000)}, points ${pct(t.per_repository_max.points, 1000)}`);
-  for (const [kind, e] of Object.entries(t.events_by_kind)) console.log(`    ${kind}: ${e.runs} runs, ${e.rest} REST, ${e.points} points, exits ${JSON.stringify(e.exits)}`);
+  for (const [kind, e] of Object.entries(t.events_by_kind)) console.log(`    ${kind}: ${e.runs} runs, ${e.rest} REST, ${e.points} points, exits ${JSON.stringify(e.exits)}; ${Object.entries(e.by_query).map(([k, q]) => `${k} ${q.queries}/${q.points}`).join(', ')}`);
 }
 
 const prev = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : {};

@@ -261,7 +261,14 @@ export function stats(stderr) {
   const m = /stats: requests=(\d+) reads=(\d+) writes=(\d+) retries=(\d+) graphql_points=(\d+) bytes_in=(\d+) peak_rss_kb=(\d+)/.exec(stderr);
   if (!m) return null;
   const [requests, reads, writes, retries, points, bytesIn, rssKb] = m.slice(1).map(Number);
-  return { requests, reads, writes, retries, points, bytesIn, rssKb };
+  // graphql_by_query=kind:queries:points,… ("-": none): the program's own count per kind of document.
+  const byQuery = {};
+  const q = /graphql_by_query=(\S+)/.exec(stderr);
+  for (const item of q && q[1] !== '-' ? q[1].split(',') : []) {
+    const [kind, queries, pts] = item.split(':');
+    byQuery[kind] = { queries: Number(queries), points: Number(pts) };
+  }
+  return { requests, reads, writes, retries, points, bytesIn, rssKb, byQuery };
 }
 
 export function runProgram(bin, args, hub, extraEnv = {}) {

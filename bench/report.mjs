@@ -75,6 +75,20 @@ const hourRow = (name, t) => {
 const partRows = (name, t) => [
   ['cold sweep', t.cold_sweep], ['5 warm sweeps', t.warm_sweeps], ['event runs', t.events],
 ].map(([part, x]) => `| ${name} | ${part} | ${x.runs} | ${num(x.rest)} | ${x.graphql} | ${num(x.points)} | ${x.writes} |`);
+// The program's own count per kind of GraphQL document (AGENTIC_STATS graphql_by_query).
+const QUERY_WHAT = {
+  probe: 'the listing (change probe)', details: 'approvals and thread counts of the PRs to look at', ahead: 'read-ahead batches',
+  pull: 'one PR\'s parts (event runs, re-checks around a write, PRs not read ahead)', page: 'further pages', edits: 'edit histories (A5)',
+  open_pulls: 'the plain listing', label: 'label lookups', base: 'base lookups (over 250 commits)',
+};
+const queryRows = (t) => [['cold sweep', t.cold_sweep], ['5 warm sweeps', t.warm_sweeps], ['event runs', t.events]].flatMap(([part, x]) => {
+  const rows = Object.entries(x.by_query ?? {}).sort((a, b) => b[1].points - a[1].points);
+  const sum = rows.reduce((n, [, q]) => n + q.points, 0);
+  return [
+    ...rows.map(([kind, q]) => `| ${part} | \`${kind}\`: ${QUERY_WHAT[kind] ?? kind} | ${num(q.queries)} | ${num(q.points)} |`),
+    `| ${part} | all (fakehub's count: ${num(x.points)}) | ${num(rows.reduce((n, [, q]) => n + q.queries, 0))} | ${num(sum)} |`,
+  ];
+});
 const kindRows = (t) => Object.entries(t.events_by_kind).sort().map(([kind, e]) => `| ${kind} | ${e.runs} | ${(e.rest / e.runs).toFixed(2)} | ${(e.points / e.runs).toFixed(2)} | ${(e.writes / e.runs).toFixed(2)} |`);
 
 // Publish (bench/publish.mjs): ours beside the seed's gh sequence.
@@ -200,6 +214,12 @@ const md = [
   '| deployment | part | runs | REST requests | GraphQL queries | GraphQL points | writes |',
   '|---|---|---|---|---|---|---|',
   ...(h ? [...partRows(`${h.repo.open_prs}-PR repository`, h.repo), ...partRows(`${num(h.org.open_prs)}-PR organisation`, h.org)] : []),
+  '',
+  'GraphQL points of the organisation\'s hour per kind of document, as the program counts them (`AGENTIC_STATS=1`, `graphql_by_query`):',
+  '',
+  '| part | document | queries | points |',
+  '|---|---|---|---|',
+  ...(h ? queryRows(h.org) : []),
   '',
   'Event runs of the organisation\'s hour, per kind of change (averages per run):',
   '',

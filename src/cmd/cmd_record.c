@@ -147,7 +147,7 @@ static int record(struct session *s, const struct cli *c)
 	if (c->all) {
 		snap.event_name = xstrdup("schedule");
 		snap.event_payload = xstrdup("{}");
-		if (s->gh->ops->open_pulls(s->gh, &list, &n) < 0) {
+		if (s->gh->ops->open_pulls(s->gh, LISTING_PLAIN, &list, &n) < 0) {
 			log_error("record: cannot list the open pull requests: "
 				  "%s", s->gh->error.ptr);
 			goto out;

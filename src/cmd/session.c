@@ -384,18 +384,21 @@ static long peak_rss_kb(void)
 static void print_stats(struct session *s)
 {
 	struct http_stats st;
+	struct buf tally = BUF_INIT(BUF_MAX_SMALL);
 	struct github *gh = s->gh;
 
 	while (gh && github_dryrun_inner(gh))
 		gh = github_dryrun_inner(gh);
 	github_live_stats(gh, &st);
+	github_live_tally(gh, &tally);
 	fprintf(stderr,
 		"agentic-apply: stats: requests=%ld reads=%ld writes=%ld "
 		"retries=%ld graphql_points=%lld bytes_in=%lld "
-		"peak_rss_kb=%ld\n",
+		"peak_rss_kb=%ld graphql_by_query=%s\n",
 		st.requests, st.reads, st.writes, st.retries,
 		(long long)st.graphql_points, (long long)st.bytes_in,
-		peak_rss_kb());
+		peak_rss_kb(), tally.len ? tally.ptr : "-");
+	buf_release(&tally);
 }
 
 int session_close(struct session *s, bool json)

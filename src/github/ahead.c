@@ -1,9 +1,10 @@
 /*
- * ahead.c - reading ahead for a sweep: the gate's parts of LIVE_BATCH_PRS
- * PRs per GraphQL document, the documents sent in parallel. Best effort: a
- * document with any error, or a PR with more pages or an edit history to
- * read, is not kept, and pull() reads that PR itself; what was read ahead
- * answers one pull() and is gone. Also the request budget left.
+ * ahead.c - reading ahead for a sweep: the gate's parts of several PRs
+ * per GraphQL document, packed to a point each, the documents sent in
+ * parallel. Best effort: a document with any error, or a PR with more
+ * pages or an edit history to read, is not kept, and pull() reads that PR
+ * itself; what was read ahead answers one pull() and is gone. Also the
+ * request budget left.
  */
 #include "github/live_int.h"
 
@@ -52,10 +53,65 @@ out:
 	return ok;
 }
 
+/* The review threads PR `pr` asks for in a read-ahead: as many as it has
+ * (pull_details), else LIVE_BATCH_THREADS; -1: more than a page, so it is
+ * not read ahead. */
+static int64_t ask_threads(const struct live *l, int64_t pr)
+{
+	size_t i;
+
+	for (i = 0; i < l->nhints; i++)
+		if (l->hints[i].pr == pr)
+			return l->hints[i].threads > 100  ? -1
+			       : l->hints[i].threads < 1 ? 1
+							 : l->hints[i].threads;
+	return LIVE_BATCH_THREADS;
+}
+
+/* A read-ahead document: PRs [from, from + count) of the packed list. */
+struct ahead_doc {
+	size_t from, count;
+};
+
+/*
+ * Pack prs[0, n) into documents of at most LIVE_BATCH_REQUESTS requests
+ * (six connections a PR and one per thread asked for) and
+ * LIVE_BATCH_MAX_PRS PRs; *prs_out, *asks_out are the PRs read ahead, in
+ * order. Returns the number of documents.
+ */
+static size_t pack(const struct live *l, const int64_t *prs, size_t n,
+		   int64_t *prs_out, int64_t *asks_out, struct ahead_doc *docs)
+{
+	size_t i, k = 0, nd = 0;
+	int64_t requests = 0;
+
+	for (i = 0; i < n; i++) {
+		int64_t ask = ask_threads(l, prs[i]);
+
+		if (ask < 0)
+			continue;
+		if (!nd || docs[nd - 1].count == LIVE_BATCH_MAX_PRS ||
+		    requests + 6 + ask > LIVE_BATCH_REQUESTS) {
+			docs[nd].from = k;
+			docs[nd].count = 0;
+			nd++;
+			requests = 0;
+		}
+		prs_out[k] = prs[i];
+		asks_out[k++] = ask;
+		docs[nd - 1].count++;
+		requests += 6 + ask;
+	}
+	return nd;
+}
+
 void live_prefetch(struct github *gh, const int64_t *prs, size_t n)
 {
 	struct live *l = L(gh);
-	size_t nb = (n + LIVE_BATCH_PRS - 1) / LIVE_BATCH_PRS, b, i;
+	int64_t *sel = xcalloc(n ? n : 1, sizeof(*sel));
+	int64_t *asks = xcalloc(n ? n : 1, sizeof(*asks));
+	struct ahead_doc *docs = xcalloc(n ? n : 1, sizeof(*docs));
+	size_t nb = pack(l, prs, n, sel, asks, docs), b, i;
 	struct http_batch_item *items = xcalloc(nb ? nb : 1, sizeof(*items));
 	struct buf *bodies = xcalloc(nb ? nb : 1, sizeof(*bodies));
 	struct buf q = BUF_INIT(BUF_MAX_DOC), v = BUF_INIT(BUF_MAX_SMALL),
@@ -65,11 +121,9 @@ void live_prefetch(struct github *gh, const int64_t *prs, size_t n)
 		nb = 0; /* nothing read ahead: each PR is read (and fails) alone */
 	vars(l, &v, 0, NULL);
 	for (b = 0; b < nb; b++) {
-		size_t from = b * LIVE_BATCH_PRS;
-		size_t count = n - from < LIVE_BATCH_PRS ? n - from : LIVE_BATCH_PRS;
-
 		buf_reset(&q);
-		batch_query(&q, prs + from, count);
+		batch_query(&q, sel + docs[b].from, asks + docs[b].from,
+			    docs[b].count);
 		buf_init(&bodies[b], BUF_MAX_DOC);
 		gql_body(&bodies[b], q.ptr, q.len, v.ptr);
 		items[b].url = l->graphql_url;
@@ -77,8 +131,7 @@ void live_prefetch(struct github *gh, const int64_t *prs, size_t n)
 	}
 	http_request_many(l->read_http, items, nb, HTTP_MAX_PARALLEL);
 	for (b = 0; b < nb; b++) {
-		size_t from = b * LIVE_BATCH_PRS;
-		size_t count = n - from < LIVE_BATCH_PRS ? n - from : LIVE_BATCH_PRS;
+		const int64_t *in = sel + docs[b].from;
 		const cJSON *data, *repo;
 		cJSON *root = NULL;
 
@@ -91,8 +144,8 @@ void live_prefetch(struct github *gh, const int64_t *prs, size_t n)
 		    jget_obj(&data, root, "", "data", 0, &err) < 0 ||
 		    jget_obj(&repo, data, "data", "repository", 0, &err) < 0)
 			goto next;
-		gql_count(l, data);
-		for (i = 0; i < count; i++) {
+		gql_count(l, GQL_AHEAD, data);
+		for (i = 0; i < docs[b].count; i++) {
 			struct prefetched one;
 			char alias[32];
 			int len = snprintf(alias, sizeof(alias), "p%zu", i);
@@ -101,7 +154,7 @@ void live_prefetch(struct github *gh, const int64_t *prs, size_t n)
 				continue;
 			if (!dec_ahead(l, cJSON_GetObjectItemCaseSensitive(repo,
 									   alias),
-				       prs[from + i], &one, &err))
+				       in[i], &one, &err))
 				continue;
 			ALLOC_GROW(l->ahead, l->nahead + 1, l->aahead);
 			l->ahead[l->nahead++] = one;
@@ -114,6 +167,9 @@ next:
 	}
 	free(items);
 	free(bodies);
+	free(sel);
+	free(asks);
+	free(docs);
 	buf_release(&q);
 	buf_release(&v);
 	buf_release(&err);

@@ -345,28 +345,15 @@ int dec_nodes(const struct live *l, struct snap_pull *p, unsigned part,
 	}
 }
 
-/*
- * headStatus:commits(last:1){…status{contexts{…}}} of a PR node: the head's
- * newest status per context. *valid is false when that commit is not the
- * head (over 250 commits).
- */
-int dec_contexts(const cJSON *pr, const char *head,
-		 struct snap_statuses *out, bool *valid, struct buf *err)
+/* A head commit's newest status per context: `commit` is the object with
+ * its oid and status. Not the head (or none): *valid stays false. */
+static int dec_commit_contexts(const cJSON *commit, const char *head,
+			       struct snap_statuses *out, bool *valid,
+			       struct buf *err)
 {
-	const cJSON *hs, *nodes, *commit, *status, *contexts, *c;
+	const cJSON *status, *contexts, *c;
 	char oid[SHA_BUF];
 
-	memset(out, 0, sizeof(*out));
-	*valid = false;
-	if (jget_obj(&hs, pr, "pullRequest", "headStatus", 0, err) < 0 ||
-	    jget_arr(&nodes, hs, "headStatus", "nodes", 0, err) < 0)
-		return AA_ERR;
-	commit = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(nodes, 0),
-						  "commit");
-	if (!commit) {
-		buf_setf(err, "headStatus.nodes[0].commit: missing");
-		return AA_ERR;
-	}
 	if (jget_sha(oid, commit, "commit", "oid", 0, err) < 0)
 		return AA_ERR;
 	if (strcmp(oid, head) != 0)
@@ -410,6 +397,62 @@ int dec_contexts(const cJSON *pr, const char *head,
 fail:
 	snap_statuses_release(out);
 	return AA_ERR;
+}
+
+/*
+ * headStatus:commits(last:1){…status{contexts{…}}} of a PR node: the head's
+ * newest status per context. *valid is false when that commit is not the
+ * head (over 250 commits).
+ */
+int dec_contexts(const cJSON *pr, const char *head,
+		 struct snap_statuses *out, bool *valid, struct buf *err)
+{
+	const cJSON *hs, *nodes, *commit;
+
+	memset(out, 0, sizeof(*out));
+	*valid = false;
+	if (jget_obj(&hs, pr, "pullRequest", "headStatus", 0, err) < 0 ||
+	    jget_arr(&nodes, hs, "headStatus", "nodes", 0, err) < 0)
+		return AA_ERR;
+	commit = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(nodes, 0),
+						  "commit");
+	if (!commit) {
+		buf_setf(err, "headStatus.nodes[0].commit: missing");
+		return AA_ERR;
+	}
+	return dec_commit_contexts(commit, head, out, valid, err);
+}
+
+/*
+ * The listing's contexts: through the head branch (headRef.target), which
+ * costs no connection. No branch (deleted), not a commit, or a branch
+ * that moved past headRefOid: not known (*valid false).
+ */
+static int dec_ref_contexts(const cJSON *node, const char *head,
+			    struct snap_statuses *out, bool *valid,
+			    struct buf *err)
+{
+	const cJSON *ref, *target;
+	char *type = NULL;
+	bool commit;
+
+	memset(out, 0, sizeof(*out));
+	*valid = false;
+	if (jget_obj(&ref, node, "pullRequests.nodes[]", "headRef", JNULL,
+		     err) < 0)
+		return AA_ERR;
+	if (!ref)
+		return AA_OK;
+	if (jget_obj(&target, ref, "headRef", "target", JNULL, err) < 0)
+		return AA_ERR;
+	if (!target)
+		return AA_OK;
+	if (jget_str(&type, target, "target", "__typename", 0, err) < 0)
+		return AA_ERR;
+	commit = strcmp(type, "Commit") == 0;
+	free(type);
+	return commit ? dec_commit_contexts(target, head, out, valid, err)
+		      : AA_OK;
 }
 
 /* The head's contexts of a bundle, kept for synthesize() and the cache. */
@@ -456,27 +499,49 @@ int dec_status(struct snap_status *x, const cJSON *o, struct buf *err)
 }
 
 /*
- * A listing node's change-detection digest (the node as GitHub sent it:
- * any change in a field it selects changes the digest), the head's
- * contexts and the approvers.
+ * The fields of a listing node its change-detection digest covers: those
+ * of the probe (probe_query), which the rich listing selects too, so that
+ * a digest one recorded is compared with the other's.
  */
-int dec_brief_extra(struct gh_pull_brief *b, const cJSON *node,
-		    struct buf *err)
+static const char *const digest_keys[] = {
+	"number", "headRefOid", "updatedAt", "baseRefName",
+	"isDraft", "comments",	 "headRef",
+};
+
+/* The digest of a node's digest_keys, each as GitHub sent it. */
+static int brief_digest(struct gh_pull_brief *b, const cJSON *node,
+			struct buf *err)
 {
-	const cJSON *reviews, *nodes, *n;
-	char *text = cJSON_PrintUnformatted(node);
+	struct buf text = BUF_INIT(BUF_MAX_DOC);
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(digest_keys); i++) {
+		const cJSON *item =
+			cJSON_GetObjectItemCaseSensitive(node, digest_keys[i]);
+		char *json = item ? cJSON_PrintUnformatted(item) : NULL;
+
+		if (!json) {
+			buf_setf(err, "pullRequests.nodes[].%s: missing",
+				 digest_keys[i]);
+			buf_release(&text);
+			return AA_ERR;
+		}
+		buf_addf(&text, "%s=%s\n", digest_keys[i], json);
+		cJSON_free(json);
+	}
+	sweepstate_text_digest(b->digest, text.ptr, text.len);
+	buf_release(&text);
+	return AA_OK;
+}
+
+/* The authors of a rich listing node's APPROVED reviews. */
+static int brief_approvers(struct gh_pull_brief *b, const cJSON *reviews,
+			   struct buf *err)
+{
+	const cJSON *nodes, *n;
 	int64_t total = 0;
 
-	if (!text)
-		return AA_ERR;
-	sweepstate_text_digest(b->digest, text, strlen(text));
-	cJSON_free(text);
-	if (dec_contexts(node, b->head_sha, &b->contexts, &b->has_contexts,
-			 err) < 0)
-		return AA_ERR;
-	if (jget_obj(&reviews, node, "pullRequests.nodes[]", "reviews", 0,
-		     err) < 0 ||
-	    jget_int(&total, reviews, "reviews", "totalCount", 0, 0, INT32_MAX,
+	if (jget_int(&total, reviews, "reviews", "totalCount", 0, 0, INT32_MAX,
 		     err) < 0 ||
 	    jget_arr(&nodes, reviews, "reviews", "nodes", 0, err) < 0)
 		return AA_ERR;
@@ -502,5 +567,57 @@ int dec_brief_extra(struct gh_pull_brief *b, const cJSON *node,
 	}
 	/* Only a complete list of reviews can say "no approval". */
 	b->has_approvers = total <= cJSON_GetArraySize(nodes);
+	return AA_OK;
+}
+
+/*
+ * A probe node's change-detection digest and the head's contexts. A head
+ * whose statuses the node cannot show (no head branch) gets no digest:
+ * such a PR is never "unchanged", so a status on its head is not missed.
+ */
+int dec_brief_extra(struct gh_pull_brief *b, const cJSON *node,
+		    struct buf *err)
+{
+	if (brief_digest(b, node, err) < 0 ||
+	    dec_ref_contexts(node, b->head_sha, &b->contexts, &b->has_contexts,
+			     err) < 0)
+		return AA_ERR;
+	if (!b->has_contexts)
+		b->digest[0] = '\0';
+	return AA_OK;
+}
+
+int dec_brief_details(struct gh_pull_brief *b, const cJSON *node,
+		      struct buf *err)
+{
+	const cJSON *reviews, *threads;
+	int64_t number = 0, count = 0;
+
+	if (jget_int(&number, node, "pullRequest", "number", 0, 1, INT32_MAX,
+		     err) < 0 ||
+	    jget_obj(&reviews, node, "pullRequest", "reviews", 0, err) < 0 ||
+	    jget_obj(&threads, node, "pullRequest", "reviewThreads", 0, err) <
+		    0 ||
+	    jget_int(&count, threads, "reviewThreads", "totalCount", 0, 0,
+		     INT32_MAX, err) < 0)
+		return AA_ERR;
+	if (number != b->number) {
+		buf_setf(err, "pullRequest.number: %lld, not %lld",
+			 (long long)number, (long long)b->number);
+		return AA_ERR;
+	}
+	strv_free(b->approvers, b->napprovers);
+	b->approvers = NULL;
+	b->napprovers = 0;
+	b->has_approvers = false;
+	if (brief_approvers(b, reviews, err) < 0) {
+		strv_free(b->approvers, b->napprovers);
+		b->approvers = NULL;
+		b->napprovers = 0;
+		b->has_approvers = false;
+		return AA_ERR;
+	}
+	b->threads = count;
+	b->has_threads = true;
 	return AA_OK;
 }

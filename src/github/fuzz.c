@@ -6,6 +6,7 @@
  */
 #include "github/live.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,10 +119,12 @@ void github_live_fuzz(int which, const char *data, size_t len)
 		if (jget_obj(&d, root, "", "data", 0, &err) < 0 ||
 		    jget_obj(&repo, d, "data", "repository", 0, &err) < 0)
 			break;
-		for (i = 0; i < LIVE_BATCH_PRS; i++) {
+		for (i = 0; i < LIVE_BATCH_MAX_PRS; i++) {
 			struct prefetched one;
-			char alias[8] = {'p', (char)('0' + (int)i), '\0'};
+			char alias[32];
 
+			if (snprintf(alias, sizeof(alias), "p%zu", i) < 0)
+				break;
 			if (dec_ahead(&l, cJSON_GetObjectItemCaseSensitive(repo, alias),
 				      (int64_t)i + 1, &one, &err)) {
 				snap_pull_release(&one.pull);

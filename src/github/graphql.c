@@ -72,16 +72,11 @@ void page_query(struct buf *q, const struct conn_query *c)
 }
 
 /*
- * The first page of review threads in a batch. GitHub prices a nested
- * connection by its parent's page size: each thread's comments(first:1)
- * costs one request per thread asked for, so 100 threads a PR made a
- * batch of 40 PRs cost 42 points, 20 cost 10. A PR with more threads than
- * this is left out of the batch and read on its own (all its pages).
+ * Several PRs' gate parts in one document, aliased p0, p1, …; PR i with
+ * its first threads[i] review threads (at least 1).
  */
-#define BATCH_THREADS "reviewThreads(first:20"
-
-/* Several PRs' gate parts in one document, aliased p0, p1, … */
-void batch_query(struct buf *q, const int64_t *prs, size_t n)
+void batch_query(struct buf *q, const int64_t *prs, const int64_t *threads,
+		 size_t n)
 {
 	size_t i, k;
 
@@ -90,13 +85,18 @@ void batch_query(struct buf *q, const int64_t *prs, size_t n)
 	for (i = 0; i < n; i++) {
 		buf_addf(q, "p%zu:pullRequest(number:%lld){%s", i,
 			 (long long)prs[i], pull_fields);
-		for (k = 0; k < ARRAY_SIZE(conns); k++)
-			if (conns[k].part != PART_COMMITS)
-				buf_addf(q, " %s%s%s",
-					 conns[k].part == PART_THREADS
-						 ? BATCH_THREADS
-						 : conns[k].head,
+		for (k = 0; k < ARRAY_SIZE(conns); k++) {
+			if (conns[k].part == PART_COMMITS)
+				continue;
+			if (conns[k].part == PART_THREADS)
+				buf_addf(q, " reviewThreads(first:%lld%s%s",
+					 (long long)(threads[i] < 1 ? 1
+								   : threads[i]),
 					 conns[k].tail, page_info);
+			else
+				buf_addf(q, " %s%s%s", conns[k].head,
+					 conns[k].tail, page_info);
+		}
 		buf_addf(q, " %s} ", head_status);
 	}
 	buf_adds(q, "}}");
@@ -108,31 +108,43 @@ const char open_pulls_query[] =
 	"orderBy:{field:CREATED_AT,direction:ASC}){nodes{number headRefOid "
 	"updatedAt} pageInfo{hasNextPage endCursor}}}}";
 /*
- * The sweep's listing: per PR, what tells whether it changed since the
- * last sweep, whether it is in the review flow (the head's newest status
- * per context) and whose approvals it carries — no bodies.
- *
- * Its price is its nested connections: GitHub charges each one once per PR
- * of the page, so a page of 100 PRs with four costs 4 points (401
- * requests), with six 6. Four carry every change a gate reads (docs/
- * sweep.md has the table): labels; comments (new ones, and edits by
- * lastEditedAt and editor); reviews (a review, a new thread and a reply to
- * one are all reviews); the head's statuses. A push shows in headRefOid, a
- * retarget in baseRefName, an unlabel in the labels, and each of them
- * (a label removed and put back too) in updatedAt.
+ * The sweep's listing, a probe of what changed: per PR, its head, base,
+ * draft flag and updatedAt, the last 100 comments' ids and edits, and the
+ * head's newest status per context — through the head branch, which is
+ * no connection. GitHub charges a connection once per PR of the page, so
+ * a page of 100 PRs costs 101 requests: 1 point. updatedAt moves with a
+ * new comment, review, review comment, label or timeline event; the
+ * comments show an edit (lastEditedAt, editor); docs/sweep.md has the
+ * table. No bodies, no approvals: pull_details reads those of the PRs the
+ * probe found changed.
  */
-const char listing_query[] =
+const char probe_query[] =
 	"query($owner:String!,$name:String!,$after:String){repository(owner:"
 	"$owner,name:$name){pullRequests(states:[OPEN],first:100,after:$after,"
 	"orderBy:{field:CREATED_AT,direction:ASC}){nodes{number headRefOid "
-	"updatedAt baseRefName isDraft labels(first:100){totalCount "
-	"nodes{name}} comments(last:100){totalCount nodes{fullDatabaseId "
-	"lastEditedAt editor{__typename login}}} "
-	"reviews(last:100){totalCount "
-	"nodes{fullDatabaseId state author{__typename login} commit{oid}}} "
-	"headStatus:commits(last:1){nodes{commit{oid status{contexts{context "
+	"updatedAt baseRefName isDraft comments(last:100){totalCount "
+	"nodes{fullDatabaseId lastEditedAt editor{__typename login}}} "
+	"headRef{target{__typename ... on Commit{oid status{contexts{context "
 	"state description createdAt targetUrl creator{__typename login}}}}}}} "
 	"pageInfo{hasNextPage endCursor}}} rateLimit{cost remaining}}";
+
+/* Several PRs' approvals and number of review threads, aliased p0, p1, …:
+ * two connections a PR, so LIVE_DETAIL_PRS PRs cost one point. */
+void details_query(struct buf *q, const int64_t *prs, size_t n)
+{
+	size_t i;
+
+	buf_adds(q, "query($owner:String!,$name:String!){repository(owner:"
+		    "$owner,name:$name){");
+	for (i = 0; i < n; i++)
+		buf_addf(q, "p%zu:pullRequest(number:%lld){number "
+			    "reviews(last:100){totalCount nodes{state "
+			    "author{__typename login}}} "
+			    "reviewThreads(first:1){totalCount}} ",
+			 i, (long long)prs[i]);
+	buf_adds(q, "}}");
+}
+
 /* Edit histories (A5): several comments' first pages, then one comment's
  * further pages. GraphQL gives a bot editor's login without "[bot]": the
  * __typename puts it back (dec_login). */
@@ -153,6 +165,31 @@ const char base_query[] =
 	"query($owner:String!,$name:String!,$number:Int!){repository(owner:"
 	"$owner,name:$name){pullRequest(number:$number){headRefOid baseRefOid}"
 	"}}";
+
+const char *const gql_kind_names[GQL_NKINDS] = {
+	[GQL_PULL] = "pull",	       [GQL_PAGE] = "page",
+	[GQL_PROBE] = "probe",	       [GQL_DETAILS] = "details",
+	[GQL_OPEN_PULLS] = "open_pulls",
+	[GQL_AHEAD] = "ahead",	       [GQL_EDITS] = "edits",
+	[GQL_LABEL] = "label",	       [GQL_BASE] = "base",
+};
+
+enum gql_kind gql_kind_of(const char *query)
+{
+	if (query == probe_query)
+		return GQL_PROBE;
+	if (query == open_pulls_query)
+		return GQL_OPEN_PULLS;
+	if (query == edits_query || query == edits_page_query)
+		return GQL_EDITS;
+	if (query == label_query)
+		return GQL_LABEL;
+	if (query == base_query)
+		return GQL_BASE;
+	if (!strncmp(query, query_page, strlen(query_page)))
+		return GQL_PAGE;
+	return GQL_PULL;
+}
 
 void gql_document(struct buf *out, const char *query, size_t len)
 {
@@ -203,10 +240,14 @@ void github_live_queries(struct buf *out)
 		emit_query(&w, conns[i].field, q.ptr);
 	}
 	emit_query(&w, "open pulls", open_pulls_query);
-	emit_query(&w, "listing", listing_query);
+	emit_query(&w, "probe", probe_query);
 	buf_reset(&q);
-	batch_query(&q, (const int64_t[]){7, 8, 9}, 3);
+	batch_query(&q, (const int64_t[]){7, 8, 9}, (const int64_t[]){0, 14, 100},
+		    3);
 	emit_query(&w, "prefetch", q.ptr);
+	buf_reset(&q);
+	details_query(&q, (const int64_t[]){7, 8, 9}, 3);
+	emit_query(&w, "details", q.ptr);
 	emit_query(&w, "edits", edits_query);
 	emit_query(&w, "edits page", edits_page_query);
 	emit_query(&w, "label", label_query);

@@ -77,6 +77,7 @@ static void live_free(struct github *gh)
 		snap_statuses_release(&l->ahead[i].contexts);
 	}
 	free(l->ahead);
+	free(l->hints);
 	buf_release(&gh->error);
 	free(l);
 }
@@ -86,7 +87,7 @@ static const struct github_ops live_ops = {
 	live_commit_in_pull, live_statuses,	live_label_exists,
 	live_create_label,   live_add_label,	live_create_status,
 	live_approve,	     live_dismiss,	live_prefetch,
-	live_budget,	     live_refresh,	live_now,
+	live_details,	     live_budget,	     live_refresh,	live_now,
 	live_free,	     &live_review_ops,
 };
 
@@ -149,6 +150,20 @@ int github_live_new(struct github **out, const struct live_config *c,
 fail:
 	live_free(&l->gh);
 	return AA_EUSAGE;
+}
+
+void github_live_tally(struct github *gh, struct buf *out)
+{
+	const struct live *l = L(gh);
+	size_t k;
+
+	for (k = 0; k < GQL_NKINDS; k++) {
+		if (!l->tally[k].queries)
+			continue;
+		buf_addf(out, "%s%s:%ld:%lld", out->len ? "," : "",
+			 gql_kind_names[k], l->tally[k].queries,
+			 (long long)l->tally[k].points);
+	}
 }
 
 void github_live_stats(struct github *gh, struct http_stats *out)

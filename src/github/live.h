@@ -41,6 +41,8 @@ int github_live_app_start(struct github *gh, const char **bot_login);
 
 /* Counters of the port's HTTP clients (reads and writes summed). */
 void github_live_stats(struct github *gh, struct http_stats *out);
+/* The GraphQL documents sent, per kind: "kind:queries:points,…" ("" none). */
+void github_live_tally(struct github *gh, struct buf *out);
 
 /* Every GraphQL document the live port can send, as a JSON array of
  * {"name", "query"} (for the schema-validation test). */

@@ -37,9 +37,22 @@
 #define LIVE_COMMITS_CAP 250
 /* Comments whose histories one query reads: GitHub's nodes(ids:) limit. */
 #define LIVE_EDIT_IDS 100
-/* PRs per prefetch document: small enough for GitHub's limits and one
- * answer of at most ~100 comments per PR. */
-#define LIVE_BATCH_PRS 10
+/*
+ * A read-ahead document. GitHub prices a document by the requests its
+ * connections need — each connection once per parent node, so a thread's
+ * comments(first:1) once per thread asked for — divided by 100 and rounded
+ * to the nearest whole point. A PR asks for six connections and one
+ * request per thread: with its number of threads known (pull_details),
+ * PRs are packed into documents of at most LIVE_BATCH_REQUESTS requests,
+ * one point each (PRs of two threads: 18 a point); unknown, a PR asks for
+ * LIVE_BATCH_THREADS threads (7 PRs a point). A PR with more threads than
+ * it asked for is read again on its own.
+ */
+#define LIVE_BATCH_REQUESTS 149
+#define LIVE_BATCH_THREADS 14
+#define LIVE_BATCH_MAX_PRS 25 /* bounds one answer: ~100 comments a PR */
+/* PRs per details_query: two connections each, one point. */
+#define LIVE_DETAIL_PRS 70
 
 /* An internal part: the head commit's newest status per context. */
 #define PART_HEAD_STATUS (1u << 7)
@@ -80,6 +93,21 @@ struct prefetched {
 	bool has_contexts;
 };
 
+/* The kinds of GraphQL document, for AGENTIC_STATS (gql_kind_names). */
+enum gql_kind {
+	GQL_PULL,       /* a PR's parts, first pages */
+	GQL_PAGE,       /* a further page of one connection */
+	GQL_PROBE,      /* the sweep's listing */
+	GQL_DETAILS,    /* approvals and threads of the PRs it found changed */
+	GQL_OPEN_PULLS, /* the plain listing */
+	GQL_AHEAD,      /* a read-ahead batch */
+	GQL_EDITS,      /* edit histories (A5) */
+	GQL_LABEL,
+	GQL_BASE,
+	GQL_NKINDS
+};
+extern const char *const gql_kind_names[GQL_NKINDS];
+
 /* GitHub App mode: what mints installation tokens, and the current one. */
 struct app_auth {
 	char *id;
@@ -107,7 +135,15 @@ struct live {
 	struct prefetched *ahead;       /* read ahead by a sweep, used once */
 	size_t nahead, aahead;
 	int64_t rate_remaining;         /* rateLimit.remaining, -1 unknown */
+	struct thread_hint {            /* review threads per PR, from */
+		int64_t pr, threads;    /* pull_details: packs read-aheads */
+	} *hints;
+	size_t nhints, ahints;
 	int64_t points;                 /* sum of rateLimit.cost answered */
+	struct gql_tally {              /* the same, per kind of document */
+		long queries;
+		int64_t points;
+	} tally[GQL_NKINDS];
 };
 
 static inline struct live *L(struct github *gh)
@@ -129,7 +165,7 @@ struct conn_query {
 extern const struct conn_query conns[LIVE_NCONNS];
 
 extern const char open_pulls_query[];
-extern const char listing_query[];
+extern const char probe_query[];
 extern const char edits_query[];
 extern const char edits_page_query[];
 extern const char label_query[];
@@ -139,8 +175,12 @@ extern const char base_query[];
 void pull_query(struct buf *q, unsigned parts);
 /* A further page of one connection. */
 void page_query(struct buf *q, const struct conn_query *c);
-/* Several PRs' gate parts in one document, aliased p0, p1, … */
-void batch_query(struct buf *q, const int64_t *prs, size_t n);
+/* Several PRs' gate parts in one document, aliased p0, p1, …, PR i with
+ * its first threads[i] review threads. */
+void batch_query(struct buf *q, const int64_t *prs, const int64_t *threads,
+		 size_t n);
+/* Several PRs' approvals and number of review threads (pull_details). */
+void details_query(struct buf *q, const int64_t *prs, size_t n);
 
 /* --- App mode (app_token.c) --- */
 
@@ -161,14 +201,20 @@ const char *http_what(int status);
  */
 int gql(struct live *l, const char *query, const char *vars,
 	cJSON **root, const cJSON **data);
+/* gql(), counted as a document of `kind` (gql_kind_of cannot tell). */
+int gql_as(struct live *l, enum gql_kind kind, const char *query,
+	   const char *vars, cJSON **root, const cJSON **data);
 /* A document as sent: `query` asking for its own cost too (rateLimit{cost},
  * which costs nothing), unless it asks for rateLimit already. */
 void gql_document(struct buf *out, const char *query, size_t len);
 /* The body of a GraphQL request: gql_document(query), then `vars`. */
 void gql_body(struct buf *body, const char *query, size_t len,
 	      const char *vars);
-/* Add the cost an answer's data reports to l->points (AGENTIC_STATS). */
-void gql_count(struct live *l, const cJSON *data);
+/* Add the cost an answer's data reports to l->points and to the tally of
+ * its kind of document (AGENTIC_STATS). */
+void gql_count(struct live *l, enum gql_kind kind, const cJSON *data);
+/* The kind of a document gql() is sent. */
+enum gql_kind gql_kind_of(const char *query);
 /* The variables of a query: owner, name, PR `number` (0: none), and one
  * more string variable `key` (NULL: none). */
 void vars_kv(struct live *l, struct buf *v, int64_t number, const char *key,
@@ -204,9 +250,12 @@ int dec_head_status(struct live *l, int64_t number, const char *head,
 		    const cJSON *pr, struct buf *err);
 /* One REST status. */
 int dec_status(struct snap_status *x, const cJSON *o, struct buf *err);
-/* A listing node's digest, head contexts and approvers. */
+/* A probe node's digest and head contexts. */
 int dec_brief_extra(struct gh_pull_brief *b, const cJSON *node,
 		    struct buf *err);
+/* A details_query node's approvers and number of review threads. */
+int dec_brief_details(struct gh_pull_brief *b, const cJSON *node,
+		      struct buf *err);
 
 /* --- edit histories, A5 (history.c) --- */
 
@@ -247,8 +296,8 @@ int live_statuses(struct github *gh, int64_t pr, const char *sha,
 /* --- other reads (reads.c) --- */
 
 int live_user(struct github *gh, char **login);
-int live_open_pulls(struct github *gh, struct gh_pull_brief **list,
-		    size_t *n);
+int live_open_pulls(struct github *gh, enum gh_listing what,
+		    struct gh_pull_brief **list, size_t *n);
 int live_label_exists(struct github *gh, int64_t pr, const char *name,
 		      bool *out);
 int live_commit_in_pull(struct github *gh, int64_t number, const char *sha,
@@ -264,6 +313,8 @@ bool dec_ahead(struct live *l, const cJSON *pr, int64_t number,
 bool take_ahead(struct live *l, int64_t number, unsigned parts,
 		struct gh_pull *out);
 void live_prefetch(struct github *gh, const int64_t *prs, size_t n);
+void live_details(struct github *gh, struct gh_pull_brief *const *list,
+		  size_t n);
 void live_budget(struct github *gh, int64_t *graphql, int64_t *rest);
 
 /* --- pr-review (review.c, review_trust.c) --- */

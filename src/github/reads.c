@@ -7,6 +7,7 @@
  */
 #include "github/live_int.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,8 +55,8 @@ static int cmp_brief(const void *a, const void *b)
 	return (x->number > y->number) - (x->number < y->number);
 }
 
-/* One listing (rich or plain) to the end; `rich` adds dec_brief_extra. */
-static int list_open(struct live *l, bool rich, struct gh_pull_brief **list,
+/* One listing (probe or plain) to the end; `probe` adds dec_brief_extra. */
+static int list_open(struct live *l, bool probe, struct gh_pull_brief **list,
 		     size_t *n)
 {
 	struct buf v = BUF_INIT(BUF_MAX_SMALL), err = BUF_INIT(BUF_MAX_SMALL);
@@ -74,7 +75,7 @@ static int list_open(struct live *l, bool rich, struct gh_pull_brief **list,
 			goto out;
 		}
 		vars(l, &v, 0, cursor);
-		if (gql(l, rich ? listing_query : open_pulls_query, v.ptr, &root,
+		if (gql(l, probe ? probe_query : open_pulls_query, v.ptr, &root,
 			&data) < 0)
 			goto out;
 		if (jget_obj(&repo, data, "data", "repository", 0, &err) < 0 ||
@@ -84,7 +85,7 @@ static int list_open(struct live *l, bool rich, struct gh_pull_brief **list,
 		    jget_obj(&info, conn, "pullRequests", "pageInfo", 0, &err) < 0 ||
 		    jget_bool(&more, info, "pageInfo", "hasNextPage", 0, &err) < 0)
 			goto decode;
-		if (rich) {
+		if (probe) {
 			/* What this query cost and what is left: the sweep stops
 			 * before the limit (engine.c, ENGINE_RESERVE_GRAPHQL). */
 			const cJSON *rate;
@@ -105,7 +106,7 @@ static int list_open(struct live *l, bool rich, struct gh_pull_brief **list,
 			    jget_time(&b->updated_at, node,
 				      "pullRequests.nodes[]", "updatedAt", 0,
 				      &err) < 0 ||
-			    (rich && dec_brief_extra(b, node, &err) < 0))
+			    (probe && dec_brief_extra(b, node, &err) < 0))
 				goto decode;
 		}
 		free(cursor);
@@ -135,16 +136,81 @@ out:
 }
 
 /*
- * The rich listing reads parts of every open PR, so one PR's failure
- * fails it: then the plain listing (numbers and heads only) is read, and
- * the sweep reads each PR itself — the failure stays pinned to its PR.
+ * The probe reads parts of every open PR, so one PR's failure fails it:
+ * then the plain listing (numbers and heads only) is read, and the sweep
+ * reads each PR itself — the failure stays pinned to its PR.
  */
-int live_open_pulls(struct github *gh, struct gh_pull_brief **list,
-		    size_t *n)
+int live_open_pulls(struct github *gh, enum gh_listing what,
+		    struct gh_pull_brief **list, size_t *n)
 {
-	if (list_open(L(gh), true, list, n) == AA_OK)
+	if (what == LISTING_PROBE && list_open(L(gh), true, list, n) == AA_OK)
 		return AA_OK;
 	return list_open(L(gh), false, list, n);
+}
+
+/* Remember that PR `pr` has `threads` review threads (live_prefetch). */
+static void hint_threads(struct live *l, int64_t pr, int64_t threads)
+{
+	size_t i;
+
+	for (i = 0; i < l->nhints; i++)
+		if (l->hints[i].pr == pr)
+			break;
+	if (i == l->nhints) {
+		ALLOC_GROW(l->hints, l->nhints + 1, l->ahints);
+		l->nhints++;
+	}
+	l->hints[i].pr = pr;
+	l->hints[i].threads = threads;
+}
+
+/* One details_query of list[0, n); a document with any error fills in
+ * nothing (the selection then reads what it needs PR by PR). */
+static void details_chunk(struct live *l, struct gh_pull_brief *const *list,
+			  size_t n)
+{
+	struct buf q = BUF_INIT(BUF_MAX_SMALL), v = BUF_INIT(BUF_MAX_SMALL),
+		   err = BUF_INIT(BUF_MAX_SMALL);
+	int64_t prs[LIVE_DETAIL_PRS];
+	const cJSON *data, *repo;
+	cJSON *root = NULL;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		prs[i] = list[i]->number;
+	details_query(&q, prs, n);
+	vars(l, &v, 0, NULL);
+	if (gql_as(l, GQL_DETAILS, q.ptr, v.ptr, &root, &data) < 0 ||
+	    jget_obj(&repo, data, "data", "repository", 0, &err) < 0)
+		goto out;
+	for (i = 0; i < n; i++) {
+		char alias[32];
+		int len = snprintf(alias, sizeof(alias), "p%zu", i);
+
+		if (len < 0 || (size_t)len >= sizeof(alias) ||
+		    dec_brief_details(list[i],
+				      cJSON_GetObjectItemCaseSensitive(repo,
+								       alias),
+				      &err) < 0)
+			continue;
+		hint_threads(l, list[i]->number, list[i]->threads);
+	}
+out:
+	cJSON_Delete(root);
+	buf_release(&q);
+	buf_release(&v);
+	buf_release(&err);
+}
+
+void live_details(struct github *gh, struct gh_pull_brief *const *list,
+		  size_t n)
+{
+	size_t from;
+
+	for (from = 0; from < n; from += LIVE_DETAIL_PRS)
+		details_chunk(L(gh), list + from,
+			      n - from < LIVE_DETAIL_PRS ? n - from
+							  : LIVE_DETAIL_PRS);
 }
 
 int live_label_exists(struct github *gh, int64_t pr, const char *name,

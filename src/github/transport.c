@@ -49,19 +49,28 @@ void gql_body(struct buf *body, const char *query, size_t len,
 	buf_release(&q);
 }
 
-void gql_count(struct live *l, const cJSON *data)
+void gql_count(struct live *l, enum gql_kind kind, const cJSON *data)
 {
 	const cJSON *rate = cJSON_GetObjectItemCaseSensitive(data, "rateLimit");
 	const cJSON *cost = cJSON_GetObjectItemCaseSensitive(rate, "cost");
 
+	l->tally[kind].queries++;
 	/* Only counted: a missing or odd cost changes no decision. */
 	if (cJSON_IsNumber(cost) && cost->valuedouble >= 0 &&
-	    cost->valuedouble < 1e6)
+	    cost->valuedouble < 1e6) {
 		l->points += (int64_t)cost->valuedouble;
+		l->tally[kind].points += (int64_t)cost->valuedouble;
+	}
 }
 
 int gql(struct live *l, const char *query, const char *vars,
 	cJSON **root, const cJSON **data)
+{
+	return gql_as(l, gql_kind_of(query), query, vars, root, data);
+}
+
+int gql_as(struct live *l, enum gql_kind kind, const char *query,
+	   const char *vars, cJSON **root, const cJSON **data)
 {
 	struct buf body = BUF_INIT(BUF_MAX_DOC), err = BUF_INIT(BUF_MAX_SMALL);
 	struct http_response r;
@@ -111,7 +120,7 @@ int gql(struct live *l, const char *query, const char *vars,
 		buf_setf(&l->gh.error, "POST /graphql: no data in the answer");
 		goto out;
 	}
-	gql_count(l, *data);
+	gql_count(l, kind, *data);
 	error = AA_OK;
 out:
 	if (error) {

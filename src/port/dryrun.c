@@ -73,10 +73,10 @@ static int dr_user(struct github *gh, char **login)
 	return error;
 }
 
-static int dr_open_pulls(struct github *gh, struct gh_pull_brief **list,
-			 size_t *n)
+static int dr_open_pulls(struct github *gh, enum gh_listing what,
+			 struct gh_pull_brief **list, size_t *n)
 {
-	int error = D(gh)->inner->ops->open_pulls(D(gh)->inner, list, n);
+	int error = D(gh)->inner->ops->open_pulls(D(gh)->inner, what, list, n);
 
 	copy_error(D(gh));
 	return error;
@@ -273,6 +273,12 @@ static void dr_prefetch(struct github *gh, const int64_t *prs, size_t n)
 	D(gh)->inner->ops->prefetch(D(gh)->inner, prs, n);
 }
 
+static void dr_details(struct github *gh, struct gh_pull_brief *const *list,
+		       size_t n)
+{
+	D(gh)->inner->ops->details(D(gh)->inner, list, n);
+}
+
 static void dr_budget(struct github *gh, int64_t *graphql, int64_t *rest)
 {
 	D(gh)->inner->ops->budget(D(gh)->inner, graphql, rest);
@@ -420,7 +426,7 @@ static const struct github_ops dryrun_ops = {
 	dr_user,	 dr_open_pulls,	   dr_pull,	  dr_commit_in_pull,
 	dr_statuses,	 dr_label_exists,  dr_create_label, dr_add_label,
 	dr_create_status, dr_approve,	   dr_dismiss,	  dr_prefetch,
-	dr_budget,	 dr_refresh,	   dr_now,	  dr_free,
+	dr_details,	 dr_budget,	 dr_refresh,	   dr_now,	  dr_free,
 	&dryrun_review_ops,
 };
 

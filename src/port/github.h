@@ -48,6 +48,12 @@ struct gh_pull {
 #define STATUS_NEED_HISTORY (1u << 4)
 
 /* One open pull request of a listing. */
+/* What a listing of the open PRs reads (open_pulls). */
+enum gh_listing {
+	LISTING_PLAIN, /* numbers, heads and updatedAt */
+	LISTING_PROBE  /* and, where the port can, a digest and contexts */
+};
+
 struct gh_pull_brief {
 	int64_t number;
 	char head_sha[SHA_BUF];
@@ -60,6 +66,8 @@ struct gh_pull_brief {
 	bool has_approvers;
 	char **approvers;              /* authors of APPROVED reviews */
 	size_t napprovers;
+	bool has_threads;
+	int64_t threads;               /* its review threads */
 };
 
 /* GET compare/{base}...{head} (PUBLISH §6 H1, H3). */
@@ -119,8 +127,10 @@ struct github_review_ops {
 struct github_ops {
 	/* GET /user: the login of the write token (T4). */
 	int (*user)(struct github *gh, char **login);
-	/* Every open pull request, ascending by number. */
-	int (*open_pulls)(struct github *gh, struct gh_pull_brief **list,
+	/* Every open pull request, ascending by number: what `what` asks
+	 * for at least. */
+	int (*open_pulls)(struct github *gh, enum gh_listing what,
+			  struct gh_pull_brief **list,
 			  size_t *n);
 	/*
 	 * Read the parts of PR `number`. Returns AA_ENOTFOUND when there is
@@ -161,6 +171,14 @@ struct github_ops {
 	 * whatever could not be read ahead is read by pull() as usual.
 	 */
 	void (*prefetch)(struct github *gh, const int64_t *prs, size_t n);
+	/*
+	 * Fill in the approvers and the number of review threads of `n`
+	 * listed PRs (those a sweep must look at again), for its selection
+	 * and its read-ahead. Best effort: what could not be read stays
+	 * unknown (has_approvers, has_threads false).
+	 */
+	void (*details)(struct github *gh, struct gh_pull_brief *const *list,
+			size_t n);
 	/* Requests left before GitHub's rate limits: -1 when unknown. */
 	void (*budget)(struct github *gh, int64_t *graphql, int64_t *rest);
 	/* Forget anything cached: the next reads must be fresh. */

@@ -29,6 +29,14 @@ enum identity_state { ID_UNCHECKED, ID_TRUSTED, ID_FAILED };
 #define ENGINE_RESERVE_REST 100
 /* PRs a sweep reads ahead at once (memory: one PR's parts each). */
 #define ENGINE_SWEEP_PREFETCH 40
+/*
+ * The fewest PRs to look at for which a sweep reads their approvals and
+ * threads first (details): a point per 70 PRs, which packs their
+ * read-ahead to about 18 PRs a point instead of 7, and spares the
+ * selection a read per PR outside the flow. Below it, that point is
+ * rarely won back.
+ */
+#define ENGINE_SWEEP_DETAILS_MIN 8
 
 struct engine {
 	struct github *gh;

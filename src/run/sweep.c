@@ -206,11 +206,11 @@ static void sweep_skip(struct engine *e, const struct gh_pull_brief *b,
 
 void engine_sweep(struct engine *e)
 {
-	struct gh_pull_brief *list = NULL;
+	struct gh_pull_brief *list = NULL, **look = NULL;
 	struct buf why = BUF_INIT(BUF_MAX_SMALL);
 	int64_t *open_prs = NULL;
 	enum sweep_plan *what = NULL; /* per PR */
-	size_t n = 0, i, upto = 0;
+	size_t n = 0, nlook = 0, i, upto = 0;
 
 	if (e->stop)
 		return;
@@ -218,7 +218,7 @@ void engine_sweep(struct engine *e)
 		e->deadline = e->gh->ops->now(e->gh) + e->sweep_deadline;
 		github_set_deadline(e->gh, e->deadline);
 	}
-	if (e->gh->ops->open_pulls(e->gh, &list, &n) < 0) {
+	if (e->gh->ops->open_pulls(e->gh, LISTING_PROBE, &list, &n) < 0) {
 		report_note(e->report, NOTE_ERROR,
 			    "cannot list the open pull requests: %s", flow_error(e));
 		report_merge_exit(e->report, EXIT_API);
@@ -226,11 +226,22 @@ void engine_sweep(struct engine *e)
 	}
 	what = xcalloc(n ? n : 1, sizeof(*what));
 	open_prs = xcalloc(n ? n : 1, sizeof(*open_prs));
+	look = xcalloc(n ? n : 1, sizeof(struct gh_pull_brief *));
 	for (i = 0; i < n; i++) {
 		open_prs[i] = list[i].number;
 		if (sweep_unchanged(e, &list[i]))
 			what[i] = PLAN_UNCHANGED;
-		else if (e->deadline && e->gh->ops->now(e->gh) >= e->deadline)
+		else
+			look[nlook++] = &list[i];
+	}
+	/* The approvals and threads of the PRs to look at, in a few queries:
+	 * the selection then needs no read of its own for most. */
+	if (nlook >= ENGINE_SWEEP_DETAILS_MIN)
+		e->gh->ops->details(e->gh, look, nlook);
+	for (i = 0; i < n; i++) {
+		if (what[i] == PLAN_UNCHANGED)
+			continue;
+		if (e->deadline && e->gh->ops->now(e->gh) >= e->deadline)
 			what[i] = PLAN_UNREACHED; /* A6: selection included */
 		else
 			what[i] = sweep_selects(e, &list[i]);
@@ -285,6 +296,7 @@ void engine_sweep(struct engine *e)
 		e->progress(e->progress_ctx, n, n);
 out:
 	gh_briefs_free(list, n);
+	free(look);
 	free(what);
 	free(open_prs);
 	buf_release(&why);

@@ -79,9 +79,10 @@ describe('queries: what live runs send is what print_queries lists', () => {
 
   // A sweep's read-ahead documents alias one block per PR (p0:pullRequest(
   // number:7){…} p1:…): compare them by their first block, number elided.
+  // Each PR asks for as many review threads as it has: that number too.
   const canonical = (q) => {
     const m = /^(.*?)p0:pullRequest\(number:\d+\)(\{.*?\}) (?:p\d+:pullRequest.*)?\}\}$/s.exec(q);
-    return m ? `${m[1]}p0:pullRequest(number:N)${m[2]} }}` : q;
+    return m ? `${m[1]}p0:pullRequest(number:N)${m[2].replace(/reviewThreads\(first:\d+/, 'reviewThreads(first:T')} }}` : q;
   };
   const known = new Set(documents.map((d) => canonical(d.query)));
   const scenarios = [

@@ -314,6 +314,7 @@ const M = {
     return typeName ? { __typename: typeName, pull, e, timeline: true } : null;
   },
   commit(sha) { return { __typename: 'Commit', sha: sha.toLowerCase() }; },
+  ref(pull) { return { __typename: 'Ref', pull }; },
   pullCommit(pull, sha) { return { __typename: 'PullRequestCommit', pull, sha: sha.toLowerCase() }; },
   status(sha) { return { __typename: 'Status', sha }; },
   statusContext(sha, st) { return { __typename: 'StatusContext', sha, st }; },
@@ -480,6 +481,8 @@ const RESOLVERS = {
     author: (p) => M.actor(p.pull.author),
     headRefOid: (p) => p.pull.head.sha,
     headRefName: (p, _, ctx) => ctx.state.headRef(p.pull),
+    // The head branch, pointing at the head (GitHub: null once the branch is deleted).
+    headRef: (p) => (p.pull.head.ref_deleted ? null : M.ref(p.pull)),
     headRepository: (p, _, ctx) => M.repository(ctx.state.headRepository(p.pull)),
     baseRefName: (p, _, ctx) => ctx.state.baseRef(p.pull),
     baseRefOid: (p, _, ctx) => ctx.state.baseSha(p.pull),
@@ -540,6 +543,14 @@ const RESOLVERS = {
     pullRequest: (c) => M.pull(c.pull),
     url: (c, _, ctx) => `${ctx.base}/${ctx.state.fullName}/pull/${c.pull.number}/commits/${c.sha}`,
     resourcePath: (c, _, ctx) => `/${ctx.state.fullName}/pull/${c.pull.number}/commits/${c.sha}`,
+  },
+
+  Ref: {
+    id: (r, _, ctx) => nodeId('REF', `${ctx.state.headRepository(r.pull)}:${ctx.state.headRef(r.pull)}`),
+    name: (r, _, ctx) => ctx.state.headRef(r.pull),
+    prefix: () => 'refs/heads/',
+    target: (r) => M.commit(r.pull.head.sha),
+    repository: (r, _, ctx) => M.repository(ctx.state.headRepository(r.pull)),
   },
 
   Commit: {

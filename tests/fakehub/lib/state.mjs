@@ -155,6 +155,7 @@ export function validateSnapshot(s) {
     if (typeof p.head.sha !== 'string' || !p.head.sha) fail(`${at}.head.sha`, 'expected a commit SHA');
     checkString(p.head.ref, `${at}.head.ref`);
     checkString(p.head.repository, `${at}.head.repository`, { nullable: true });
+    if (p.head.ref_deleted !== undefined && typeof p.head.ref_deleted !== 'boolean') fail(`${at}.head.ref_deleted`, 'expected a boolean');
     if (p.base !== undefined && !isObject(p.base)) fail(`${at}.base`, 'expected an object');
     checkString(p.base?.ref, `${at}.base.ref`);
     checkString(p.base?.sha, `${at}.base.sha`);
