@@ -13,16 +13,6 @@
 #include "cmd/session.h"
 #include "formats/snapshot.h"
 
-static int usage_report(void)
-{
-	struct buf out = BUF_INIT(BUF_MAX_SMALL);
-
-	report_usage_json(&out);
-	fputs(out.ptr, stdout);
-	buf_release(&out);
-	return EXIT_USAGE;
-}
-
 /* AGENTIC_REPLAY_STATE: the snapshot as the run's writes left it (what
  * fakehub would now serve), so tests can check the end state itself. */
 static void write_state(const struct snapshot *snap, const char *path)
@@ -49,22 +39,22 @@ int cmd_replay(int argc, char **argv)
 	bool malformed;
 
 	if (cli_parse(&c, argc, argv, command_options(c.command), 1) < 0)
-		return usage_report();
+		return usage_exit(true);
 	if (c.help) {
 		usage_command("replay");
 		return EXIT_OK;
 	}
 	if (!c.arg) {
 		log_error("replay: which snapshot? (replay SNAPSHOT.json)");
-		return usage_report();
+		return usage_exit(true);
 	}
 	log_set_quiet(c.quiet);
 	if (session_open(&s, &c, c.arg, &malformed) != EXIT_OK)
-		return usage_report();
+		return usage_exit(true);
 	if (s.snap.command) {
 		if (replay_command(&s, c.dry_run) < 0) {
 			session_release(&s);
-			return usage_report();
+			return usage_exit(true);
 		}
 	} else {
 		session_run_event(&s, s.snap.event_name, s.snap.event_payload,

@@ -19,18 +19,6 @@
 #include "formats/snapshot.h"
 #include "run/review.h"
 
-static int stub_report(bool json)
-{
-	struct buf out = BUF_INIT(BUF_MAX_SMALL);
-
-	if (json) {
-		report_usage_json(&out);
-		fputs(out.ptr, stdout);
-	}
-	buf_release(&out);
-	return EXIT_USAGE;
-}
-
 /* The findings file's text (I1's ceiling plus one byte: larger is an
  * error findings_parse names). */
 static int read_findings(struct buf *text, const char *command,
@@ -140,19 +128,19 @@ int cmd_publish(int argc, char **argv)
 	 * the network. The policy's ceiling comes from the environment and
 	 * the snapshot later; here the default and AGENTIC_MAX_FINDINGS. */
 	if (cli_parse(&c, argc, argv, command_options(c.command), 0) < 0)
-		return stub_report(false);
+		return usage_exit(false);
 	if (c.help) {
 		usage_command(c.command);
 		return EXIT_OK;
 	}
 	if (read_findings(&text, c.command, c.findings) < 0)
-		return stub_report(c.json);
+		return usage_exit(c.json);
 	policy_init(&p);
 	code = parse_findings(&in, text.ptr, text.len, &p);
 	policy_release(&p);
 	buf_release(&text);
 	if (code < 0)
-		return stub_report(c.json);
+		return usage_exit(c.json);
 	if (session_start(&s, &c, argc, argv, OPT_PR_REF, &code) < 0) {
 		review_input_release(&in);
 		return code;
@@ -162,7 +150,7 @@ int cmd_publish(int argc, char **argv)
 			  "(max_findings)", (long long)s.policy.max_findings);
 		review_input_release(&in);
 		session_release(&s);
-		return stub_report(c.json);
+		return usage_exit(c.json);
 	}
 	engine_publish(&s.engine, c.pr, &in, c.dry_run, &dry);
 	review_input_release(&in);

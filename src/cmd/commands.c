@@ -213,3 +213,15 @@ int commands_main(int argc, char **argv)
 		  argv[1]);
 	return EXIT_USAGE;
 }
+
+int usage_exit(bool json)
+{
+	struct buf out = BUF_INIT(BUF_MAX_SMALL);
+
+	if (json) {
+		report_usage_json(&out);
+		fputs(out.ptr, stdout);
+	}
+	buf_release(&out);
+	return EXIT_USAGE;
+}

@@ -35,4 +35,8 @@ unsigned command_options(const char *command);
 /* Help text of a command (printed by --help). */
 void usage_command(const char *command);
 
+/* A usage error's exit code (2); with `json`, SNAPSHOT §2's stub report
+ * (`{"report":1,"steps":[],"writes":[],"exit":2}`) on stdout first. */
+int usage_exit(bool json);
+
 #endif

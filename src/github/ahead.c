@@ -39,8 +39,13 @@ bool dec_ahead(struct live *l, const cJSON *pr, int64_t number,
 				      err) < 0)
 			goto out;
 	}
-	if (pending.n || dec_contexts(pr, out->pull.head_sha, &out->contexts,
-				   &out->has_contexts, err) < 0)
+	if (pending.n) {
+		/* Read on its own, with these histories in the same query. */
+		hint_edits(l, number, &pending);
+		goto out;
+	}
+	if (dec_contexts(pr, out->pull.head_sha, &out->contexts,
+			 &out->has_contexts, err) < 0)
 		goto out;
 	ok = out->pull.number == number;
 out:

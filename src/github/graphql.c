@@ -41,17 +41,25 @@ static const char head_status[] =
 	"headStatus:commits(last:1){nodes{commit{oid status{contexts{context "
 	"state description createdAt targetUrl creator{__typename login}}}}}}";
 
+/* Edit histories (A5): a page of userContentEdits. GraphQL gives a bot
+ * editor's login without "[bot]": the __typename puts it back (dec_login). */
+#define EDITS_SELECTION                                                     \
+	"nodes{editedAt editor{__typename login}} pageInfo{hasNextPage "    \
+	"endCursor}}"
+
 static const char query_page[] =
 	"query($owner:String!,$name:String!,$number:Int!,$after:String!)";
 static const char query_number[] =
 	"query($owner:String!,$name:String!,$number:Int!)";
+static const char query_edits[] =
+	"query($owner:String!,$name:String!,$number:Int!,$ids:[ID!]!)";
 
-void pull_query(struct buf *q, unsigned parts)
+void pull_query(struct buf *q, unsigned parts, bool edits)
 {
 	size_t i;
 
 	buf_addf(q, "%s{repository(owner:$owner,name:$name){pullRequest("
-		    "number:$number){", query_number);
+		    "number:$number){", edits ? query_edits : query_number);
 	if (parts & PART_PULL)
 		buf_adds(q, pull_fields);
 	for (i = 0; i < ARRAY_SIZE(conns); i++) {
@@ -61,7 +69,12 @@ void pull_query(struct buf *q, unsigned parts)
 	}
 	if (parts & PART_HEAD_STATUS)
 		buf_addf(q, " %s", head_status);
-	buf_adds(q, "}}}");
+	buf_adds(q, "}}");
+	if (edits)
+		buf_adds(q, " edits:nodes(ids:$ids){__typename ... on "
+			    "IssueComment{id userContentEdits(first:100){"
+			    EDITS_SELECTION "}}");
+	buf_adds(q, "}");
 }
 
 void page_query(struct buf *q, const struct conn_query *c)
@@ -146,11 +159,7 @@ void details_query(struct buf *q, const int64_t *prs, size_t n)
 }
 
 /* Edit histories (A5): several comments' first pages, then one comment's
- * further pages. GraphQL gives a bot editor's login without "[bot]": the
- * __typename puts it back (dec_login). */
-#define EDITS_SELECTION                                                     \
-	"nodes{editedAt editor{__typename login}} pageInfo{hasNextPage "    \
-	"endCursor}}"
+ * further pages. */
 const char edits_query[] =
 	"query($ids:[ID!]!){nodes(ids:$ids){__typename ... on IssueComment{id "
 	"userContentEdits(first:100){" EDITS_SELECTION "}}}";
@@ -231,7 +240,13 @@ void github_live_queries(struct buf *out)
 	for (parts = 1; parts <= (PART_ALL | PART_HEAD_STATUS); parts++) {
 		buf_setf(&name, "pull parts 0x%02x", parts);
 		buf_reset(&q);
-		pull_query(&q, parts);
+		pull_query(&q, parts, false);
+		emit_query(&w, name.ptr, q.ptr);
+		if (!(parts & PART_COMMENTS))
+			continue;
+		buf_setf(&name, "pull parts 0x%02x with edits", parts);
+		buf_reset(&q);
+		pull_query(&q, parts, true);
 		emit_query(&w, name.ptr, q.ptr);
 	}
 	for (i = 0; i < ARRAY_SIZE(conns); i++) {

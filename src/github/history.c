@@ -4,7 +4,8 @@
  * comments decode.c lists (edited, by the trusted login), so the unedited
  * happy path keeps its single read — LIVE_EDIT_IDS comments a query, then
  * each one's further pages. A history that cannot be read fails the
- * comments part.
+ * comments part. Those comments are remembered per PR (edit_hint): the
+ * next read of that PR asks for their histories in its own document.
  */
 #include "github/live_int.h"
 
@@ -193,4 +194,125 @@ int read_edits(struct live *l, int64_t number, struct snap_pull *p,
 	}
 	buf_release(&err);
 	return error;
+}
+
+void hint_edits(struct live *l, int64_t pr,
+		const struct history_reads *pending)
+{
+	struct edit_hint *h = NULL;
+	size_t i;
+
+	for (i = 0; i < l->nedit_hints; i++)
+		if (l->edit_hints[i].pr == pr)
+			h = &l->edit_hints[i];
+	if (!h) {
+		ALLOC_GROW(l->edit_hints, l->nedit_hints + 1, l->aedit_hints);
+		h = &l->edit_hints[l->nedit_hints++];
+		memset(h, 0, sizeof(*h));
+		h->pr = pr;
+	}
+	strv_free(h->nodes, h->n);
+	h->n = pending->n < LIVE_HINT_IDS ? pending->n : LIVE_HINT_IDS;
+	h->nodes = xcalloc(h->n ? h->n : 1, sizeof(char *));
+	for (i = 0; i < h->n; i++)
+		h->nodes[i] = xstrdup(pending->v[i].node);
+}
+
+const struct edit_hint *edit_hint_of(const struct live *l, int64_t pr)
+{
+	size_t i;
+
+	for (i = 0; i < l->nedit_hints; i++)
+		if (l->edit_hints[i].pr == pr && l->edit_hints[i].n)
+			return &l->edit_hints[i];
+	return NULL;
+}
+
+void hint_vars(struct buf *v, const struct edit_hint *h)
+{
+	size_t i;
+
+	if (v->len && v->ptr[v->len - 1] == '}')
+		v->ptr[--v->len] = '\0'; /* reopen the object */
+	buf_adds(v, ",\"ids\":[");
+	for (i = 0; i < h->n; i++) {
+		if (i)
+			buf_addch(v, ',');
+		json_quote(v, h->nodes[i], strlen(h->nodes[i]));
+	}
+	buf_adds(v, "]}");
+}
+
+/* The node of `answer` with id `id`, or NULL (GitHub answers null for an
+ * id that no longer resolves). */
+static const cJSON *answer_node(const cJSON *answer, const char *id)
+{
+	const cJSON *n;
+
+	cJSON_ArrayForEach(n, answer)
+	{
+		const cJSON *got = cJSON_GetObjectItemCaseSensitive(n, "id");
+
+		if (cJSON_IsString(got) && strcmp(got->valuestring, id) == 0)
+			return n;
+	}
+	return NULL;
+}
+
+int take_hinted_edits(struct live *l, struct snap_pull *p,
+		      struct history_reads *pending, const cJSON *answer,
+		      struct buf *err)
+{
+	size_t i, k = 0;
+	int error = AA_OK;
+
+	if (!cJSON_IsArray(answer)) {
+		buf_setf(err, "edits: not a list");
+		return AA_ERR;
+	}
+	for (i = 0; i < pending->n; i++) {
+		struct history_read *r = &pending->v[i];
+		const cJSON *node = error ? NULL : answer_node(answer, r->node);
+		struct snap_comment *c = node ? comment_by_id(p, r->comment) : NULL;
+		char *cursor = NULL;
+		bool more = false;
+
+		if (!c || c->nedits) {
+			pending->v[k++] = *r; /* read_edits reads it */
+			continue;
+		}
+		if (dec_comment_node(node, r->node, err) < 0 ||
+		    dec_edits(c, node, &more, &cursor, err) < 0 ||
+		    (more && edits_pages(l, c, r->node, &cursor, err) < 0))
+			error = AA_ERR;
+		else if (c->nedits > 1)
+			qsort(c->edits, c->nedits, sizeof(*c->edits), cmp_edit);
+		free(cursor);
+		free(r->node);
+	}
+	pending->n = k;
+	return error;
+}
+
+void forget_edit_hint(struct live *l, int64_t pr)
+{
+	size_t i;
+
+	for (i = 0; i < l->nedit_hints; i++)
+		if (l->edit_hints[i].pr == pr) {
+			strv_free(l->edit_hints[i].nodes, l->edit_hints[i].n);
+			l->edit_hints[i].nodes = NULL;
+			l->edit_hints[i].n = 0;
+		}
+}
+
+void edit_hints_release(struct live *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nedit_hints; i++)
+		strv_free(l->edit_hints[i].nodes, l->edit_hints[i].n);
+	free(l->edit_hints);
+	l->edit_hints = NULL;
+	l->nedit_hints = l->aedit_hints = 0;
 }

@@ -78,6 +78,7 @@ static void live_free(struct github *gh)
 	}
 	free(l->ahead);
 	free(l->hints);
+	edit_hints_release(l);
 	buf_release(&gh->error);
 	free(l);
 }

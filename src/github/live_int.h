@@ -37,6 +37,9 @@
 #define LIVE_COMMITS_CAP 250
 /* Comments whose histories one query reads: GitHub's nodes(ids:) limit. */
 #define LIVE_EDIT_IDS 100
+/* Histories a pull query asks for beside the PR (edit_hint): one request
+ * each, so the query stays at one point (107 requests + these < 150). */
+#define LIVE_HINT_IDS 40
 /*
  * A read-ahead document. GitHub prices a document by the requests its
  * connections need — each connection once per parent node, so a thread's
@@ -70,6 +73,14 @@ struct history_read {
 
 struct history_reads {
 	struct history_read *v;
+	size_t n;
+};
+
+/* Comments of PR `pr` whose edit histories its last read needed (A5): the
+ * next read of that PR asks for them in its own document. */
+struct edit_hint {
+	int64_t pr;
+	char **nodes;
 	size_t n;
 };
 
@@ -135,6 +146,8 @@ struct live {
 	struct prefetched *ahead;       /* read ahead by a sweep, used once */
 	size_t nahead, aahead;
 	int64_t rate_remaining;         /* rateLimit.remaining, -1 unknown */
+	struct edit_hint *edit_hints;   /* one per PR read with histories */
+	size_t nedit_hints, aedit_hints;
 	struct thread_hint {            /* review threads per PR, from */
 		int64_t pr, threads;    /* pull_details: packs read-aheads */
 	} *hints;
@@ -171,8 +184,10 @@ extern const char edits_page_query[];
 extern const char label_query[];
 extern const char base_query[];
 
-/* The first page of `parts` (PART_* and PART_HEAD_STATUS) of one PR. */
-void pull_query(struct buf *q, unsigned parts);
+/* The first page of `parts` (PART_* and PART_HEAD_STATUS) of one PR; with
+ * `edits`, also the first page of the edit histories of the comments the
+ * variable $ids names (field `edits`). */
+void pull_query(struct buf *q, unsigned parts, bool edits);
 /* A further page of one connection. */
 void page_query(struct buf *q, const struct conn_query *c);
 /* Several PRs' gate parts in one document, aliased p0, p1, …, PR i with
@@ -270,6 +285,22 @@ int cmp_edit(const void *a, const void *b);
  * of `p`. AA_EAPI when any cannot be read: the comments part has failed. */
 int read_edits(struct live *l, int64_t number, struct snap_pull *p,
 	       const struct history_reads *pending);
+/* Remember `pending` (its first LIVE_HINT_IDS) as PR `pr`'s edit hint. */
+void hint_edits(struct live *l, int64_t pr,
+		const struct history_reads *pending);
+/* PR `pr`'s edit hint, or NULL. */
+const struct edit_hint *edit_hint_of(const struct live *l, int64_t pr);
+/* The ids variable of a hint: appended to the variables object `v`. */
+void hint_vars(struct buf *v, const struct edit_hint *h);
+/* Take the histories of `pending` that `answer` (a hinted query's `edits`
+ * array) holds into their comments of `p` (further pages read), and drop
+ * them from `pending`; the others stay for read_edits. */
+int take_hinted_edits(struct live *l, struct snap_pull *p,
+		      struct history_reads *pending, const cJSON *answer,
+		      struct buf *err);
+/* Ask for PR `pr`'s histories apart again (its hinted read failed). */
+void forget_edit_hint(struct live *l, int64_t pr);
+void edit_hints_release(struct live *l);
 
 /* --- a PR's parts (pull.c) --- */
 

@@ -30,15 +30,23 @@ int bundle(struct live *l, int64_t number, unsigned parts,
 	char *cursors[ARRAY_SIZE(conns)] = {NULL};
 	bool more[ARRAY_SIZE(conns)] = {false};
 	struct history_reads pending = {NULL, 0};
+	const struct edit_hint *hint =
+		(parts & PART_COMMENTS) ? edit_hint_of(l, number) : NULL;
+	cJSON *hinted = NULL; /* the histories asked for beside the PR */
 	size_t i;
 	int error, pages;
 
 	memset(out, 0, sizeof(*out));
 	out->number = number;
-	pull_query(&q, parts);
+	pull_query(&q, parts, hint != NULL);
 	vars(l, &v, number, NULL);
+	if (hint)
+		hint_vars(&v, hint);
 	if ((error = gql(l, q.ptr, v.ptr, &root, &data)) < 0)
 		goto out;
+	if (hint)
+		hinted = cJSON_Duplicate(
+			cJSON_GetObjectItemCaseSensitive(data, "edits"), true);
 	error = AA_EAPI;
 	if (jget_obj(&repo, data, "data", "repository", 0, &err) < 0 ||
 	    jget_obj(&pr, repo, "repository", "pullRequest", JNULL, &err) < 0)
@@ -91,6 +99,18 @@ int bundle(struct live *l, int64_t number, unsigned parts,
 			root = NULL;
 		}
 	}
+	if (pending.n) {
+		/* The next read of this PR asks for these beside it. */
+		hint_edits(l, number, &pending);
+		if (hinted &&
+		    take_hinted_edits(l, out, &pending, hinted, &err) < 0) {
+			error = AA_EAPI;
+			buf_setf(&l->gh.error, "edit history of a comment of PR "
+					       "#%lld: %s",
+				 (long long)number, err.ptr);
+			goto out;
+		}
+	}
 	if (pending.n && (error = read_edits(l, number, out, &pending)) < 0)
 		goto out;
 	if (!(parts & PART_PULL))
@@ -102,7 +122,12 @@ decode:
 out:
 	for (i = 0; i < ARRAY_SIZE(conns); i++)
 		free(cursors[i]);
+	/* A hinted query that failed (a comment deleted since, say) is not
+	 * asked again: the reads that follow go without the hint. */
+	if (error && hint)
+		forget_edit_hint(l, number);
 	history_reads_release(&pending);
+	cJSON_Delete(hinted);
 	cJSON_Delete(root);
 	buf_release(&q);
 	buf_release(&v);

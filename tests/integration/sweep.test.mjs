@@ -76,6 +76,8 @@ describe('sweep: change detection and batching', () => {
   const AT = '2026-11-29T11:00:00Z';
   const KINDS = {
     comment: (s, p) => p.comments.push({ id: 990001, author: 'dev1', created_at: AT, body: 'A question.' }),
+    // Nothing records a deletion's time: only the comments' ids say it.
+    'comment deleted': (s, p) => { p.comments.pop(); },
     'comment edited by someone else': (s, p) => {
       const c = p.comments.find((x) => x.author === 'lfx-reviewer') ?? p.comments[p.comments.length - 1];
       Object.assign(c, { edited_by: 'mallory', edited_at: AT, edits: [{ editor: 'mallory', edited_at: AT }] });

@@ -106,6 +106,23 @@ describe('the formula (queryCost)', () => {
     assert.equal(c.cost, 1);
   });
 
+  test('the head\'s statuses through headRef.target cost nothing (no connection); a page of 100 PRs with one nested list is 101 requests, 1 point', () => {
+    const c = cost(`{ ${REPO} { pullRequests(first: 100, states: OPEN) { nodes { number updatedAt
+      comments(last: 100) { totalCount nodes { fullDatabaseId lastEditedAt } }
+      headRef { target { ... on Commit { oid status { contexts { context state } } } } } } } } }`);
+    assert.deepEqual([c.requests, c.cost], [101, 1]);
+  });
+
+  test('a read-ahead document: six lists a PR and one per thread asked for; 149 requests are 1 point', () => {
+    const one = (n, t) => `p${n}: pullRequest(number: ${n}) { labels(first: 100) { nodes { name } } comments(first: 100) { nodes { id } }
+      timelineItems(first: 100) { nodes { __typename } } reviewThreads(first: ${t}) { nodes { comments(first: 1) { totalCount } } }
+      reviews(first: 100) { nodes { state } } commits(last: 1) { nodes { commit { oid } } } }`;
+    const eighteen = cost(`{ ${REPO} { ${[...Array(18).keys()].map((i) => one(i + 1, 2)).join(' ')} } }`);
+    assert.deepEqual([eighteen.requests, eighteen.cost], [144, 1]);
+    const seven = cost(`{ ${REPO} { ${[...Array(7).keys()].map((i) => one(i + 1, 14)).join(' ')} } }`);
+    assert.deepEqual([seven.requests, seven.cost], [140, 1]);
+  });
+
   test('nodes(ids:) multiplies what it selects by its number of ids', () => {
     const q = 'query($ids: [ID!]!) { nodes(ids: $ids) { ... on IssueComment { userContentEdits(first: 100) { nodes { editedAt } } } } }';
     assert.equal(cost(q, { ids: ['a', 'b', 'c'] }).requests, 3);

@@ -215,6 +215,28 @@ describe('pull request', () => {
   });
 });
 
+describe('headRef', () => {
+  const Q = `query($n: Int!) { repository(owner: "lf", name: "svc") { pullRequest(number: $n) { headRefOid headRefName
+    headRef { name prefix target { __typename oid ... on Commit { status { contexts { context state } } } } }
+    commits(last: 1) { nodes { commit { oid status { contexts { context state } } } } } } } }`;
+
+  test('the head branch points at the head: the same statuses as commits(last: 1)', async () => {
+    const p = (await data(Q, { n: 7 })).repository.pullRequest;
+    assert.equal(p.headRef.name, p.headRefName);
+    assert.equal(p.headRef.prefix, 'refs/heads/');
+    assert.equal(p.headRef.target.__typename, 'Commit');
+    assert.equal(p.headRef.target.oid, p.headRefOid);
+    assert.deepEqual(p.headRef.target.status, p.commits.nodes[0].commit.status);
+  });
+
+  test('a deleted head branch (head.ref_deleted) is null, as on GitHub', async () => {
+    const s = baseSnapshot();
+    s.pulls.find((x) => x.number === 7).head.ref_deleted = true;
+    await hub.setState(s);
+    assert.equal((await data(Q, { n: 7 })).repository.pullRequest.headRef, null);
+  });
+});
+
 describe('repository', () => {
   test('pullRequests(states, orderBy) and cursor pagination', async () => {
     const q = `query($after: String, $states: [PullRequestState!], $order: IssueOrder) {
