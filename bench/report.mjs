@@ -78,7 +78,7 @@ const partRows = (name, t) => [
 // The program's own count per kind of GraphQL document (AGENTIC_STATS graphql_by_query).
 const QUERY_WHAT = {
   probe: 'the listing (change probe)', details: 'approvals and thread counts of the PRs to look at', ahead: 'read-ahead batches',
-  pull: 'one PR\'s parts (event runs, re-checks around a write, PRs not read ahead)', page: 'further pages', edits: 'edit histories (A5)',
+  pull: 'one PR\'s parts, read on its own (an event run, a re-check around a write, a PR not read ahead)', page: 'further pages', edits: 'edit histories (A5)',
   open_pulls: 'the plain listing', label: 'label lookups', base: 'base lookups (over 250 commits)',
 };
 const queryRows = (t) => [['cold sweep', t.cold_sweep], ['5 warm sweeps', t.warm_sweeps], ['event runs', t.events]].flatMap(([part, x]) => {
@@ -123,7 +123,7 @@ const md = [
   'injected per request, the hour part without (it counts). These are',
   'benchmarks, not tests: the machine is shared and noisy.',
   '',
-  `Machine: ${cpus().length} × ${cpu}; Node ${process.version}; ${new Date().toISOString().slice(0, 10)}${f.cold_start_load_avg !== undefined ? `; 1-minute load average ${f.cold_start_load_avg} when the cold start was measured (wall times and the cold start suffer from it)` : ''}.`,
+  `Machine: ${cpus().length} × ${cpu}; Node ${process.version}; ${new Date().toISOString().slice(0, 10)}${f.cold_start_load_avg !== undefined ? `; 1-minute load average ${f.cold_start_load_avg} when the cold start was measured (wall times and the cold start suffer from it)` : ''}.${f.cold_start_spawn_ms != null ? ` The cold start is timed ${f.cold_start_timer === 'bench_spawn' ? 'by bench/bench_spawn.c, from posix_spawn to exit' : 'around node\'s spawnSync, which costs milliseconds of its own'}; /bin/true (dynamically linked) took ${f.cold_start_spawn_ms} ms timed the same way.` : ''}`,
   '',
   '## Targets',
   '',
