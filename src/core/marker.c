@@ -311,6 +311,55 @@ static bool details_line(struct mview l)
 	return false;
 }
 
+/*
+ * A <details> or <summary> line is no row (§2.2, A11) — unless what it
+ * shows starts like one ("<summary>- id: …"): then GitHub shows a row,
+ * and it is read as an invalid one.
+ */
+static bool details_shows_row(struct mview l)
+{
+	const char *gt = memchr(l.p, '>', l.n);
+	struct mview in;
+	bool quoted;
+	enum row_error m;
+
+	while (gt) {
+		in = mv(gt + 1, l.n - (size_t)(gt + 1 - l.p));
+		skip_ws(&in);
+		if (!in.n || in.p[0] != '<')
+			break;
+		gt = memchr(in.p, '>', in.n); /* <details><summary>… */
+	}
+	if (!gt)
+		return false;
+	m = row_marker(in, &quoted);
+	return m != ROW_NO_MARKER || quoted;
+}
+
+/* A table row without a leading pipe ("id | status", GFM): a "|" before
+ * the reason makes a row. */
+static bool has_pipe(struct mview l)
+{
+	size_t i;
+
+	for (i = 0; i < l.n; i++) {
+		if (l.p[i] == '|')
+			return true;
+		if (i + 7 <= l.n && mem_eq_nocase(l.p + i, 7, "reason:"))
+			return false;
+	}
+	return false;
+}
+
+/* A CR that is not the line's last character: lines end at LF (§2),
+ * but GitHub's renderer ends a line at a lone CR too. */
+static bool bare_cr(struct mview l)
+{
+	const char *cr = memchr(l.p, '\r', l.n);
+
+	return cr && cr != l.p + l.n - 1;
+}
+
 /* A11: a row, whatever its marker; ROW_OK when it has A4's "-". */
 static bool row_line(struct mview l, enum row_error *shape)
 {
@@ -318,10 +367,23 @@ static bool row_line(struct mview l, enum row_error *shape)
 	enum row_error m = row_marker(l, &quoted);
 	struct mview v;
 
+	if (bare_cr(l) && (m != ROW_NO_MARKER || has_pipe(l) ||
+			   marker_names_row_field(l))) {
+		*shape = ROW_BARE_CR; /* what follows the CR shows as a line */
+		return true;
+	}
+
 	if (m == ROW_NO_MARKER) {
-		if (key_line(l, &v) != CKL_NONE || threads_line(l) ||
-		    details_line(l) || !marker_names_row_field(l))
+		if (details_line(l)) {
+			if (!details_shows_row(l))
+				return false;
+		} else if (key_line(l, &v) != CKL_NONE || threads_line(l)) {
 			return false;
+		} else if (has_pipe(l)) {
+			m = ROW_TABLE;
+		} else if (!marker_names_row_field(l)) {
+			return false;
+		}
 	}
 	*shape = quoted ? ROW_QUOTED : m;
 	return true;
@@ -381,6 +443,10 @@ const char *marker_row_error_str(enum row_error e)
 		return "a table row (\"|\"): rows start with \"- \"";
 	case ROW_HTML_ITEM:
 		return "an HTML list item (\"<li\"): rows start with \"- \"";
+	case ROW_BARE_CR:
+		return "a carriage return inside the line: lines end at LF, "
+		       "but GitHub shows the text after it as a line of its "
+		       "own";
 	case ROW_NO_MARKER:
 		return "a line that names an id: or status: is a row, and a row "
 		       "starts with \"- \"";

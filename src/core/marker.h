@@ -100,6 +100,7 @@ enum row_error {
 	ROW_TABLE,         /* a table row, "|" first (A11) */
 	ROW_HTML_ITEM,     /* an HTML list item, "<li" first (A11) */
 	ROW_NO_MARKER,     /* names an id: or status: without "- " (A11) */
+	ROW_BARE_CR,       /* a CR inside the line: GitHub shows two lines */
 	ROW_NO_ID,         /* the bullet is not followed by "id:" (A4) */
 	ROW_BAD_ID,        /* id empty, or holds whitespace or control chars */
 	ROW_NO_STATUS,     /* ", status:" does not follow the id */
@@ -255,7 +256,8 @@ enum check_line_kind marker_check_line(struct mview line, struct mview *value);
 /* Parse one row line (which marker_check_line classified as CKL_ROW). */
 void marker_parse_row(struct marker_row *row, struct mview line);
 
-/* Split text into lines: returns false at the end. `off` advances. */
+/* Split text into lines at LF (§2; a trailing CR is whitespace): returns
+ * false at the end. `off` advances. */
 bool marker_next_line(const char *text, size_t len, size_t *off,
 		      struct mview *line);
 

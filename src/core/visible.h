@@ -19,9 +19,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Does the line's visible text hold `id` or `status` followed by a colon
- * (whitespace allowed between) before the first `reason` + colon (a word
- * of its own)? */
+/* Does the line's visible text — or its source as it stands — hold `id`
+ * or `status` followed by a colon (whitespace allowed between) before the
+ * first `reason` + colon (a word of its own)? */
 bool visible_names_row_field(const char *untrusted_line, size_t n);
 
 #endif

@@ -159,10 +159,11 @@ static void take_parts(struct snap_pull *dst, struct snap_pull *src,
 		dst->head_ref = src->head_ref;
 		dst->head_repo = src->head_repo;
 		dst->base_ref = src->base_ref;
+		dst->default_branch = src->default_branch;
 		memcpy(dst->base_sha, src->base_sha, SHA_BUF);
 		dst->updated_at = src->updated_at;
 		src->state = src->author = src->head_ref = NULL;
-		src->head_repo = src->base_ref = NULL;
+		src->head_repo = src->base_ref = src->default_branch = NULL;
 	}
 	if (parts & PART_LABELS)
 		MOVE(labels, nlabels);
