@@ -1,0 +1,829 @@
+/*
+ * gfmdiff.c - issue 20's differential test: cmark-gfm (GitHub's Markdown
+ * engine, with the extensions GitHub renders comments with) against a
+ * reader of the verdict format, in the unsafe direction only: every line
+ * GitHub shows as a row-like line inside the check block must be a row
+ * (A4, A11), every fence skipped before the block must be code on GitHub
+ * (A3, A12), every needs-human marker read must be one of the leading HTML
+ * blocks (A2). cmark-gfm's positions are in its own lines (CR, LF, CRLF);
+ * everything is mapped to the program's LF lines before comparing.
+ */
+#include "gfmdiff.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmark-gfm-core-extensions.h>
+#include <cmark-gfm.h>
+
+#include "base/util.h"
+#include "core/marker.h"
+
+void (*gfmdiff_feel)(int type, int parent, int grandparent, bool row);
+
+/* GitHub renders comments with these (cmark-gfm's names). */
+static const char *const extensions[] = {"table", "strikethrough", "autolink",
+					 "tagfilter", "tasklist"};
+
+size_t gfmdiff_count_lines(const char *body, size_t len)
+{
+	size_t off = 0, n = 0;
+	struct mview line;
+
+	while (marker_next_line(body, len, &off, &line))
+		n++;
+	return n;
+}
+
+void gfmdiff_reading_init(struct gfmdiff_reading *r, size_t nlines)
+{
+	memset(r, 0, sizeof(*r));
+	r->nlines = nlines;
+	r->flags = xcalloc(nlines + 1, sizeof(*r->flags));
+	r->fence = xcalloc(nlines + 1, sizeof(*r->fence));
+}
+
+void gfmdiff_reading_release(struct gfmdiff_reading *r)
+{
+	free(r->flags);
+	free(r->fence);
+	memset(r, 0, sizeof(*r));
+}
+
+void gfmdiff_read_program(struct gfmdiff_reading *r, const char *body,
+			  size_t len)
+{
+	struct marker_result m;
+	struct marker_rows it;
+	struct marker_row row;
+	struct marker_fence fence;
+	struct mview line, value;
+	size_t off = 0, lineno = 0, run_end, open;
+	bool fenced, past_header = false;
+
+	marker_parse(&m, body, len);
+	r->block_line = m.check.present ? m.check.block_line : 0;
+	marker_rows_init(&it, body, len, &m.check);
+	while (marker_rows_next(&it, &row))
+		if (row.line >= 1 && row.line <= r->nlines)
+			r->flags[row.line] |= GFMDIFF_L_ROW;
+
+	/* Before the block the fences decide where it starts (A3, A12). */
+	memset(&fence, 0, sizeof(fence));
+	run_end = m.nh.run_end_line ? m.nh.run_end_line : r->nlines + 1;
+	while (marker_next_line(body, len, &off, &line)) {
+		lineno++;
+		if (!r->block_line || lineno < r->block_line) {
+			open = fence.ch ? fence.open_line : lineno;
+			fenced = marker_fence_line(&fence, line, lineno);
+			if (fenced)
+				r->fence[lineno] = fence.ch ? fence.open_line
+							    : open;
+			else if (!r->inconsistent &&
+				 mem_contains(line.p, line.n,
+					      MARKER_CHECK_OPEN))
+				r->inconsistent = lineno;
+		}
+		/* A2: the header and the marker lines of its leading run. */
+		if (!m.nh.present || lineno >= run_end)
+			continue;
+		if (!past_header) {
+			if (marker_is_blank(line))
+				continue;
+			past_header = true; /* the first non-blank line */
+			r->flags[lineno] |= GFMDIFF_L_NH;
+			continue;
+		}
+		if (marker_is_comment_line(line) &&
+		    marker_nh_line(line, &value) != NHL_NONE)
+			r->flags[lineno] |= GFMDIFF_L_NH;
+	}
+}
+
+/* ---- matching "id:" / "status:" ---------------------------------------- */
+
+static bool word_at(const char *p, size_t n, const char *word)
+{
+	size_t k = strlen(word), i;
+
+	if (n < k)
+		return false;
+	for (i = 0; i < k; i++)
+		if (to_lower((unsigned char)p[i]) != word[i])
+			return false;
+	return true;
+}
+
+/* After `word` at p: ws* ":"? */
+static bool key_at(const char *p, size_t n, const char *word, bool nbsp)
+{
+	size_t i = strlen(word);
+
+	if (!word_at(p, n, word))
+		return false;
+	for (;;) {
+		if (i < n && is_ws((unsigned char)p[i]))
+			i++;
+		else if (nbsp && i + 1 < n && (unsigned char)p[i] == 0xC2 &&
+			 (unsigned char)p[i + 1] == 0xA0)
+			i += 2;
+		else
+			break;
+	}
+	return i < n && p[i] == ':';
+}
+
+bool gfmdiff_has_key(const char *text, size_t n, bool nbsp)
+{
+	size_t i, cut = n;
+
+	for (i = 0; i + 7 <= n; i++)
+		if (word_at(text + i, n - i, "reason:")) {
+			cut = i;
+			break;
+		}
+	for (i = 0; i < cut; i++)
+		if (key_at(text + i, cut - i, "id", nbsp) ||
+		    key_at(text + i, cut - i, "status", nbsp))
+			return true;
+	return false;
+}
+
+/* ---- lines: the program's (LF) and cmark-gfm's (CR, LF, CRLF) ------------ */
+
+struct lines {
+	const char *text;
+	size_t len;
+	size_t nlf;       /* LF lines */
+	size_t *lf_start; /* [nlf + 2]: byte offset of each LF line */
+	size_t ncm;       /* cmark-gfm lines */
+	size_t *cm_start; /* [ncm + 2] */
+	size_t *cm_lf;    /* [ncm + 2]: the LF line holding each cmark line */
+};
+
+static void lines_init(struct lines *l, const char *text, size_t len,
+		       size_t nlf)
+{
+	size_t i, lf = 1, cm = 1, ends = 0;
+
+	for (i = 0; i < len; i++)
+		if (text[i] == '\n' || text[i] == '\r')
+			ends++;
+	l->text = text;
+	l->len = len;
+	l->nlf = nlf;
+	l->lf_start = xcalloc(ends + 3, sizeof(size_t));
+	l->cm_start = xcalloc(ends + 3, sizeof(size_t));
+	l->cm_lf = xcalloc(ends + 3, sizeof(size_t));
+	l->cm_lf[1] = 1;
+	l->lf_start[1] = 0;
+	for (i = 0; i < len; i++) {
+		if (text[i] == '\r' && i + 1 < len && text[i + 1] == '\n')
+			continue; /* CRLF: the LF ends both */
+		if (text[i] == '\n') {
+			lf++;
+			l->lf_start[lf] = i + 1;
+		} else if (text[i] != '\r') {
+			continue;
+		}
+		cm++;
+		l->cm_start[cm] = i + 1;
+		l->cm_lf[cm] = lf;
+	}
+	l->ncm = cm;
+	/* A final line end opens no line in either count. */
+	for (i = 1; i <= l->ncm; i++)
+		if (l->cm_lf[i] > nlf)
+			l->cm_lf[i] = nlf ? nlf : 1;
+}
+
+static void lines_release(struct lines *l)
+{
+	free(l->lf_start);
+	free(l->cm_start);
+	free(l->cm_lf);
+}
+
+static struct mview lf_line(const struct lines *l, size_t lf)
+{
+	struct mview v = {l->text, 0};
+	size_t end;
+
+	if (lf < 1 || lf > l->nlf)
+		return v;
+	v.p = l->text + l->lf_start[lf];
+	end = lf < l->nlf ? l->lf_start[lf + 1] - 1 : l->len;
+	v.n = end - l->lf_start[lf];
+	return v;
+}
+
+/* A cmark line's text, without its line end. */
+static struct mview cm_line(const struct lines *l, size_t cm)
+{
+	struct mview v = {l->text, 0};
+	size_t s, e;
+
+	if (cm < 1 || cm > l->ncm)
+		return v;
+	s = l->cm_start[cm];
+	e = cm < l->ncm ? l->cm_start[cm + 1] : l->len;
+	while (e > s && (l->text[e - 1] == '\n' || l->text[e - 1] == '\r'))
+		e--;
+	v.p = l->text + s;
+	v.n = e - s;
+	return v;
+}
+
+static bool blank(struct mview v)
+{
+	size_t i;
+
+	for (i = 0; i < v.n; i++)
+		if (!is_ws((unsigned char)v.p[i]))
+			return false;
+	return true;
+}
+
+static size_t clamp_cm(const struct lines *l, int line)
+{
+	if (line < 1)
+		return 1;
+	if ((size_t)line > l->ncm)
+		return l->ncm;
+	return (size_t)line;
+}
+
+/* ---- cmark-gfm's blocks ------------------------------------------------- */
+
+struct leaf {
+	cmark_node *node;
+	size_t start, end; /* cmark lines, repaired */
+};
+
+struct walk {
+	const struct lines *l;
+	const struct gfmdiff_reading *r;
+	struct gfmdiff *out;
+	struct leaf *leaves;
+	size_t nleaves, aleaves;
+	unsigned char *cm_code; /* [ncm + 1]: in a code block */
+	unsigned char *cm_lead; /* [ncm + 1]: in a leading top-level HTML block */
+	unsigned char *lf_done; /* [nlf + 1]: (a) reported or found a row */
+	char *text;             /* the rendered text of one line */
+	size_t ntext, atext;
+};
+
+static bool is_type(cmark_node *n, const char *name)
+{
+	const char *t = cmark_node_get_type_string(n);
+
+	return t && strcmp(t, name) == 0;
+}
+
+static bool is_leaf_block(cmark_node *n)
+{
+	switch (cmark_node_get_type(n)) {
+	case CMARK_NODE_PARAGRAPH:
+	case CMARK_NODE_HEADING:
+	case CMARK_NODE_CODE_BLOCK:
+	case CMARK_NODE_HTML_BLOCK:
+	case CMARK_NODE_THEMATIC_BREAK:
+		return true;
+	default:
+		return is_type(n, "table_row") || is_type(n, "table_header");
+	}
+}
+
+static size_t count_nl(const char *s)
+{
+	size_t n = 0;
+
+	for (; s && *s; s++)
+		if (*s == '\n')
+			n++;
+	return n;
+}
+
+static void collect_leaves(struct walk *w, cmark_node *doc)
+{
+	cmark_iter *it = cmark_iter_new(doc);
+	cmark_event_type ev;
+	size_t i;
+
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		struct leaf *lf;
+
+		if (ev != CMARK_EVENT_ENTER || !is_leaf_block(n))
+			continue;
+		ALLOC_GROW(w->leaves, w->nleaves + 1, w->aleaves);
+		lf = &w->leaves[w->nleaves++];
+		lf->node = n;
+		lf->start = clamp_cm(w->l, cmark_node_get_start_line(n));
+		lf->end = clamp_cm(w->l, cmark_node_get_end_line(n));
+		/* HTML blocks report wrong end lines; their literal holds
+		 * every line of the block. */
+		if (cmark_node_get_type(n) == CMARK_NODE_HTML_BLOCK) {
+			size_t k = count_nl(cmark_node_get_literal(n));
+
+			lf->end = clamp_cm(w->l, (int)(lf->start + (k ? k - 1 : 0)));
+		}
+		if (lf->end < lf->start)
+			lf->end = lf->start;
+	}
+	cmark_iter_free(it);
+	/* A block closed by its container's end reports the closing line:
+	 * no leaf reaches into the next one. */
+	for (i = 0; i + 1 < w->nleaves; i++) {
+		size_t next = w->leaves[i + 1].start;
+
+		if (next > w->leaves[i].start && w->leaves[i].end >= next)
+			w->leaves[i].end = next - 1;
+	}
+}
+
+static void context(char *out, size_t cap, cmark_node *n)
+{
+	size_t used = 0;
+	int k;
+
+	out[0] = '\0';
+	for (; n && cmark_node_get_type(n) != CMARK_NODE_DOCUMENT;
+	     n = cmark_node_parent(n)) {
+		const char *t = cmark_node_get_type_string(n);
+		const char *extra = "";
+
+		if (cmark_node_get_type(n) == CMARK_NODE_LIST)
+			continue; /* the item says which */
+		if (cmark_node_get_type(n) == CMARK_NODE_ITEM)
+			extra = cmark_node_get_list_type(cmark_node_parent(n)) ==
+					CMARK_ORDERED_LIST
+				? "(ordered)"
+				: "(bullet)";
+		k = snprintf(out + used, cap - used, "%s%s%s",
+			     used ? " < " : "", t ? t : "?", extra);
+		if (k < 0 || (size_t)k >= cap - used)
+			return; /* cut: the context is a diagnostic only */
+		used += (size_t)k;
+	}
+}
+
+static void add(struct walk *w, enum gfmdiff_kind kind, size_t line,
+		size_t other, const char *why, cmark_node *n)
+{
+	struct gfmdiff_finding *f;
+
+	if (w->out->n < GFMDIFF_MAX_FINDINGS) {
+		f = &w->out->f[w->out->n];
+		memset(f, 0, sizeof(*f));
+		f->kind = kind;
+		f->line = line;
+		f->other = other;
+		f->why = why;
+		if (n)
+			context(f->context, sizeof(f->context), n);
+	}
+	w->out->n++;
+}
+
+static bool in_block(const struct walk *w, size_t lf)
+{
+	return w->r->block_line && lf >= w->r->block_line && lf <= w->l->nlf;
+}
+
+/* (a): LF line lf, which cmark-gfm shows in block `node`, is row-like. */
+static void row_like(struct walk *w, size_t lf, const char *why,
+		     cmark_node *node)
+{
+	if (!in_block(w, lf) || w->lf_done[lf])
+		return;
+	w->lf_done[lf] = 1;
+	w->out->checked_rows++;
+	if (!(w->r->flags[lf] & GFMDIFF_L_ROW))
+		add(w, GFMDIFF_HIDDEN_ROW, lf, 0, why, node);
+}
+
+static void row_line(struct walk *w, size_t lf, const char *text, size_t n,
+		     bool rendered, cmark_node *node)
+{
+	if (gfmdiff_has_key(text, n, rendered))
+		row_like(w, lf, rendered ? "rendered text" : "source text",
+			 node);
+}
+
+/* The rendered text of the inline content of a leaf, line by line. */
+struct inl {
+	struct walk *w;
+	cmark_node *leaf;
+	size_t lo, hi; /* the leaf's cmark lines */
+	size_t cur;    /* the cmark line of the text being gathered */
+};
+
+static void text_add(struct walk *w, const char *s, size_t n)
+{
+	ALLOC_GROW(w->text, w->ntext + n + 1, w->atext);
+	memcpy(w->text + w->ntext, s, n);
+	w->ntext += n;
+	w->text[w->ntext] = '\0';
+}
+
+static void inl_flush(struct inl *in)
+{
+	if (in->w->ntext)
+		row_line(in->w, in->w->l->cm_lf[in->cur], in->w->text,
+			 in->w->ntext, true, in->leaf);
+	in->w->ntext = 0;
+}
+
+/* Move to cmark line `to` (never backwards: cmark-gfm's inline positions
+ * lag after a backslash hard break, break counting after a code span that
+ * spans lines; the larger of the two is right). */
+static void inl_goto(struct inl *in, int to)
+{
+	size_t t;
+
+	if (to < (int)in->lo)
+		return;
+	t = (size_t)to > in->hi ? in->hi : (size_t)to;
+	if (t <= in->cur)
+		return;
+	if (in->w->l->cm_lf[t] != in->w->l->cm_lf[in->cur])
+		inl_flush(in);
+	in->cur = t;
+}
+
+static void inl_walk(struct inl *in, cmark_node *n)
+{
+	cmark_node *c;
+	const char *lit;
+
+	for (c = cmark_node_first_child(n); c; c = cmark_node_next(c)) {
+		inl_goto(in, cmark_node_get_start_line(c));
+		switch (cmark_node_get_type(c)) {
+		case CMARK_NODE_TEXT:
+		case CMARK_NODE_CODE:
+			lit = cmark_node_get_literal(c);
+			if (lit)
+				text_add(in->w, lit, strlen(lit));
+			break;
+		case CMARK_NODE_SOFTBREAK:
+		case CMARK_NODE_LINEBREAK:
+			inl_goto(in, (int)in->cur + 1);
+			break;
+		case CMARK_NODE_HTML_INLINE:
+			break; /* tags and comments are not shown as text */
+		case CMARK_NODE_FOOTNOTE_REFERENCE:
+			text_add(in->w, "\x1f", 1); /* a number, not a key */
+			break;
+		default:
+			if (is_type(c, "table_cell") && cmark_node_previous(c))
+				text_add(in->w, "\x1f", 1); /* cells apart */
+			inl_walk(in, c);
+			break;
+		}
+		inl_goto(in, cmark_node_get_end_line(c));
+	}
+}
+
+/* The shown text of an inline subtree, appended to w->text. */
+static void plain(struct walk *w, cmark_node *n)
+{
+	cmark_node *c;
+	const char *lit;
+
+	for (c = cmark_node_first_child(n); c; c = cmark_node_next(c)) {
+		cmark_node_type t = cmark_node_get_type(c);
+
+		if (t == CMARK_NODE_TEXT || t == CMARK_NODE_CODE) {
+			lit = cmark_node_get_literal(c);
+			if (lit)
+				text_add(w, lit, strlen(lit));
+		} else if (t == CMARK_NODE_SOFTBREAK ||
+			   t == CMARK_NODE_LINEBREAK) {
+			text_add(w, " ", 1);
+		} else {
+			plain(w, c);
+		}
+	}
+}
+
+/* Is this a table row under a column headed "id" or "status"? GitHub
+ * then shows a ledger, whatever its cells say. */
+static bool under_key_column(struct walk *w, cmark_node *row)
+{
+	cmark_node *table = cmark_node_parent(row), *head, *cell;
+	bool found = false;
+
+	if (!is_type(row, "table_row") || !table)
+		return false;
+	head = cmark_node_first_child(table);
+	if (!head || !is_type(head, "table_header"))
+		return false;
+	for (cell = cmark_node_first_child(head); cell && !found;
+	     cell = cmark_node_next(cell)) {
+		struct mview v;
+
+		w->ntext = 0;
+		plain(w, cell);
+		v.p = w->text ? w->text : "";
+		v.n = w->ntext;
+		while (v.n && (is_ws((unsigned char)v.p[0]) ||
+			       v.p[0] == ':' || v.p[0] == '*')) {
+			v.p++;
+			v.n--;
+		}
+		while (v.n && (is_ws((unsigned char)v.p[v.n - 1]) ||
+			       v.p[v.n - 1] == ':' || v.p[v.n - 1] == '*'))
+			v.n--;
+		found = mem_eq_nocase(v.p, v.n, "id") ||
+			mem_eq_nocase(v.p, v.n, "status");
+	}
+	w->ntext = 0;
+	return found;
+}
+
+static void leaf_rows(struct walk *w, const struct leaf *lf)
+{
+	cmark_node_type t = cmark_node_get_type(lf->node);
+	size_t cm;
+	struct mview v;
+	struct inl in;
+
+	/* The source of every line of the block. */
+	for (cm = lf->start; cm <= lf->end; cm++) {
+		size_t l = w->l->cm_lf[cm];
+
+		v = lf_line(w->l, l);
+		row_line(w, l, v.p, v.n, false, lf->node);
+	}
+	if (under_key_column(w, lf->node))
+		row_like(w, w->l->cm_lf[lf->start],
+			 "a table row under an id/status column", lf->node);
+	/* The rendered text: what entities, escapes, emphasis and inline
+	 * HTML make of it. */
+	if (t == CMARK_NODE_CODE_BLOCK || t == CMARK_NODE_HTML_BLOCK ||
+	    t == CMARK_NODE_THEMATIC_BREAK)
+		return;
+	in.w = w;
+	in.leaf = lf->node;
+	in.lo = lf->start;
+	in.hi = lf->end;
+	in.cur = lf->start;
+	w->ntext = 0;
+	inl_walk(&in, lf->node);
+	inl_flush(&in);
+}
+
+static void feel(const struct walk *w, cmark_node *doc)
+{
+	cmark_iter *it;
+	cmark_event_type ev;
+
+	if (!gfmdiff_feel)
+		return;
+	it = cmark_iter_new(doc);
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it), *p, *g;
+		size_t cm, lf;
+
+		if (ev != CMARK_EVENT_ENTER)
+			continue;
+		p = cmark_node_parent(n);
+		g = p ? cmark_node_parent(p) : NULL;
+		cm = clamp_cm(w->l, cmark_node_get_start_line(n));
+		lf = w->l->cm_lf[cm];
+		gfmdiff_feel((int)cmark_node_get_type(n),
+			     p ? (int)cmark_node_get_type(p) : 0,
+			     g ? (int)cmark_node_get_type(g) : 0,
+			     lf <= w->r->nlines &&
+				     (w->r->flags[lf] & GFMDIFF_L_ROW));
+	}
+	cmark_iter_free(it);
+}
+
+static cmark_node *parse(const char *text, size_t len)
+{
+	cmark_parser *p;
+	cmark_node *doc;
+	size_t i;
+
+	cmark_gfm_core_extensions_ensure_registered();
+	p = cmark_parser_new(CMARK_OPT_DEFAULT | CMARK_OPT_FOOTNOTES |
+			     CMARK_OPT_VALIDATE_UTF8);
+	if (!p)
+		abort();
+	for (i = 0; i < ARRAY_SIZE(extensions); i++) {
+		cmark_syntax_extension *e =
+			cmark_find_syntax_extension(extensions[i]);
+
+		if (!e || !cmark_parser_attach_syntax_extension(p, e))
+			abort(); /* libcmark-gfm without GitHub's extensions */
+	}
+	cmark_parser_feed(p, text, len);
+	doc = cmark_parser_finish(p);
+	cmark_parser_free(p);
+	if (!doc)
+		abort();
+	return doc;
+}
+
+/* The cmark line of a byte offset. */
+static size_t cm_of(const struct lines *l, size_t off)
+{
+	size_t lo = 1, hi = l->ncm;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo + 1) / 2;
+
+		if (l->cm_start[mid] <= off)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return lo;
+}
+
+/* (b): fences before the block, and where the block starts. */
+static void check_fences(struct walk *w)
+{
+	const struct lines *l = w->l;
+	size_t lf, cm, last_open = 0, shown = 0;
+
+	for (lf = 1; lf <= l->nlf; lf++) {
+		struct mview v = lf_line(l, lf);
+		size_t first;
+		bool code = true;
+
+		if (w->r->block_line && lf >= w->r->block_line)
+			break;
+		if (!w->r->fence[lf] || blank(v))
+			continue;
+		w->out->checked_fenced++;
+		first = cm_of(l, l->lf_start[lf]);
+		for (cm = first; cm <= l->ncm && l->cm_lf[cm] == lf; cm++)
+			if (!w->cm_code[cm] && !blank(cm_line(l, cm)))
+				code = false;
+		if (!code && w->r->fence[lf] != last_open) {
+			last_open = w->r->fence[lf];
+			add(w, GFMDIFF_FENCE, lf, last_open, NULL, NULL);
+		}
+	}
+	/* The first check marker GitHub does not show as code. */
+	for (lf = 1; lf <= l->nlf && !shown; lf++) {
+		struct mview v = lf_line(l, lf);
+		size_t i;
+
+		for (i = 0; i + sizeof(MARKER_CHECK_OPEN) - 1 <= v.n; i++) {
+			if (memcmp(v.p + i, MARKER_CHECK_OPEN,
+				   sizeof(MARKER_CHECK_OPEN) - 1) != 0)
+				continue;
+			if (!w->cm_code[cm_of(l, l->lf_start[lf] + i)]) {
+				shown = lf;
+				break;
+			}
+		}
+	}
+	if (shown && (!w->r->block_line || shown < w->r->block_line))
+		add(w, GFMDIFF_BLOCK_START, shown, w->r->block_line, NULL,
+		    NULL);
+}
+
+/* (c): every needs-human marker read is a leading top-level HTML block. */
+static void check_markers(struct walk *w, cmark_node *doc)
+{
+	const struct lines *l = w->l;
+	cmark_node *c;
+	size_t i, lf, cm;
+
+	for (c = cmark_node_first_child(doc); c; c = cmark_node_next(c)) {
+		if (cmark_node_get_type(c) != CMARK_NODE_HTML_BLOCK)
+			break;
+		for (i = 0; i < w->nleaves; i++)
+			if (w->leaves[i].node == c)
+				for (cm = w->leaves[i].start;
+				     cm <= w->leaves[i].end; cm++)
+					w->cm_lead[cm] = 1;
+	}
+	for (lf = 1; lf <= l->nlf; lf++) {
+		bool ok = true;
+
+		if (!(w->r->flags[lf] & GFMDIFF_L_NH))
+			continue;
+		w->out->checked_markers++;
+		for (cm = cm_of(l, l->lf_start[lf]);
+		     cm <= l->ncm && l->cm_lf[cm] == lf; cm++)
+			if (!w->cm_lead[cm] && !blank(cm_line(l, cm)))
+				ok = false;
+		if (!ok) {
+			cmark_node *n = NULL;
+
+			for (i = 0; i < w->nleaves; i++)
+				if (l->cm_lf[w->leaves[i].start] <= lf &&
+				    l->cm_lf[w->leaves[i].end] >= lf)
+					n = w->leaves[i].node;
+			add(w, GFMDIFF_NH_MARKER, lf, 0, NULL, n);
+		}
+	}
+}
+
+void gfmdiff_run(struct gfmdiff *out, const char *untrusted_body, size_t len,
+		 const struct gfmdiff_reading *reading)
+{
+	struct lines l;
+	struct walk w;
+	cmark_node *doc;
+	size_t i, cm;
+
+	memset(out, 0, sizeof(*out));
+	memset(&w, 0, sizeof(w));
+	lines_init(&l, untrusted_body, len, reading->nlines);
+	doc = parse(untrusted_body, len);
+	w.l = &l;
+	w.r = reading;
+	w.out = out;
+	w.cm_code = xcalloc(l.ncm + 2, 1);
+	w.cm_lead = xcalloc(l.ncm + 2, 1);
+	w.lf_done = xcalloc(l.nlf + 2, 1);
+
+	if (reading->inconsistent)
+		add(&w, GFMDIFF_READER, reading->inconsistent, 0, NULL, NULL);
+	collect_leaves(&w, doc);
+	for (i = 0; i < w.nleaves; i++)
+		if (cmark_node_get_type(w.leaves[i].node) ==
+		    CMARK_NODE_CODE_BLOCK)
+			for (cm = w.leaves[i].start; cm <= w.leaves[i].end; cm++)
+				w.cm_code[cm] = 1;
+	for (i = 0; i < w.nleaves; i++)
+		leaf_rows(&w, &w.leaves[i]);
+	check_fences(&w);
+	check_markers(&w, doc);
+	feel(&w, doc);
+
+	free(w.leaves);
+	free(w.cm_code);
+	free(w.cm_lead);
+	free(w.lf_done);
+	free(w.text);
+	cmark_node_free(doc);
+	lines_release(&l);
+}
+
+const char *gfmdiff_kind_name(enum gfmdiff_kind k)
+{
+	switch (k) {
+	case GFMDIFF_HIDDEN_ROW:
+		return "hidden row";
+	case GFMDIFF_FENCE:
+		return "fence not code on GitHub";
+	case GFMDIFF_BLOCK_START:
+		return "check marker shown before the block";
+	case GFMDIFF_NH_MARKER:
+		return "needs-human marker not a leading HTML block";
+	case GFMDIFF_READER:
+		return "reader inconsistent";
+	}
+	return "?";
+}
+
+bool gfmdiff_plausible(const char *body, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)body;
+	size_t i = 0, k, need;
+	unsigned long cp, min;
+
+	while (i < len) {
+		if (p[i] == 0)
+			return false;
+		if (p[i] < 0x80) {
+			i++;
+			continue;
+		}
+		if ((p[i] & 0xE0) == 0xC0) {
+			need = 1;
+			cp = p[i] & 0x1Fu;
+			min = 0x80;
+		} else if ((p[i] & 0xF0) == 0xE0) {
+			need = 2;
+			cp = p[i] & 0x0Fu;
+			min = 0x800;
+		} else if ((p[i] & 0xF8) == 0xF0) {
+			need = 3;
+			cp = p[i] & 0x07u;
+			min = 0x10000;
+		} else {
+			return false;
+		}
+		if (len - i <= need)
+			return false;
+		for (k = 1; k <= need; k++) {
+			if ((p[i + k] & 0xC0) != 0x80)
+				return false;
+			cp = (cp << 6) | (p[i + k] & 0x3Fu);
+		}
+		if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+			return false;
+		i += need + 1;
+	}
+	return true;
+}
