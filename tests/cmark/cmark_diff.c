@@ -4,13 +4,13 @@
  * (or, with --model, by the spec model of A11/A12), and every place where
  * the reader hides what GitHub shows is printed.
  *
- *   cmark_diff [--model] [--quiet] PATH...
+ *   cmark_diff [--model] [--fence-effect] [--quiet] PATH...
  *
  * A PATH ending in .json is a fixture: each pulls[].comments[].body is a
- * case, and the event's comment.body when it is not one of them. A directory's files are taken in name
- * order; any other file is one body. Prints one block per failing case and
- * "cmark: N passed, N failed"; exits 1 when a case failed, 2 when a PATH
- * cannot be read.
+ * case, and the event's comment.body when it is not one of them. A directory's
+ * files are taken in name order; any other file is one body. Prints one block
+ * per failing case and "cmark: N passed, N failed"; exits 1 when a case failed,
+ * 2 when a PATH cannot be read.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -27,6 +27,7 @@
 #include "specmodel.h"
 
 static bool use_model, quiet;
+static unsigned opts;
 static long passed, failed, rows, fenced, markers;
 
 /* A line of the body, printable: control bytes escaped, cut at 100. */
@@ -64,7 +65,7 @@ static void run_case(const char *name, const char *body, size_t len)
 		specmodel_read(&r, body, len);
 	else
 		gfmdiff_read_program(&r, body, len);
-	gfmdiff_run(&d, body, len, &r);
+	gfmdiff_run(&d, body, len, &r, opts);
 	rows += (long)d.checked_rows;
 	fenced += (long)d.checked_fenced;
 	markers += (long)d.checked_markers;
@@ -87,11 +88,21 @@ static void run_case(const char *name, const char *body, size_t len)
 		if (f->kind == GFMDIFF_HIDDEN_ROW)
 			printf(" (%s; GitHub: %s)", f->why, f->context);
 		else if (f->kind == GFMDIFF_FENCE)
-			printf(" (the fence opened at line %zu)", f->other);
-		else if (f->kind == GFMDIFF_BLOCK_START)
-			printf(" (the reader's block: %s%zu)",
-			       f->other ? "line " : "none", f->other);
-		else if (f->kind == GFMDIFF_NH_MARKER)
+			printf(" (the fence opened at line %zu; GitHub: %s)",
+			       f->other, f->context[0] ? f->context : "-");
+		else if (f->kind == GFMDIFF_BLOCK_START) {
+			if (f->other)
+				printf(" (the reader's block: line %zu",
+				       f->other);
+			else
+				printf(" (the reader has no block");
+			if (f->opener)
+				printf("; its fence opened at line %zu, which "
+				       "GitHub shows in: %s)",
+				       f->opener, f->context);
+			else
+				printf("; GitHub: %s)", f->context);
+		} else if (f->kind == GFMDIFF_NH_MARKER)
 			printf(" (GitHub: %s)",
 			       f->context[0] ? f->context : "no block");
 		putchar('\n');
@@ -124,13 +135,12 @@ static bool among_comments(const cJSON *pulls, const char *body)
 {
 	const cJSON *pull, *c, *b;
 
-	cJSON_ArrayForEach(pull, pulls)
-	{
-		cJSON_ArrayForEach(
-			c, cJSON_GetObjectItemCaseSensitive(pull, "comments"))
-		{
+	cJSON_ArrayForEach (pull, pulls) {
+		cJSON_ArrayForEach (
+		    c, cJSON_GetObjectItemCaseSensitive(pull, "comments")) {
 			b = cJSON_GetObjectItemCaseSensitive(c, "body");
-			if (cJSON_IsString(b) && strcmp(b->valuestring, body) == 0)
+			if (cJSON_IsString(b) &&
+			    strcmp(b->valuestring, body) == 0)
 				return true;
 		}
 	}
@@ -156,27 +166,25 @@ static int run_fixture(const char *path)
 		return -1;
 	}
 	pulls = cJSON_GetObjectItemCaseSensitive(root, "pulls");
-	cJSON_ArrayForEach(pull, pulls)
-	{
+	cJSON_ArrayForEach (pull, pulls) {
 		ci = 0;
 		comments = cJSON_GetObjectItemCaseSensitive(pull, "comments");
-		cJSON_ArrayForEach(c, comments)
-		{
+		cJSON_ArrayForEach (c, comments) {
 			k = snprintf(name, sizeof(name),
-				     "%s pulls[%d].comments[%d]", path, pi, ci);
+			             "%s pulls[%d].comments[%d]", path, pi, ci);
 			if (k > 0 && (size_t)k < sizeof(name))
 				run_body(name, cJSON_GetObjectItemCaseSensitive(
-						       c, "body"));
+				                   c, "body"));
 			ci++;
 		}
 		pi++;
 	}
 	ev = cJSON_GetObjectItemCaseSensitive(root, "event");
-	ev = cJSON_GetObjectItemCaseSensitive(ev, "payload") ?
-		     cJSON_GetObjectItemCaseSensitive(ev, "payload") :
-		     ev;
+	ev = cJSON_GetObjectItemCaseSensitive(ev, "payload")
+	         ? cJSON_GetObjectItemCaseSensitive(ev, "payload")
+	         : ev;
 	ev = cJSON_GetObjectItemCaseSensitive(
-		cJSON_GetObjectItemCaseSensitive(ev, "comment"), "body");
+	    cJSON_GetObjectItemCaseSensitive(ev, "comment"), "body");
 	k = snprintf(name, sizeof(name), "%s event.comment", path);
 	if (cJSON_IsString(ev) && !among_comments(pulls, ev->valuestring) &&
 	    k > 0 && (size_t)k < sizeof(name))
@@ -241,13 +249,16 @@ int main(int argc, char **argv)
 			use_model = true;
 		else if (strcmp(argv[i], "--quiet") == 0)
 			quiet = true;
+		else if (strcmp(argv[i], "--fence-effect") == 0)
+			opts |= GFMDIFF_FENCE_EFFECT;
 		else if (run_path(argv[i]) < 0)
 			rc = 2;
 	}
-	printf("cmark: %ld passed, %ld failed (%s; checked %ld row-like "
+	printf("cmark: %ld passed, %ld failed (%s%s; checked %ld row-like "
 	       "lines, %ld fenced lines, %ld needs-human markers)\n",
-	       passed, failed, use_model ? "the spec model of A11/A12"
-					 : "the program",
+	       passed, failed,
+	       use_model ? "the spec model of A11/A12" : "the program",
+	       opts & GFMDIFF_FENCE_EFFECT ? ", fences by their effect" : "",
 	       rows, fenced, markers);
 	if (rc)
 		return rc;

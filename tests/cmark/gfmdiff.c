@@ -24,7 +24,7 @@ void (*gfmdiff_feel)(int type, int parent, int grandparent, bool row);
 
 /* GitHub renders comments with these (cmark-gfm's names). */
 static const char *const extensions[] = {"table", "strikethrough", "autolink",
-					 "tagfilter", "tasklist"};
+                                         "tagfilter", "tasklist"};
 
 size_t gfmdiff_count_lines(const char *body, size_t len)
 {
@@ -52,7 +52,7 @@ void gfmdiff_reading_release(struct gfmdiff_reading *r)
 }
 
 void gfmdiff_read_program(struct gfmdiff_reading *r, const char *body,
-			  size_t len)
+                          size_t len)
 {
 	struct marker_result m;
 	struct marker_rows it;
@@ -64,6 +64,7 @@ void gfmdiff_read_program(struct gfmdiff_reading *r, const char *body,
 
 	marker_parse(&m, body, len);
 	r->block_line = m.check.present ? m.check.block_line : 0;
+	r->second_line = m.check.second_line;
 	marker_rows_init(&it, body, len, &m.check);
 	while (marker_rows_next(&it, &row))
 		if (row.line >= 1 && row.line <= r->nlines)
@@ -78,11 +79,11 @@ void gfmdiff_read_program(struct gfmdiff_reading *r, const char *body,
 			open = fence.ch ? fence.open_line : lineno;
 			fenced = marker_fence_line(&fence, line, lineno);
 			if (fenced)
-				r->fence[lineno] = fence.ch ? fence.open_line
-							    : open;
+				r->fence[lineno] =
+				    fence.ch ? fence.open_line : open;
 			else if (!r->inconsistent &&
-				 mem_contains(line.p, line.n,
-					      MARKER_CHECK_OPEN))
+			         mem_contains(line.p, line.n,
+			                      MARKER_CHECK_OPEN))
 				r->inconsistent = lineno;
 		}
 		/* A2: the header and the marker lines of its leading run. */
@@ -126,7 +127,7 @@ static bool key_at(const char *p, size_t n, const char *word, bool nbsp)
 		if (i < n && is_ws((unsigned char)p[i]))
 			i++;
 		else if (nbsp && i + 1 < n && (unsigned char)p[i] == 0xC2 &&
-			 (unsigned char)p[i + 1] == 0xA0)
+		         (unsigned char)p[i + 1] == 0xA0)
 			i += 2;
 		else
 			break;
@@ -163,7 +164,7 @@ struct lines {
 };
 
 static void lines_init(struct lines *l, const char *text, size_t len,
-		       size_t nlf)
+                       size_t nlf)
 {
 	size_t i, lf = 1, cm = 1, ends = 0;
 
@@ -265,11 +266,14 @@ struct walk {
 	const struct lines *l;
 	const struct gfmdiff_reading *r;
 	struct gfmdiff *out;
+	unsigned opts;
 	struct leaf *leaves;
 	size_t nleaves, aleaves;
 	unsigned char *cm_code; /* [ncm + 1]: in a code block */
-	unsigned char *cm_lead; /* [ncm + 1]: in a leading top-level HTML block */
-	unsigned char *lf_done; /* [nlf + 1]: (a) reported or found a row */
+	unsigned char
+	    *cm_lead; /* [ncm + 1]: in a leading top-level HTML block */
+	unsigned char *lf_done; /* [nlf + 1]: (a) checked */
+	unsigned char *cm_done; /* [ncm + 1]: (a) checked, after a lone CR */
 	char *text;             /* the rendered text of one line */
 	size_t ntext, atext;
 };
@@ -327,7 +331,8 @@ static void collect_leaves(struct walk *w, cmark_node *doc)
 		if (cmark_node_get_type(n) == CMARK_NODE_HTML_BLOCK) {
 			size_t k = count_nl(cmark_node_get_literal(n));
 
-			lf->end = clamp_cm(w->l, (int)(lf->start + (k ? k - 1 : 0)));
+			lf->end =
+			    clamp_cm(w->l, (int)(lf->start + (k ? k - 1 : 0)));
 		}
 		if (lf->end < lf->start)
 			lf->end = lf->start;
@@ -357,12 +362,12 @@ static void context(char *out, size_t cap, cmark_node *n)
 		if (cmark_node_get_type(n) == CMARK_NODE_LIST)
 			continue; /* the item says which */
 		if (cmark_node_get_type(n) == CMARK_NODE_ITEM)
-			extra = cmark_node_get_list_type(cmark_node_parent(n)) ==
-					CMARK_ORDERED_LIST
-				? "(ordered)"
-				: "(bullet)";
+			extra = cmark_node_get_list_type(
+			            cmark_node_parent(n)) == CMARK_ORDERED_LIST
+			            ? "(ordered)"
+			            : "(bullet)";
 		k = snprintf(out + used, cap - used, "%s%s%s",
-			     used ? " < " : "", t ? t : "?", extra);
+		             used ? " < " : "", t ? t : "?", extra);
 		if (k < 0 || (size_t)k >= cap - used)
 			return; /* cut: the context is a diagnostic only */
 		used += (size_t)k;
@@ -370,7 +375,7 @@ static void context(char *out, size_t cap, cmark_node *n)
 }
 
 static void add(struct walk *w, enum gfmdiff_kind kind, size_t line,
-		size_t other, const char *why, cmark_node *n)
+                size_t other, const char *why, cmark_node *n)
 {
 	struct gfmdiff_finding *f;
 
@@ -392,24 +397,38 @@ static bool in_block(const struct walk *w, size_t lf)
 	return w->r->block_line && lf >= w->r->block_line && lf <= w->l->nlf;
 }
 
-/* (a): LF line lf, which cmark-gfm shows in block `node`, is row-like. */
-static void row_like(struct walk *w, size_t lf, const char *why,
-		     cmark_node *node)
+/*
+ * (a): cmark line cm, which cmark-gfm shows in block `node`, is row-like.
+ * The reader must read its LF line as a row; but a line that a lone CR
+ * started is, to the reader, the tail of the line before it (in a valid
+ * row, part of the reason): GitHub shows it as a line of its own.
+ */
+static void row_like(struct walk *w, size_t cm, const char *why,
+                     cmark_node *node)
 {
-	if (!in_block(w, lf) || w->lf_done[lf])
+	size_t lf = w->l->cm_lf[cm];
+	bool after_cr = cm > 1 && w->l->cm_lf[cm - 1] == lf;
+
+	if (!in_block(w, lf) || (after_cr ? w->cm_done[cm] : w->lf_done[lf]))
 		return;
-	w->lf_done[lf] = 1;
 	w->out->checked_rows++;
+	if (after_cr) {
+		w->cm_done[cm] = 1;
+		add(w, GFMDIFF_HIDDEN_ROW, lf, 0, "a line a lone CR starts",
+		    node);
+		return;
+	}
+	w->lf_done[lf] = 1;
 	if (!(w->r->flags[lf] & GFMDIFF_L_ROW))
 		add(w, GFMDIFF_HIDDEN_ROW, lf, 0, why, node);
 }
 
-static void row_line(struct walk *w, size_t lf, const char *text, size_t n,
-		     bool rendered, cmark_node *node)
+static void row_line(struct walk *w, size_t cm, const char *text, size_t n,
+                     bool rendered, cmark_node *node)
 {
 	if (gfmdiff_has_key(text, n, rendered))
-		row_like(w, lf, rendered ? "rendered text" : "source text",
-			 node);
+		row_like(w, cm, rendered ? "rendered text" : "source text",
+		         node);
 }
 
 /* The rendered text of the inline content of a leaf, line by line. */
@@ -431,8 +450,8 @@ static void text_add(struct walk *w, const char *s, size_t n)
 static void inl_flush(struct inl *in)
 {
 	if (in->w->ntext)
-		row_line(in->w, in->w->l->cm_lf[in->cur], in->w->text,
-			 in->w->ntext, true, in->leaf);
+		row_line(in->w, in->cur, in->w->text, in->w->ntext, true,
+		         in->leaf);
 	in->w->ntext = 0;
 }
 
@@ -448,8 +467,7 @@ static void inl_goto(struct inl *in, int to)
 	t = (size_t)to > in->hi ? in->hi : (size_t)to;
 	if (t <= in->cur)
 		return;
-	if (in->w->l->cm_lf[t] != in->w->l->cm_lf[in->cur])
-		inl_flush(in);
+	inl_flush(in);
 	in->cur = t;
 }
 
@@ -500,7 +518,7 @@ static void plain(struct walk *w, cmark_node *n)
 			if (lit)
 				text_add(w, lit, strlen(lit));
 		} else if (t == CMARK_NODE_SOFTBREAK ||
-			   t == CMARK_NODE_LINEBREAK) {
+		           t == CMARK_NODE_LINEBREAK) {
 			text_add(w, " ", 1);
 		} else {
 			plain(w, c);
@@ -528,16 +546,16 @@ static bool under_key_column(struct walk *w, cmark_node *row)
 		plain(w, cell);
 		v.p = w->text ? w->text : "";
 		v.n = w->ntext;
-		while (v.n && (is_ws((unsigned char)v.p[0]) ||
-			       v.p[0] == ':' || v.p[0] == '*')) {
+		while (v.n && (is_ws((unsigned char)v.p[0]) || v.p[0] == ':' ||
+		               v.p[0] == '*')) {
 			v.p++;
 			v.n--;
 		}
 		while (v.n && (is_ws((unsigned char)v.p[v.n - 1]) ||
-			       v.p[v.n - 1] == ':' || v.p[v.n - 1] == '*'))
+		               v.p[v.n - 1] == ':' || v.p[v.n - 1] == '*'))
 			v.n--;
 		found = mem_eq_nocase(v.p, v.n, "id") ||
-			mem_eq_nocase(v.p, v.n, "status");
+		        mem_eq_nocase(v.p, v.n, "status");
 	}
 	w->ntext = 0;
 	return found;
@@ -552,14 +570,12 @@ static void leaf_rows(struct walk *w, const struct leaf *lf)
 
 	/* The source of every line of the block. */
 	for (cm = lf->start; cm <= lf->end; cm++) {
-		size_t l = w->l->cm_lf[cm];
-
-		v = lf_line(w->l, l);
-		row_line(w, l, v.p, v.n, false, lf->node);
+		v = cm_line(w->l, cm);
+		row_line(w, cm, v.p, v.n, false, lf->node);
 	}
 	if (under_key_column(w, lf->node))
-		row_like(w, w->l->cm_lf[lf->start],
-			 "a table row under an id/status column", lf->node);
+		row_like(w, lf->start, "a table row under an id/status column",
+		         lf->node);
 	/* The rendered text: what entities, escapes, emphasis and inline
 	 * HTML make of it. */
 	if (t == CMARK_NODE_CODE_BLOCK || t == CMARK_NODE_HTML_BLOCK ||
@@ -594,10 +610,10 @@ static void feel(const struct walk *w, cmark_node *doc)
 		cm = clamp_cm(w->l, cmark_node_get_start_line(n));
 		lf = w->l->cm_lf[cm];
 		gfmdiff_feel((int)cmark_node_get_type(n),
-			     p ? (int)cmark_node_get_type(p) : 0,
-			     g ? (int)cmark_node_get_type(g) : 0,
-			     lf <= w->r->nlines &&
-				     (w->r->flags[lf] & GFMDIFF_L_ROW));
+		             p ? (int)cmark_node_get_type(p) : 0,
+		             g ? (int)cmark_node_get_type(g) : 0,
+		             lf <= w->r->nlines &&
+		                 (w->r->flags[lf] & GFMDIFF_L_ROW));
 	}
 	cmark_iter_free(it);
 }
@@ -610,12 +626,12 @@ static cmark_node *parse(const char *text, size_t len)
 
 	cmark_gfm_core_extensions_ensure_registered();
 	p = cmark_parser_new(CMARK_OPT_DEFAULT | CMARK_OPT_FOOTNOTES |
-			     CMARK_OPT_VALIDATE_UTF8);
+	                     CMARK_OPT_VALIDATE_UTF8);
 	if (!p)
 		abort();
 	for (i = 0; i < ARRAY_SIZE(extensions); i++) {
 		cmark_syntax_extension *e =
-			cmark_find_syntax_extension(extensions[i]);
+		    cmark_find_syntax_extension(extensions[i]);
 
 		if (!e || !cmark_parser_attach_syntax_extension(p, e))
 			abort(); /* libcmark-gfm without GitHub's extensions */
@@ -644,11 +660,22 @@ static size_t cm_of(const struct lines *l, size_t off)
 	return lo;
 }
 
+/* The innermost block cmark-gfm shows cmark line cm in, or NULL. */
+static cmark_node *leaf_at(const struct walk *w, size_t cm)
+{
+	size_t i;
+
+	for (i = 0; i < w->nleaves; i++)
+		if (w->leaves[i].start <= cm && cm <= w->leaves[i].end)
+			return w->leaves[i].node;
+	return NULL;
+}
+
 /* (b): fences before the block, and where the block starts. */
 static void check_fences(struct walk *w)
 {
 	const struct lines *l = w->l;
-	size_t lf, cm, last_open = 0, shown = 0;
+	size_t lf, cm, last_open = 0, shown = 0, shown_cm = 0;
 
 	for (lf = 1; lf <= l->nlf; lf++) {
 		struct mview v = lf_line(l, lf);
@@ -664,9 +691,11 @@ static void check_fences(struct walk *w)
 		for (cm = first; cm <= l->ncm && l->cm_lf[cm] == lf; cm++)
 			if (!w->cm_code[cm] && !blank(cm_line(l, cm)))
 				code = false;
-		if (!code && w->r->fence[lf] != last_open) {
+		if (!code && w->r->fence[lf] != last_open &&
+		    !(w->opts & GFMDIFF_FENCE_EFFECT)) {
 			last_open = w->r->fence[lf];
-			add(w, GFMDIFF_FENCE, lf, last_open, NULL, NULL);
+			add(w, GFMDIFF_FENCE, lf, last_open, NULL,
+			    leaf_at(w, first));
 		}
 	}
 	/* The first check marker GitHub does not show as code. */
@@ -676,17 +705,25 @@ static void check_fences(struct walk *w)
 
 		for (i = 0; i + sizeof(MARKER_CHECK_OPEN) - 1 <= v.n; i++) {
 			if (memcmp(v.p + i, MARKER_CHECK_OPEN,
-				   sizeof(MARKER_CHECK_OPEN) - 1) != 0)
+			           sizeof(MARKER_CHECK_OPEN) - 1) != 0)
 				continue;
-			if (!w->cm_code[cm_of(l, l->lf_start[lf] + i)]) {
+			cm = cm_of(l, l->lf_start[lf] + i);
+			if (!w->cm_code[cm]) {
 				shown = lf;
+				shown_cm = cm;
 				break;
 			}
 		}
 	}
-	if (shown && (!w->r->block_line || shown < w->r->block_line))
+	if (shown && (!w->r->block_line || shown < w->r->block_line) &&
+	    !w->r->second_line) {
+		size_t open = w->r->fence[shown];
+
 		add(w, GFMDIFF_BLOCK_START, shown, w->r->block_line, NULL,
-		    NULL);
+		    leaf_at(w, open ? cm_of(l, l->lf_start[open]) : shown_cm));
+		if (w->out->n <= GFMDIFF_MAX_FINDINGS)
+			w->out->f[w->out->n - 1].opener = open;
+	}
 }
 
 /* (c): every needs-human marker read is a leading top-level HTML block. */
@@ -715,20 +752,14 @@ static void check_markers(struct walk *w, cmark_node *doc)
 		     cm <= l->ncm && l->cm_lf[cm] == lf; cm++)
 			if (!w->cm_lead[cm] && !blank(cm_line(l, cm)))
 				ok = false;
-		if (!ok) {
-			cmark_node *n = NULL;
-
-			for (i = 0; i < w->nleaves; i++)
-				if (l->cm_lf[w->leaves[i].start] <= lf &&
-				    l->cm_lf[w->leaves[i].end] >= lf)
-					n = w->leaves[i].node;
-			add(w, GFMDIFF_NH_MARKER, lf, 0, NULL, n);
-		}
+		if (!ok)
+			add(w, GFMDIFF_NH_MARKER, lf, 0, NULL,
+			    leaf_at(w, cm_of(l, l->lf_start[lf])));
 	}
 }
 
 void gfmdiff_run(struct gfmdiff *out, const char *untrusted_body, size_t len,
-		 const struct gfmdiff_reading *reading)
+                 const struct gfmdiff_reading *reading, unsigned opts)
 {
 	struct lines l;
 	struct walk w;
@@ -742,9 +773,11 @@ void gfmdiff_run(struct gfmdiff *out, const char *untrusted_body, size_t len,
 	w.l = &l;
 	w.r = reading;
 	w.out = out;
+	w.opts = opts;
 	w.cm_code = xcalloc(l.ncm + 2, 1);
 	w.cm_lead = xcalloc(l.ncm + 2, 1);
 	w.lf_done = xcalloc(l.nlf + 2, 1);
+	w.cm_done = xcalloc(l.ncm + 2, 1);
 
 	if (reading->inconsistent)
 		add(&w, GFMDIFF_READER, reading->inconsistent, 0, NULL, NULL);
@@ -752,7 +785,8 @@ void gfmdiff_run(struct gfmdiff *out, const char *untrusted_body, size_t len,
 	for (i = 0; i < w.nleaves; i++)
 		if (cmark_node_get_type(w.leaves[i].node) ==
 		    CMARK_NODE_CODE_BLOCK)
-			for (cm = w.leaves[i].start; cm <= w.leaves[i].end; cm++)
+			for (cm = w.leaves[i].start; cm <= w.leaves[i].end;
+			     cm++)
 				w.cm_code[cm] = 1;
 	for (i = 0; i < w.nleaves; i++)
 		leaf_rows(&w, &w.leaves[i]);
@@ -764,6 +798,7 @@ void gfmdiff_run(struct gfmdiff *out, const char *untrusted_body, size_t len,
 	free(w.cm_code);
 	free(w.cm_lead);
 	free(w.lf_done);
+	free(w.cm_done);
 	free(w.text);
 	cmark_node_free(doc);
 	lines_release(&l);

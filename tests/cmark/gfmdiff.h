@@ -13,11 +13,15 @@
  *       rendered text holds "id:" or "status:" (ASCII case-insensitive,
  *       ws allowed before the colon; only the part before the first
  *       "reason:"), or a table row of a table with an "id" or "status"
- *       column, is not a row the reader reads;
+ *       column, is not a row the reader reads — or is a line that a lone
+ *       CR starts (cmark-gfm ends lines there, the program does not: it
+ *       reads that line as the tail of the line before);
  *   GFMDIFF_FENCE (b)  before the block, a non-blank line the reader skips
  *       as fenced code is not code in cmark-gfm;
  *   GFMDIFF_BLOCK_START (b)  a check marker that cmark-gfm does not show
- *       as code comes before the reader's block, or the reader has none;
+ *       as code comes before the reader's block, or the reader has none
+ *       (unless the reader refuses the comment as ambiguous, R1: then it
+ *       approves nothing whatever it hid);
  *   GFMDIFF_NH_MARKER (c)  a needs-human marker line the reader accepts is
  *       not in the leading run of top-level HTML blocks in cmark-gfm;
  *   GFMDIFF_READER  the program reader's replay of its fences does not
@@ -39,14 +43,15 @@
 
 /* What a reader read, per LF line (index 1..nlines). */
 #define GFMDIFF_L_ROW 1u /* a row the reader reads (valid or invalid) */
-#define GFMDIFF_L_NH 2u  /* a needs-human marker line the verdict reads */
+#define GFMDIFF_L_NH  2u /* a needs-human marker line the verdict reads */
 
 struct gfmdiff_reading {
 	size_t nlines;
 	size_t block_line;    /* the check block's marker line, 0 when none */
+	size_t second_line;   /* a second check marker: refused (R1), or 0 */
 	unsigned char *flags; /* [nlines + 1]: GFMDIFF_L_* */
 	size_t *fence;        /* [nlines + 1]: before the block, the line that
-			       * opened the fence skipping this line, else 0 */
+	                       * opened the fence skipping this line, else 0 */
 	/* A line holding the check marker that the reader's own fences do
 	 * not skip, before its block (or with no block): its replay of the
 	 * fences is not what it parsed with (GFMDIFF_READER), else 0. */
@@ -63,7 +68,7 @@ void gfmdiff_reading_release(struct gfmdiff_reading *r);
 /* The program's reading: marker_parse(), marker_rows_*(), and the fences
  * before the block replayed with marker_fence_line(). */
 void gfmdiff_read_program(struct gfmdiff_reading *r, const char *body,
-			  size_t len);
+                          size_t len);
 
 enum gfmdiff_kind {
 	GFMDIFF_HIDDEN_ROW,
@@ -78,9 +83,12 @@ enum gfmdiff_kind {
 
 struct gfmdiff_finding {
 	enum gfmdiff_kind kind;
-	size_t line;       /* LF line of the body */
-	size_t other;      /* FENCE: its opening line; BLOCK_START: the
-			    * reader's block line (0: none) */
+	size_t line;   /* LF line of the body */
+	size_t other;  /* FENCE: its opening line; BLOCK_START: the
+	                * reader's block line (0: none) */
+	size_t opener; /* BLOCK_START: the line that opened the reader's
+	                * fence hiding the marker (0: none); the context
+	                * is then cmark-gfm's block at that line */
 	/* HIDDEN_ROW: why the line is row-like: "source text", "rendered
 	 * text" (only once entities, escapes or markup are rendered) or "a
 	 * table row under an id/status column" */
@@ -99,9 +107,17 @@ struct gfmdiff {
 	size_t checked_markers; /* marker lines of (c) */
 };
 
+/*
+ * GFMDIFF_FENCE_EFFECT: judge the fences before the block by their effect
+ * only (GFMDIFF_BLOCK_START), not line by line (GFMDIFF_FENCE). Before the
+ * block a fence can hide nothing but a check marker; a fence GitHub does
+ * not show as code (inside an HTML block, say) is harmless until it does.
+ */
+#define GFMDIFF_FENCE_EFFECT 1u
+
 /* Compare cmark-gfm's parse of the body with `reading`. */
 void gfmdiff_run(struct gfmdiff *out, const char *untrusted_body, size_t len,
-		 const struct gfmdiff_reading *reading);
+                 const struct gfmdiff_reading *reading, unsigned opts);
 
 const char *gfmdiff_kind_name(enum gfmdiff_kind k);
 

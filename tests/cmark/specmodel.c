@@ -23,26 +23,14 @@ static bool starts_nocase(const char *p, size_t n, const char *word)
 	return true;
 }
 
-/* "key ws* :" at the start. */
-static bool key_first(const char *p, size_t n, const char *key)
-{
-	size_t i = strlen(key);
-
-	if (!starts_nocase(p, n, key))
-		return false;
-	while (i < n && is_ws((unsigned char)p[i]))
-		i++;
-	return i < n && p[i] == ':';
-}
-
 /* A11's bullets other than "-", "*" and "+", in UTF-8. */
 static const char *const bullets[] = {
-	"\xE2\x80\xA2", /* U+2022 bullet */
-	"\xE2\x80\xA3", /* U+2023 triangular bullet */
-	"\xE2\x97\xA6", /* U+25E6 white bullet */
-	"\xE2\x81\x83", /* U+2043 hyphen bullet */
-	"\xE2\x88\x99", /* U+2219 bullet operator */
-	"\xC2\xB7",     /* U+00B7 middle dot */
+    "\xE2\x80\xA2", /* U+2022 bullet */
+    "\xE2\x80\xA3", /* U+2023 triangular bullet */
+    "\xE2\x97\xA6", /* U+25E6 white bullet */
+    "\xE2\x81\x83", /* U+2043 hyphen bullet */
+    "\xE2\x88\x99", /* U+2219 bullet operator */
+    "\xC2\xB7",     /* U+00B7 middle dot */
 };
 
 bool specmodel_row(const char *line, size_t n)
@@ -56,13 +44,9 @@ bool specmodel_row(const char *line, size_t n)
 	}
 	while (n && (is_ws((unsigned char)p[n - 1]) || p[n - 1] == '\r'))
 		n--;
-	if (key_first(p, n, "head") || key_first(p, n, "round") ||
-	    key_first(p, n, "clean") || key_first(p, n, "threads") ||
-	    starts_nocase(p, n, "<details") ||
-	    starts_nocase(p, n, "</details") ||
-	    starts_nocase(p, n, "<summary") ||
-	    starts_nocase(p, n, "</summary"))
-		return false;
+	/* A11 says head:, round:, clean:, threads: and <details> /
+	 * <summary> lines are not rows; none of them, read narrowly, has a
+	 * list marker or a key (see the header), so nothing is excluded. */
 	/* After leading ws and any ">" quote markers: the line's marker. */
 	{
 		const char *q = p;
@@ -72,8 +56,8 @@ bool specmodel_row(const char *line, size_t n)
 			q++;
 			m--;
 		}
-		if (m && (q[0] == '-' || q[0] == '*' || q[0] == '+' ||
-			  q[0] == '|'))
+		if (m &&
+		    (q[0] == '-' || q[0] == '*' || q[0] == '+' || q[0] == '|'))
 			return true;
 		if (starts_nocase(q, m, "<li"))
 			return true;
@@ -136,6 +120,7 @@ void specmodel_read(struct gfmdiff_reading *r, const char *body, size_t len)
 
 	gfmdiff_read_program(r, body, len);
 	r->block_line = 0;
+	r->second_line = 0;
 	r->inconsistent = 0;
 	for (i = 0; i <= r->nlines; i++) {
 		r->flags[i] &= (unsigned char)~GFMDIFF_L_ROW;
@@ -153,6 +138,9 @@ void specmodel_read(struct gfmdiff_reading *r, const char *body, size_t len)
 			if (!mem_contains(line.p, line.n, MARKER_CHECK_OPEN))
 				continue;
 			r->block_line = lineno;
+		} else if (!r->second_line &&
+		           mem_contains(line.p, line.n, MARKER_CHECK_OPEN)) {
+			r->second_line = lineno; /* A3, A12: R1 */
 		}
 		if (specmodel_row(line.p, line.n))
 			r->flags[lineno] |= GFMDIFF_L_ROW;

@@ -4,11 +4,14 @@
  * itself before (and apart from) the program: where cmark-gfm shows a
  * row-like line that A11 does not call a row, the finding is the spec's.
  *
- * Where the text leaves a choice, the model takes the reading that calls
- * fewer lines rows (so every gap it shows is a gap of every reading):
- * `head:`, `round:`, `clean:` and `threads:` lines are any line starting
- * with that key, `<details>` / `<summary>` lines any line starting with
- * `<details`, `</details`, `<summary` or `</summary`.
+ * Where the text leaves a choice, the model reads it narrowly: the lines
+ * A11 says are not rows (`head:`, `round:`, `clean:`, `threads:`,
+ * `<details>`, `<summary>`) are those lines as §2.2 defines them — a head,
+ * round or clean line of exactly its form, `threads:` alone, a details or
+ * summary tag line — and none of those has a list marker, `|`, `<li` or
+ * an `id:` / `status:`, so the exclusion excludes nothing. Read broadly
+ * (any line starting with `head:` or `<summary>`), it hides lines GitHub
+ * shows: tests/cmark/cases/ holds them.
  */
 #ifndef AA_SPECMODEL_H
 #define AA_SPECMODEL_H
