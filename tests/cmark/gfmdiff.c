@@ -117,36 +117,66 @@ static bool word_at(const char *p, size_t n, const char *word)
 }
 
 /* After `word` at p: ws* ":"? */
-static bool key_at(const char *p, size_t n, const char *word, bool nbsp)
+static bool key_at(const char *p, size_t n, const char *word)
 {
 	size_t i = strlen(word);
 
 	if (!word_at(p, n, word))
 		return false;
-	for (;;) {
-		if (i < n && is_ws((unsigned char)p[i]))
-			i++;
-		else if (nbsp && i + 1 < n && (unsigned char)p[i] == 0xC2 &&
-		         (unsigned char)p[i + 1] == 0xA0)
-			i += 2;
-		else
-			break;
-	}
+	while (i < n && is_ws((unsigned char)p[i]))
+		i++;
 	return i < n && p[i] == ':';
 }
 
-bool gfmdiff_has_key(const char *text, size_t n, bool nbsp)
+/* Characters that show as nothing (soft hyphen, zero-width space, joiners,
+ * word joiner, BOM), and the no-break space that shows as a space. */
+static size_t invisible(const unsigned char *p, size_t n)
 {
-	size_t i, cut = n;
+	if (n >= 2 && p[0] == 0xC2 && p[1] == 0xAD)
+		return 2; /* U+00AD */
+	if (n >= 3 && p[0] == 0xE2 && p[1] == 0x80 && p[2] >= 0x8B &&
+	    p[2] <= 0x8D)
+		return 3; /* U+200B..U+200D */
+	if (n >= 3 && p[0] == 0xE2 && p[1] == 0x81 && p[2] == 0xA0)
+		return 3; /* U+2060 */
+	if (n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF)
+		return 3; /* U+FEFF */
+	return 0;
+}
 
+bool gfmdiff_has_key(const char *text, size_t n, bool shown)
+{
+	size_t i, cut = n, k, m = 0;
+	char *t;
+	bool found;
+
+	if (shown) {
+		t = xmalloc(n + 1);
+		for (i = 0; i < n; i += k ? k : 1) {
+			const unsigned char *u = (const unsigned char *)text + i;
+
+			k = invisible(u, n - i);
+			if (k)
+				continue;
+			if (n - i >= 2 && u[0] == 0xC2 && u[1] == 0xA0) {
+				t[m++] = ' '; /* U+00A0 */
+				k = 2;
+				continue;
+			}
+			t[m++] = text[i];
+		}
+		found = gfmdiff_has_key(t, m, false);
+		free(t);
+		return found;
+	}
 	for (i = 0; i + 7 <= n; i++)
 		if (word_at(text + i, n - i, "reason:")) {
 			cut = i;
 			break;
 		}
 	for (i = 0; i < cut; i++)
-		if (key_at(text + i, cut - i, "id", nbsp) ||
-		    key_at(text + i, cut - i, "status", nbsp))
+		if (key_at(text + i, cut - i, "id") ||
+		    key_at(text + i, cut - i, "status"))
 			return true;
 	return false;
 }

@@ -131,10 +131,11 @@ bool gfmdiff_plausible(const char *body, size_t len);
 
 /*
  * Does text hold "id" or "status", ws*, ":" before its first "reason:"
- * (ASCII case-insensitive)? With nbsp, U+00A0 counts as ws too (for the
- * rendered text, where &nbsp; looks like a space).
+ * (ASCII case-insensitive)? With `shown`, the text is taken as a reader
+ * sees it: U+00A0 is a space, and characters that show as nothing (U+00AD,
+ * U+200B..U+200D, U+2060, U+FEFF) are gone.
  */
-bool gfmdiff_has_key(const char *text, size_t n, bool nbsp);
+bool gfmdiff_has_key(const char *text, size_t n, bool shown);
 
 /*
  * A fuzzing hint: called once per cmark-gfm block with its type, its
