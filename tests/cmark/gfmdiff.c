@@ -153,7 +153,8 @@ bool gfmdiff_has_key(const char *text, size_t n, bool shown)
 	if (shown) {
 		t = xmalloc(n + 1);
 		for (i = 0; i < n; i += k ? k : 1) {
-			const unsigned char *u = (const unsigned char *)text + i;
+			const unsigned char *u =
+			    (const unsigned char *)text + i;
 
 			k = invisible(u, n - i);
 			if (k)
@@ -290,6 +291,8 @@ static size_t clamp_cm(const struct lines *l, int line)
 struct leaf {
 	cmark_node *node;
 	size_t start, end; /* cmark lines, repaired */
+	bool guess;        /* no usable positions inside: count line breaks */
+	bool lost;         /* no position at all: placed between neighbours */
 };
 
 struct walk {
@@ -339,6 +342,23 @@ static size_t count_nl(const char *s)
 	return n;
 }
 
+/*
+ * A table that interrupts a paragraph reports the paragraph's first line
+ * as its own and its header row's (and leaves the paragraph, and the
+ * header's cells, without usable positions). Its body rows are right: the
+ * header is two lines above the first of them (the delimiter row between),
+ * or, without a body, the line above the table's last (the delimiter).
+ */
+static int header_line(cmark_node *table)
+{
+	cmark_node *head = cmark_node_first_child(table);
+	cmark_node *row = head ? cmark_node_next(head) : NULL;
+
+	if (row)
+		return cmark_node_get_start_line(row) - 2;
+	return cmark_node_get_end_line(table) - 1;
+}
+
 static void collect_leaves(struct walk *w, cmark_node *doc)
 {
 	cmark_iter *it = cmark_iter_new(doc);
@@ -353,9 +373,19 @@ static void collect_leaves(struct walk *w, cmark_node *doc)
 			continue;
 		ALLOC_GROW(w->leaves, w->nleaves + 1, w->aleaves);
 		lf = &w->leaves[w->nleaves++];
+		memset(lf, 0, sizeof(*lf));
 		lf->node = n;
 		lf->start = clamp_cm(w->l, cmark_node_get_start_line(n));
 		lf->end = clamp_cm(w->l, cmark_node_get_end_line(n));
+		if (cmark_node_get_start_line(n) <= 0)
+			lf->lost = lf->guess = true;
+		if (is_type(n, "table_header")) {
+			lf->start = lf->end =
+			    clamp_cm(w->l, header_line(cmark_node_parent(n)));
+			lf->guess = true;
+		} else if (is_type(n, "table_row")) {
+			lf->end = lf->start; /* one line each */
+		}
 		/* HTML blocks report wrong end lines; their literal holds
 		 * every line of the block. */
 		if (cmark_node_get_type(n) == CMARK_NODE_HTML_BLOCK) {
@@ -368,6 +398,18 @@ static void collect_leaves(struct walk *w, cmark_node *doc)
 			lf->end = lf->start;
 	}
 	cmark_iter_free(it);
+	/* A block without a position lies between its neighbours. */
+	for (i = 0; i < w->nleaves; i++) {
+		if (!w->leaves[i].lost)
+			continue;
+		w->leaves[i].start = i ? w->leaves[i - 1].end + 1 : 1;
+		w->leaves[i].end =
+		    i + 1 < w->nleaves ? w->leaves[i + 1].start - 1 : w->l->ncm;
+		w->leaves[i].start = clamp_cm(w->l, (int)w->leaves[i].start);
+		w->leaves[i].end = clamp_cm(w->l, (int)w->leaves[i].end);
+		if (w->leaves[i].end < w->leaves[i].start)
+			w->leaves[i].end = w->leaves[i].start;
+	}
 	/* A block closed by its container's end reports the closing line:
 	 * no leaf reaches into the next one. */
 	for (i = 0; i + 1 < w->nleaves; i++) {
@@ -467,6 +509,7 @@ struct inl {
 	cmark_node *leaf;
 	size_t lo, hi; /* the leaf's cmark lines */
 	size_t cur;    /* the cmark line of the text being gathered */
+	bool guess;    /* positions unusable: only line breaks move on */
 };
 
 static void text_add(struct walk *w, const char *s, size_t n)
@@ -507,10 +550,20 @@ static void inl_walk(struct inl *in, cmark_node *n)
 	const char *lit;
 
 	for (c = cmark_node_first_child(n); c; c = cmark_node_next(c)) {
-		inl_goto(in, cmark_node_get_start_line(c));
+		if (!in->guess)
+			inl_goto(in, cmark_node_get_start_line(c));
 		switch (cmark_node_get_type(c)) {
-		case CMARK_NODE_TEXT:
 		case CMARK_NODE_CODE:
+			/* A code span over several lines shows its source as
+			 * it stands (the source check has it); its literal
+			 * has lost the line ends that would place its text. */
+			if (cmark_node_get_end_line(c) >
+			    cmark_node_get_start_line(c)) {
+				text_add(in->w, "\x1f", 1);
+				break;
+			}
+			/* fall through */
+		case CMARK_NODE_TEXT:
 			lit = cmark_node_get_literal(c);
 			if (lit)
 				text_add(in->w, lit, strlen(lit));
@@ -530,7 +583,8 @@ static void inl_walk(struct inl *in, cmark_node *n)
 			inl_walk(in, c);
 			break;
 		}
-		inl_goto(in, cmark_node_get_end_line(c));
+		if (!in->guess)
+			inl_goto(in, cmark_node_get_end_line(c));
 	}
 }
 
@@ -616,6 +670,7 @@ static void leaf_rows(struct walk *w, const struct leaf *lf)
 	in.lo = lf->start;
 	in.hi = lf->end;
 	in.cur = lf->start;
+	in.guess = lf->guess;
 	w->ntext = 0;
 	inl_walk(&in, lf->node);
 	inl_flush(&in);
@@ -655,8 +710,10 @@ static cmark_node *parse(const char *text, size_t len)
 	size_t i;
 
 	cmark_gfm_core_extensions_ensure_registered();
-	p = cmark_parser_new(CMARK_OPT_DEFAULT | CMARK_OPT_FOOTNOTES |
-	                     CMARK_OPT_VALIDATE_UTF8);
+	/* SOURCEPOS: without it cmark-gfm does not track where an inline
+	 * that spans lines ends, and the text after it lands a line early. */
+	p = cmark_parser_new(CMARK_OPT_DEFAULT | CMARK_OPT_SOURCEPOS |
+	                     CMARK_OPT_FOOTNOTES | CMARK_OPT_VALIDATE_UTF8);
 	if (!p)
 		abort();
 	for (i = 0; i < ARRAY_SIZE(extensions); i++) {
