@@ -86,7 +86,8 @@ static void run_case(const char *name, const char *body, size_t len)
 
 		printf("    line %zu: %s", f->line, gfmdiff_kind_name(f->kind));
 		if (f->kind == GFMDIFF_HIDDEN_ROW)
-			printf(" (%s; GitHub: %s)", f->why, f->context);
+			printf(" (%s; GitHub: %s)", f->why,
+			       f->context[0] ? f->context : "in no block");
 		else if (f->kind == GFMDIFF_FENCE)
 			printf(" (the fence opened at line %zu; GitHub: %s)",
 			       f->other, f->context[0] ? f->context : "-");

@@ -676,6 +676,26 @@ static void leaf_rows(struct walk *w, const struct leaf *lf)
 	inl_flush(&in);
 }
 
+/* Lines in no block: a link reference definition (not shown), or one that
+ * cmark-gfm misplaced. Held to the source rule all the same. */
+static void uncovered_rows(struct walk *w)
+{
+	unsigned char *covered = xcalloc(w->l->ncm + 2, 1);
+	size_t i, cm;
+	struct mview v;
+
+	for (i = 0; i < w->nleaves; i++)
+		for (cm = w->leaves[i].start; cm <= w->leaves[i].end; cm++)
+			covered[cm] = 1;
+	for (cm = 1; cm <= w->l->ncm; cm++) {
+		if (covered[cm])
+			continue;
+		v = cm_line(w->l, cm);
+		row_line(w, cm, v.p, v.n, false, NULL);
+	}
+	free(covered);
+}
+
 static void feel(const struct walk *w, cmark_node *doc)
 {
 	cmark_iter *it;
@@ -877,6 +897,7 @@ void gfmdiff_run(struct gfmdiff *out, const char *untrusted_body, size_t len,
 				w.cm_code[cm] = 1;
 	for (i = 0; i < w.nleaves; i++)
 		leaf_rows(&w, &w.leaves[i]);
+	uncovered_rows(&w);
 	check_fences(&w);
 	check_markers(&w, doc);
 	feel(&w, doc);
