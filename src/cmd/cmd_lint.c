@@ -272,31 +272,45 @@ static void lint_conflict(struct lint *l, const char *what, size_t a, size_t b)
 	buf_release(&m);
 }
 
-/* Code fences from line `from` on: never read (A3). */
+/*
+ * Code fences inside the check block (A12): read anyway. Every fence line
+ * GitHub renders, or that A3's form opens, is named once, with what it
+ * does and does not do there.
+ */
 static void lint_fences(struct lint *l, size_t from)
 {
 	struct marker_fence fence;
-	struct mview line;
-	size_t off = 0, no = 0, open = 0;
+	struct marker_naive_fence naive;
+	struct mview line, v;
+	size_t off = 0, no = 0;
+	bool in = false, f;
 
 	memset(&fence, 0, sizeof(fence));
+	memset(&naive, 0, sizeof(naive));
 	while (marker_next_line(l->text, l->len, &off, &line)) {
 		no++;
-		if (!marker_fence_line(&fence, line, no) || no < from)
+		f = marker_fence_line(&fence, line, no);
+		f = marker_naive_fence_line(&naive, line, no) || f || fence.any;
+		if (no < from)
 			continue;
-		if (fence.ch && !open) {
-			open = fence.open_line;
-			say(l, no, "code fence opens: nothing is read until it "
-				   "closes");
-		} else if (!fence.ch && open) {
-			say(l, no, "code fence (opened at line %zu) closes",
-			    open);
-			open = 0;
+		if (f && !in)
+			say(l, no, "code fence: read anyway — inside the check "
+				   "block every line counts, fenced or not "
+				   "(A12)");
+		in = f;
+		if (f) {
+			enum check_line_kind k = marker_check_line(line, &v);
+
+			if (k == CKL_HEAD || k == CKL_ROUND || k == CKL_CLEAN)
+				say(l, no, "a %s line inside a code fence: it "
+					   "counts only when it disagrees with "
+					   "another, it never supplies the "
+					   "value (A12)",
+				    k == CKL_HEAD    ? "head:"
+				    : k == CKL_ROUND ? "round:"
+						     : "clean:");
 		}
 	}
-	if (open)
-		say(l, 0, "the code fence opened at line %zu is never closed: "
-			  "nothing after it is read", open);
 }
 
 static void lint_check(struct lint *l)
@@ -349,9 +363,10 @@ static void lint_check(struct lint *l)
 	if (l->m.too_long)
 		problem(l, "longer than 65,536 characters: apply refuses it (R1)");
 	if (c->second_line)
-		lint_conflict(l, "a second <!-- agentic:check v1 --> line outside "
-				 "code fences: the verdict is ambiguous and "
-				 "apply refuses it (R1)",
+		lint_conflict(l, "a second <!-- agentic:check v1 --> line (before "
+				 "the block outside code fences, inside it "
+				 "anywhere, A12): the verdict is ambiguous "
+				 "and apply refuses it (R1)",
 			      c->block_line, c->second_line);
 	if (!c->has_head)
 		problem(l, "no \"head: <40 hex>\" line in the block: apply "
@@ -376,10 +391,6 @@ static void lint_check(struct lint *l)
 			   "false");
 	if (c->invalid)
 		problem(l, "invalid rows make the verdict clean: false");
-	if (c->unclosed_fence)
-		problem(l, "a code fence opened inside the block is never "
-			   "closed: it hides the rest of the ledger, so the "
-			   "verdict is clean: false");
 	if (c->has_clean && c->clean && c->blocking)
 		problem(l, "clean: true with blocking rows: written as clean: "
 			   "false");

@@ -109,23 +109,27 @@ void verdict_judge_check(struct check_judgement *out,
 		struct idref key;
 
 		out->rows++;
-		if (row.error != ROW_OK)
-			out->invalid++;
+		if (row.error != ROW_OK && !out->invalid++) {
+			out->invalid_line = row.line;
+			out->invalid_error = row.error;
+		}
 		if (row.error != ROW_OK && row.error != ROW_BLOCKING_NIT)
 			continue;
 		if (marker_status_blocks(row.status))
 			out->blocking++;
 		key.p = row.id.p;
 		key.n = row.id.n;
-		if (!bsearch(&key, ai, nai, sizeof(*ai), cmp_idref))
-			out->foreign++;
+		if (!bsearch(&key, ai, nai, sizeof(*ai), cmp_idref) &&
+		    !out->foreign++) {
+			out->foreign_line = row.line;
+			out->foreign_id = row.id;
+		}
 	}
 	free(ai);
 	out->has_clean = check->has_clean;
 	out->said_clean = check->has_clean && check->clean;
-	out->unclosed_fence = check->unclosed_fence;
 	out->clean = out->said_clean && !out->invalid && !out->foreign &&
-		     !out->blocking && !out->unclosed_fence;
+		     !out->blocking;
 }
 
 bool verdict_names_head(const struct marker_nh *nh, const char *head)

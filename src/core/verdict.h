@@ -45,7 +45,12 @@ struct check_judgement {
 	bool has_clean;  /* a clean: line was present */
 	bool said_clean; /* ... and said true */
 	bool clean;      /* the value the status is written from */
-	size_t unclosed_fence; /* line of a fence that hides the block's end */
+	/* The first invalid row and the first foreign one (their line, 0
+	 * when none), so a reason can name them. */
+	size_t invalid_line;
+	enum row_error invalid_error;
+	size_t foreign_line;
+	struct mview foreign_id; /* a view into the body */
 };
 
 void verdict_judge_check(struct check_judgement *out,
