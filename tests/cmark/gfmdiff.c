@@ -496,11 +496,10 @@ static void row_like(struct walk *w, size_t cm, const char *why,
 }
 
 static void row_line(struct walk *w, size_t cm, const char *text, size_t n,
-                     bool rendered, cmark_node *node)
+                     const char *why, cmark_node *node)
 {
-	if (gfmdiff_has_key(text, n, rendered))
-		row_like(w, cm, rendered ? "rendered text" : "source text",
-		         node);
+	if (gfmdiff_has_key(text, n, true))
+		row_like(w, cm, why, node);
 }
 
 /* The rendered text of the inline content of a leaf, line by line. */
@@ -523,8 +522,8 @@ static void text_add(struct walk *w, const char *s, size_t n)
 static void inl_flush(struct inl *in)
 {
 	if (in->w->ntext)
-		row_line(in->w, in->cur, in->w->text, in->w->ntext, true,
-		         in->leaf);
+		row_line(in->w, in->cur, in->w->text, in->w->ntext,
+		         "rendered text", in->leaf);
 	in->w->ntext = 0;
 }
 
@@ -544,6 +543,19 @@ static void inl_goto(struct inl *in, int to)
 	in->cur = t;
 }
 
+static void code_span_lines(struct inl *in, cmark_node *c)
+{
+	size_t cm, hi = (size_t)cmark_node_get_end_line(c);
+	struct mview v;
+
+	for (cm = (size_t)cmark_node_get_start_line(c); cm <= hi; cm++) {
+		if (cm < in->lo || cm > in->hi)
+			continue;
+		v = cm_line(in->w->l, cm);
+		row_line(in->w, cm, v.p, v.n, "a code span's source", in->leaf);
+	}
+}
+
 static void inl_walk(struct inl *in, cmark_node *n)
 {
 	cmark_node *c;
@@ -555,10 +567,11 @@ static void inl_walk(struct inl *in, cmark_node *n)
 		switch (cmark_node_get_type(c)) {
 		case CMARK_NODE_CODE:
 			/* A code span over several lines shows its source as
-			 * it stands (the source check has it); its literal
-			 * has lost the line ends that would place its text. */
-			if (cmark_node_get_end_line(c) >
-			    cmark_node_get_start_line(c)) {
+			 * it stands; its literal has lost the line ends that
+			 * would place its text: judge its lines' source. */
+			if (!in->guess && cmark_node_get_end_line(c) >
+			                      cmark_node_get_start_line(c)) {
+				code_span_lines(in, c);
 				text_add(in->w, "\x1f", 1);
 				break;
 			}
@@ -585,6 +598,149 @@ static void inl_walk(struct inl *in, cmark_node *n)
 		}
 		if (!in->guess)
 			inl_goto(in, cmark_node_get_end_line(c));
+	}
+}
+
+/* Where an HTML block line stands: in text, in a comment, in a tag. */
+enum html_state { HTML_TEXT, HTML_COMMENT, HTML_TAG };
+
+static const struct {
+	const char *name;
+	const char *utf8;
+} entities[] = {{"colon", ":"},    {"nbsp", "\xC2\xA0"}, {"amp", "&"},
+                {"lt", "<"},       {"gt", ">"},          {"quot", "\""},
+                {"apos", "'"},     {"Tab", "\t"},        {"lpar", "("},
+                {"rpar", ")"},     {"comma", ","},       {"period", "."},
+                {"shy", "\xC2\xAD"}, {"ZeroWidthSpace", "\xE2\x80\x8B"}};
+
+static void add_cp(struct walk *w, unsigned long cp)
+{
+	char u[4];
+	size_t k;
+
+	if (cp == 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+		cp = 0xFFFD;
+	if (cp < 0x80) {
+		u[0] = (char)cp;
+		k = 1;
+	} else if (cp < 0x800) {
+		u[0] = (char)(0xC0 | (cp >> 6));
+		u[1] = (char)(0x80 | (cp & 0x3F));
+		k = 2;
+	} else if (cp < 0x10000) {
+		u[0] = (char)(0xE0 | (cp >> 12));
+		u[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+		u[2] = (char)(0x80 | (cp & 0x3F));
+		k = 3;
+	} else {
+		u[0] = (char)(0xF0 | (cp >> 18));
+		u[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+		u[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+		u[3] = (char)(0x80 | (cp & 0x3F));
+		k = 4;
+	}
+	text_add(w, u, k);
+}
+
+/* An entity at p ("&...;"): its length, its text appended; 0 if none. */
+static size_t entity(struct walk *w, const char *p, size_t n)
+{
+	size_t i = 1, k;
+	unsigned long cp = 0;
+
+	if (n > 2 && p[1] == '#') {
+		bool hex = n > 3 && (p[2] == 'x' || p[2] == 'X');
+
+		for (i = hex ? 3 : 2; i < n && i < 12; i++) {
+			int c = (unsigned char)p[i];
+
+			if (is_digit(c))
+				cp = cp * (hex ? 16 : 10) + (unsigned long)(c - '0');
+			else if (hex && is_hex(c))
+				cp = cp * 16 + (unsigned long)(to_lower(c) - 'a' + 10);
+			else
+				break;
+		}
+		if (i < n && p[i] == ';' && i > (hex ? 3u : 2u)) {
+			add_cp(w, cp);
+			return i + 1;
+		}
+		return 0;
+	}
+	for (k = 0; k < ARRAY_SIZE(entities); k++) {
+		size_t m = strlen(entities[k].name);
+
+		if (n > m + 1 && memcmp(p + 1, entities[k].name, m) == 0 &&
+		    p[m + 1] == ';') {
+			text_add(w, entities[k].utf8, strlen(entities[k].utf8));
+			return m + 2;
+		}
+	}
+	return 0;
+}
+
+/*
+ * What a browser shows of one line of an HTML block, into w->text: no
+ * comments, no tags (HTML's tokenizer: "<" then a letter, "/", "!" or "?"
+ * up to ">"; a comment up to "-->" or "--!>", "<!-->" a whole one),
+ * entities decoded (the common ones). `st` carries a
+ * comment or a tag over to the next line. GitHub's tagfilter shows
+ * <script>, <style>, <textarea>… as text, so no element hides its content.
+ */
+static void html_shown(struct walk *w, struct mview v, enum html_state *st)
+{
+	size_t i = 0, k;
+
+	w->ntext = 0;
+	text_add(w, "", 0);
+	while (i < v.n) {
+		if (*st == HTML_COMMENT) {
+			if (i + 3 <= v.n && memcmp(v.p + i, "-->", 3) == 0) {
+				*st = HTML_TEXT;
+				i += 3;
+			} else if (i + 4 <= v.n &&
+			           memcmp(v.p + i, "--!>", 4) == 0) {
+				*st = HTML_TEXT;
+				i += 4;
+			} else {
+				i++;
+			}
+			continue;
+		}
+		if (*st == HTML_TAG) {
+			if (v.p[i] == '>')
+				*st = HTML_TEXT;
+			i++;
+			continue;
+		}
+		if (v.p[i] == '<' && i + 4 <= v.n &&
+		    memcmp(v.p + i, "<!--", 4) == 0) {
+			/* HTML's <!--> and <!---> are whole (empty) comments */
+			if (i + 5 <= v.n && v.p[i + 4] == '>') {
+				i += 5;
+				continue;
+			}
+			if (i + 6 <= v.n && memcmp(v.p + i + 4, "->", 2) == 0) {
+				i += 6;
+				continue;
+			}
+			*st = HTML_COMMENT;
+			i += 4;
+			continue;
+		}
+		if (v.p[i] == '<' && i + 1 < v.n &&
+		    (is_alpha((unsigned char)v.p[i + 1]) || v.p[i + 1] == '/' ||
+		     v.p[i + 1] == '!' || v.p[i + 1] == '?')) {
+			*st = HTML_TAG; /* inline tags part no words */
+			i++;
+			continue;
+		}
+		if (v.p[i] == '&' && (k = entity(w, v.p + i, v.n - i)) > 0) {
+			i += k;
+			continue;
+		}
+		text_add(w, v.p + i, 1);
+		i++;
 	}
 }
 
@@ -651,20 +807,35 @@ static void leaf_rows(struct walk *w, const struct leaf *lf)
 	size_t cm;
 	struct mview v;
 	struct inl in;
+	enum html_state st = HTML_TEXT;
 
-	/* The source of every line of the block. */
-	for (cm = lf->start; cm <= lf->end; cm++) {
-		v = cm_line(w->l, cm);
-		row_line(w, cm, v.p, v.n, false, lf->node);
+	switch (t) {
+	case CMARK_NODE_THEMATIC_BREAK:
+		return;
+	case CMARK_NODE_CODE_BLOCK: /* shown as it stands */
+		for (cm = lf->start; cm <= lf->end; cm++) {
+			v = cm_line(w->l, cm);
+			row_line(w, cm, v.p, v.n, "code as it stands",
+			         lf->node);
+		}
+		return;
+	case CMARK_NODE_HTML_BLOCK: /* tags and comments show nothing */
+		for (cm = lf->start; cm <= lf->end; cm++) {
+			v = cm_line(w->l, cm);
+			html_shown(w, v, &st);
+			row_line(w, cm, w->text, w->ntext, "shown HTML text",
+			         lf->node);
+		}
+		w->ntext = 0;
+		return;
+	default:
+		break;
 	}
 	if (under_key_column(w, lf->node))
 		row_like(w, lf->start, "a table row under an id/status column",
 		         lf->node);
 	/* The rendered text: what entities, escapes, emphasis and inline
-	 * HTML make of it. */
-	if (t == CMARK_NODE_CODE_BLOCK || t == CMARK_NODE_HTML_BLOCK ||
-	    t == CMARK_NODE_THEMATIC_BREAK)
-		return;
+	 * HTML make of the source. */
 	in.w = w;
 	in.leaf = lf->node;
 	in.lo = lf->start;
@@ -683,6 +854,7 @@ static void uncovered_rows(struct walk *w)
 	unsigned char *covered = xcalloc(w->l->ncm + 2, 1);
 	size_t i, cm;
 	struct mview v;
+	enum html_state st;
 
 	for (i = 0; i < w->nleaves; i++)
 		for (cm = w->leaves[i].start; cm <= w->leaves[i].end; cm++)
@@ -690,9 +862,12 @@ static void uncovered_rows(struct walk *w)
 	for (cm = 1; cm <= w->l->ncm; cm++) {
 		if (covered[cm])
 			continue;
+		st = HTML_TEXT;
 		v = cm_line(w->l, cm);
-		row_line(w, cm, v.p, v.n, false, NULL);
+		html_shown(w, v, &st);
+		row_line(w, cm, w->text, w->ntext, "shown text", NULL);
 	}
+	w->ntext = 0;
 	free(covered);
 }
 
