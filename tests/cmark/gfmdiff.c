@@ -545,14 +545,27 @@ static void inl_goto(struct inl *in, int to)
 
 static void code_span_lines(struct inl *in, cmark_node *c)
 {
-	size_t cm, hi = (size_t)cmark_node_get_end_line(c);
+	size_t cm, lo = (size_t)cmark_node_get_start_line(c),
+	           hi = (size_t)cmark_node_get_end_line(c);
+	int sc = cmark_node_get_start_column(c), ec = cmark_node_get_end_column(c);
 	struct mview v;
 
-	for (cm = (size_t)cmark_node_get_start_line(c); cm <= hi; cm++) {
+	for (cm = lo; cm <= hi; cm++) {
+		size_t from = 0, to;
+
 		if (cm < in->lo || cm > in->hi)
 			continue;
 		v = cm_line(in->w->l, cm);
-		row_line(in->w, cm, v.p, v.n, "a code span's source", in->leaf);
+		to = v.n;
+		/* Only the span's own text: columns count bytes from 1. */
+		if (cm == lo && sc > 1 && (size_t)sc - 1 < v.n)
+			from = (size_t)sc - 1;
+		if (cm == hi && ec > 0 && (size_t)ec < v.n)
+			to = (size_t)ec;
+		if (to < from)
+			to = from;
+		row_line(in->w, cm, v.p + from, to - from,
+		         "a code span's source", in->leaf);
 	}
 }
 

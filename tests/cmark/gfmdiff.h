@@ -8,14 +8,18 @@
  * where the reader hides what GitHub shows (the unsafe direction only):
  *
  *   GFMDIFF_HIDDEN_ROW (a)  from the check block's marker line on, a line
- *       that cmark-gfm renders in any block (list item, paragraph, heading,
- *       table row, code, block quote, HTML block) whose source text or
- *       rendered text holds "id:" or "status:" (ASCII case-insensitive,
- *       ws allowed before the colon; only the part before the first
- *       "reason:"), or a table row of a table with an "id" or "status"
- *       column, is not a row the reader reads — or is a line that a lone
- *       CR starts (cmark-gfm ends lines there, the program does not: it
- *       reads that line as the tail of the line before);
+ *       that GitHub shows holding "id:" or "status:" (ASCII
+ *       case-insensitive, ws allowed before the colon; only the part before
+ *       the first "reason:") is not a row the reader reads. What a line
+ *       shows: in a paragraph, heading or table row (list items and quotes
+ *       included), cmark-gfm's rendered inline text (entities, escapes,
+ *       emphasis resolved; inline HTML shows nothing); in a code block, the
+ *       line as it stands; in an HTML block or in no block at all, what a
+ *       browser shows (no tags, no comments, entities decoded). A table
+ *       row under a column headed "id" or "status" must be a row whatever
+ *       it holds, and a line that a lone CR starts always fails (cmark-gfm
+ *       ends lines there, the program does not: to the program it is the
+ *       tail of the line before, inside that row's reason);
  *   GFMDIFF_FENCE (b)  before the block, a non-blank line the reader skips
  *       as fenced code is not code in cmark-gfm;
  *   GFMDIFF_BLOCK_START (b)  a check marker that cmark-gfm does not show
