@@ -303,8 +303,7 @@ struct walk {
 	struct leaf *leaves;
 	size_t nleaves, aleaves;
 	unsigned char *cm_code; /* [ncm + 1]: in a code block */
-	unsigned char
-	    *cm_lead; /* [ncm + 1]: in a leading top-level HTML block */
+	unsigned char *cm_lead; /* [ncm + 1]: in a leading HTML block */
 	unsigned char *lf_done; /* [nlf + 1]: (a) checked */
 	unsigned char *cm_done; /* [ncm + 1]: (a) checked, after a lone CR */
 	char *text;             /* the rendered text of one line */
@@ -547,7 +546,8 @@ static void code_span_lines(struct inl *in, cmark_node *c)
 {
 	size_t cm, lo = (size_t)cmark_node_get_start_line(c),
 	           hi = (size_t)cmark_node_get_end_line(c);
-	int sc = cmark_node_get_start_column(c), ec = cmark_node_get_end_column(c);
+	int sc = cmark_node_get_start_column(c),
+	    ec = cmark_node_get_end_column(c);
 	struct mview v;
 
 	for (cm = lo; cm <= hi; cm++) {
@@ -620,10 +620,12 @@ enum html_state { HTML_TEXT, HTML_COMMENT, HTML_TAG };
 static const struct {
 	const char *name;
 	const char *utf8;
-} entities[] = {{"colon", ":"},    {"nbsp", "\xC2\xA0"}, {"amp", "&"},
-                {"lt", "<"},       {"gt", ">"},          {"quot", "\""},
-                {"apos", "'"},     {"Tab", "\t"},        {"lpar", "("},
-                {"rpar", ")"},     {"comma", ","},       {"period", "."},
+} entities[] = {{"colon", ":"},      {"nbsp", "\xC2\xA0"},
+                {"amp", "&"},        {"lt", "<"},
+                {"gt", ">"},         {"quot", "\""},
+                {"apos", "'"},       {"Tab", "\t"},
+                {"lpar", "("},       {"rpar", ")"},
+                {"comma", ","},      {"period", "."},
                 {"shy", "\xC2\xAD"}, {"ZeroWidthSpace", "\xE2\x80\x8B"}};
 
 static void add_cp(struct walk *w, unsigned long cp)
@@ -668,9 +670,11 @@ static size_t entity(struct walk *w, const char *p, size_t n)
 			int c = (unsigned char)p[i];
 
 			if (is_digit(c))
-				cp = cp * (hex ? 16 : 10) + (unsigned long)(c - '0');
+				cp = cp * (hex ? 16 : 10) +
+				     (unsigned long)(c - '0');
 			else if (hex && is_hex(c))
-				cp = cp * 16 + (unsigned long)(to_lower(c) - 'a' + 10);
+				cp = cp * 16 +
+				     (unsigned long)(to_lower(c) - 'a' + 10);
 			else
 				break;
 		}
