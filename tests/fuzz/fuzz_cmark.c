@@ -11,9 +11,10 @@
  * campaign aid to look past a class already known, drops findings by kind
  * and cmark-gfm context: "start:html_block;row:a line a lone CR" (kinds
  * row, fence, start, nh, reader; the text after ':' is a substring of
- * the finding's context or why). Only bodies GitHub could hold are compared
- * (valid UTF-8, no NUL). Built with libcmark-gfm only (scripts/fuzz, and the
- * replay driver of `make test-corpora`).
+ * the finding's context or why). FUZZ_CMARK_FEEL=0 leaves cmark-gfm's
+ * tree shapes out of the coverage (to merge a small corpus). Only bodies GitHub
+ * could hold are compared (valid UTF-8, no NUL). Built with libcmark-gfm only
+ * (scripts/fuzz, and the replay driver of `make test-corpora`).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,7 +120,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		e = getenv("FUZZ_CMARK_FENCES");
 		opts = e && strcmp(e, "effect") == 0 ? GFMDIFF_FENCE_EFFECT : 0;
 		ignore = getenv("FUZZ_CMARK_IGNORE");
-		gfmdiff_feel = feel;
+		/* FUZZ_CMARK_FEEL=0: code coverage only (a smaller corpus
+		 * when merging). */
+		e = getenv("FUZZ_CMARK_FEEL");
+		if (!e || strcmp(e, "0") != 0)
+			gfmdiff_feel = feel;
 	}
 	if (size > FUZZ_CMARK_MAX_INPUT || !gfmdiff_plausible(text, size))
 		return 0;
