@@ -170,21 +170,22 @@ test-schemas: deps-test $(BIN)
 	[ $$rc -eq 0 ] || { awk '/^ *not ok / { p = 1 } p { print } p && /^ *\.\.\.$$/ { p = 0 }' \
 		build/test-schemas.log | head -150; exit $$rc; }
 
+# Is cmark-gfm here (with its extensions)? Asked only by the goals that
+# need it (a compile and link, so not on every make).
+ifneq ($(filter test-corpora test-cmark,$(MAKECMDGOALS)),)
+CMARK_OK := $(shell $(BOOTSTRAP) --check-cmark && echo yes)
+endif
+
 # Without libcmark-gfm the cmark corpus is skipped, and says so.
-test-corpora: $(filter-out %/replay_cmark,$(FUZZ_TARGETS:%=$(BUILD)/tests/replay_%))
-	@if $(BOOTSTRAP) --check-cmark; then \
-		$(MAKE) --no-print-directory $(BUILD)/tests/replay_cmark && \
-		tests/fuzz/replay-corpora.sh $(BUILD)/tests $(FUZZ_TARGETS); \
-	else \
-		CORPORA_SKIP=cmark tests/fuzz/replay-corpora.sh $(BUILD)/tests $(FUZZ_TARGETS); \
-	fi
+test-corpora: $(filter-out $(if $(CMARK_OK),,%/replay_cmark),$(FUZZ_TARGETS:%=$(BUILD)/tests/replay_%))
+	@CORPORA_SKIP="$(if $(CMARK_OK),,cmark)" \
+		tests/fuzz/replay-corpora.sh $(BUILD)/tests $(FUZZ_TARGETS)
 
 # Every comment body against cmark-gfm (tests/cmark/README.md): what
 # GitHub shows as a row, a fence or a needs-human marker, the program must
 # read the same way. Skipped, and says so, without libcmark-gfm.
-test-cmark:
-	@if $(BOOTSTRAP) --check-cmark; then \
-		$(MAKE) --no-print-directory $(BUILD)/tests/cmark_diff && \
+test-cmark: $(if $(CMARK_OK),$(BUILD)/tests/cmark_diff)
+	@if [ -n "$(CMARK_OK)" ]; then \
 		tests/cmark/run.sh $(BUILD)/tests/cmark_diff; \
 	else \
 		echo "test-cmark: SKIPPED (not passed): cmark-gfm with its extensions is missing;" \
