@@ -140,6 +140,9 @@ static void lint_nh_lines(struct lint *l)
 			say(l, no, "%s — NOT READ, after the leading marker run "
 				   "(which ended at line %zu)",
 			    nh_kind_name(k, v), nh->run_end_line);
+		else if (k == NHL_BASE)
+			say(l, no, "base: %s%.*s%s", v.n ? "\"" : "(empty)",
+			    (int)v.n, v.p, v.n ? "\"" : "");
 		else
 			say(l, no, "%s", nh_kind_name(k, v));
 	}
@@ -214,10 +217,16 @@ static void lint_needs_human(struct lint *l)
 	if (!nh->present)
 		say(l, 0, "=> NOT A VERDICT%s",
 		    nh->trigger ? " (the yes line still adds the label)" : "");
-	else if (!nh->malformed)
+	else if (!nh->malformed) {
 		say(l, 0, "=> well-formed: needs-human: %s, head %s, base \"%.*s\"",
 		    nh->value == NH_YES ? "yes" : "no", nh->head, (int)nh->base.n,
 		    nh->base.p);
+		say(l, 0, "note: the gate approves only PRs into gated bases "
+			  "(setting bases; unset: the repository's default "
+			  "branch); a PR into \"%.*s\" is never approved "
+			  "unless that base is one (A13)",
+		    (int)nh->base.n, nh->base.p);
+	}
 	else
 		say(l, 0, "=> MALFORMED: the gate will never accept it%s",
 		    nh->trigger ? " (a yes line still adds the label)" : "");

@@ -148,12 +148,35 @@ bool verdict_names_head(const struct marker_nh *nh, const char *head)
 static void hold(struct nh_lookup *out, const struct snap_comment *c,
 		 int64_t at, const char *editor, bool edited)
 {
-	if (out->hold && at <= out->hold_at)
+	if (out->held && at <= out->hold_at)
 		return;
+	out->held = true;
 	out->hold = c;
+	out->hold_event = NULL;
 	out->hold_at = at;
 	out->hold_editor = editor;
 	out->hold_edited = edited;
+}
+
+/*
+ * A10: the label added by this program's own writer is a hold too. A
+ * writer can delete any comment, the yes included, and GitHub records no
+ * event for it; the machine's own labeled event stays.
+ */
+static void hold_labeled(struct nh_lookup *out, const struct snap_event *e,
+			 const struct policy *p)
+{
+	if (e->kind != TL_LABELED || !policy_is_label(p, e->label) ||
+	    !policy_is_own_writer(p, e->actor))
+		return;
+	if (out->held && e->created_at <= out->hold_at)
+		return;
+	out->held = true;
+	out->hold = NULL;
+	out->hold_event = e;
+	out->hold_at = e->created_at;
+	out->hold_editor = NULL;
+	out->hold_edited = false;
 }
 
 void verdict_lookup(struct nh_lookup *out, const struct snap_pull *pull,
@@ -169,6 +192,7 @@ void verdict_lookup(struct nh_lookup *out, const struct snap_pull *pull,
 		if (e->kind == TL_BASE_REF_CHANGED &&
 		    (!out->retarget || e->id > out->retarget->id))
 			out->retarget = e;
+		hold_labeled(out, e, p);
 	}
 	for (i = 0; i < pull->ncomments; i++) {
 		const struct snap_comment *c = &pull->comments[i];

@@ -67,9 +67,13 @@ struct nh_lookup {
 	size_t dropped;                     /* candidates older than retarget */
 	/* A1: Y, the latest time a yes (any head, any base, malformed or
 	 * not) was said by a trusted comment, or a comment of the trusted
-	 * login was edited by someone else; valid when `hold` is set. */
+	 * login was edited by someone else; A10: or the trusted login (or the
+	 * App's bot) added the label. Valid when `held` is set. */
+	bool held;
 	int64_t hold_at;
-	const struct snap_comment *hold;    /* the comment that set hold_at */
+	const struct snap_comment *hold;    /* the comment that set hold_at,
+					     * or NULL: */
+	const struct snap_event *hold_event; /* the labeled event that did */
 	const char *hold_editor;            /* non-NULL: held by tampering */
 	bool hold_edited;                   /* ... by an edit (editor unknown
 					     * when hold_editor is NULL) */

@@ -58,7 +58,9 @@ int bundle(struct live *l, int64_t number, unsigned parts,
 			 (long long)number);
 		goto out;
 	}
-	if ((parts & PART_PULL) && dec_pull_fields(out, pr, &err) < 0)
+	if ((parts & PART_PULL) &&
+	    (dec_pull_fields(out, pr, &err) < 0 ||
+	     dec_default_branch(&out->default_branch, repo, &err) < 0))
 		goto decode;
 	for (i = 0; i < ARRAY_SIZE(conns); i++) {
 		if (!(parts & conns[i].part))

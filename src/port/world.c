@@ -178,6 +178,11 @@ static int world_pull(struct github *gh, int64_t number, unsigned parts,
 			ok |= part_reads[i].part;
 	}
 	snap_pull_copy(&out->pull, p, ok);
+	if (ok & PART_PULL) { /* A13: SNAPSHOT §2's default */
+		free(out->pull.default_branch);
+		out->pull.default_branch = xstrdup(
+			w->s->default_branch ? w->s->default_branch : "main");
+	}
 	out->ok = ok;
 	out->failed = failed;
 	return AA_OK;
