@@ -66,9 +66,13 @@ void gfmdiff_read_program(struct gfmdiff_reading *r, const char *body,
 	r->block_line = m.check.present ? m.check.block_line : 0;
 	r->second_line = m.check.second_line;
 	marker_rows_init(&it, body, len, &m.check);
-	while (marker_rows_next(&it, &row))
-		if (row.line >= 1 && row.line <= r->nlines)
-			r->flags[row.line] |= GFMDIFF_L_ROW;
+	while (marker_rows_next(&it, &row)) {
+		if (row.line < 1 || row.line > r->nlines)
+			continue;
+		r->flags[row.line] |= GFMDIFF_L_ROW;
+		if (row.error != ROW_OK)
+			r->flags[row.line] |= GFMDIFF_L_BAD;
+	}
 
 	/* Before the block the fences decide where it starts (A3, A12). */
 	memset(&fence, 0, sizeof(fence));
@@ -484,9 +488,13 @@ static void row_like(struct walk *w, size_t cm, const char *why,
 		return;
 	w->out->checked_rows++;
 	if (after_cr) {
+		/* Read as an invalid row, the LF line fails closed whatever
+		 * its tail says; a valid row would hide the tail. */
 		w->cm_done[cm] = 1;
-		add(w, GFMDIFF_HIDDEN_ROW, lf, 0, "a line a lone CR starts",
-		    node);
+		if ((w->r->flags[lf] & (GFMDIFF_L_ROW | GFMDIFF_L_BAD)) !=
+		    (GFMDIFF_L_ROW | GFMDIFF_L_BAD))
+			add(w, GFMDIFF_HIDDEN_ROW, lf, 0,
+			    "a line a lone CR starts", node);
 		return;
 	}
 	w->lf_done[lf] = 1;
@@ -818,6 +826,36 @@ static bool under_key_column(struct walk *w, cmark_node *row)
 	return found;
 }
 
+/*
+ * BEHAVIOR §2.2/A11: "the <details> / <summary> lines are not rows" — the
+ * spec's own exception, which the program keeps unless what the line
+ * shows starts like a row (a list marker, "|", "<li"): then GitHub shows
+ * a row and the program reads an invalid one.
+ */
+static bool spec_details_line(struct mview raw, const char *shown, size_t n)
+{
+	static const char *const tags[] = {"<details", "</details",
+					   "<summary", "</summary"};
+	size_t i = 0, k;
+
+	while (raw.n && (raw.p[0] == ' ' || raw.p[0] == '\t')) {
+		raw.p++;
+		raw.n--;
+	}
+	for (k = 0; k < sizeof(tags) / sizeof(tags[0]); k++)
+		if (raw.n >= strlen(tags[k]) &&
+		    mem_eq_nocase(raw.p, strlen(tags[k]), tags[k]))
+			break;
+	if (k == sizeof(tags) / sizeof(tags[0]))
+		return false;
+	while (i < n && (shown[i] == ' ' || shown[i] == '\t'))
+		i++;
+	return i == n || !(shown[i] == '-' || shown[i] == '*' ||
+			   shown[i] == '+' || shown[i] == '|' ||
+			   (shown[i] >= '0' && shown[i] <= '9') ||
+			   (unsigned char)shown[i] >= 0x80);
+}
+
 static void leaf_rows(struct walk *w, const struct leaf *lf)
 {
 	cmark_node_type t = cmark_node_get_type(lf->node);
@@ -840,8 +878,9 @@ static void leaf_rows(struct walk *w, const struct leaf *lf)
 		for (cm = lf->start; cm <= lf->end; cm++) {
 			v = cm_line(w->l, cm);
 			html_shown(w, v, &st);
-			row_line(w, cm, w->text, w->ntext, "shown HTML text",
-			         lf->node);
+			if (!spec_details_line(v, w->text, w->ntext))
+				row_line(w, cm, w->text, w->ntext,
+					 "shown HTML text", lf->node);
 		}
 		w->ntext = 0;
 		return;

@@ -48,6 +48,7 @@
 /* What a reader read, per LF line (index 1..nlines). */
 #define GFMDIFF_L_ROW 1u /* a row the reader reads (valid or invalid) */
 #define GFMDIFF_L_NH  2u /* a needs-human marker line the verdict reads */
+#define GFMDIFF_L_BAD 4u /* ... a row the reader reads as invalid */
 
 struct gfmdiff_reading {
 	size_t nlines;
