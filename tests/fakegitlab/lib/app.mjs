@@ -440,7 +440,7 @@ export class FakeGitlab {
     const out = {
       base_sha: String(p.base_sha), start_sha: String(p.start_sha), head_sha: String(p.head_sha),
       old_path: p.old_path ?? p.new_path ?? null, new_path: p.new_path ?? p.old_path ?? null,
-      position_type: p.position_type, old_line: num(p.old_line), new_line: num(p.new_line),
+      position_type: p.position_type, old_line: num(p.old_line), new_line: num(p.new_line), line_range: null,
     };
     if (p.position_type !== 'text') return out;
     const bad = () => { throw err(400, LINE_CODE_400); };

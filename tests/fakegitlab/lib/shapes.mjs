@@ -64,10 +64,12 @@ export function currentUser(s, username, now) {
     can_create_project: true,
     two_factor_enabled: false,
     external: false,
-    private_profile: false,
     commit_email: `${username}@${s.host.split(':')[0]}`,
     is_admin: false,
     note: null,
+    private_profile: false,
+    namespace_id: userId(s, username) + 1,
+    created_by: null,
   };
 }
 

@@ -217,6 +217,7 @@ function normaliseNote(n, mr) {
     p.old_path ??= p.new_path;
     p.old_line ??= null;
     p.new_line ??= null;
+    p.line_range ??= null;
     n.commit_id ??= p.head_sha;
     n.resolvable ??= true;
   } else {
