@@ -204,6 +204,14 @@ test-fakehub: deps-test
 		grep -E '^# (tests|pass|fail)' build/test-fakehub.log; \
 		[ $$rc -eq 0 ] || { grep -B2 -A20 '^not ok' build/test-fakehub.log | head -80; exit $$rc; }
 
+# The fake GitLab (tests/fakegitlab): its node tests, its answers checked
+# against @gitbeaker/core's types and GitLab's documented examples, and a
+# real client (Debian's python3-gitlab) against it (docs/rules/gitlab.md).
+.PHONY: test-fakegitlab
+test-fakegitlab: deps-test
+	@tests/peers/ensure.sh
+	@tests/fakegitlab/run.sh
+
 test-live: deps-test
 	@mkdir -p build
 	@tests/integration/run.sh >build/test-live.log 2>&1; rc=$$?; \
