@@ -17,6 +17,7 @@
 #    that exists and, after '#', an anchor or heading it has.
 # Section references (BEHAVIOR §5.2, PUBLISH §7) are fine: docs/rules/README.md
 # maps every section to the page that states it.
+# shellcheck disable=SC2016 # the awk programs are single-quoted on purpose
 set -u
 LC_ALL=C
 export LC_ALL
@@ -63,7 +64,7 @@ fi
 # Defined: anchors and headings of docs/rules/*.md, bold notes of spec-notes.md.
 for f in docs/rules/*.md; do
 	grep -o -E '<a (id|name)="[a-z]+[0-9]+"' "$f" |
-		sed -E 's/.*"([a-z]+[0-9]+)"/\1/' | tr 'a-z' 'A-Z'
+		sed -E 's/.*"([a-z]+[0-9]+)"/\1/' | tr '[:lower:]' '[:upper:]'
 	grep -E '^#+ ' "$f" | grep -o -w -E "$code_re"
 	grep -o -E '^(- )?\*\*[A-Z][0-9]+[.* ]' "$f" | grep -o -E "$code_re"
 done >"$tmp/defined"
@@ -114,6 +115,7 @@ sort -u "$tmp/defined" -o "$tmp/defined"
 	}'
 } >"$tmp/used"
 
+# shellcheck disable=SC2013 # one code per line, no spaces in them
 for c in $(sed 's/.*: //' "$tmp/used" | sort -u); do
 	case " $not_codes " in *" $c "*) continue ;; esac
 	# The G rules live in docs/rules/gitlab.md, written by the GitLab work
@@ -128,6 +130,28 @@ for c in $(sed 's/.*: //' "$tmp/used" | sort -u); do
 done
 
 # --- 3. links -----------------------------------------------------------------
+# Code fences as CommonMark has them: opened by 3+ backticks or tildes
+# (after at most 3 spaces), closed by at least as many of the same
+# character with nothing after them; a backtick fence's info string holds
+# no backtick. (Used by the awk programs below.)
+fences='
+function fence(line,    run) {
+	if (!infence) {
+		if (match(line, /^ ? ? ?(```+|~~~+)/)) {
+			run = substr(line, RSTART, RLENGTH); sub(/^ */, "", run)
+			fch = substr(run, 1, 1); flen = length(run)
+			if (fch == "`" && index(substr(line, RSTART + RLENGTH), "`")) return 0
+			infence = 1
+			return 1
+		}
+		return 0
+	}
+	if (match(line, /^ ? ? ?(```+|~~~+)[ \t]*$/)) {
+		run = substr(line, RSTART, RLENGTH); sub(/^ */, "", run); sub(/[ \t]*$/, "", run)
+		if (substr(run, 1, 1) == fch && length(run) >= flen) infence = 0
+	}
+	return 1
+}'
 # Which files: every page of docs/rules/ and docs/conductor.md, and any
 # document of docs/, README.md or SECURITY.md that links into docs/rules/.
 grep -E '^(docs/.*\.md|README\.md|SECURITY\.md)$' "$tmp/tree" >"$tmp/mds"
@@ -139,9 +163,9 @@ grep -E '^(docs/.*\.md|README\.md|SECURITY\.md)$' "$tmp/tree" >"$tmp/mds"
 # The anchors of every markdown file: explicit ids, and GitHub's heading
 # slugs (lower case; characters other than letters, digits, spaces, '-' and
 # '_' dropped; spaces become '-'; a repeated slug gets -1, -2, ...).
-tr '\n' '\0' <"$tmp/mds" | xargs -0 awk '
-FNR == 1 { fence = 0; split("", seen); print FILENAME " " }
-/^(```|~~~)/ { fence = !fence; next }
+tr '\n' '\0' <"$tmp/mds" | xargs -0 awk "$fences"'
+FNR == 1 { infence = 0; split("", seen); print FILENAME " " }
+fence($0) { next }
 {
 	line = $0
 	while (match(line, /<a (id|name)="[^"]+"/)) {
@@ -150,7 +174,6 @@ FNR == 1 { fence = 0; split("", seen); print FILENAME " " }
 		line = substr(line, RSTART + RLENGTH)
 	}
 }
-fence { next }
 /^#+ / {
 	h = $0; sub(/^#+ +/, "", h); sub(/ +#* *$/, "", h)
 	h = tolower(h); gsub(/[^a-z0-9 _-]/, "", h); gsub(/ /, "-", h)
@@ -158,10 +181,10 @@ fence { next }
 }' >"$tmp/anchors"
 
 # The links (outside code fences and code spans), checked in one pass.
-tr '\n' '\0' <"$tmp/linkfiles" | xargs -0 awk '
-/^(```|~~~)/ { fence = !fence; next }
-FNR == 1 { fence = 0 }
-!fence {
+tr '\n' '\0' <"$tmp/linkfiles" | xargs -0 awk "$fences"'
+FNR == 1 { infence = 0 }
+fence($0) { next }
+{
 	line = $0; gsub(/`[^`]*`/, "", line)
 	while (match(line, /\]\([^) ]+\)/)) {
 		print FILENAME " " substr(line, RSTART + 2, RLENGTH - 3)
