@@ -59,7 +59,8 @@ endif
 
 .PHONY: all check demo lint format fuzz bench clean deps deps-test install-deps \
 	install-deps-test test-make test-unit \
-	test-fixtures test-corpora test-cmark test-cli test-fakehub test-live test-torture \
+	test-fixtures test-corpora test-cmark test-cli test-docs test-fakehub test-live \
+	test-torture \
 	sanitize-check
 
 all: $(BIN)
@@ -195,6 +196,15 @@ test-cmark: $(if $(CMARK_OK),$(BUILD)/tests/cmark_diff)
 test-cli: $(BIN)
 	@tests/cli.sh $(BIN)
 
+# The documents explain the repository from inside it (tests/docs): no
+# reference outside it, every rule code defined in docs/rules/ or
+# docs/spec-notes.md, links into docs/rules/ resolve; the examples of
+# docs/conductor.md pass (or fail) lint and replay as the page says.
+test-docs: $(BIN)
+	@tests/docs/refs.sh
+	@command -v node >/dev/null 2>&1 || { echo "test-docs: node is missing (Debian/Ubuntu: apt-get install nodejs)" >&2; exit 1; }
+	@node tests/docs/conductor.mjs $(BIN)
+
 # fakehub's own tests, then the program live against it (differential,
 # Prism, budget, faults, secrets, identity, record/status, …).
 test-fakehub: deps-test
@@ -240,7 +250,9 @@ check: install-deps-test
 	$(MAKE) test-corpora
 	$(MAKE) test-cmark
 	$(MAKE) test-cli
+	$(MAKE) test-docs
 	$(MAKE) test-fakehub
+	$(MAKE) test-fakegitlab
 	$(MAKE) test-live
 	$(MAKE) test-static
 	$(MAKE) test-dist
