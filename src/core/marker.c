@@ -389,6 +389,46 @@ static bool row_line(struct mview l, enum row_error *shape)
 	return true;
 }
 
+/* A table's delimiter row: "|", "-", ":" and whitespace, a pipe and a
+ * dash at least ("| --- | :-: |", "--- | ---"). */
+static bool delimiter_row(struct mview l)
+{
+	size_t i;
+	bool pipe = false, dash = false;
+
+	for (i = 0; i < l.n; i++) {
+		if (l.p[i] == '|')
+			pipe = true;
+		else if (l.p[i] == '-')
+			dash = true;
+		else if (l.p[i] != ':' && !is_ws((unsigned char)l.p[i]))
+			return false;
+	}
+	return pipe && dash;
+}
+
+/*
+ * A GFM table takes every following line up to a blank line as a row,
+ * pipe or not ("e7e7" under an id | status header shows in the id
+ * column): once a delimiter row is seen, a line that is nothing else is a
+ * table row (A11). Not knowing where another block would end the table
+ * only makes more rows, which fail closed.
+ */
+bool marker_table_line(struct marker_table *t, struct mview line)
+{
+	struct mview l = trim(line), v;
+	bool in = t->open;
+
+	if (!l.n) {
+		t->open = false;
+		return false;
+	}
+	if (delimiter_row(l))
+		t->open = true;
+	return in && key_line(l, &v) == CKL_NONE && !threads_line(l) &&
+	       !details_line(l);
+}
+
 enum check_line_kind marker_check_line(struct mview line, struct mview *value)
 {
 	struct mview l = trim(line);
@@ -810,6 +850,7 @@ static void nh_finish(struct marker_nh *nh, const struct nh_scan *s,
 
 /* The values a key took on the lines read so far (A3's conflicts). */
 struct key_seen {
+	struct marker_table table;
 	bool head, round, clean;
 	char head_sha[SHA_BUF];
 	bool round_valid;
@@ -834,6 +875,15 @@ static void check_line(struct marker_check *c, struct key_seen *k,
 
 	if (fenced && kind != CKL_NONE && kind != CKL_ROW && !c->fenced_key)
 		c->fenced_key = lineno;
+	if (kind == CKL_NONE && marker_table_line(&k->table, line)) {
+		c->rows++; /* a GFM table's row without a pipe (A11) */
+		c->invalid++;
+		return;
+	}
+	if (kind != CKL_NONE)
+		marker_table_line(&k->table, line);
+	else if (marker_is_blank(line))
+		k->table.open = false;
 	switch (kind) {
 	case CKL_NONE:
 		break;
@@ -967,10 +1017,19 @@ bool marker_rows_next(struct marker_rows *it, struct marker_row *row)
 	struct mview line, value;
 
 	while (marker_next_line(it->text, it->len, &it->off, &line)) {
+		bool table = marker_table_line(&it->table, line);
+
 		it->line++; /* A12: fenced or not, every line of the block */
-		if (marker_check_line(line, &value) != CKL_ROW)
-			continue;
-		marker_parse_row(row, line);
+		if (marker_check_line(line, &value) != CKL_ROW) {
+			if (!table)
+				continue;
+			memset(row, 0, sizeof(*row));
+			row->text = trim(line);
+			row->severity = SEV_NIT;
+			row->error = ROW_TABLE;
+		} else {
+			marker_parse_row(row, line);
+		}
 		row->line = it->line;
 		return true;
 	}

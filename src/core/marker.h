@@ -214,11 +214,20 @@ struct marker_naive_fence {
 bool marker_naive_fence_line(struct marker_naive_fence *f, struct mview line,
 			     size_t lineno);
 
+/* A GFM table open in the block (its lines are rows, A11). */
+struct marker_table {
+	bool open;
+};
+/* Feed every line of the block in order (zero the struct first): is this
+ * line a row only because a table holds it? */
+bool marker_table_line(struct marker_table *t, struct mview line);
+
 struct marker_rows {
 	const char *text;
 	size_t len;
 	size_t off;
 	size_t line;
+	struct marker_table table;
 };
 void marker_rows_init(struct marker_rows *it, const char *untrusted_body,
 		      size_t len, const struct marker_check *check);
