@@ -848,12 +848,26 @@ static bool spec_details_line(struct mview raw, const char *shown, size_t n)
 			break;
 	if (k == sizeof(tags) / sizeof(tags[0]))
 		return false;
+	static const char *const bullets[] = {"\xe2\x80\xa2", "\xe2\x80\xa3",
+					      "\xe2\x97\xa6", "\xe2\x81\x83",
+					      "\xe2\x88\x99", "\xc2\xb7"};
+
 	while (i < n && (shown[i] == ' ' || shown[i] == '\t'))
 		i++;
-	return i == n || !(shown[i] == '-' || shown[i] == '*' ||
-			   shown[i] == '+' || shown[i] == '|' ||
-			   (shown[i] >= '0' && shown[i] <= '9') ||
-			   (unsigned char)shown[i] >= 0x80);
+	if (i == n)
+		return true;
+	for (k = 0; k < sizeof(bullets) / sizeof(bullets[0]); k++)
+		if (n - i >= strlen(bullets[k]) &&
+		    memcmp(shown + i, bullets[k], strlen(bullets[k])) == 0)
+			return false; /* A11's bullets */
+	if (shown[i] >= '0' && shown[i] <= '9') {
+		while (i < n && shown[i] >= '0' && shown[i] <= '9')
+			i++;
+		return !(i < n && (shown[i] == '.' || shown[i] == ')'));
+	}
+	return !(shown[i] == '-' || shown[i] == '*' || shown[i] == '+' ||
+		 shown[i] == '|' || shown[i] == '>' ||
+		 (n - i >= 3 && mem_eq_nocase(shown + i, 3, "<li")));
 }
 
 static void leaf_rows(struct walk *w, const struct leaf *lf)
