@@ -526,8 +526,24 @@ static void text_add(struct walk *w, const char *s, size_t n)
 	w->text[w->ntext] = '\0';
 }
 
+/* Does the program read a row on any LF line of cmark lines lo..hi? */
+static bool any_row_in(const struct walk *w, size_t lo, size_t hi)
+{
+	size_t cm;
+
+	for (cm = lo; cm <= hi && cm <= w->l->ncm; cm++)
+		if (w->r->flags[w->l->cm_lf[cm]] & GFMDIFF_L_ROW)
+			return true;
+	return false;
+}
+
 static void inl_flush(struct inl *in)
 {
+	/* cmark-gfm gave this block no position (0:0): which line the text
+	 * stands on is a guess, so a row the program reads anywhere in the
+	 * block's guessed lines answers it. */
+	if (in->w->ntext && in->guess && any_row_in(in->w, in->lo, in->hi))
+		in->w->ntext = 0;
 	if (in->w->ntext)
 		row_line(in->w, in->cur, in->w->text, in->w->ntext,
 		         "rendered text", in->leaf);
