@@ -415,9 +415,20 @@ static void print_stats(struct session *s)
 int session_close(struct session *s, bool json)
 {
 	struct buf out = BUF_INIT(BUF_MAX_DOC);
+	struct github *gh = s->gh;
 	size_t i;
 	int code;
 
+	while (gh && github_dryrun_inner(gh))
+		gh = github_dryrun_inner(gh);
+	if (gh && gh->no_repo) {
+		/* A typo in --repo is not a GitHub failure: no retry fixes it. */
+		report_note(&s->report, NOTE_ERROR,
+			    "a repository was not found: it does not exist, or "
+			    "the token cannot see it (check --repo, --repos or "
+			    "GITHUB_REPOSITORY)");
+		report_merge_exit(&s->report, EXIT_USAGE);
+	}
 	for (i = 0; i < s->report.nnotes; i++)
 		log_note(s->report.notes[i].level, s->report.notes[i].text);
 	s->report.sweep = s->sweep || (s->report.event &&
@@ -442,10 +453,6 @@ int session_close(struct session *s, bool json)
 	if (s->state_path && !s->dry_run)
 		save_state(s);
 	if (s->offline && s->env.stats) {
-		struct github *gh = s->gh;
-
-		while (gh && github_dryrun_inner(gh))
-			gh = github_dryrun_inner(gh);
 		fputs(s->trace.ptr, stderr);
 		fprintf(stderr, "agentic-apply: stats: calls=%lld\n",
 			(long long)github_world_calls(gh));
