@@ -57,7 +57,7 @@ else
 Q := @
 endif
 
-.PHONY: all check demo lint format fuzz bench clean deps deps-test install-deps \
+.PHONY: all check demo lint format fuzz bench clean deps deps-test deps-node install-deps \
 	install-deps-test test-make test-unit \
 	test-fixtures test-corpora test-cmark test-cli test-docs test-fakehub test-live \
 	test-torture \
@@ -137,6 +137,11 @@ deps:
 deps-test:
 	@$(BOOTSTRAP) --need-test
 
+# The node suites ask for node and npm alone (issue 24: test-actions does
+# not stop for cmocka, which it does not use).
+deps-node:
+	@$(BOOTSTRAP) --need-node
+
 install-deps:
 	@$(BOOTSTRAP) --build
 
@@ -160,7 +165,7 @@ test-fixtures: $(BIN) $(BUILD)/tests/fixture_check
 # every fixture's report against report.schema.json (tests/schemas/,
 # node --test with ajv from tests/peers).
 .PHONY: test-schemas
-test-schemas: deps-test $(BIN)
+test-schemas: deps-node $(BIN)
 	@tests/peers/ensure.sh
 	@mkdir -p build
 	@AGENTIC_APPLY_BIN="$(abspath $(BIN))" node --test tests/schemas/ \
@@ -207,7 +212,7 @@ test-docs: $(BIN)
 
 # fakehub's own tests, then the program live against it (differential,
 # Prism, budget, faults, secrets, identity, record/status, …).
-test-fakehub: deps-test
+test-fakehub: deps-node
 	@tests/peers/ensure.sh
 	@mkdir -p build
 	@node --test tests/fakehub/test/ >build/test-fakehub.log 2>&1; rc=$$?; \
@@ -222,7 +227,7 @@ test-fakegitlab: deps-test
 	@tests/peers/ensure.sh
 	@tests/fakegitlab/run.sh
 
-test-live: deps-test
+test-live: deps-node
 	@mkdir -p build
 	@tests/integration/run.sh >build/test-live.log 2>&1; rc=$$?; \
 		grep -E '^# (tests|pass|fail|skipped)' build/test-live.log; \
