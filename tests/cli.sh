@@ -187,6 +187,16 @@ stderr_has "--repo with --snapshot" "gate: --repo cannot be used with --snapshot
 expect "--repos with --snapshot" 2 "$bin" sweep --snapshot "$demo" --repos lf/svc,a/b
 stderr_has "--repos with --snapshot" "sweep: --repos cannot be used with --snapshot"
 if grep -q "is not OWNER/NAME" "$tmp/err"; then bad "--repos with --snapshot: blamed the name"; else ok; fi
+# --pr OWNER/NAME#N with --snapshot: the snapshot's repository or an error
+# naming both; never "--repo" when --repo was not typed (issue 24).
+expect "--pr OWNER/NAME#N with --snapshot" 0 "$bin" review-plan --snapshot "$demo" --pr lf/member-service#42
+expect "--pr another repo with --snapshot" 2 "$bin" review-plan --snapshot "$demo" --pr https://github.com/a/b/pull/42
+stderr_has "--pr another repo with --snapshot" "--pr names a/b, but the snapshot is lf/member-service"
+# publish --snapshot F: nothing reads the event; a hand-written one may lack it.
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d.pop("event"); print(json.dumps(d))' "$demo" >"$tmp/noevent.json"
+expect "publish --snapshot without an event" 0 "$bin" review-plan --snapshot "$tmp/noevent.json" --pr 42
+expect "run --snapshot still needs its event" 2 "$bin" replay "$tmp/noevent.json"
+stderr_has "run --snapshot still needs its event" "event: missing"
 expect "--pr 0 names its command" 2 "$bin" gate --snapshot "$demo" --pr 0
 stderr_has "--pr 0 names its command" "gate: --pr: '0' is not a number"
 

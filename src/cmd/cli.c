@@ -256,7 +256,9 @@ static int combinations(const struct cli *c)
 		log_error("%s: %s needs --watch", c->command, alone);
 		return -1;
 	}
-	if (c->snapshot && (c->repo || c->repos)) {
+	/* --pr OWNER/NAME#N sets c->repo too: checked against the
+	 * snapshot's repository when it loads (session_open). */
+	if (c->snapshot && ((c->repo && c->repo != c->pr_repo) || c->repos)) {
 		log_error("%s: %s cannot be used with --snapshot (the snapshot "
 			  "names its repository)", c->command,
 			  c->repo ? "--repo" : "--repos");

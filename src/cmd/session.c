@@ -92,15 +92,16 @@ static int open_live(struct session *s, const struct cli *c, struct buf *err)
 	return github_live_new(&s->gh, &lc, &s->policy, err);
 }
 
-static int open_offline(struct session *s, const char *path, bool *malformed,
-			struct buf *err)
+static int open_offline(struct session *s, const char *path, unsigned flags,
+			bool *malformed, struct buf *err)
 {
 	struct buf text = BUF_INIT(SNAP_MAX_BYTES);
 	int error;
 
 	error = file_read(&text, path, err);
 	if (error == AA_OK)
-		error = snapshot_from_json(&s->snap, text.ptr, text.len, err);
+		error = snapshot_from_json_flags(&s->snap, text.ptr, text.len,
+						 flags, err);
 	buf_release(&text);
 	if (error < 0 ||
 	    snapshot_apply_config(&s->snap, &s->policy, err) < 0) {
@@ -227,8 +228,21 @@ int session_open(struct session *s, const struct cli *c, const char *snapshot,
 	memset(s, 0, sizeof(*s));
 	*malformed = false;
 	policy_init(&s->policy);
-	error = path ? open_offline(s, path, malformed, &err)
-		     : open_live(s, c, &err);
+	if (path)
+		error = open_offline(s, path, !snapshot && strcmp(c->command, "run")
+							  ? SNAP_EVENT_OPTIONAL
+							  : 0,
+				     malformed, &err);
+	else
+		error = open_live(s, c, &err);
+	if (!error && path && c->pr_repo[0] &&
+	    !str_eq_nocase(c->pr_repo, s->snap.repository)) {
+		/* --pr OWNER/NAME#N names the snapshot's repository or none. */
+		buf_setf(&err, "--pr names %s, but the snapshot is %s",
+			 c->pr_repo, s->snap.repository);
+		*malformed = false;
+		error = AA_EUSAGE;
+	}
 	if (error < 0) {
 		if (path)
 			log_error("snapshot '%s': %s", path, err.ptr);
