@@ -197,6 +197,9 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d.pop("event"); pri
 expect "publish --snapshot without an event" 0 "$bin" review-plan --snapshot "$tmp/noevent.json" --pr 42
 expect "run --snapshot still needs its event" 2 "$bin" replay "$tmp/noevent.json"
 stderr_has "run --snapshot still needs its event" "event: missing"
+# Issue 24: a round id naming someone else's status says whose it is.
+expect "R4 names the stamp's poster" 1 "$bin" replay fixtures/036-check-r4-untrusted-stamp.json
+stderr_has "R4 names the stamp's poster" "status 1003 on this head was posted by dev1, not the trusted login"
 expect "--pr 0 names its command" 2 "$bin" gate --snapshot "$demo" --pr 0
 stderr_has "--pr 0 names its command" "gate: --pr: '0' is not a number"
 
