@@ -57,7 +57,7 @@ else
 Q := @
 endif
 
-.PHONY: all check demo lint format fuzz bench clean deps deps-test deps-node install-deps \
+.PHONY: all check demo lint format format-all fuzz fuzz-keep bench clean deps deps-test deps-node install-deps \
 	install-deps-test test-make test-unit \
 	test-fixtures test-corpora test-cmark test-cli test-docs test-fakehub test-live \
 	test-torture \
@@ -288,12 +288,26 @@ demo: install-deps
 lint: deps
 	@scripts/lint
 
+# make format formats the lines changed since HEAD (git clang-format):
+# the tree as committed is the reference, so a clean tree stays clean
+# (issue 24: Debian's clang-format would rewrite files nobody touched).
+# make format-all reformats every file.
 format:
+	@git clang-format --binary clang-format --force -q HEAD -- $(SRC) $(HDR) \
+		tests/unit/*.c tests/unit/*.h tests/fuzz/*.c tests/cmark/*.c \
+		tests/cmark/*.h tests/*.c || true
+
+format-all:
 	clang-format -i $(SRC) $(HDR) tests/unit/*.c tests/unit/*.h \
 		tests/fuzz/*.c tests/cmark/*.c tests/cmark/*.h tests/*.c
 
+# make fuzz leaves the tree clean (issue 24); make fuzz-keep merges what
+# adds coverage into tests/fuzz/corpus, to be committed.
 fuzz: deps
-	@scripts/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+	@FUZZ_KEEP=0 scripts/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+fuzz-keep: deps
+	@FUZZ_KEEP=1 scripts/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 bench: deps
 	@scripts/bench

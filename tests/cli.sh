@@ -200,6 +200,15 @@ stderr_has "run --snapshot still needs its event" "event: missing"
 # Issue 24: a round id naming someone else's status says whose it is.
 expect "R4 names the stamp's poster" 1 "$bin" replay fixtures/036-check-r4-untrusted-stamp.json
 stderr_has "R4 names the stamp's poster" "status 1003 on this head was posted by dev1, not the trusted login"
+# Issue 24: near misses are named.
+expect "--dryrun: did you mean" 2 "$bin" gate --snapshot "$demo" --pr 42 --dryrun
+stderr_has "--dryrun: did you mean" "gate: unknown option '--dryrun' (did you mean --dry-run?)"
+printf '<!-- agentic:check v1 -->\nround: 1001\nhead: 47bceea\nclean: true\nthreads:\n' >"$tmp/shorthead.md"
+expect "lint: a short head" 1 "$bin" lint "$tmp/shorthead.md"
+stdout_has "lint: a short head" 'line 3: head: "47bceea" is not a full 40-hex SHA'
+expect "sweep --dry-run --state says it saves nothing" 0 "$bin" sweep --snapshot fixtures/150-sweep-mixed.json --dry-run --state "$tmp/dry-state.json"
+stderr_has "sweep --dry-run --state says it saves nothing" "was read, not saved"
+if [ ! -e "$tmp/dry-state.json" ]; then ok; else bad "sweep --dry-run --state wrote the state"; fi
 expect "--pr 0 names its command" 2 "$bin" gate --snapshot "$demo" --pr 0
 stderr_has "--pr 0 names its command" "gate: --pr: '0' is not a number"
 

@@ -283,6 +283,29 @@ static size_t find_option(const char *a, size_t len, unsigned allowed)
 	return first;
 }
 
+/* The option of this command a mistyped one is a few edits from. */
+static const char *nearest_option(const char *a, size_t len, unsigned allowed)
+{
+	const char *best = NULL;
+	char typed[64];
+	size_t k, d, bestd = SIZE_MAX;
+
+	if (len >= sizeof(typed))
+		return NULL;
+	memcpy(typed, a, len);
+	typed[len] = '\0';
+	for (k = 0; k < ARRAY_SIZE(options); k++) {
+		if (!(allowed & options[k].bit))
+			continue;
+		d = name_distance(typed, options[k].name);
+		if (d < bestd) {
+			bestd = d;
+			best = options[k].name;
+		}
+	}
+	return best && name_near(bestd, best) ? best : NULL;
+}
+
 int cli_parse(struct cli *c, int argc, char **argv, unsigned allowed,
 	      int max_args)
 {
@@ -322,9 +345,17 @@ int cli_parse(struct cli *c, int argc, char **argv, unsigned allowed,
 		 * first of that name (for the message). */
 		k = find_option(a, len, allowed);
 		if (k == ARRAY_SIZE(options)) {
-			log_error("%s: unknown option '%.*s' (agentic-apply "
-				  "help %s lists its options)", c->command,
-				  (int)len, a, c->command);
+			const char *near = nearest_option(a, len, allowed);
+
+			if (near)
+				log_error("%s: unknown option '%.*s' (did you "
+				          "mean %s?)",
+				          c->command, (int)len, a, near);
+			else
+				log_error("%s: unknown option '%.*s' "
+				          "(agentic-apply help %s lists its "
+				          "options)",
+				          c->command, (int)len, a, c->command);
 			return -1;
 		}
 		if (!(allowed & options[k].bit)) {

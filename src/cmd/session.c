@@ -443,6 +443,11 @@ int session_close(struct session *s, bool json)
 			    "GITHUB_REPOSITORY)");
 		report_merge_exit(&s->report, EXIT_USAGE);
 	}
+	if (s->state_path && s->dry_run)
+		report_note(&s->report, NOTE_NOTICE,
+		            "--dry-run: the sweep state '%s' was read, not "
+		            "saved",
+		            s->state_path);
 	for (i = 0; i < s->report.nnotes; i++)
 		log_note(s->report.notes[i].level, s->report.notes[i].text);
 	s->report.sweep = s->sweep || (s->report.event &&
