@@ -200,6 +200,7 @@ test-cmark: $(if $(CMARK_OK),$(BUILD)/tests/cmark_diff)
 
 test-cli: $(BIN)
 	@tests/cli.sh $(BIN)
+	@tests/demo/extract.py $(BIN) --check
 
 # The documents explain the repository from inside it (tests/docs): no
 # reference outside it, every rule code defined in docs/rules/ or
@@ -274,16 +275,31 @@ check: install-deps-test
 # agent's findings are published (docs/publish.md). The second is skipped in a
 # tree without fixtures/demo/ (tests/make/deps.sh copies 000-demo.json only).
 DEMO_PUBLISH := fixtures/demo/publish.json
+# The demo: each scenario's input, the summary replay prints, and where its
+# JSON report went (issue 24: no screens of JSON). The two .md files are
+# checked against their snapshots by make test-cli (tests/demo/extract.py).
 demo: install-deps
 	@$(MAKE) --no-print-directory $(BIN)
-	@echo "== agentic-apply replay fixtures/000-demo.json" >&2
-	@echo "== a verdict comment arrives on PR #42: apply sets the clean status, the gate approves" >&2
-	@$(BIN) replay fixtures/000-demo.json
-	@echo >&2
-	@echo "== agentic-apply replay $(DEMO_PUBLISH)" >&2
-	@echo "== a pr-review agent found a P1 and a P3 on PR #7; publish posts the summary" >&2
-	@echo "== comment, one inline thread (the P1) and the pr-review status" >&2
-	@$(BIN) replay $(DEMO_PUBLISH)
+	@mkdir -p $(BUILD)/demo
+	@echo "== 1. The conductor posts this verdict comment on PR #42 (fixtures/demo/verdict-comment.md):"
+	@echo
+	@sed 's/^/    /' fixtures/demo/verdict-comment.md
+	@echo
+	@echo "== agentic-apply replay fixtures/000-demo.json: apply sets the clean status, the gate approves"
+	@echo
+	@$(BIN) replay fixtures/000-demo.json 2>&1 >$(BUILD)/demo/verdict-report.json
+	@echo "   (the JSON report: $(BUILD)/demo/verdict-report.json)"
+	@echo
+	@echo "== 2. A pr-review agent found a P1 and a P3 on PR #7."
+	@echo "== agentic-apply replay $(DEMO_PUBLISH): publish posts the summary comment,"
+	@echo "== one inline thread (the P1) and the pr-review status"
+	@echo
+	@$(BIN) replay $(DEMO_PUBLISH) 2>&1 >$(BUILD)/demo/publish-report.json
+	@echo "   (the JSON report: $(BUILD)/demo/publish-report.json)"
+	@echo
+	@echo "== The summary comment it posted (fixtures/demo/publish-summary.md):"
+	@echo
+	@sed 's/^/    /' fixtures/demo/publish-summary.md
 
 lint: deps
 	@scripts/lint

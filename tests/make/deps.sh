@@ -159,7 +159,7 @@ if [ "$rc" -eq 0 ] && grep -q '^apt-get install -y -qq --no-install-recommends l
 	bad "make demo installs libcjson-dev (exit $rc)" "$log"
 	show demo
 fi
-if [ "$rc" -eq 0 ] && has demo '"steps"'; then ok; else bad "make demo then replays the demo"; show demo; fi
+if [ "$rc" -eq 0 ] && has demo 'the JSON report: build/demo/verdict-report.json' && has demo 'approved'; then ok; else bad "make demo then replays the demo"; show demo; fi
 
 # 6. make demo offline: what failed, and the command.
 run offline libcjson APT=offline -- BUILD=build-offline demo
