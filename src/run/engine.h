@@ -49,10 +49,13 @@ struct engine {
 	char *identity_login;
 	enum identity_state identity;
 	bool stop;        /* T4 failed: no further steps */
-	/* The run's deadline on the port's clock (0 = none); a sweep replaces
-	 * it with its start + sweep_deadline (ms), listing included (A6). */
+	/* The run's deadline on the port's clock (0 = none); the first sweep
+	 * replaces it with its start + sweep_deadline (ms), listing included
+	 * (A6). One deadline bounds the whole sweep: the repositories of
+	 * `sweep --repos` after the first share it (sweep_started). */
 	int64_t deadline;
 	int64_t sweep_deadline;
+	bool sweep_started;
 	/* Change detection across sweeps (NULL: every PR is evaluated). */
 	struct sweep_repo *sweep_state;
 	int64_t sweep_ttl_ms;

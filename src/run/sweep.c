@@ -214,9 +214,17 @@ void engine_sweep(struct engine *e)
 
 	if (e->stop)
 		return;
-	if (e->sweep_deadline) {
+	if (!e->sweep_started && e->sweep_deadline)
 		e->deadline = e->gh->ops->now(e->gh) + e->sweep_deadline;
-		github_set_deadline(e->gh, e->deadline);
+	e->sweep_started = true;
+	/* A later repository of `sweep --repos` has a port of its own. */
+	github_set_deadline(e->gh, e->deadline);
+	if (e->deadline && e->gh->ops->now(e->gh) >= e->deadline) {
+		report_note(e->report, NOTE_WARNING,
+			    "sweep deadline reached before %s was listed: its "
+			    "PRs are not reached (the next sweep takes them)",
+			    e->repository ? e->repository : "the repository");
+		goto out;
 	}
 	if (e->gh->ops->open_pulls(e->gh, LISTING_PROBE, &list, &n) < 0) {
 		report_note(e->report, NOTE_ERROR,
