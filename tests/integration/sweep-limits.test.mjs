@@ -35,3 +35,32 @@ describe('sweep --repos: one deadline for the whole sweep (A6)', () => {
     assert.ok((r.report.not_reached ?? []).length > 0, 'the first repository was cut by the deadline');
   });
 });
+
+describe('sweep: each PR the sweep could not read has its own error', () => {
+  let hub;
+  before(async () => { hub = await Hub.start(); });
+  after(async () => { await hub?.stop(); });
+
+  it('two selection reads failing differently, then the rate-limit stop: two different errors', async () => {
+    // PRs 10 and 20 have no clean status: with fewer than 8 PRs to look
+    // at, the selection reads their reviews, which fail (400 and 422). The
+    // listing leaves 99 GraphQL points, under the reserve of 100: the
+    // sweep stops before any gate, so both get an error step from what
+    // their selection read said.
+    const repo = repository(20);
+    repo.pulls = repo.pulls.filter((p) => [1, 10, 20].includes(p.number));
+    assert.deepEqual(repo.pulls.map((p) => kindOf(p.number)), ['approved', 'unstamped', 'unstamped']);
+    repo.faults = [{ read: 'reviews', pr: 10, status: 400 }, { read: 'reviews', pr: 20, status: 422 }];
+    repo.rate_limit = { graphql: 100, rest: 5000 };
+    await hub.load(repo);
+    const r = await runLive(repo, hub, { command: sweep });
+    assert.ok(r.report, r.stderr.slice(-400));
+    assert.equal(r.code, 3, r.stderr.slice(-400));
+    assert.match(r.stderr, /rate limit is nearly spent/);
+    const reason = (pr) => r.report.steps.find((s) => s.pr === pr)?.reasons.join(' ') ?? '';
+    assert.match(reason(10), /HTTP 400/, `PR #10: ${reason(10)}`);
+    assert.match(reason(20), /HTTP 422/, `PR #20: ${reason(20)}`);
+    assert.match(r.stderr, /PR #10: the sweep could not read it: [^\n]*HTTP 400/);
+    assert.match(r.stderr, /PR #20: the sweep could not read it: [^\n]*HTTP 422/);
+  });
+});
