@@ -419,7 +419,7 @@ static void print_stats(struct session *s)
 	buf_release(&tally);
 }
 
-/* A report document that could not be built whole: one line, exit 3 (N42). */
+/* A report document that could not be built whole: one line, exit 3 (N52). */
 static int document_failed(const char *what)
 {
 	log_error("%s is larger than %zu bytes (or a part of it was cut "
@@ -439,7 +439,7 @@ int session_close(struct session *s, bool json)
 				       strcmp(s->report.event, "schedule") == 0);
 	code = s->report.exit;
 	/* Each document is checked once, whole (buf.h): one that could not
-	 * be built is not written at all, never cut short (N42). */
+	 * be built is not written at all, never cut short (N52). */
 	if (report_to_markdown(&s->report, &out) < 0) {
 		code = exit_merge(code, document_failed("the summary"));
 	} else {

@@ -610,7 +610,7 @@ void engine_review_plan(struct engine *e, int64_t pr, const char *mode,
 
 	write_plan(&pl, &doc, true);
 	if (buf_error(&doc) < 0) {
-		/* Never a plan cut short (N42). */
+		/* Never a plan cut short (N52). */
 		step_reason(STEP(&pl), "the plan is larger than %zu bytes: "
 				       "not written", (size_t)BUF_MAX_DOC);
 		finish(&pl, OUT_ERROR, EXIT_API);
