@@ -14,6 +14,7 @@
 #include "cmd/commands.h"
 #include "base/json.h"
 #include "cmd/log.h"
+#include "core/kind.h"
 #include "core/marker.h"
 #include "formats/report.h"
 
@@ -74,6 +75,49 @@ static void problem(struct lint *l, const char *what)
 		jw_str(&l->w, what);
 	else
 		say(l, 0, "PROBLEM: %s", what);
+}
+
+/*
+ * No head line apply reads: say which line looks like one and why it is
+ * not (issue 24: "head: 47bceea" is a short SHA, not a missing line).
+ */
+static void lint_no_head(struct lint *l, size_t block_line)
+{
+	struct buf why = BUF_INIT(BUF_MAX_SMALL);
+	size_t no = 1, i = 0;
+
+	while (i < l->len) {
+		const char *nl = memchr(l->text + i, '\n', l->len - i);
+		size_t end = nl ? (size_t)(nl - l->text) : l->len, k = i;
+
+		while (k < end && (l->text[k] == ' ' || l->text[k] == '\t'))
+			k++;
+		if (no > block_line && end - k >= 5 &&
+		    mem_eq_nocase(l->text + k, 5, "head:")) {
+			struct mview v = {l->text + k + 5, end - k - 5};
+
+			while (v.n && (v.p[0] == ' ' || v.p[0] == '\t')) {
+				v.p++;
+				v.n--;
+			}
+			while (v.n &&
+			       (v.p[v.n - 1] == ' ' || v.p[v.n - 1] == '\t' ||
+			        v.p[v.n - 1] == '\r'))
+				v.n--;
+			buf_setf(&why,
+			         "line %zu: head: \"%.*s\" is not a full "
+			         "40-hex SHA: apply refuses it (R1)",
+			         no, (int)(v.n > 60 ? 60 : v.n), v.p);
+			problem(l, why.ptr);
+			buf_release(&why);
+			return;
+		}
+		i = end + 1;
+		no++;
+	}
+	buf_release(&why);
+	problem(l, "no \"head: <40 hex>\" line in the block: apply refuses "
+	           "it (R1)");
 }
 
 static const char *nh_kind_name(enum nh_line_kind k, struct mview v)
@@ -378,8 +422,7 @@ static void lint_check(struct lint *l)
 				 "and apply refuses it (R1)",
 			      c->block_line, c->second_line);
 	if (!c->has_head)
-		problem(l, "no \"head: <40 hex>\" line in the block: apply "
-			   "refuses it (R1)");
+		lint_no_head(l, c->block_line);
 	else if (c->head_conflict)
 		lint_conflict(l, "two head: lines name different commits: apply "
 				 "refuses it (R1)",
@@ -453,7 +496,8 @@ int cmd_lint(int argc, char **argv)
 	struct cli c = {.command = "lint"};
 	struct buf text = BUF_INIT(LINT_MAX_BYTES);
 	struct lint l;
-	bool ok, cut;
+	enum comment_kind kind;
+	bool ok, quoted, cut;
 
 	if (cli_parse(&c, argc, argv, command_options(c.command), 1) < 0)
 		return EXIT_USAGE;
@@ -471,11 +515,19 @@ int cmd_lint(int argc, char **argv)
 	l.text = text.ptr;
 	l.len = text.len;
 	marker_parse(&l.m, l.text, l.len);
+	kind = comment_kind(PLACE_ISSUE, l.text, l.len);
+	/* As apply reads it (core/kind.h): only a verdict's kind holds a
+	 * check block. */
+	quoted = kind == KIND_OTHER && kind_has_verdict_marker(l.text, l.len);
+	if (kind != KIND_CHECK_VERDICT)
+		l.m.check.present = false;
 	jw_init(&l.w, &l.out, true);
 	if (l.json) {
 		jw_obj_begin(&l.w);
 		jw_key(&l.w, "characters");
 		jw_int(&l.w, (int64_t)l.m.chars);
+		jw_key(&l.w, "kind");
+		jw_str(&l.w, comment_kind_name(kind));
 		jw_key(&l.w, "needs_human");
 		if (nh_seen(&l.m)) {
 			jw_obj_begin(&l.w);
@@ -493,7 +545,12 @@ int cmd_lint(int argc, char **argv)
 			jw_null(&l.w);
 		}
 	} else {
-		buf_addf(&l.out, "%zu characters\n", l.m.chars);
+		buf_addf(&l.out, "%zu characters, kind %s\n", l.m.chars,
+			 comment_kind_name(kind));
+		if (quoted)
+			buf_adds(&l.out, "  its first line is <!-- pr-review:sticky "
+					 "-->: a pr-review summary, whose verdict "
+					 "markers are quoted text, never a verdict\n");
 		if (nh_seen(&l.m))
 			lint_needs_human(&l);
 		if (l.m.check.present)
