@@ -17,6 +17,7 @@ void buf_init(struct buf *b, size_t max)
 	b->len = 0;
 	b->alloc = 0;
 	b->max = max;
+	b->error = 0;
 }
 
 void buf_release(struct buf *b)
@@ -29,16 +30,30 @@ void buf_release(struct buf *b)
 void buf_reset(struct buf *b)
 {
 	b->len = 0;
+	b->error = 0;
 	if (b->alloc)
 		b->ptr[0] = '\0';
+}
+
+int buf_error(const struct buf *b)
+{
+	return b->error;
+}
+
+void buf_fail(struct buf *b, int error)
+{
+	if (!b->error)
+		b->error = error < 0 ? error : AA_ERR;
 }
 
 int buf_grow(struct buf *b, size_t extra)
 {
 	size_t want, n;
 
+	if (b->error)
+		return b->error;
 	if (extra > b->max || b->len > b->max - extra)
-		return AA_ETOOBIG;
+		return b->error = AA_ETOOBIG;
 	want = st_add(st_add(b->len, extra), 1);
 	if (want <= b->alloc)
 		return AA_OK;
@@ -89,12 +104,16 @@ int buf_vaddf(struct buf *b, const char *fmt, va_list ap)
 	va_copy(cp, ap);
 	n = vsnprintf(NULL, 0, fmt, cp);
 	va_end(cp);
+	if (n < 0 && !b->error)
+		b->error = AA_ERR;
 	if (n < 0)
-		return AA_ERR;
+		return b->error;
 	if ((error = buf_grow(b, (size_t)n)) < 0)
 		return error;
-	if (vsnprintf(b->ptr + b->len, (size_t)n + 1, fmt, ap) != n)
-		return AA_ERR;
+	if (vsnprintf(b->ptr + b->len, (size_t)n + 1, fmt, ap) != n) {
+		b->ptr[b->len] = '\0';
+		return b->error = AA_ERR;
+	}
 	b->len += (size_t)n;
 	return AA_OK;
 }

@@ -20,6 +20,7 @@ struct buf {
 	size_t len;   /* bytes used, excluding the NUL */
 	size_t alloc; /* bytes allocated; 0 while ptr is the shared empty string */
 	size_t max;   /* ceiling for len */
+	int error;    /* first failed append (sticky), or 0 */
 };
 
 /* Default ceiling for small strings (messages, names, URLs). */
@@ -29,14 +30,21 @@ struct buf {
  * characters each, 4 bytes per character, plus JSON escaping. */
 #define BUF_MAX_DOC ((size_t)64 * 1024 * 1024)
 
-#define BUF_INIT(max_) {buf_empty_, 0, 0, (max_)}
+#define BUF_INIT(max_) {buf_empty_, 0, 0, (max_), 0}
 extern char buf_empty_[];
 
 void buf_init(struct buf *b, size_t max);
 void buf_release(struct buf *b);
-/* Truncate to zero length, keeping the allocation. */
+/* Truncate to zero length, keeping the allocation; clears the error. */
 void buf_reset(struct buf *b);
-/* Make room for `extra` more bytes. 0, or AA_ETOOBIG past the ceiling. */
+/* 0, or the error of the first append that failed since the buf was last
+ * started afresh (AA_ETOOBIG past the ceiling). */
+int buf_error(const struct buf *b);
+/* Mark the document in b as failed (a part of it could not be written
+ * whole): `error` becomes its sticky error unless it has one already. */
+void buf_fail(struct buf *b, int error);
+/* Make room for `extra` more bytes. 0, or AA_ETOOBIG past the ceiling
+ * (or the buf's sticky error). */
 int buf_grow(struct buf *b, size_t extra);
 int buf_add(struct buf *b, const void *data, size_t len);
 int buf_adds(struct buf *b, const char *s);

@@ -8,7 +8,10 @@
  * Only case-sensitive lookups are used.
  *
  * Writing: struct jw emits JSON into a buf with fixed key order and
- * two-space indentation, so the same data always gives the same bytes.
+ * two-space indentation, so the same data always gives the same bytes. A
+ * write past the buf's ceiling is sticky (buf.h): whoever produces a
+ * document checks buf_error() once at its end, and never hands on a
+ * document cut short.
  */
 #ifndef AA_JSON_H
 #define AA_JSON_H

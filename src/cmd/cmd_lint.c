@@ -497,7 +497,7 @@ int cmd_lint(int argc, char **argv)
 	struct buf text = BUF_INIT(LINT_MAX_BYTES);
 	struct lint l;
 	enum comment_kind kind;
-	bool ok, quoted;
+	bool ok, quoted, cut;
 
 	if (cli_parse(&c, argc, argv, command_options(c.command), 1) < 0)
 		return EXIT_USAGE;
@@ -574,8 +574,17 @@ int cmd_lint(int argc, char **argv)
 					      "this verdict"
 					    : "not ok: fix the problems above");
 	}
-	fputs(l.out.ptr, stdout);
+	/* Never an explanation cut short (N52); the input's own ceiling
+	 * keeps it far below the output's. */
+	cut = buf_error(&l.out) < 0;
+	if (cut)
+		log_error("lint: the explanation is larger than %zu bytes: not "
+			  "written", (size_t)BUF_MAX_DOC);
+	else
+		fputs(l.out.ptr, stdout);
 	buf_release(&l.out);
 	buf_release(&text);
+	if (cut)
+		return EXIT_USAGE;
 	return ok ? EXIT_OK : EXIT_REFUSED;
 }

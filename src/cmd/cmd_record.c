@@ -176,7 +176,13 @@ static int record(struct session *s, const struct cli *c)
 	}
 	if (!exists)
 		snap.has_labels = true; /* an empty list: replay creates it */
-	snapshot_to_json(&snap, &text);
+	if (snapshot_to_json(&snap, &text) < 0) {
+		/* Never a snapshot cut short (N52). */
+		log_error("record: the snapshot is larger than %zu bytes: not "
+			  "written", (size_t)BUF_MAX_DOC);
+		code = EXIT_API;
+		goto out;
+	}
 	code = write_out(c->out, &text) < 0 ? EXIT_USAGE : EXIT_OK;
 out:
 	gh_briefs_free(list, n);

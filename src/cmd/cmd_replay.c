@@ -25,8 +25,7 @@ static void write_state(const struct snapshot *snap, const char *path)
 		log_error("replay: cannot write '%s'", path);
 		return;
 	}
-	snapshot_to_json(snap, &out);
-	failed = fputs(out.ptr, f) == EOF;
+	failed = snapshot_to_json(snap, &out) < 0 || fputs(out.ptr, f) == EOF;
 	if (fclose(f) != 0 || failed)
 		log_error("replay: cannot write '%s'", path);
 	buf_release(&out);

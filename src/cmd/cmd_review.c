@@ -98,6 +98,20 @@ static void plan_noop_line(const struct report *r)
 			"re-review.\n", st->reasons[0]);
 }
 
+/* Print a document to stdout whole, or not at all (N52): one cut short
+ * is one line on stderr and exit 3. */
+static void print_whole(struct session *s, const struct buf *doc,
+			const char *what)
+{
+	if (buf_error(doc) < 0) {
+		log_error("%s is larger than %zu bytes: not written", what,
+			  (size_t)BUF_MAX_DOC);
+		report_merge_exit(&s->report, EXIT_API);
+		return;
+	}
+	fputs(doc->ptr, stdout);
+}
+
 int cmd_review_plan(int argc, char **argv)
 {
 	struct cli c = {.command = "review-plan"};
@@ -109,8 +123,8 @@ int cmd_review_plan(int argc, char **argv)
 		return code;
 	engine_review_plan(&s.engine, c.pr, c.mode ? c.mode : "auto", &plan);
 	plan_noop_line(&s.report);
-	if (!c.json && plan.len)
-		fputs(plan.ptr, stdout);
+	if (!c.json && (plan.len || buf_error(&plan)))
+		print_whole(&s, &plan, "the plan");
 	buf_release(&plan);
 	return session_close(&s, c.json);
 }
@@ -155,7 +169,7 @@ int cmd_publish(int argc, char **argv)
 	engine_publish(&s.engine, c.pr, &in, c.dry_run, &dry);
 	review_input_release(&in);
 	if (c.dry_run && !c.json)
-		fputs(dry.ptr, stdout);
+		print_whole(&s, &dry, "the dry run's output");
 	buf_release(&dry);
 	session_missing_is_usage(&s, c.command);
 	return session_close(&s, c.json);

@@ -168,8 +168,14 @@ static void save_state(struct session *s)
 	struct buf text = BUF_INIT(BUF_MAX_DOC), tmp = BUF_INIT(BUF_MAX_SMALL);
 	FILE *f;
 
-	sweepstate_to_json(&s->state, &text);
-	buf_addf(&tmp, "%s.tmp", s->state_path);
+	if (sweepstate_to_json(&s->state, &text) < 0 ||
+	    buf_addf(&tmp, "%s.tmp", s->state_path) < 0) {
+		/* A state cut short is never saved: the next sweep only
+		 * costs more reads. */
+		log_warning("cannot write the sweep state '%s': too large",
+			    s->state_path);
+		goto out;
+	}
 	f = fopen(tmp.ptr, "wb");
 	if (!f || fwrite(text.ptr, 1, text.len, f) != text.len ||
 	    fclose(f) != 0 || rename(tmp.ptr, s->state_path) != 0) {
@@ -177,6 +183,7 @@ static void save_state(struct session *s)
 			(void)remove(tmp.ptr);
 		log_warning("cannot write the sweep state '%s'", s->state_path);
 	}
+out:
 	buf_release(&text);
 	buf_release(&tmp);
 }
@@ -436,6 +443,14 @@ static void print_stats(struct session *s)
 	buf_release(&tally);
 }
 
+/* A report document that could not be built whole: one line, exit 3 (N52). */
+static int document_failed(const char *what)
+{
+	log_error("%s is larger than %zu bytes (or a part of it was cut "
+		  "short): not written", what, (size_t)BUF_MAX_DOC);
+	return EXIT_API;
+}
+
 int session_close(struct session *s, bool json)
 {
 	struct buf out = BUF_INIT(BUF_MAX_DOC);
@@ -462,23 +477,33 @@ int session_close(struct session *s, bool json)
 		log_note(s->report.notes[i].level, s->report.notes[i].text);
 	s->report.sweep = s->sweep || (s->report.event &&
 				       strcmp(s->report.event, "schedule") == 0);
-	report_to_markdown(&s->report, &out);
-	if (!s->quiet)
-		fputs(out.ptr, stderr);
-	if (!s->offline && s->env.step_summary)
-		append_file(s->env.step_summary, &out);
+	code = s->report.exit;
+	/* Each document is checked once, whole (buf.h): one that could not
+	 * be built is not written at all, never cut short (N52). */
+	if (report_to_markdown(&s->report, &out) < 0) {
+		code = exit_merge(code, document_failed("the summary"));
+	} else {
+		if (!s->quiet)
+			fputs(out.ptr, stderr);
+		if (!s->offline && s->env.step_summary)
+			append_file(s->env.step_summary, &out);
+	}
 	if (!s->offline && s->env.output) {
 		buf_reset(&out);
-		report_outputs(&s->report, &out);
-		append_file(s->env.output, &out);
+		if (report_outputs(&s->report, &out) < 0)
+			code = exit_merge(code, document_failed("the outputs"));
+		else
+			append_file(s->env.output, &out);
 	}
 	if (json) {
 		buf_reset(&out);
-		report_to_json(&s->report, &out);
-		fputs(out.ptr, stdout);
-		fflush(stdout);
+		if (report_to_json(&s->report, &out) < 0) {
+			code = exit_merge(code, document_failed("the JSON report"));
+		} else {
+			fputs(out.ptr, stdout);
+			fflush(stdout);
+		}
 	}
-	code = s->report.exit;
 	if (s->state_path && !s->dry_run)
 		save_state(s);
 	if (s->offline && s->env.stats) {

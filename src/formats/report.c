@@ -155,7 +155,9 @@ void report_note(struct report *r, enum note_level level, const char *fmt, ...)
 static const char *const step_kind_names[] = { "apply", "gate", "plan",
 						"publish", "local" };
 
-/* A step's own members (PUBLISH §9), produced by this program. */
+/* A step's own members (PUBLISH §9), produced by this program. Members
+ * that do not parse (a document cut short) fail the report: never a step
+ * silently without them. */
 static void json_extra(struct jw *w, const char *extra)
 {
 	struct buf err = BUF_INIT(BUF_MAX_SMALL);
@@ -168,6 +170,8 @@ static void json_extra(struct jw *w, const char *extra)
 			jw_key(w, c->string);
 			jw_cjson(w, c);
 		}
+	else if (extra)
+		buf_fail(w->out, AA_ERR);
 	cJSON_Delete(root);
 	buf_release(&err);
 }
@@ -247,6 +251,8 @@ static void json_extra_value(struct jw *w, const char *text)
 	if (text && json_parse(&root, text, strlen(text), &err) == AA_OK) {
 		jw_cjson(w, root);
 	} else {
+		if (text)
+			buf_fail(w->out, AA_ERR); /* cut short: fail closed */
 		jw_arr_begin(w);
 		jw_arr_end(w);
 	}
@@ -331,7 +337,7 @@ static void json_write(struct jw *w, const struct report_write *x)
 	jw_obj_end(w);
 }
 
-void report_to_json(const struct report *r, struct buf *out)
+int report_to_json(const struct report *r, struct buf *out)
 {
 	struct jw w;
 	size_t i;
@@ -364,6 +370,7 @@ void report_to_json(const struct report *r, struct buf *out)
 	jw_key(&w, "exit");
 	jw_int(&w, r->exit);
 	jw_obj_end(&w);
+	return buf_error(out);
 }
 
 void report_usage_json(struct buf *out)

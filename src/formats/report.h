@@ -149,8 +149,10 @@ struct report_write *report_add_write(struct report *r, enum write_kind kind,
 void report_note(struct report *r, enum note_level level, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* SNAPSHOT.md §3, pretty-printed. */
-void report_to_json(const struct report *r, struct buf *out);
+/* SNAPSHOT.md §3, pretty-printed, appended to out. 0, or out's sticky
+ * error (buf.h: past its ceiling, or a step's members cut short): then
+ * out holds no usable report. The same for the two below. */
+int report_to_json(const struct report *r, struct buf *out);
 /* The page of docs/rules/ (no ".md") that defines a rule code, or NULL. */
 const char *summary_rule_page(const char *code);
 
@@ -160,14 +162,14 @@ const char *summary_rule_page(const char *code);
  * run, would be); a sweep leads with an overview and keeps per-PR lines
  * collapsed. Untrusted text is escaped; links are plain https only.
  */
-void report_to_markdown(const struct report *r, struct buf *out);
+int report_to_markdown(const struct report *r, struct buf *out);
 
 /*
  * The GitHub Actions outputs as NAME=value lines (BEHAVIOR §9, A7): they
  * describe GitHub after the run, so a dry run never claims an approval.
  * decision, pr, head, approved, approved_prs, would_approve_prs, dry_run.
  */
-void report_outputs(const struct report *r, struct buf *out);
+int report_outputs(const struct report *r, struct buf *out);
 
 /* Hex SHA-256 of a body written (PUBLISH §9 body_sha256). */
 void report_sha256_hex(char out[65], const char *data, size_t len);

@@ -30,7 +30,8 @@ int snapshot_from_json_flags(struct snapshot *s, const char *text, size_t len,
 /* "publish", "review-plan", "review-local" (PUBLISH §8). */
 const char *snapshot_command_name(enum snap_command_name n);
 
-/* Serialize (pretty, deterministic) to out. */
-void snapshot_to_json(const struct snapshot *s, struct buf *out);
+/* Serialize (pretty, deterministic) to out. 0, or out's sticky error
+ * (buf.h): then out holds no usable snapshot. */
+int snapshot_to_json(const struct snapshot *s, struct buf *out);
 
 #endif

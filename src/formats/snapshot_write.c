@@ -236,7 +236,7 @@ static void write_fault(struct jw *w, const struct snap_fault *f)
 	jw_obj_end(w);
 }
 
-void snapshot_to_json(const struct snapshot *s, struct buf *out)
+int snapshot_to_json(const struct snapshot *s, struct buf *out)
 {
 	struct jw w;
 	size_t i, j;
@@ -324,4 +324,5 @@ void snapshot_to_json(const struct snapshot *s, struct buf *out)
 		jw_arr_end(&w);
 	}
 	jw_obj_end(&w);
+	return buf_error(out);
 }

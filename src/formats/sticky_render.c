@@ -510,7 +510,7 @@ int sticky_render(struct buf *out, const struct sticky_doc *d, struct buf *err)
 	for (int dg = DG_NONE; dg < DG_COUNT; dg++) {
 		render_once(&b, d, (enum degrade)dg);
 		cp = rv_codepoints(b.ptr, b.len);
-		if (cp <= RV_BODY_LIMIT) {
+		if (cp <= RV_BODY_LIMIT && !buf_error(&b)) {
 			/* A caller's ceiling below the body is a refusal,
 			 * never a body cut short. */
 			error = buf_add(out, b.ptr, b.len);

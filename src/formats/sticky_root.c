@@ -180,7 +180,7 @@ static void render_root(struct buf *o, const struct root_doc *d, bool details,
 
 static bool fits(const struct buf *b)
 {
-	return rv_codepoints(b->ptr, b->len) <= RV_BODY_LIMIT;
+	return !buf_error(b) && rv_codepoints(b->ptr, b->len) <= RV_BODY_LIMIT;
 }
 
 int root_render(struct buf *out, const struct root_doc *d, struct buf *err)

@@ -72,7 +72,7 @@ static void pr_list(struct buf *out, const struct report *r, bool planned)
 	}
 }
 
-void report_outputs(const struct report *r, struct buf *out)
+int report_outputs(const struct report *r, struct buf *out)
 {
 	const struct report_step *last = deciding_step(r);
 	bool approved = false;
@@ -100,6 +100,7 @@ void report_outputs(const struct report *r, struct buf *out)
 	}
 	buf_addf(out, "\napproved=%s\ndry_run=%s\n", approved ? "true" : "false",
 		 r->dry_run ? "true" : "false");
+	return buf_error(out);
 }
 
 /* --- markdown --- */
@@ -673,7 +674,7 @@ static const char *exit_words(int code)
 	}
 }
 
-void report_to_markdown(const struct report *r, struct buf *out)
+int report_to_markdown(const struct report *r, struct buf *out)
 {
 	bool compact = r->sweep || r->nsteps > SUMMARY_FULL_STEPS;
 	size_t i;
@@ -704,4 +705,5 @@ void report_to_markdown(const struct report *r, struct buf *out)
 		buf_adds(out, "\n");
 	}
 	buf_addf(out, "\nExit code %d: %s.\n", r->exit, exit_words(r->exit));
+	return buf_error(out);
 }

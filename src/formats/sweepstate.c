@@ -319,7 +319,7 @@ out:
 	return error;
 }
 
-void sweepstate_to_json(const struct sweep_state *s, struct buf *out)
+int sweepstate_to_json(const struct sweep_state *s, struct buf *out)
 {
 	struct jw w;
 	size_t i, k;
@@ -356,4 +356,5 @@ void sweepstate_to_json(const struct sweep_state *s, struct buf *out)
 	}
 	jw_obj_end(&w);
 	jw_obj_end(&w);
+	return buf_error(out);
 }

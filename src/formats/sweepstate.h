@@ -53,7 +53,8 @@ void sweepstate_release(struct sweep_state *s);
  * sweep (it only costs work): callers start from an empty state. */
 int sweepstate_from_json(struct sweep_state *s, const char *text, size_t len,
 			 struct buf *err);
-void sweepstate_to_json(const struct sweep_state *s, struct buf *out);
+/* 0, or out's sticky error (buf.h): then out holds no usable state. */
+int sweepstate_to_json(const struct sweep_state *s, struct buf *out);
 
 /* The entries of `repository`, created empty when absent. */
 struct sweep_repo *sweepstate_repo(struct sweep_state *s,

@@ -80,7 +80,11 @@ int app_token(struct live *l)
 		buf_setf(&l->gh.error, "%s", err.ptr);
 		goto out;
 	}
-	http_set_token(l->read_http, jwt.ptr);
+	if (http_set_token(l->read_http, jwt.ptr) < 0) {
+		buf_setf(&l->gh.error, "the App's JWT could not be set on "
+				       "the request");
+		goto out;
+	}
 	if (!a->bot_login) {
 		if (app_request(l, "GET", "/app", 200, &root) < 0)
 			goto out;
@@ -125,7 +129,14 @@ int app_token(struct live *l)
 		l->mask(a->token.ptr);
 	error = AA_OK;
 out:
-	http_set_token(l->read_http, error ? "-" : a->token.ptr);
+	/* A token that cannot be set leaves the client failing every
+	 * request (http_set_token), never reading with the JWT. */
+	if (http_set_token(l->read_http, error ? "-" : a->token.ptr) < 0 &&
+	    error == AA_OK) {
+		buf_setf(&l->gh.error, "the installation token could not be "
+				       "set on the request");
+		error = AA_EAPI;
+	}
 	if (token)
 		OPENSSL_cleanse(token, strlen(token));
 	free(token);

@@ -30,7 +30,17 @@ struct http {
 	uint64_t rng;
 	bool timed_out;             /* the last request ended in a timeout */
 	bool no_timeout_retries;    /* http_retry_timeouts(h, false) */
+	bool broken;                /* the last token could not be set: every
+				     * request fails (never the old token) */
 };
+
+/*
+ * Every curl_easy_setopt result is checked: an option libcurl refuses is a
+ * request that fails (fail closed), never one sent without it. SETOPT runs
+ * an option only while every one before it in `rc` succeeded.
+ */
+#define SETOPT(rc, c, opt, val)                                              \
+	((rc) == CURLE_OK ? ((rc) = curl_easy_setopt((c), (opt), (val))) : (rc))
 
 /* scheme://host:port of a URL, lower-cased; NULL when it does not parse. */
 static char *origin_of(const char *url)
@@ -120,21 +130,35 @@ static int build_headers(struct http *h, const char *token)
 	buf_release(&ua);
 	if (!l)
 		return AA_ERR;
+	if (h->curl &&
+	    curl_easy_setopt(h->curl, CURLOPT_HTTPHEADER, l) != CURLE_OK) {
+		/* libcurl still points at the old list: keep it alive. */
+		struct curl_slist *old = h->headers;
+
+		h->headers = l;
+		free_headers(h);
+		h->headers = old;
+		return AA_ERR;
+	}
 	free_headers(h);
 	h->headers = l;
-	if (h->curl)
-		curl_easy_setopt(h->curl, CURLOPT_HTTPHEADER, h->headers);
 	return AA_OK;
 }
 
 int http_set_token(struct http *h, const char *token)
 {
-	return build_headers(h, token);
+	int error = build_headers(h, token);
+
+	/* Whatever token the client held, it must not be sent in place of
+	 * this one: the client fails every request until a token is set. */
+	h->broken = error < 0;
+	return error;
 }
 
 int http_new(struct http **out, const struct http_config *c, struct buf *err)
 {
 	struct http *h = xcalloc(1, sizeof(*h));
+	CURLcode rc = CURLE_OK;
 	size_t n;
 
 	*out = NULL;
@@ -166,33 +190,37 @@ int http_new(struct http **out, const struct http_config *c, struct buf *err)
 		buf_setf(err, "out of memory building request headers");
 		goto fail;
 	}
-	curl_easy_setopt(h->curl, CURLOPT_HTTPHEADER, h->headers);
-	curl_easy_setopt(h->curl, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(h->curl, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(h->curl, CURLOPT_FOLLOWLOCATION, 0L);
-	curl_easy_setopt(h->curl, CURLOPT_SSL_VERIFYPEER, 1L);
-	curl_easy_setopt(h->curl, CURLOPT_SSL_VERIFYHOST, 2L);
+	SETOPT(rc, h->curl, CURLOPT_NOSIGNAL, 1L);
+	SETOPT(rc, h->curl, CURLOPT_PROTOCOLS_STR, "http,https");
+	SETOPT(rc, h->curl, CURLOPT_FOLLOWLOCATION, 0L);
+	SETOPT(rc, h->curl, CURLOPT_SSL_VERIFYPEER, 1L);
+	SETOPT(rc, h->curl, CURLOPT_SSL_VERIFYHOST, 2L);
 	/* libcurl does not read SSL_CERT_FILE/SSL_CERT_DIR: pass them. A
 	 * hashed directory alone is much faster than parsing a bundle, so the
 	 * built-in bundle is dropped when only a directory is given. */
 	if (c->ca_file)
-		curl_easy_setopt(h->curl, CURLOPT_CAINFO, c->ca_file);
+		SETOPT(rc, h->curl, CURLOPT_CAINFO, c->ca_file);
 	else if (c->ca_path)
-		curl_easy_setopt(h->curl, CURLOPT_CAINFO, NULL);
+		SETOPT(rc, h->curl, CURLOPT_CAINFO, NULL);
 	if (c->ca_path)
-		curl_easy_setopt(h->curl, CURLOPT_CAPATH, c->ca_path);
-	curl_easy_setopt(h->curl, CURLOPT_HTTP_VERSION,
-			 c->h2c ? (long)CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE
-				: (long)CURL_HTTP_VERSION_2TLS);
-	curl_easy_setopt(h->curl, CURLOPT_CONNECTTIMEOUT_MS, c->connect_timeout_ms);
-	curl_easy_setopt(h->curl, CURLOPT_TIMEOUT_MS, c->timeout_ms);
-	curl_easy_setopt(h->curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
-	curl_easy_setopt(h->curl, CURLOPT_LOW_SPEED_TIME, c->low_speed_time_s);
-	curl_easy_setopt(h->curl, CURLOPT_MAXFILESIZE_LARGE,
-			 (curl_off_t)HTTP_MAX_RESPONSE);
-	curl_easy_setopt(h->curl, CURLOPT_ACCEPT_ENCODING, "");
-	curl_easy_setopt(h->curl, CURLOPT_TCP_KEEPALIVE, 1L);
-	curl_easy_setopt(h->curl, CURLOPT_WRITEFUNCTION, on_body);
+		SETOPT(rc, h->curl, CURLOPT_CAPATH, c->ca_path);
+	SETOPT(rc, h->curl, CURLOPT_HTTP_VERSION,
+	       c->h2c ? (long)CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE
+		      : (long)CURL_HTTP_VERSION_2TLS);
+	SETOPT(rc, h->curl, CURLOPT_CONNECTTIMEOUT_MS, c->connect_timeout_ms);
+	SETOPT(rc, h->curl, CURLOPT_TIMEOUT_MS, c->timeout_ms);
+	SETOPT(rc, h->curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
+	SETOPT(rc, h->curl, CURLOPT_LOW_SPEED_TIME, c->low_speed_time_s);
+	SETOPT(rc, h->curl, CURLOPT_MAXFILESIZE_LARGE,
+	       (curl_off_t)HTTP_MAX_RESPONSE);
+	SETOPT(rc, h->curl, CURLOPT_ACCEPT_ENCODING, "");
+	SETOPT(rc, h->curl, CURLOPT_TCP_KEEPALIVE, 1L);
+	SETOPT(rc, h->curl, CURLOPT_WRITEFUNCTION, on_body);
+	if (rc != CURLE_OK) {
+		buf_setf(err, "libcurl refused an option of every request: %s",
+			 curl_easy_strerror(rc));
+		goto fail;
+	}
 	h->cfg.token = NULL; /* only the wiped header holds it */
 	h->stats.rest_remaining = -1;
 	h->stats.graphql_remaining = -1;
@@ -344,13 +372,15 @@ static long attempt_timeout(const struct http *h, bool *clipped)
 	return *clipped ? (long)left : h->cfg.timeout_ms;
 }
 
-static void set_timeouts(CURL *c, const struct http *h, long timeout)
+static CURLcode set_timeouts(CURL *c, const struct http *h, long timeout)
 {
-	curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, timeout);
-	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS,
-			 h->cfg.connect_timeout_ms < timeout
-				 ? h->cfg.connect_timeout_ms
-				 : timeout);
+	CURLcode rc = CURLE_OK;
+
+	SETOPT(rc, c, CURLOPT_TIMEOUT_MS, timeout);
+	SETOPT(rc, c, CURLOPT_CONNECTTIMEOUT_MS,
+	       h->cfg.connect_timeout_ms < timeout ? h->cfg.connect_timeout_ms
+						   : timeout);
+	return rc;
 }
 
 static void sleep_ms(struct http *h, long ms)
@@ -432,37 +462,42 @@ static void deadline_error(struct http *h, struct buf *err, const char *what,
 		 what, how);
 }
 
+/* One attempt. A refused option fails it before anything is sent. */
 static CURLcode perform(struct http *h, const char *method, const char *url,
-			const char *body, bool idempotent,
+			const char *body, bool idempotent, long timeout,
 			struct http_response *resp)
 {
-	CURLcode rc;
+	CURLcode rc = set_timeouts(h->curl, h, timeout);
 	const char *v;
 	bool off_origin = false;
 
-	curl_easy_setopt(h->curl, CURLOPT_URL, url);
-	curl_easy_setopt(h->curl, CURLOPT_WRITEDATA, &resp->body);
+	SETOPT(rc, h->curl, CURLOPT_URL, url);
+	SETOPT(rc, h->curl, CURLOPT_WRITEDATA, &resp->body);
 	/* libcurl silently sends a request again when a reused connection
 	 * dies before an answer: harmless for a read, a second approval or
 	 * status for a write. A write gets a connection of its own, which
 	 * libcurl never resends on; we re-read instead (writes.c). */
-	curl_easy_setopt(h->curl, CURLOPT_FRESH_CONNECT,
-			 strcmp(method, "GET") != 0 && !idempotent ? 1L : 0L);
+	SETOPT(rc, h->curl, CURLOPT_FRESH_CONNECT,
+	       strcmp(method, "GET") != 0 && !idempotent ? 1L : 0L);
 	if (strcmp(method, "GET") == 0) {
-		curl_easy_setopt(h->curl, CURLOPT_HTTPGET, 1L);
-		curl_easy_setopt(h->curl, CURLOPT_CUSTOMREQUEST, NULL);
+		SETOPT(rc, h->curl, CURLOPT_HTTPGET, 1L);
+		SETOPT(rc, h->curl, CURLOPT_CUSTOMREQUEST, NULL);
 	} else {
-		curl_easy_setopt(h->curl, CURLOPT_POSTFIELDS, body ? body : "");
-		curl_easy_setopt(h->curl, CURLOPT_POSTFIELDSIZE_LARGE,
-				 (curl_off_t)(body ? strlen(body) : 0));
-		curl_easy_setopt(h->curl, CURLOPT_CUSTOMREQUEST,
-				 strcmp(method, "POST") == 0 ? NULL : method);
+		SETOPT(rc, h->curl, CURLOPT_POSTFIELDS, body ? body : "");
+		SETOPT(rc, h->curl, CURLOPT_POSTFIELDSIZE_LARGE,
+		       (curl_off_t)(body ? strlen(body) : 0));
+		SETOPT(rc, h->curl, CURLOPT_CUSTOMREQUEST,
+		       strcmp(method, "POST") == 0 ? NULL : method);
 	}
+	if (rc != CURLE_OK)
+		return rc;
 	h->stats.requests++;
 	rc = curl_easy_perform(h->curl);
 	if (rc != CURLE_OK)
 		return rc;
-	curl_easy_getinfo(h->curl, CURLINFO_RESPONSE_CODE, &resp->status);
+	if ((rc = curl_easy_getinfo(h->curl, CURLINFO_RESPONSE_CODE,
+				    &resp->status)) != CURLE_OK)
+		return rc;
 	h->stats.bytes_in += (int64_t)resp->body.len;
 	resp->ratelimit_remaining =
 		header_int(h->curl, "x-ratelimit-remaining", -1);
@@ -493,6 +528,12 @@ int http_request(struct http *h, const char *method, const char *path_or_url,
 	int attempt = 0, redirects = 0, error = AA_EAPI;
 	bool write_rate_retried = false;
 
+	h->timed_out = false;
+	if (h->broken) {
+		buf_setf(err, "the request's token could not be set; nothing "
+			      "is sent");
+		goto out;
+	}
 	if (path_or_url[0] == '/') {
 		buf_addf(&url, "%s%s", h->api_url, path_or_url);
 	} else if (http_same_origin(h, path_or_url)) {
@@ -501,7 +542,6 @@ int http_request(struct http *h, const char *method, const char *path_or_url,
 		buf_setf(err, "refused a request off the API origin");
 		goto out;
 	}
-	h->timed_out = false;
 	buf_reset(&what);
 	describe(&what, method, url.ptr);
 	if (idempotent) {
@@ -535,8 +575,8 @@ int http_request(struct http *h, const char *method, const char *path_or_url,
 			goto out;
 		}
 		timeout = attempt_timeout(h, &clipped);
-		set_timeouts(h->curl, h, timeout);
-		rc = perform(h, method, url.ptr, body, idempotent, resp);
+		rc = perform(h, method, url.ptr, body, idempotent, timeout,
+			     resp);
 		if (rc == CURLE_OPERATION_TIMEDOUT) {
 			h->timed_out = true;
 			h->stats.timeouts++;
@@ -642,40 +682,49 @@ static bool batch_retry(const struct http_batch_item *it)
 	       (s >= 300 && s < 400) || it->resp.next_off_origin;
 }
 
+/* A handle of its own for a batch item: a copy of the client's, pointed
+ * at `url`. NULL when libcurl refuses any of it (the item then fails). */
 static CURL *batch_handle(struct http *h, struct http_batch_item *it,
 			  const char *url)
 {
 	CURL *c = curl_easy_duphandle(h->curl);
+	CURLcode rc;
 	bool clipped;
 
 	if (!c)
 		return NULL;
-	set_timeouts(c, h, attempt_timeout(h, &clipped));
-	curl_easy_setopt(c, CURLOPT_URL, url);
-	curl_easy_setopt(c, CURLOPT_WRITEDATA, &it->resp.body);
-	curl_easy_setopt(c, CURLOPT_PRIVATE, it);
-	curl_easy_setopt(c, CURLOPT_PIPEWAIT, 1L);
-	curl_easy_setopt(c, CURLOPT_FRESH_CONNECT, 0L);
+	rc = set_timeouts(c, h, attempt_timeout(h, &clipped));
+	SETOPT(rc, c, CURLOPT_URL, url);
+	SETOPT(rc, c, CURLOPT_WRITEDATA, &it->resp.body);
+	SETOPT(rc, c, CURLOPT_PIPEWAIT, 1L);
+	SETOPT(rc, c, CURLOPT_FRESH_CONNECT, 0L);
 	if (it->body) {
-		curl_easy_setopt(c, CURLOPT_POSTFIELDS, it->body);
-		curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE,
-				 (curl_off_t)strlen(it->body));
-		curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, NULL);
+		SETOPT(rc, c, CURLOPT_POSTFIELDS, it->body);
+		SETOPT(rc, c, CURLOPT_POSTFIELDSIZE_LARGE,
+		       (curl_off_t)strlen(it->body));
+		SETOPT(rc, c, CURLOPT_CUSTOMREQUEST, NULL);
 	} else {
-		curl_easy_setopt(c, CURLOPT_HTTPGET, 1L);
+		SETOPT(rc, c, CURLOPT_HTTPGET, 1L);
+	}
+	if (rc != CURLE_OK) {
+		curl_easy_cleanup(c);
+		return NULL;
 	}
 	return c;
 }
 
-static void batch_done(struct http *h, CURL *c, CURLcode rc)
+static void batch_done(struct http *h, CURL *c, struct http_batch_item *it,
+		       CURLcode rc)
 {
-	struct http_batch_item *it = NULL;
 	const char *v;
 	bool off = false;
 
-	curl_easy_getinfo(c, CURLINFO_PRIVATE, (char **)&it);
 	h->stats.requests++;
+	if (rc == CURLE_OK)
+		rc = curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE,
+				       &it->resp.status);
 	if (rc != CURLE_OK) {
+		it->resp.status = 0;
 		it->error = AA_EAPI;
 		it->timed_out = rc == CURLE_OPERATION_TIMEDOUT;
 		if (it->timed_out)
@@ -683,7 +732,6 @@ static void batch_done(struct http *h, CURL *c, CURLcode rc)
 		buf_setf(&it->err, "%s", curl_easy_strerror(rc));
 		return;
 	}
-	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &it->resp.status);
 	h->stats.bytes_in += (int64_t)it->resp.body.len;
 	it->resp.ratelimit_remaining = header_int(c, "x-ratelimit-remaining", -1);
 	it->resp.ratelimit_reset = header_int(c, "x-ratelimit-reset", 0);
@@ -702,11 +750,124 @@ static void batch_done(struct http *h, CURL *c, CURLcode rc)
 	}
 }
 
-void http_request_many(struct http *h, struct http_batch_item *items, size_t n,
-		       int parallel)
+/*
+ * Take item i's handle out of the multi handle and free it. A handle left
+ * in it would be driven by the next batch into this batch's items, freed
+ * by then. One libcurl will not let go of is never freed under it, and
+ * the multi handle is not used again (*drop).
+ */
+static void batch_detach(struct http *h, CURL **easy, size_t i, bool *drop)
+{
+	if (!easy[i])
+		return;
+	if (curl_multi_remove_handle(h->multi, easy[i]) == CURLM_OK)
+		curl_easy_cleanup(easy[i]);
+	else
+		*drop = true;
+	easy[i] = NULL;
+}
+
+/* The item of a finished handle, or n. */
+static size_t batch_find(CURL *const *easy, size_t n, const CURL *c)
+{
+	size_t i;
+
+	for (i = 0; i < n && easy[i] != c; i++)
+		;
+	return i;
+}
+
+/* A batch item that did not get an answer through the multi handle. */
+static void batch_fail(struct http_batch_item *it, const char *why)
+{
+	it->error = AA_EAPI;
+	it->resp.status = 0;
+	buf_setf(&it->err, "%s", why);
+}
+
+/*
+ * Start item `it` (handle in *c): 0, or AA_EAPI with the item failed. Its
+ * URL is on the API origin; libcurl refusing an option or the handle is a
+ * failed request, never one sent without it.
+ */
+static int batch_start(struct http *h, struct http_batch_item *it, CURL **c,
+		       struct buf *url)
+{
+	buf_reset(url);
+	*c = NULL;
+	if (time_left(h) == 0) {
+		it->timed_out = true;
+		h->stats.deadline_cuts++;
+		batch_fail(it, "not sent: the run's deadline has passed");
+		return AA_EAPI;
+	}
+	if (it->url[0] == '/')
+		buf_addf(url, "%s%s", h->api_url, it->url);
+	else if (http_same_origin(h, it->url))
+		buf_adds(url, it->url);
+	if (!url->len || !(*c = batch_handle(h, it, url->ptr))) {
+		batch_fail(it, "refused or failed to start");
+		return AA_EAPI;
+	}
+	if (curl_multi_add_handle(h->multi, *c) != CURLM_OK) {
+		curl_easy_cleanup(*c);
+		*c = NULL;
+		batch_fail(it, "libcurl could not start it");
+		return AA_EAPI;
+	}
+	return AA_OK;
+}
+
+/* Run the batch through the multi handle: false when libcurl failed (the
+ * items still in flight, or never started, have no answer). */
+static bool batch_run(struct http *h, struct http_batch_item *items,
+		      CURL **easy, size_t n, int parallel)
 {
 	struct buf url = BUF_INIT(BUF_MAX_SMALL);
 	size_t next = 0, running = 0, i;
+	bool ok = false;
+
+	while (next < n || running) {
+		CURLMsg *msg;
+		int still, left;
+
+		while (next < n && running < (size_t)parallel) {
+			i = next++;
+			if (batch_start(h, &items[i], &easy[i], &url) == AA_OK)
+				running++;
+		}
+		if (!running)
+			continue;
+		if (curl_multi_perform(h->multi, &still) != CURLM_OK)
+			goto out;
+		while ((msg = curl_multi_info_read(h->multi, &left))) {
+			bool drop = false;
+
+			if (msg->msg != CURLMSG_DONE ||
+			    (i = batch_find(easy, n, msg->easy_handle)) == n)
+				continue;
+			batch_done(h, easy[i], &items[i], msg->data.result);
+			batch_detach(h, easy, i, &drop);
+			running--;
+			if (drop)
+				goto out;
+		}
+		if (still && curl_multi_poll(h->multi, NULL, 0, 1000, NULL) !=
+				     CURLM_OK)
+			goto out;
+	}
+	ok = true;
+out:
+	buf_release(&url);
+	return ok;
+}
+
+void http_request_many(struct http *h, struct http_batch_item *items, size_t n,
+		       int parallel)
+{
+	CURL **easy = xcalloc(n ? n : 1, sizeof(*easy));
+	bool answered = false, drop = false;
+	size_t i;
 
 	for (i = 0; i < n; i++) {
 		http_response_init(&items[i].resp);
@@ -714,58 +875,35 @@ void http_request_many(struct http *h, struct http_batch_item *items, size_t n,
 		items[i].error = 0;
 		items[i].timed_out = false;
 	}
-	if (!h->multi && (h->multi = curl_multi_init()))
-		curl_multi_setopt(h->multi, CURLMOPT_PIPELINING,
-				  (long)CURLPIPE_MULTIPLEX);
-	h->stats.reads += (long)n;
-	while (h->multi && (next < n || running)) {
-		CURLMsg *msg;
-		int still, left;
-
-		while (next < n && running < (size_t)parallel) {
-			struct http_batch_item *it = &items[next++];
-			CURL *c;
-
-			if (time_left(h) == 0) {
-				it->error = AA_EAPI;
-				it->timed_out = true;
-				h->stats.deadline_cuts++;
-				buf_setf(&it->err, "not sent: the run's "
-						   "deadline has passed");
-				continue;
-			}
-			buf_reset(&url);
-			if (it->url[0] == '/')
-				buf_addf(&url, "%s%s", h->api_url, it->url);
-			else if (http_same_origin(h, it->url))
-				buf_adds(&url, it->url);
-			if (!url.len || !(c = batch_handle(h, it, url.ptr))) {
-				it->error = AA_EAPI;
-				buf_setf(&it->err, "refused or failed to start");
-				continue;
-			}
-			curl_multi_add_handle(h->multi, c);
-			running++;
-		}
-		if (curl_multi_perform(h->multi, &still) != CURLM_OK)
-			break;
-		while ((msg = curl_multi_info_read(h->multi, &left))) {
-			if (msg->msg != CURLMSG_DONE)
-				continue;
-			batch_done(h, msg->easy_handle, msg->data.result);
-			curl_multi_remove_handle(h->multi, msg->easy_handle);
-			curl_easy_cleanup(msg->easy_handle);
-			running--;
-		}
-		if (still)
-			curl_multi_poll(h->multi, NULL, 0, 1000, NULL);
+	if (!h->multi && (h->multi = curl_multi_init()) &&
+	    curl_multi_setopt(h->multi, CURLMOPT_PIPELINING,
+			      (long)CURLPIPE_MULTIPLEX) != CURLM_OK) {
+		curl_multi_cleanup(h->multi);
+		h->multi = NULL;
 	}
-	buf_release(&url);
+	h->stats.reads += (long)n;
+	if (h->multi && !h->broken)
+		answered = batch_run(h, items, easy, n, parallel);
+	/* On every path, every handle leaves the multi handle; an item it
+	 * did not answer gets the careful path below. */
+	for (i = 0; i < n; i++) {
+		if (easy[i] || (!answered && !items[i].error &&
+				!items[i].resp.status))
+			batch_fail(&items[i], "the batch stopped before its "
+					      "answer");
+		batch_detach(h, easy, i, &drop);
+	}
+	free(easy);
+	if (h->multi && (drop || !answered)) {
+		/* libcurl failed: the next batch starts a new multi handle. */
+		curl_multi_cleanup(h->multi);
+		h->multi = NULL;
+	}
 	/* Anything that did not come back clean gets the careful path. */
 	for (i = 0; i < n; i++) {
 		struct http_batch_item *it = &items[i];
 
-		if (!batch_retry(it) && h->multi)
+		if (!batch_retry(it))
 			continue;
 		h->stats.retries++;
 		h->stats.reads--; /* http_request counts it again */

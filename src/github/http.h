@@ -81,7 +81,9 @@ struct http;
 /* 0, or AA_EUSAGE with a message (bad URL). */
 int http_new(struct http **out, const struct http_config *c, struct buf *err);
 void http_free(struct http *h);
-/* Send `token` from now on (the old one is wiped). 0 or AA_ERR. */
+/* Send `token` from now on (the old one is wiped). 0, or AA_ERR: then
+ * every request fails until a token is set (the old one is never sent in
+ * its place). */
 int http_set_token(struct http *h, const char *token);
 const struct http_stats *http_stats(const struct http *h);
 
@@ -128,8 +130,10 @@ struct http_batch_item {
  * flight (multiplexed on one HTTP/2 connection when the server offers it).
  * A request that fails on the wire or with 5xx/403/429 is sent again
  * alone with http_request's retries — except one that timed out (a batch
- * is a read-ahead: its PRs are read one by one anyway). Items are
- * initialised here; release each resp and err afterwards.
+ * is a read-ahead: its PRs are read one by one anyway). When libcurl
+ * itself fails (an option, adding a handle, perform, poll), the items it
+ * did not answer take that careful path too; no handle outlives the call.
+ * Items are initialised here; release each resp and err afterwards.
  */
 void http_request_many(struct http *h, struct http_batch_item *items, size_t n,
 		       int parallel);

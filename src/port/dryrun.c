@@ -191,6 +191,7 @@ static int dr_create_label(struct github *gh, int64_t pr, const char *name,
 {
 	struct dryrun *d = D(gh);
 
+	github_op_begin(gh);
 	(void)pr;
 	(void)color;
 	(void)description;
@@ -203,6 +204,7 @@ static int dr_add_label(struct github *gh, int64_t pr, const char *name)
 {
 	struct dryrun *d = D(gh);
 
+	github_op_begin(gh);
 	ALLOC_GROW(d->labels, d->nlabels + 1, d->alabels);
 	d->labels[d->nlabels].pr = pr;
 	d->labels[d->nlabels++].name = xstrdup(name);
@@ -221,6 +223,7 @@ static int dr_create_status(struct github *gh, int64_t pr, const char *sha,
 	struct dryrun *d = D(gh);
 	struct planned_status *p;
 
+	github_op_begin(gh);
 	ALLOC_GROW(d->statuses, d->nstatuses + 1, d->astatuses);
 	p = &d->statuses[d->nstatuses++];
 	memset(p, 0, sizeof(*p));
@@ -242,6 +245,7 @@ static int dr_approve(struct github *gh, int64_t pr, const char *commit_id,
 	struct dryrun *d = D(gh);
 	struct planned_review *p;
 
+	github_op_begin(gh);
 	(void)body;
 	ALLOC_GROW(d->reviews, d->nreviews + 1, d->areviews);
 	p = &d->reviews[d->nreviews++];
@@ -261,6 +265,7 @@ static int dr_dismiss(struct github *gh, int64_t pr, int64_t review_id,
 {
 	struct dryrun *d = D(gh);
 
+	github_op_begin(gh);
 	(void)message;
 	ALLOC_GROW(d->dismissals, d->ndismissals + 1, d->adismissals);
 	d->dismissals[d->ndismissals].pr = pr;

@@ -6,10 +6,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+void github_op_begin(struct github *gh)
+{
+	buf_reset(&gh->error);
+}
+
+void gh_pull_keep_error(struct gh_pull *p, const struct github *gh)
+{
+	if (!p->failed || p->error)
+		return;
+	p->error = xstrdup(gh->error.len ? gh->error.ptr : "unknown error");
+}
+
 void gh_pull_release(struct gh_pull *p)
 {
 	snap_pull_release(&p->pull);
 	p->ok = p->failed = 0;
+	free(p->error);
+	p->error = NULL;
 }
 
 void gh_briefs_free(struct gh_pull_brief *list, size_t n)

@@ -27,6 +27,9 @@ struct gh_pull {
 	struct snap_pull pull; /* only the parts in `ok` are filled */
 	unsigned ok;           /* PART_* read completely */
 	unsigned failed;       /* PART_* whose read failed */
+	/* Why the parts in `failed` failed (the port's message then), so a
+	 * flow that reports them later still has it; NULL when none did. */
+	char *error;
 };
 
 /*
@@ -192,7 +195,12 @@ struct github_ops {
 
 struct github {
 	const struct github_ops *ops;
-	struct buf error; /* message of the last failure */
+	/* The message of the last operation's failure. Every operation that
+	 * can fail starts with it empty (github_op_begin), so a failure is
+	 * never reported with the message of an earlier one; best-effort
+	 * operations (prefetch, details) leave it as it was. Read it right
+	 * after the failed call, or keep a copy. */
+	struct buf error;
 	/* The run's deadline on this port's clock (ms), 0 = none (A6): no
 	 * read, retry or wait goes past it; a read cut off by it fails. Set
 	 * it with github_set_deadline(). */
@@ -202,6 +210,10 @@ struct github {
 	bool no_repo;
 };
 
+/* The start of every port operation that can fail: gh->error empty. */
+void github_op_begin(struct github *gh);
+/* Copy the port's message into a pull whose parts failed (gh_pull.error). */
+void gh_pull_keep_error(struct gh_pull *p, const struct github *gh);
 /* Release a gh_pull's contents. */
 void gh_pull_release(struct gh_pull *p);
 /* Free a listing. */

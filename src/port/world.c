@@ -96,6 +96,7 @@ static int world_user(struct github *gh, char **login)
 {
 	int error;
 
+	github_op_begin(gh);
 	*login = NULL;
 	if ((error = fault_hit(W(gh), FAULT_READ, READ_USER, 0, NULL)) < 0)
 		return error == AA_ENOTFOUND ? AA_EAPI : error;
@@ -116,6 +117,7 @@ static int world_open_pulls(struct github *gh, enum gh_listing what,
 	struct world *w = W(gh);
 	size_t i;
 
+	github_op_begin(gh);
 	(void)what; /* memory has it all */
 	*list = NULL;
 	*n = 0;
@@ -158,6 +160,7 @@ static int world_pull(struct github *gh, int64_t number, unsigned parts,
 	unsigned ok = 0, failed = 0;
 	size_t i;
 
+	github_op_begin(gh);
 	memset(out, 0, sizeof(*out));
 	if (!p) {
 		buf_setf(&gh->error, "PR #%lld not found", (long long)number);
@@ -185,6 +188,7 @@ static int world_pull(struct github *gh, int64_t number, unsigned parts,
 	}
 	out->ok = ok;
 	out->failed = failed;
+	gh_pull_keep_error(out, gh);
 	return AA_OK;
 }
 
@@ -195,6 +199,7 @@ static int world_commit_in_pull(struct github *gh, int64_t number,
 	const struct snap_pull *p = snapshot_pull(w->s, number);
 	size_t i;
 
+	github_op_begin(gh);
 	*out = false;
 	if (fault_hit(w, FAULT_READ, READ_COMMITS, number, NULL) < 0)
 		return AA_EAPI;
@@ -216,6 +221,7 @@ static int world_statuses(struct github *gh, int64_t pr, const char *sha,
 	struct world *w = W(gh);
 	const struct snap_statuses *st;
 
+	github_op_begin(gh);
 	(void)need; /* memory holds the whole history anyway */
 	memset(out, 0, sizeof(*out));
 	if (fault_hit(w, FAULT_READ, READ_STATUSES, pr, sha) < 0)
@@ -245,6 +251,7 @@ static int world_label_exists(struct github *gh, int64_t pr, const char *name,
 {
 	struct world *w = W(gh);
 
+	github_op_begin(gh);
 	*out = false;
 	if (fault_hit(w, FAULT_READ, READ_LABELS, pr, NULL) < 0)
 		return AA_EAPI;
@@ -263,6 +270,7 @@ static int world_create_label(struct github *gh, int64_t pr, const char *name,
 {
 	struct world *w = W(gh);
 
+	github_op_begin(gh);
 	(void)color;
 	(void)description;
 	if (fault_hit(w, FAULT_WRITE, WRITE_LABEL, pr, NULL) < 0)
@@ -306,6 +314,7 @@ static int world_add_label(struct github *gh, int64_t pr, const char *name)
 	struct world *w = W(gh);
 	struct snap_pull *p = snapshot_pull(w->s, pr);
 
+	github_op_begin(gh);
 	if (fault_hit(w, FAULT_WRITE, WRITE_LABEL, pr, NULL) < 0)
 		return AA_EAPI;
 	if (!p) {
@@ -344,6 +353,7 @@ static int world_create_status(struct github *gh, int64_t pr, const char *sha,
 	bool lost = false;
 	int64_t id;
 
+	github_op_begin(gh);
 	if (world_fault(w, FAULT_WRITE, WRITE_STATUS, pr, sha, 0, &lost) < 0)
 		return AA_EAPI;
 	id = max_status_id(w->s) + 1;
@@ -370,6 +380,7 @@ static int world_approve(struct github *gh, int64_t pr, const char *commit_id,
 	int64_t max = 0;
 	size_t i, j;
 
+	github_op_begin(gh);
 	(void)body;
 	if (fault_hit(w, FAULT_WRITE, WRITE_APPROVE, pr, NULL) < 0)
 		return AA_EAPI;
@@ -401,6 +412,7 @@ static int world_dismiss(struct github *gh, int64_t pr, int64_t review_id,
 	struct snap_pull *p = snapshot_pull(w->s, pr);
 	size_t i;
 
+	github_op_begin(gh);
 	(void)message;
 	if (fault_hit(w, FAULT_WRITE, WRITE_DISMISS, pr, NULL) < 0)
 		return AA_EAPI;

@@ -50,6 +50,7 @@ static int wr_review_comments(struct github *gh, int64_t pr,
 	struct snap_pull *p;
 	int error;
 
+	github_op_begin(gh);
 	*out = NULL;
 	*n = 0;
 	if ((error = read_fault(w, READ_REVIEW_COMMENTS, pr)) < 0)
@@ -72,6 +73,7 @@ static int wr_files(struct github *gh, int64_t pr, struct snap_file **out,
 	struct snap_pull *p;
 	int error;
 
+	github_op_begin(gh);
 	*out = NULL;
 	*n = 0;
 	if ((error = read_fault(w, READ_FILES, pr)) < 0)
@@ -135,6 +137,7 @@ static int wr_compare(struct github *gh, int64_t pr, const char *base,
 	long bi, hi;
 	int error;
 
+	github_op_begin(gh);
 	memset(out, 0, sizeof(*out));
 	if ((error = read_fault(w, READ_COMPARE, pr)) < 0 ||
 	    (error = read_fault(w, READ_COMMITS, pr)) < 0)
@@ -212,6 +215,7 @@ static int wr_comment_create(struct github *gh, int64_t pr, const char *body,
 	bool lost = false;
 	int error;
 
+	github_op_begin(gh);
 	*id = 0;
 	*html_url = NULL;
 	if ((error = world_fault(w, FAULT_WRITE, WRITE_COMMENT, pr, NULL, 0,
@@ -253,6 +257,7 @@ static int wr_comment_update(struct github *gh, int64_t pr, int64_t id,
 	bool lost = false;
 	int error;
 
+	github_op_begin(gh);
 	if ((error = world_fault(w, FAULT_WRITE, WRITE_COMMENT, pr, NULL, id,
 				 &lost)) < 0)
 		return write_error(error);
@@ -283,6 +288,7 @@ static int wr_comment_delete(struct github *gh, int64_t pr, int64_t id)
 	size_t i;
 	int error;
 
+	github_op_begin(gh);
 	if ((error = world_fault(w, FAULT_WRITE, WRITE_COMMENT_DELETE, pr, NULL,
 				 id, &lost)) < 0)
 		return write_error(error);
@@ -366,6 +372,7 @@ static int wr_review_post(struct github *gh, int64_t pr, const char *commit_id,
 	bool lost = false;
 	int error;
 
+	github_op_begin(gh);
 	memset(out, 0, sizeof(*out));
 	if ((error = world_fault(w, FAULT_WRITE, WRITE_REVIEW, pr, NULL, 0,
 				 &lost)) < 0)

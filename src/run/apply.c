@@ -91,13 +91,16 @@ static void label(struct engine *e, size_t step, int64_t pr)
 	flow_add_label(e, step, pr);
 }
 
-/* A read the check step needs failed: nothing written, exit 3. */
-static void unread(struct engine *e, struct report_step *s, const char *what)
+/* A read the check step needs failed: nothing written, exit 3. `why` is
+ * the failure's message, NULL when it is the port's last one. */
+static void unread(struct engine *e, struct report_step *s, const char *what,
+		   const char *why)
 {
 	step_reason(s, "the %s could not be read", what);
 	report_note(e->report, NOTE_ERROR,
 		    "PR #%lld: the %s could not be read (%s); the verdict was "
-		    "not judged", (long long)s->pr, what, flow_error(e));
+		    "not judged", (long long)s->pr, what,
+		    why ? why : flow_error(e));
 	step_finish(e->report, s, OUT_ERROR, EXIT_API);
 }
 
@@ -130,7 +133,7 @@ static void check(struct engine *e, size_t step, int64_t pr,
 		case CHECK_READ_PULL:
 			if (read && !(read->ok & PART_PULL)) {
 				unread(e, &e->report->steps[step],
-				       "pull request");
+				       "pull request", read->error);
 				goto out;
 			}
 			if (read) {
@@ -146,7 +149,7 @@ static void check(struct engine *e, size_t step, int64_t pr,
 			}
 			if (error < 0 || !(g.ok & PART_PULL)) {
 				unread(e, &e->report->steps[step],
-				       "pull request");
+				       "pull request", g.error);
 				goto out;
 			}
 			in.pull = &g.pull;
@@ -156,7 +159,8 @@ static void check(struct engine *e, size_t step, int64_t pr,
 			if (e->gh->ops->commit_in_pull(e->gh, pr,
 						       m->check.head,
 						       &in_pull) < 0) {
-				unread(e, &e->report->steps[step], "commits");
+				unread(e, &e->report->steps[step], "commits",
+				       NULL);
 				goto out;
 			}
 			in.head_in_pull = in_pull ? TRI_YES : TRI_NO;
@@ -166,7 +170,8 @@ static void check(struct engine *e, size_t step, int64_t pr,
 						 STATUS_NEED_CLEAN |
 							 STATUS_NEED_ROUND,
 						 &st) < 0) {
-				unread(e, &e->report->steps[step], "statuses");
+				unread(e, &e->report->steps[step], "statuses",
+				       NULL);
 				goto out;
 			}
 			in.statuses = &st;
@@ -175,7 +180,8 @@ static void check(struct engine *e, size_t step, int64_t pr,
 			if (e->gh->ops->statuses(e->gh, pr, m->check.head,
 						 STATUS_NEED_HISTORY,
 						 &history) < 0) {
-				unread(e, &e->report->steps[step], "statuses");
+				unread(e, &e->report->steps[step], "statuses",
+				       NULL);
 				goto out;
 			}
 			in.history = &history;
@@ -195,7 +201,9 @@ static void check(struct engine *e, size_t step, int64_t pr,
 			    c.quiet ? EXIT_OK : EXIT_REFUSED);
 		break;
 	case CHECK_UNREAD:
-		unread(e, &e->report->steps[step], c.unread);
+		/* What the decision found unread came with the pull. */
+		unread(e, &e->report->steps[step], c.unread,
+		       read ? read->error : g.error);
 		break;
 	case CHECK_WRITE:
 		e->report->steps[step].clean = c.clean;

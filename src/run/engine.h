@@ -43,12 +43,19 @@ struct engine {
 	const struct policy *policy;
 	const char *repository;
 	struct report *report;
+	/* T4 and U5: the login GET /user was last checked against (trusted
+	 * or review login) and how it came out. A check for another login
+	 * reads /user again: each login is checked on its own. */
+	char *identity_login;
 	enum identity_state identity;
 	bool stop;        /* T4 failed: no further steps */
-	/* The run's deadline on the port's clock (0 = none); a sweep replaces
-	 * it with its start + sweep_deadline (ms), listing included (A6). */
+	/* The run's deadline on the port's clock (0 = none); the first sweep
+	 * replaces it with its start + sweep_deadline (ms), listing included
+	 * (A6). One deadline bounds the whole sweep: the repositories of
+	 * `sweep --repos` after the first share it (sweep_started). */
 	int64_t deadline;
 	int64_t sweep_deadline;
+	bool sweep_started;
 	/* Change detection across sweeps (NULL: every PR is evaluated). */
 	struct sweep_repo *sweep_state;
 	int64_t sweep_ttl_ms;
@@ -63,6 +70,14 @@ struct engine {
 void engine_init(struct engine *e, struct github *gh, const struct policy *p,
 		 const char *repository, struct report *r);
 void engine_release(struct engine *e);
+
+/* The identity check's cache (T4, U5): how the check for `login` came
+ * out in this run, ID_UNCHECKED when it was not made for that login. */
+enum identity_state engine_identity(const struct engine *e,
+				    const char *login);
+/* Remember how the check for `login` came out (it replaces the last). */
+void engine_identity_set(struct engine *e, const char *login,
+			 enum identity_state state);
 
 /* Act on a webhook event (the `run` and `replay` commands). */
 void engine_run(struct engine *e, const struct event *ev);

@@ -23,6 +23,9 @@ void engine_release(struct engine *e)
 {
 	free(e->label_failed);
 	e->label_failed = NULL;
+	free(e->identity_login);
+	e->identity_login = NULL;
+	e->identity = ID_UNCHECKED;
 	e->nlabel_failed = e->alabel_failed = 0;
 }
 

@@ -37,7 +37,15 @@ struct evaluation {
 	bool ungated;             /* A13: the base is not a gated one */
 	struct buf skip_why;
 	struct gate_decision d;
+	char *read_error;         /* the first failed read's message */
 };
+
+/* Keep the message of this evaluation's first failed read. */
+static void keep_error(struct evaluation *ev, const char *message)
+{
+	if (!ev->read_error)
+		ev->read_error = xstrdup(message);
+}
 
 static void evaluate(struct engine *e, int64_t pr, unsigned fresh,
 		     struct evaluation *ev)
@@ -51,6 +59,10 @@ static void evaluate(struct engine *e, int64_t pr, unsigned fresh,
 	ev->status = e->gh->ops->pull(e->gh, pr, GATE_PARTS | fresh, &ev->g);
 	if (ev->status == AA_ENOTFOUND)
 		return;
+	if (ev->status != AA_OK)
+		keep_error(ev, flow_error(e));
+	else if (ev->g.error)
+		keep_error(ev, ev->g.error);
 	if (ev->status == AA_OK && (ev->g.ok & PART_PULL)) {
 		ev->skip = gate_skip(&ev->g.pull, e->repository, &ev->skip_why);
 		if (ev->skip)
@@ -62,6 +74,8 @@ static void evaluate(struct engine *e, int64_t pr, unsigned fresh,
 		ev->st_ok = e->gh->ops->statuses(e->gh, pr, ev->g.pull.head_sha,
 						 STATUS_NEED_CLEAN | STATUS_NEED_SKIP,
 						 &ev->st) == AA_OK;
+		if (!ev->st_ok)
+			keep_error(ev, flow_error(e));
 	} else {
 		ev->g.failed |= PART_PULL;
 	}
@@ -82,6 +96,7 @@ static void evaluation_release(struct evaluation *ev)
 	snap_statuses_release(&ev->st);
 	buf_release(&ev->skip_why);
 	gate_decision_release(&ev->d);
+	free(ev->read_error);
 }
 
 /* Copy a decision into the report step (replacing earlier reasons). */
@@ -374,7 +389,8 @@ void engine_gate(struct engine *e, int64_t pr)
 	case GATE_ERROR:
 		report_note(e->report, NOTE_ERROR,
 			    "PR #%lld: a read failed (%s); not approved",
-			    (long long)pr, flow_error(e));
+			    (long long)pr,
+			    ev.read_error ? ev.read_error : flow_error(e));
 		withhold(e, step, pr, &ev, true, engine_dismiss_message);
 		break;
 	default:

@@ -609,12 +609,20 @@ void engine_review_plan(struct engine *e, int64_t pr, const char *mode,
 		add_known(&pl, pl.p.roots[i].id, pl.p.roots[i].slug);
 
 	write_plan(&pl, &doc, true);
+	if (buf_error(&doc) < 0) {
+		/* Never a plan cut short (N52). */
+		step_reason(STEP(&pl), "the plan is larger than %zu bytes: "
+				       "not written", (size_t)BUF_MAX_DOC);
+		finish(&pl, OUT_ERROR, EXIT_API);
+		goto out;
+	}
 	if (plan_out)
 		buf_add(plan_out, doc.ptr, doc.len);
 	buf_reset(&doc);
 	buf_adds(&doc, "{\"plan\":");
 	write_plan(&pl, &doc, false);
 	buf_adds(&doc, "}");
+	/* Cut short, it would not parse and the report fails (report.c). */
 	STEP(&pl)->extra = buf_detach(&doc, NULL);
 	step_reason(STEP(&pl), "%s", pl.reason.ptr);
 	if (!pl.rc_ok) {

@@ -185,7 +185,7 @@ int rv_identity(struct engine *e, struct report_step *s)
 	char *login = NULL;
 	int error = AA_OK;
 
-	if (e->identity == ID_TRUSTED)
+	if (engine_identity(e, want) == ID_TRUSTED)
 		return AA_OK;
 	if (e->gh->ops->user(e->gh, &login) < 0) {
 		step_reason(s, "the token's identity could not be read");
@@ -203,7 +203,7 @@ int rv_identity(struct engine *e, struct report_step *s)
 	}
 	free(login);
 	if (error == AA_OK)
-		e->identity = ID_TRUSTED;
+		engine_identity_set(e, want, ID_TRUSTED);
 	return error;
 }
 

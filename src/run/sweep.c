@@ -24,10 +24,11 @@ enum sweep_plan {
  * Is the PR in the review flow (core/select.h)? The reads the decision
  * asks for are done here; one that fails selects the PR (N15) as
  * PLAN_FAILED, so that a gate that cannot run either still reports an
- * error (A6), never a silent skip.
+ * error (A6), never a silent skip; *why then holds the failure's message
+ * (the caller frees it).
  */
 static enum sweep_plan sweep_selects(struct engine *e,
-				     const struct gh_pull_brief *b)
+				     const struct gh_pull_brief *b, char **why)
 {
 	struct select_input in;
 	struct snap_statuses st;
@@ -67,6 +68,10 @@ static enum sweep_plan sweep_selects(struct engine *e,
 		}
 	}
 out:
+	/* This PR's own message: the sweep may report it after other PRs'
+	 * reads (sweep_failed). */
+	if (plan == PLAN_FAILED)
+		*why = xstrdup(g.error ? g.error : flow_error(e));
 	snap_statuses_release(&st);
 	gh_pull_release(&g);
 	return plan;
@@ -118,31 +123,31 @@ static const char *sweep_must_stop(struct engine *e, struct buf *why)
 /* A PR whose selection reads failed and whose gate the sweep could not
  * run: an error step, never a silent skip (A6). */
 static void sweep_failed(struct engine *e, const struct gh_pull_brief *b,
-			 const char *why)
+			 const char *read_error, const char *why)
 {
 	struct report_step *s = report_add_step(e->report, STEP_GATE, b->number);
 
 	memcpy(s->head, b->head_sha, SHA_BUF);
 	step_reason(s, "PR #%lld could not be checked for review (%s), and "
 		       "the sweep stopped before its gate could run: %s",
-		    (long long)b->number, flow_error(e), why);
+		    (long long)b->number, read_error, why);
 	report_note(e->report, NOTE_ERROR,
 		    "PR #%lld: the sweep could not read it: %s",
-		    (long long)b->number, flow_error(e));
+		    (long long)b->number, read_error);
 	step_finish(e->report, s, OUT_ERROR, EXIT_API);
 }
 
 /* The sweep stops at PR `from`: the rest are not reached. */
 static void not_reached(struct engine *e, const struct gh_pull_brief *list,
-			const enum sweep_plan *plan, size_t from, size_t n,
-			const char *why)
+			const enum sweep_plan *plan, char *const *read_error,
+			size_t from, size_t n, const char *why)
 {
 	struct report *r = e->report;
 	size_t i, k = 0;
 
 	for (i = from; i < n; i++) {
 		if (plan[i] == PLAN_FAILED) {
-			sweep_failed(e, &list[i], why);
+			sweep_failed(e, &list[i], read_error[i], why);
 			continue;
 		}
 		ALLOC_GROW(r->not_reached, r->nnot_reached + 1,
@@ -210,13 +215,22 @@ void engine_sweep(struct engine *e)
 	struct buf why = BUF_INIT(BUF_MAX_SMALL);
 	int64_t *open_prs = NULL;
 	enum sweep_plan *what = NULL; /* per PR */
+	char **read_error = NULL;     /* per PR: why its selection failed */
 	size_t n = 0, nlook = 0, i, upto = 0;
 
 	if (e->stop)
 		return;
-	if (e->sweep_deadline) {
+	if (!e->sweep_started && e->sweep_deadline)
 		e->deadline = e->gh->ops->now(e->gh) + e->sweep_deadline;
-		github_set_deadline(e->gh, e->deadline);
+	e->sweep_started = true;
+	/* A later repository of `sweep --repos` has a port of its own. */
+	github_set_deadline(e->gh, e->deadline);
+	if (e->deadline && e->gh->ops->now(e->gh) >= e->deadline) {
+		report_note(e->report, NOTE_WARNING,
+			    "sweep deadline reached before %s was listed: its "
+			    "PRs are not reached (the next sweep takes them)",
+			    e->repository ? e->repository : "the repository");
+		goto out;
 	}
 	if (e->gh->ops->open_pulls(e->gh, LISTING_PROBE, &list, &n) < 0) {
 		report_note(e->report, NOTE_ERROR,
@@ -227,6 +241,7 @@ void engine_sweep(struct engine *e)
 	what = xcalloc(n ? n : 1, sizeof(*what));
 	open_prs = xcalloc(n ? n : 1, sizeof(*open_prs));
 	look = xcalloc(n ? n : 1, sizeof(struct gh_pull_brief *));
+	read_error = xcalloc(n ? n : 1, sizeof(*read_error));
 	for (i = 0; i < n; i++) {
 		open_prs[i] = list[i].number;
 		if (sweep_unchanged(e, &list[i]))
@@ -244,7 +259,7 @@ void engine_sweep(struct engine *e)
 		if (e->deadline && e->gh->ops->now(e->gh) >= e->deadline)
 			what[i] = PLAN_UNREACHED; /* A6: selection included */
 		else
-			what[i] = sweep_selects(e, &list[i]);
+			what[i] = sweep_selects(e, &list[i], &read_error[i]);
 	}
 	if (e->sweep_state)
 		sweepstate_keep(e->sweep_state, open_prs, n);
@@ -258,7 +273,7 @@ void engine_sweep(struct engine *e)
 		if ((what[i] == PLAN_EVALUATE || what[i] == PLAN_FAILED ||
 		     what[i] == PLAN_UNREACHED) &&
 		    sweep_must_stop(e, &why)) {
-			not_reached(e, list, what, i, n, why.ptr);
+			not_reached(e, list, what, read_error, i, n, why.ptr);
 			break;
 		}
 		if (what[i] == PLAN_UNCHANGED) {
@@ -295,6 +310,9 @@ void engine_sweep(struct engine *e)
 	if (e->progress)
 		e->progress(e->progress_ctx, n, n);
 out:
+	for (i = 0; read_error && i < n; i++)
+		free(read_error[i]);
+	free(read_error);
 	gh_briefs_free(list, n);
 	free(look);
 	free(what);

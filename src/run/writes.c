@@ -19,16 +19,38 @@ const char *flow_error(const struct engine *e)
 	return e->gh->error.len ? e->gh->error.ptr : "unknown error";
 }
 
+enum identity_state engine_identity(const struct engine *e,
+				    const char *login)
+{
+	if (!e->identity_login || !login ||
+	    !str_eq_nocase(e->identity_login, login))
+		return ID_UNCHECKED;
+	return e->identity;
+}
+
+void engine_identity_set(struct engine *e, const char *login,
+			 enum identity_state state)
+{
+	free(e->identity_login);
+	e->identity_login = xstrdup(login);
+	e->identity = state;
+}
+
 int flow_identity(struct engine *e, size_t step)
 {
 	struct report_step *s = &e->report->steps[step];
+	const char *want = e->policy->trusted_login;
 	char *login = NULL;
 	int error;
 
-	if (e->identity == ID_TRUSTED)
+	switch (engine_identity(e, want)) {
+	case ID_TRUSTED:
 		return AA_OK;
-	if (e->identity == ID_FAILED)
+	case ID_FAILED:
 		return AA_EUSAGE;
+	case ID_UNCHECKED:
+		break;
+	}
 	error = e->gh->ops->user(e->gh, &login);
 	if (error < 0) {
 		step_reason(s, "the token's identity could not be read");
@@ -49,11 +71,11 @@ int flow_identity(struct engine *e, size_t step)
 	}
 	free(login);
 	if (error < 0) {
-		e->identity = ID_FAILED;
+		engine_identity_set(e, want, ID_FAILED);
 		e->stop = true;
 		return error;
 	}
-	e->identity = ID_TRUSTED;
+	engine_identity_set(e, want, ID_TRUSTED);
 	return AA_OK;
 }
 

@@ -19,9 +19,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size > FUZZ_SNAPSHOT_MAX)
 		return 0;
 	if (snapshot_from_json(&s, (const char *)data, size, &err) == 0) {
-		snapshot_to_json(&s, &a);
+		FUZZ_ASSERT(snapshot_to_json(&s, &a) == 0);
 		FUZZ_ASSERT(snapshot_from_json(&t, a.ptr, a.len, &err) == 0);
-		snapshot_to_json(&t, &b);
+		FUZZ_ASSERT(snapshot_to_json(&t, &b) == 0);
 		FUZZ_ASSERT(a.len == b.len && memcmp(a.ptr, b.ptr, a.len) == 0);
 		snapshot_release(&t);
 		snapshot_release(&s);

@@ -100,17 +100,51 @@ static void test_buf__ceiling_add_fails_intact(void **state)
 
 	(void)state;
 	assert_int_equal(buf_adds(&b, "12345"), 0);
+	assert_int_equal(buf_error(&b), 0);
 	assert_int_equal(buf_adds(&b, "6789"), AA_ETOOBIG);
 	assert_string_equal(b.ptr, "12345");
 	assert_int_equal(b.len, 5);
 	assert_int_equal(buf_add(&b, "xxxxxxxxxxxxxxxxxxxxxxxx", 24),
 	                 AA_ETOOBIG);
 	assert_string_equal(b.ptr, "12345");
-	assert_int_equal(buf_adds(&b, "678"), 0);
-	assert_int_equal(buf_addch(&b, '9'), AA_ETOOBIG);
-	assert_string_equal(b.ptr, "12345678");
-	assert_int_equal(b.len, 8);
+	assert_int_equal(buf_error(&b), AA_ETOOBIG);
 	assert_buf_ok(&b);
+	buf_release(&b);
+}
+
+/* Issue 20: a failed append is sticky. "678" fits after "12345", but the
+ * "6789" before it did not land: appending it would make a document with
+ * a hole in it look whole (a report missing a step, ending in its "}"). */
+static void test_buf__ceiling_failure_is_sticky(void **state)
+{
+	struct buf b = BUF_INIT(8);
+
+	(void)state;
+	assert_int_equal(buf_adds(&b, "12345"), 0);
+	assert_int_equal(buf_adds(&b, "6789"), AA_ETOOBIG);
+	assert_int_equal(buf_adds(&b, "678"), AA_ETOOBIG);
+	assert_int_equal(buf_addch(&b, '}'), AA_ETOOBIG);
+	assert_int_equal(buf_addf(&b, "%d", 1), AA_ETOOBIG);
+	assert_int_equal(buf_grow(&b, 1), AA_ETOOBIG);
+	assert_string_equal(b.ptr, "12345");
+	assert_int_equal(b.len, 5);
+	assert_int_equal(buf_error(&b), AA_ETOOBIG);
+	assert_buf_ok(&b);
+	/* A new document starts afresh. */
+	buf_reset(&b);
+	assert_int_equal(buf_error(&b), 0);
+	assert_int_equal(buf_adds(&b, "12345678"), 0);
+	assert_string_equal(b.ptr, "12345678");
+	assert_int_equal(buf_addch(&b, '9'), AA_ETOOBIG);
+	assert_int_equal(buf_setf(&b, "%s", "ok"), 0);
+	assert_int_equal(buf_error(&b), 0);
+	buf_release(&b);
+	assert_int_equal(buf_error(&b), 0);
+	/* buf_fail marks a document whose part was cut elsewhere. */
+	buf_fail(&b, AA_ERR);
+	assert_int_equal(buf_adds(&b, "x"), AA_ERR);
+	buf_fail(&b, AA_ETOOBIG); /* the first error stays */
+	assert_int_equal(buf_error(&b), AA_ERR);
 	buf_release(&b);
 }
 
@@ -135,8 +169,14 @@ static void test_buf__ceiling_grow_overflow(void **state)
 	assert_int_equal(buf_adds(&b, "keep"), 0);
 	/* sizes that would overflow len + extra must fail, not wrap */
 	assert_int_equal(buf_grow(&b, SIZE_MAX), AA_ETOOBIG);
+	buf_reset(&b);
+	assert_int_equal(buf_adds(&b, "keep"), 0);
 	assert_int_equal(buf_grow(&b, SIZE_MAX - 2), AA_ETOOBIG);
+	buf_reset(&b);
+	assert_int_equal(buf_adds(&b, "keep"), 0);
 	assert_int_equal(buf_grow(&b, BUF_MAX_SMALL), AA_ETOOBIG);
+	buf_reset(&b);
+	assert_int_equal(buf_adds(&b, "keep"), 0);
 	assert_int_equal(buf_grow(&b, BUF_MAX_SMALL - 4), 0);
 	assert_int_equal(buf_grow(&b, BUF_MAX_SMALL - 3), AA_ETOOBIG);
 	assert_string_equal(b.ptr, "keep");
@@ -309,6 +349,7 @@ int main(void)
 	    cmocka_unit_test(test_buf__growth_many_times),
 	    cmocka_unit_test(test_buf__ceiling_exact_fit),
 	    cmocka_unit_test(test_buf__ceiling_add_fails_intact),
+	    cmocka_unit_test(test_buf__ceiling_failure_is_sticky),
 	    cmocka_unit_test(test_buf__ceiling_addf_fails_intact),
 	    cmocka_unit_test(test_buf__ceiling_grow_overflow),
 	    cmocka_unit_test(test_buf__ceiling_zero),

@@ -9,6 +9,7 @@
 
 #include "base/file.h"
 #include "base/json.h"
+#include "base/util.h"
 #include "formats/report.h"
 
 #define H "7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e"
@@ -617,6 +618,65 @@ static void test_report__outputs(void **state)
 }
 
 /* A7: a dry run never claims an approval, in outputs or words. */
+/* Issue 20: a report past its buf's ceiling is an error, checked once at
+ * the end, and what the buf holds never passes for a report (before, the
+ * pieces that still fitted were appended and the caller printed it). */
+static void test_report__oversized_documents_fail(void **state)
+{
+	struct report r;
+	struct buf out = BUF_INIT(300), err = BUF_INIT(BUF_MAX_SMALL);
+	cJSON *root = NULL;
+
+	(void)state;
+	build(&r);
+	assert_int_equal(report_to_json(&r, &out), AA_ETOOBIG);
+	assert_true(out.len <= 300);
+	assert_int_not_equal(json_parse(&root, out.ptr, out.len, &err), 0);
+	buf_reset(&out);
+	assert_int_equal(report_to_markdown(&r, &out), AA_ETOOBIG);
+	buf_init(&out, 40);
+	assert_int_equal(report_outputs(&r, &out), AA_ETOOBIG);
+	/* the same report fits a document's ceiling */
+	buf_init(&out, BUF_MAX_DOC);
+	assert_int_equal(report_to_json(&r, &out), 0);
+	assert_int_equal(json_parse(&root, out.ptr, out.len, &err), 0);
+	cJSON_Delete(root);
+	buf_reset(&out);
+	assert_int_equal(report_to_markdown(&r, &out), 0);
+	buf_reset(&out);
+	assert_int_equal(report_outputs(&r, &out), 0);
+	buf_release(&out);
+	buf_release(&err);
+	report_release(&r);
+}
+
+/* A step's own members cut short (PUBLISH §9: a plan, a publish step)
+ * fail the report; before, the step was written without them. */
+static void test_report__cut_step_members_fail_the_report(void **state)
+{
+	struct report r;
+	struct report_step *s;
+	struct report_write *w;
+	struct buf out = BUF_INIT(BUF_MAX_DOC);
+
+	(void)state;
+	report_init(&r, NULL, false);
+	s = report_add_step(&r, STEP_PLAN, 7);
+	s->extra = xstrdup("{\"plan\":{\"plan\":1,\"pr\":7");
+	step_finish(&r, s, OUT_PLANNED, EXIT_OK);
+	assert_int_equal(report_to_json(&r, &out), AA_ERR);
+	free(s->extra);
+	s->extra = xstrdup("{\"plan\":{\"plan\":1,\"pr\":7}}");
+	buf_reset(&out);
+	assert_int_equal(report_to_json(&r, &out), 0);
+	w = report_add_write(&r, W_REVIEW, 7);
+	w->findings = xstrdup("[\"F1\",");
+	buf_reset(&out);
+	assert_int_equal(report_to_json(&r, &out), AA_ERR);
+	buf_release(&out);
+	report_release(&r);
+}
+
 static void test_report__outputs_dry_run(void **state)
 {
 	struct report r;
@@ -859,6 +919,8 @@ int main(void)
 		cmocka_unit_test(test_report__notes_kept),
 	    cmocka_unit_test(test_report__outputs),
 	    cmocka_unit_test(test_report__outputs_dry_run),
+	    cmocka_unit_test(test_report__oversized_documents_fail),
+	    cmocka_unit_test(test_report__cut_step_members_fail_the_report),
 	    cmocka_unit_test(test_report__markdown_heading_names_cause),
 	    cmocka_unit_test(test_report__markdown_nothing_says_why),
 	    cmocka_unit_test(test_report__markdown_sweep_overview_size),
