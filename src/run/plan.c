@@ -6,6 +6,7 @@
  */
 #include <ctype.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -207,60 +208,29 @@ static void json_replies(struct jw *w, struct plan *pl)
 	jw_arr_end(w);
 }
 
-/* A root's rendered field ("**Failure mode**: …") or NULL. */
-static char *root_field(const char *body, const char *label)
+/* F's root (U3: the newest root with F's id and slug), or -1. */
+static ptrdiff_t root_of(const struct plan *pl, uint32_t id, const char *slug)
 {
-	const char *p = strstr(body, label), *end;
-
-	if (!p || (p != body && p[-1] != '\n'))
-		return NULL;
-	p += strlen(label);
-	end = strchr(p, '\n');
-	return xstrndup(p, end ? (size_t)(end - p) : strlen(p));
-}
-
-/* A root's evidence: the text between the fences after its summary. */
-static char *root_evidence(const char *body)
-{
-	const char *p = strstr(body, "<details><summary>Evidence</summary>");
-	const char *open, *start, *close;
-	size_t fence = 0;
-
-	if (!p || !(open = strchr(p, '`')))
-		return NULL;
-	while (open[fence] == '`')
-		fence++;
-	if (!(start = strchr(open, '\n')))
-		return NULL;
-	start++;
-	for (close = start; (close = strstr(close, "\n")); close++) {
-		size_t k = 0;
-
-		while (close[1 + k] == '`')
-			k++;
-		if (k == fence && (close[1 + k] == '\n' || !close[1 + k]))
-			return xstrndup(start, (size_t)(close - start));
-	}
-	return NULL;
-}
-
-static const struct snap_review_comment *root_comment(const struct plan *pl,
-						      uint32_t id,
-						      const char *slug)
-{
-	const struct snap_review_comment *best = NULL;
+	ptrdiff_t best = -1;
 
 	for (size_t i = 0; i < pl->p.nroots; i++) {
 		const struct inline_root *r = &pl->p.roots[i];
 
 		if (r->id != id || strcmp(r->slug, slug) != 0)
 			continue;
-		for (size_t j = 0; j < pl->p.nrc; j++)
-			if (pl->p.rc[j].id == r->comment_id &&
-			    (!best || best->id < r->comment_id))
-				best = &pl->p.rc[j];
+		if (best < 0 || pl->p.roots[best].comment_id < r->comment_id)
+			best = (ptrdiff_t)i;
 	}
 	return best;
+}
+
+/* A text root_parse() found, or null. */
+static void json_text(struct jw *w, struct root_text t)
+{
+	if (t.p)
+		jw_strn(w, t.p, t.n);
+	else
+		jw_null(w);
 }
 
 /* H5: the prior findings, each with its root's texts. */
@@ -271,13 +241,10 @@ static void json_prior(struct jw *w, struct plan *pl)
 	jw_arr_begin(w);
 	for (size_t i = 0; st && i < st->nrows; i++) {
 		const struct rv_state_row *r = &st->rows[i];
-		const struct snap_review_comment *c =
-			root_comment(pl, r->id, r->slug);
+		ptrdiff_t k = root_of(pl, r->id, r->slug);
+		struct root_text none = {NULL, 0};
+		const struct root_info *ri = k >= 0 ? &pl->p.rinfo[k] : NULL;
 		char fid[RV_FID_BUF];
-		char *fm = c ? root_field(c->body, "**Failure mode**: ")
-			     : NULL;
-		char *mi = c ? root_field(c->body, "**Mitigation**: ") : NULL;
-		char *ev = c ? root_evidence(c->body) : NULL;
 
 		jw_obj_begin(w);
 		jw_key(w, "id");
@@ -316,17 +283,14 @@ static void json_prior(struct jw *w, struct plan *pl)
 		jw_key(w, "complete");
 		jw_bool(w, !st->from_rows || st->complete);
 		jw_key(w, "failure_mode");
-		jw_str_or_null(w, fm);
+		json_text(w, ri ? ri->failure_mode : none);
 		jw_key(w, "mitigation");
-		jw_str_or_null(w, mi);
+		json_text(w, ri ? ri->mitigation : none);
 		jw_key(w, "evidence");
-		jw_str_or_null(w, ev);
+		json_text(w, ri ? ri->evidence : none);
 		jw_key(w, "html_url");
-		jw_str_or_null(w, c ? c->html_url : NULL);
+		jw_str_or_null(w, k >= 0 ? pl->p.roots[k].html_url : NULL);
 		jw_obj_end(w);
-		free(fm);
-		free(mi);
-		free(ev);
 	}
 	jw_arr_end(w);
 }
@@ -363,7 +327,7 @@ static int decide_mode(struct plan *pl, const char *want)
 	const struct snap_pull *pull = &pl->p.pull.pull;
 	const struct github_review_ops *r = pl->e->gh->ops->review;
 	struct gh_compare cmp;
-	const char *last;
+	const char *last, *base;
 	int error;
 
 	if (!snap_pull_is_open(pull)) {
@@ -383,6 +347,20 @@ static int decide_mode(struct plan *pl, const char *want)
 		set_mode(pl, "full", "the summary comment is not trusted "
 				     "(edited by another login, or its "
 				     "markers are malformed)");
+		return AA_OK;
+	}
+	/* B3: a review is bound to its base; a retarget after it (or a
+	 * sticky from before B3) asks for a full review. */
+	base = pl->p.info.state.present ? pl->p.info.state.base : NULL;
+	if (!base) {
+		set_mode(pl, "full", "the summary comment does not name the "
+				     "base it reviewed");
+		return AA_OK;
+	}
+	if (!pull->base_ref || strcmp(base, pull->base_ref) != 0) {
+		set_mode(pl, "full", "the base changed from '%s' to '%s' since "
+				     "the last review", base,
+			 pull->base_ref ? pull->base_ref : "");
 		return AA_OK;
 	}
 	last = pl->p.info.sha;
@@ -595,14 +573,7 @@ void engine_review_plan(struct engine *e, int64_t pr, const char *mode,
 	pl.iteration = merge_iteration(pl.p.trusted, pl.p.info.state.present,
 				       pl.p.info.state.iteration,
 				       pl.p.info.sha, pull->head_sha);
-	{
-		uint32_t *ids = xcalloc(pl.p.nroots + 1, sizeof(*ids));
-
-		for (size_t i = 0; i < pl.p.nroots; i++)
-			ids[i] = pl.p.roots[i].id;
-		pl.next_id = merge_next_id(NULL, pl.prior, ids, pl.p.nroots);
-		free(ids);
-	}
+	pl.next_id = rv_next_id(&pl.p, NULL, pl.prior);
 	for (size_t i = 0; pl.prior && i < pl.prior->nrows; i++)
 		add_known(&pl, pl.prior->rows[i].id, pl.prior->rows[i].slug);
 	for (size_t i = 0; i < pl.p.nroots; i++)

@@ -70,14 +70,12 @@ static int read_files(struct pub *u)
 	return AA_OK;
 }
 
-/* M1-M9, I5 and §4.1; AA_OK, or the step is finished. */
+/* M1-M9 and I5; AA_OK, or the step is finished. */
 static int build_model(struct pub *u)
 {
 	struct buf err = BUF_INIT(BUF_MAX_SMALL);
 	struct merge_ctx ctx = {0};
 	struct merge_root *roots;
-	uint32_t *ids;
-	bool any = false;
 	int error;
 
 	if (u->p.trusted &&
@@ -94,16 +92,13 @@ static int build_model(struct pub *u)
 	}
 	u->has_model = true;
 	roots = xcalloc(u->p.nroots ? u->p.nroots : 1, sizeof(*roots));
-	ids = xcalloc(u->p.nroots ? u->p.nroots : 1, sizeof(*ids));
 	for (size_t i = 0; i < u->p.nroots; i++) {
 		roots[i].id = u->p.roots[i].id;
 		roots[i].slug = u->p.roots[i].slug;
-		ids[i] = u->p.roots[i].id;
 	}
 	error = merge_check_ids(&u->m, u->prior, roots, u->p.nroots, &err);
-	u->next_id = merge_next_id(&u->m, u->prior, ids, u->p.nroots);
+	u->next_id = rv_next_id(&u->p, &u->m, u->prior);
 	free(roots);
-	free(ids);
 	if (error < 0) {
 		step_reason(STEP(u), "%s", err.ptr);
 		pub_finish(u, OUT_ERROR, EXIT_USAGE);
@@ -116,6 +111,14 @@ static int build_model(struct pub *u)
 	u->iteration = merge_iteration(
 		u->p.trusted, u->p.info.state.present,
 		u->p.info.state.iteration, u->p.info.sha, u->in->head);
+	return AA_OK;
+}
+
+/* §4.1 (the files read when there are candidates); AA_OK, or the step is
+ * finished. */
+static int plan_inline(struct pub *u)
+{
+	bool any = false;
 
 	for (size_t i = 0; i < u->m.n && !any; i++)
 		any = candidate(u, &u->m.f[i]);
@@ -159,6 +162,54 @@ static int build_model(struct pub *u)
 		u->ndropped++;
 	}
 	return AA_OK;
+}
+
+/*
+ * §7.1 step 3 after I5: B2 (an incremental input needs a trusted past),
+ * B3 (a review is bound to its base), then `superseded`. AA_OK, or the
+ * step is finished (exit 1, nothing written).
+ */
+static int refusals(struct pub *u)
+{
+	const struct review_input *in = u->in;
+	const char *pr_base = u->p.pull.pull.base_ref;
+	const char *state_base = u->p.info.state.present
+					 ? u->p.info.state.base
+					 : NULL;
+	bool incremental = in->mode == RV_INCREMENTAL;
+
+	if (incremental && (!u->p.canonical || !u->p.trusted ||
+			    !u->p.info.state.present)) {
+		step_reason(STEP(u), "no trusted prior state: run a full "
+				     "review");
+		goto refused;
+	}
+	if (!pr_base || strcmp(in->base, pr_base) != 0) {
+		step_reason(STEP(u), "the findings review the base '%s' but "
+				     "the PR's base is '%s'", in->base,
+			    pr_base ? pr_base : "");
+		goto refused;
+	}
+	if (incremental && (!state_base || strcmp(state_base, pr_base) != 0)) {
+		step_reason(STEP(u), "the prior review was of %s%s%s, not of "
+				     "the PR's base '%s': run a full review",
+			    state_base ? "the base '" : "another base",
+			    state_base ? state_base : "",
+			    state_base ? "'" : "", pr_base);
+		goto refused;
+	}
+	if (incremental && strcmp(u->p.info.sha, in->last_sha) != 0 &&
+	    strcmp(u->p.info.sha, in->head) != 0) {
+		step_reason(STEP(u), "the summary comment already reviews "
+				     "%.7s, after this input's last %.7s",
+			    u->p.info.sha, in->last_sha);
+		pub_finish(u, OUT_SUPERSEDED, EXIT_REFUSED);
+		return AA_ERR;
+	}
+	return AA_OK;
+refused:
+	pub_finish(u, OUT_REFUSED, EXIT_REFUSED);
+	return AA_ERR;
 }
 
 /* --- the protocol --- */
@@ -501,16 +552,7 @@ void engine_publish(struct engine *e, int64_t pr, struct review_input *in,
 		pub_finish(&u, OUT_REFUSED, EXIT_REFUSED);
 		goto out;
 	}
-	if (in->mode == RV_INCREMENTAL && u.p.trusted &&
-	    strcmp(u.p.info.sha, in->last_sha) != 0 &&
-	    strcmp(u.p.info.sha, in->head) != 0) {
-		step_reason(STEP(&u), "the summary comment already reviews "
-				      "%.7s, after this input's last %.7s",
-			    u.p.info.sha, in->last_sha);
-		pub_finish(&u, OUT_SUPERSEDED, EXIT_REFUSED);
-		goto out;
-	}
-	if (build_model(&u) < 0)
+	if (build_model(&u) < 0 || refusals(&u) < 0 || plan_inline(&u) < 0)
 		goto out;
 	if (!u.p.trusted && u.p.canonical)
 		step_reason(STEP(&u), "the summary comment %lld is not "

@@ -29,6 +29,7 @@ struct pub {
 	int64_t *deleted;
 	size_t step, nfiles, ndropped, nfailed, nrejected, ndeleted, adeleted;
 	int64_t pr, iteration, sticky_id;
+	int64_t created_id; /* the sticky this run created (0: none) */
 	struct rv_pr p;
 	struct snap_statuses st;
 	struct review_model m;

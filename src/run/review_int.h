@@ -49,6 +49,14 @@ int rv_pr_reread_comments(struct engine *e, struct rv_pr *p);
 /* Read the review comments again (W4) and redo U3 over them. */
 int rv_pr_reread_roots(struct engine *e, struct rv_pr *p);
 
+/*
+ * B5 (§6, §5.3): 1 + the highest F-number seen — the trusted state's
+ * next-1 and rows (`prior`), the trusted sticky's rows of blocks 6-8,
+ * every U3 root, and the model `m` (NULL: none).
+ */
+uint32_t rv_next_id(const struct rv_pr *p, const struct review_model *m,
+		    const struct review_state *prior);
+
 /* U2's history half: every editor of c is review_login. */
 bool rv_edits_trusted(const struct snap_comment *c, const struct policy *pol);
 

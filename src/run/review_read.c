@@ -34,6 +34,14 @@ bool rv_edits_trusted(const struct snap_comment *c, const struct policy *pol)
 	return true;
 }
 
+/* A sticky by kind (U1 with B1: core/kind.h is the one classifier; a
+ * body over GitHub's limit is nothing this program wrote). */
+static bool is_sticky(const struct snap_comment *c)
+{
+	return rv_codepoints(c->body, c->body_len) <= RV_BODY_LIMIT &&
+	       comment_kind(PLACE_ISSUE, c->body, c->body_len) == KIND_STICKY;
+}
+
 /* U1 and U2 over the pull's comments (ascending id). */
 static void find_stickies(struct engine *e, struct rv_pr *p)
 {
@@ -51,25 +59,16 @@ static void find_stickies(struct engine *e, struct rv_pr *p)
 	p->trusted = false;
 	for (size_t i = 0; i < pull->ncomments; i++) {
 		const struct snap_comment *c = &pull->comments[i];
-		struct sticky_info si;
 
-		if (sticky_parse(&si, c->body, c->body_len) < 0)
+		if (!is_sticky(c))
 			continue;
-		if (si.is_sticky &&
-		    policy_is_review_login(e->policy, c->author)) {
-			if (p->nstickies == alloc) {
-				alloc = alloc ? st_mult(alloc, 2) : 8;
-				p->stickies = xrealloc(
-					p->stickies,
-					st_mult(alloc, sizeof(const struct
-							       snap_comment *)));
-			}
+		if (policy_is_review_login(e->policy, c->author)) {
+			ALLOC_GROW(p->stickies, p->nstickies + 1, alloc);
 			p->stickies[p->nstickies++] = c;
-		} else if (si.is_sticky) {
+		} else {
 			ALLOC_GROW(p->foreign, p->nforeign + 1, aforeign);
 			p->foreign[p->nforeign++] = c->id;
 		}
-		sticky_info_release(&si);
 	}
 	/* Comments come in id order from every port; sort anyway: the
 	 * canonical is the newest = highest id (H2). */
@@ -177,6 +176,26 @@ int rv_pr_reread_comments(struct engine *e, struct rv_pr *p)
 int rv_pr_reread_roots(struct engine *e, struct rv_pr *p)
 {
 	return read_review_comments(e, p);
+}
+
+uint32_t rv_next_id(const struct rv_pr *p, const struct review_model *m,
+		    const struct review_state *prior)
+{
+	uint32_t *ids = xcalloc(p->nroots + 2, sizeof(*ids));
+	size_t n = 0;
+	uint32_t next;
+
+	for (size_t i = 0; i < p->nroots; i++)
+		ids[n++] = p->roots[i].id;
+	for (size_t i = 0; prior && i < prior->nrows; i++)
+		if (prior->rows[i].id > ids[n])
+			ids[n] = prior->rows[i].id;
+	n++;
+	if (p->trusted)
+		ids[n++] = p->info.rows_max_id;
+	next = merge_next_id(m, prior, ids, n);
+	free(ids);
+	return next;
 }
 
 int rv_identity(struct engine *e, struct report_step *s)
