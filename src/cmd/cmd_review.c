@@ -109,6 +109,20 @@ static void plan_noop_line(const struct report *r)
 			"re-review.\n", st->reasons[0]);
 }
 
+/*
+ * Was --json asked for, wherever it stands? A usage error found while
+ * parsing (an unreadable --pr, B7) is exit 2 before any read, and with
+ * --json that prints SNAPSHOT §2's stub report even when --json comes
+ * after the option that failed.
+ */
+static bool wants_json(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--json") == 0)
+			return true;
+	return false;
+}
+
 int cmd_review_plan(int argc, char **argv)
 {
 	struct cli c = {.command = "review-plan"};
@@ -117,7 +131,8 @@ int cmd_review_plan(int argc, char **argv)
 	int code;
 
 	if (session_start(&s, &c, argc, argv, OPT_PR_REF, &code) < 0)
-		return code;
+		return code == EXIT_USAGE ? usage_exit(wants_json(argc, argv))
+					  : code;
 	engine_review_plan(&s.engine, c.pr, c.mode ? c.mode : "auto", &plan);
 	plan_noop_line(&s.report);
 	if (!c.json && plan.len)
@@ -139,7 +154,7 @@ int cmd_publish(int argc, char **argv)
 	 * the network. The policy's ceiling comes from the environment and
 	 * the snapshot later; here the default and AGENTIC_MAX_FINDINGS. */
 	if (cli_parse(&c, argc, argv, command_options(c.command), 0) < 0)
-		return usage_exit(false);
+		return usage_exit(wants_json(argc, argv));
 	if (c.help) {
 		usage_command(c.command);
 		return EXIT_OK;
@@ -154,7 +169,7 @@ int cmd_publish(int argc, char **argv)
 		return usage_exit(c.json);
 	if (session_start(&s, &c, argc, argv, OPT_PR_REF, &code) < 0) {
 		review_input_release(&in);
-		return code;
+		return code == EXIT_USAGE ? usage_exit(c.json) : code;
 	}
 	if (in.nfindings > (size_t)s.policy.max_findings) {
 		log_error_bare("findings: /findings: more than %lld findings "

@@ -80,10 +80,11 @@ thread_root(const struct snap_pull *p, const struct snap_review_comment *c)
 }
 
 /*
- * PUBLISH §8: a pull with review comments and no `threads` has the
- * threads they make — one per root comment, holding its replies — so the
- * gate sees what GitHub (and fakehub) would show. The id is "PRRT_<root
- * id>", the link the root's.
+ * PUBLISH §8: a pull's review comments make threads — one per root
+ * comment, holding its replies — beside the `threads` it lists (a listed
+ * thread of the same id is that thread), so the gate sees what GitHub
+ * (and fakehub) would show: every review comment is in a thread. The id
+ * is "PRRT_<root id>", the link the root's (P34).
  */
 static void derive_threads(struct snap_pull *p)
 {
@@ -120,8 +121,7 @@ int snapshot_load_publish_parts(struct snap_pull *p, const cJSON *o,
 		      p->nreview_comments, load_review_comment, err) ||
 	    LOAD_LIST(o, path, "files", p->files, p->nfiles, load_file, err))
 		return AA_ERR;
-	if (!cJSON_GetObjectItemCaseSensitive(o, "threads"))
-		derive_threads(p);
+	derive_threads(p);
 	return AA_OK;
 }
 

@@ -68,6 +68,7 @@ static void live_free(struct github *gh)
 	free(l->owner);
 	free(l->name);
 	free(l->viewer);
+	free(l->write_viewer);
 	for (i = 0; i < l->ncache; i++)
 		snap_statuses_release(&l->cache[i].st);
 	free(l->cache);

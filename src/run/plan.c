@@ -321,33 +321,33 @@ static void set_mode(struct plan *pl, const char *mode, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* H3. AA_OK, or AA_EAPI when compare failed otherwise than 404. */
-static int decide_mode(struct plan *pl, const char *want)
+/*
+ * H3 up to its ancestry test: true when that settles the mode (pl->mode
+ * set); false when the last reviewed commit's ancestry decides.
+ */
+static bool decide_before_compare(struct plan *pl, const char *want)
 {
 	const struct snap_pull *pull = &pl->p.pull.pull;
-	const struct github_review_ops *r = pl->e->gh->ops->review;
-	struct gh_compare cmp;
 	const char *last, *base;
-	int error;
 
 	if (!snap_pull_is_open(pull)) {
 		set_mode(pl, "noop", "the PR is %s",
 			 pull->merged ? "merged" : "closed");
-		return AA_OK;
+		return true;
 	}
 	if (strcmp(want, "full") == 0) {
 		set_mode(pl, "full", "a full review was asked for");
-		return AA_OK;
+		return true;
 	}
 	if (!pl->p.canonical) {
 		set_mode(pl, "full", "no summary comment of a prior review");
-		return AA_OK;
+		return true;
 	}
 	if (!pl->p.trusted) {
 		set_mode(pl, "full", "the summary comment is not trusted "
 				     "(edited by another login, or its "
 				     "markers are malformed)");
-		return AA_OK;
+		return true;
 	}
 	/* B3: a review is bound to its base; a retarget after it (or a
 	 * sticky from before B3) asks for a full review. */
@@ -355,13 +355,13 @@ static int decide_mode(struct plan *pl, const char *want)
 	if (!base) {
 		set_mode(pl, "full", "the summary comment does not name the "
 				     "base it reviewed");
-		return AA_OK;
+		return true;
 	}
 	if (!pull->base_ref || strcmp(base, pull->base_ref) != 0) {
 		set_mode(pl, "full", "the base changed from '%s' to '%s' since "
 				     "the last review", base,
 			 pull->base_ref ? pull->base_ref : "");
-		return AA_OK;
+		return true;
 	}
 	last = pl->p.info.sha;
 	if (strcmp(last, pull->head_sha) == 0) {
@@ -369,9 +369,42 @@ static int decide_mode(struct plan *pl, const char *want)
 		    state_incomplete(&pl->p.info.state)) {
 			set_mode(pl, "full", "the head was reviewed, but the "
 					     "publish was incomplete");
-			return AA_OK;
+			return true;
 		}
 		set_mode(pl, "noop", "nothing new since %s", last);
+		return true;
+	}
+	return false;
+}
+
+/* Is sha one of the PR's commits as read (PART_COMMITS)? */
+static bool commit_of_pull(const struct snap_pull *pull, const char *sha)
+{
+	for (size_t i = 0; i < pull->ncommits; i++)
+		if (strcmp(pull->commits[i], sha) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * H3's ancestry test of the last reviewed commit: AA_OK, or AA_EAPI when
+ * compare failed otherwise than 404. A commit of the PR (not its head) is
+ * an ancestor of the head, so compare(last...head) would say `ahead`: it is
+ * sent only when the commits do not tell, or when the merge base read
+ * failed (a failing compare API still fails H3, exit 3).
+ */
+static int decide_ancestry(struct plan *pl)
+{
+	const struct snap_pull *pull = &pl->p.pull.pull;
+	const struct github_review_ops *r = pl->e->gh->ops->review;
+	const char *last = pl->p.info.sha;
+	struct gh_compare cmp;
+	int error;
+
+	if (pl->merge_base[0] && (pl->p.pull.ok & PART_COMMITS) &&
+	    commit_of_pull(pull, last)) {
+		set_mode(pl, "incremental", "the head is ahead of the last "
+					    "reviewed %.7s", last);
 		return AA_OK;
 	}
 	error = r->compare(pl->e->gh, pl->pr, last, pull->head_sha, &cmp);
@@ -503,7 +536,8 @@ static void finish(struct plan *pl, enum step_outcome out, int code)
 /* Read what H1 names; AA_OK, or the step is finished. */
 static int plan_reads(struct plan *pl)
 {
-	int error = rv_pr_read(pl->e, pl->pr, &pl->p);
+	int error = rv_pr_read(pl->e, pl->pr, RV_READ_ROOTS | RV_READ_COMMITS,
+			       &pl->p);
 
 	if (error == AA_ENOTFOUND) {
 		step_reason(STEP(pl), "PR #%lld does not exist",
@@ -512,8 +546,7 @@ static int plan_reads(struct plan *pl)
 		finish(pl, OUT_ERROR, EXIT_USAGE);
 		return error;
 	}
-	if (error < 0 && !(pl->p.pull.ok & PART_PULL && pl->p.pull.ok &
-							   PART_COMMENTS)) {
+	if (error < 0) {
 		step_reason(STEP(pl), "the PR could not be read");
 		report_note(pl->e->report, NOTE_ERROR, "PR #%lld: %s",
 			    (long long)pl->pr, pl->e->gh->error.ptr);
@@ -522,7 +555,7 @@ static int plan_reads(struct plan *pl)
 	}
 	/* H4: review comments unreadable → the plan says replies: null,
 	 * exit 3 (L511). */
-	pl->rc_ok = error == AA_OK;
+	pl->rc_ok = pl->p.rc_ok;
 	return AA_OK;
 }
 
@@ -532,6 +565,7 @@ void engine_review_plan(struct engine *e, int64_t pr, const char *mode,
 	struct plan pl = {0};
 	struct buf doc = BUF_INIT(BUF_MAX_DOC);
 	const struct snap_pull *pull;
+	bool decided, merge_base_failed = false;
 	int code = EXIT_OK;
 
 	pl.e = e;
@@ -551,15 +585,9 @@ void engine_review_plan(struct engine *e, int64_t pr, const char *mode,
 	if (pl.p.trusted &&
 	    (pl.p.info.state.present || pl.p.info.state.from_rows))
 		pl.prior = &pl.p.info.state;
-	if (decide_mode(&pl, mode ? mode : "auto") < 0) {
-		step_reason(STEP(&pl), "comparing the last reviewed commit "
-				       "with the head failed");
-		report_note(e->report, NOTE_ERROR, "PR #%lld: %s",
-			    (long long)pr, e->gh->error.ptr);
-		finish(&pl, OUT_ERROR, EXIT_API);
-		goto out;
-	}
-	/* The merge base of the PR (mr_range): compare(base...head). */
+	decided = decide_before_compare(&pl, mode ? mode : "auto");
+	/* The merge base of the PR (mr_range): compare(base...head), before
+	 * the ancestry test that its success may spare (P-note P37). */
 	if (strcmp(pl.mode, "noop") != 0) {
 		struct gh_compare cmp;
 
@@ -567,9 +595,19 @@ void engine_review_plan(struct engine *e, int64_t pr, const char *mode,
 						pull->head_sha, &cmp) == AA_OK)
 			memcpy(pl.merge_base, cmp.merge_base, SHA_BUF);
 		else
-			step_reason(STEP(&pl), "the merge base could not be "
-					       "read: mr_range is null");
+			merge_base_failed = true;
 	}
+	if (!decided && decide_ancestry(&pl) < 0) {
+		step_reason(STEP(&pl), "comparing the last reviewed commit "
+				       "with the head failed");
+		report_note(e->report, NOTE_ERROR, "PR #%lld: %s",
+			    (long long)pr, e->gh->error.ptr);
+		finish(&pl, OUT_ERROR, EXIT_API);
+		goto out;
+	}
+	if (merge_base_failed)
+		step_reason(STEP(&pl), "the merge base could not be read: "
+				       "mr_range is null");
 	pl.iteration = merge_iteration(pl.p.trusted, pl.p.info.state.present,
 				       pl.p.info.state.iteration,
 				       pl.p.info.sha, pull->head_sha);

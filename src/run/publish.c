@@ -31,6 +31,7 @@ static void pub_release(struct pub *u)
 	inline_plan_release(&u->plan);
 	free(u->sticky_url);
 	buf_release(&u->body);
+	buf_release(&u->files_error);
 	free(u->deleted);
 }
 
@@ -47,14 +48,36 @@ static bool candidate(const struct pub *u, const struct rv_finding *f)
 	return !inline_root_of(f, u->p.roots, u->p.nroots) || f->reopen_thread;
 }
 
+/*
+ * Can an input finding become a candidate of §4.1, whatever the prior
+ * state says? One with a file and a line, P0-P2 and not low confidence
+ * (M1 demotes those; M2's survivor of a group holds its key and its
+ * highest rank). A superset: the model decides.
+ */
+static bool may_post(const struct review_input *in)
+{
+	for (size_t i = 0; i < in->nfindings; i++) {
+		const struct rv_finding *f = &in->findings[i];
+
+		if (f->file && f->line_start > 0 && f->p <= RV_P2 &&
+		    f->confidence != RV_LOW)
+			return true;
+	}
+	return false;
+}
+
+/* GET the files; a failure's message is kept for when the files turn
+ * out to be needed. */
 static int read_files(struct pub *u)
 {
 	const struct github_review_ops *r = u->e->gh->ops->review;
 	struct snap_file *files = NULL;
 	size_t n = 0;
 
-	if (r->files(u->e->gh, u->pr, &files, &n) < 0)
+	if (r->files(u->e->gh, u->pr, &files, &n) < 0) {
+		buf_setf(&u->files_error, "%s", u->e->gh->error.ptr);
 		return AA_EAPI;
+	}
 	u->files = xcalloc(n ? n : 1, sizeof(*u->files));
 	for (size_t i = 0; i < n; i++) {
 		/* A patch that does not parse anchors nothing (fail closed):
@@ -122,10 +145,16 @@ static int plan_inline(struct pub *u)
 
 	for (size_t i = 0; i < u->m.n && !any; i++)
 		any = candidate(u, &u->m.f[i]);
-	if (any && read_files(u) < 0) {
+	/* may_post() is a superset of the candidates: a read after the
+	 * PR's is a fallback (W1 then re-reads the head, G). */
+	if (any && !u->files_read) {
+		u->files_read = read_files(u) == AA_OK ? 1 : -1;
+		u->head_stale = true;
+	}
+	if (any && u->files_read < 0) {
 		step_reason(STEP(u), "the PR's files could not be read");
 		report_note(u->e->report, NOTE_ERROR, "PR #%lld: %s",
-			    (long long)u->pr, u->e->gh->error.ptr);
+			    (long long)u->pr, u->files_error.ptr);
 		pub_finish(u, OUT_ERROR, EXIT_API);
 		return AA_EAPI;
 	}
@@ -308,10 +337,13 @@ static int reconcile(struct pub *u)
 	const struct snap_comment *newest;
 	enum rv_tier tier;
 
-	if (rv_pr_reread_comments(u->e, &u->p) < 0) {
+	/* The roots too: the links of the threads W4 posted. */
+	if (rv_pr_refresh(u->e, &u->p, RV_READ_COMMENTS | RV_READ_ROOTS) < 0) {
 		pub_api_failure(u, "re-reading the comments");
 		return AA_EAPI;
 	}
+	if (u->p.rc_ok)
+		pub_link_posted(u);
 	newest = u->p.canonical;
 	if (newest && u->p.info.markers_ok &&
 	    strcmp(u->p.info.sha, u->in->head) != 0) {
@@ -415,7 +447,9 @@ static void publish_writes(struct pub *u, struct buf *dry_out)
 	}
 	dups = others(u, &ndups);
 	canon = NULL;
-	if (pub_head_unmoved(u) < 0)
+	/* G: the PR read was the last read (P38), unless the files came
+	 * after it. */
+	if (u->head_stale && pub_head_unmoved(u, 0) < 0)
 		goto out;
 	if (unchanged) {
 		u->sticky_action = "unchanged";
@@ -439,10 +473,10 @@ static void publish_writes(struct pub *u, struct buf *dry_out)
 	pub_status_fields(u, tier, true, &state, &desc);
 	if (pub_set_status(u, state, desc.ptr) < 0)
 		pub_api_failure(u, "setting the pending pr-review status");
-	/* W4 */
-	if (pub_head_unmoved(u) < 0)
+	/* W4: G and the re-list of the review comments, one read. */
+	if (pub_head_unmoved(u, RV_READ_ROOTS) < 0)
 		goto out;
-	if (rv_pr_reread_roots(u->e, &u->p) < 0) {
+	if (!u->p.rc_ok) {
 		pub_api_failure(u, "re-reading the review comments");
 		for (size_t i = 0; i < u->plan.n; i++)
 			pub_thread_failed(u, i);
@@ -491,6 +525,7 @@ void engine_publish(struct engine *e, int64_t pr, struct review_input *in,
 	u.dry = dry;
 	u.in = in;
 	buf_init(&u.body, BUF_MAX_DOC);
+	buf_init(&u.files_error, BUF_MAX_SMALL);
 	report_add_step(e->report, STEP_PUBLISH, pr);
 	u.step = e->report->nsteps - 1;
 	memcpy(STEP(&u)->head, in->head, SHA_BUF);
@@ -516,7 +551,15 @@ void engine_publish(struct engine *e, int64_t pr, struct review_input *in,
 		pub_finish(&u, OUT_ERROR, EXIT_API);
 		goto out;
 	}
-	error = rv_pr_read(e, pr, &u.p);
+	/* The files first when the input may post inline: the PR read is
+	 * then the last read before W1, and serves as its G (P-note P38). */
+	if (may_post(in))
+		u.files_read = read_files(&u) == AA_OK ? 1 : -1;
+	error = rv_pr_read(e, pr,
+			   RV_READ_ROOTS | RV_READ_STATUS | RV_READ_VIEWER,
+			   &u.p);
+	if (error == AA_OK && !u.p.rc_ok)
+		error = AA_EAPI;
 	if (error == AA_ENOTFOUND) {
 		step_reason(STEP(&u), "PR #%lld does not exist",
 			    (long long)pr);
@@ -537,8 +580,7 @@ void engine_publish(struct engine *e, int64_t pr, struct review_input *in,
 		pub_finish(&u, OUT_SKIPPED, EXIT_OK);
 		goto out;
 	}
-	if (e->gh->ops->statuses(e->gh, pr, in->head,
-				 STATUS_NEED_HISTORY | STATUS_NEED_IDS,
+	if (e->gh->ops->statuses(e->gh, pr, in->head, STATUS_NEED_REVIEW,
 				 &u.st) < 0) {
 		pub_api_failure(&u, "reading the head's statuses");
 		pub_finish(&u, OUT_ERROR, EXIT_API);

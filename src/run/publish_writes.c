@@ -61,28 +61,19 @@ void pub_api_failure(struct pub *u, const char *what)
 	u->exit = exit_merge(u->exit, EXIT_API);
 }
 
-/* G: the PR's head, read now. AA_OK when unchanged; otherwise the step
- * is finished (superseded, or the read failed). */
-int pub_head_unmoved(struct pub *u)
+/* G: the PR's head read now, with `what` (RV_READ_*) the caller re-reads
+ * beside it. AA_OK when unchanged; otherwise the step is finished
+ * (superseded, or the read failed). */
+int pub_head_unmoved(struct pub *u, unsigned what)
 {
-	struct gh_pull g;
-	int error;
-	bool moved;
-
-	error = u->e->gh->ops->pull(u->e->gh, u->pr, PART_PULL | PART_FRESH,
-				    &g);
-	if (error < 0 || !(g.ok & PART_PULL)) {
-		gh_pull_release(&g);
+	if (rv_pr_refresh(u->e, &u->p, what) < 0) {
 		pub_api_failure(u, "re-reading the PR's head");
 		pub_finish(u, OUT_ERROR, EXIT_API);
 		return AA_EAPI;
 	}
-	moved = strcmp(g.pull.head_sha, u->in->head) != 0;
-	if (moved)
+	if (strcmp(u->p.head, u->in->head) != 0) {
 		step_reason(STEP(u), "the PR's head moved to %.7s while "
-				     "publishing", g.pull.head_sha);
-	gh_pull_release(&g);
-	if (moved) {
+				     "publishing", u->p.head);
 		pub_finish(u, OUT_SUPERSEDED, EXIT_REFUSED);
 		return AA_ERR;
 	}
@@ -347,12 +338,10 @@ static int post_review(struct pub *u, const size_t *idx, size_t n,
 	else
 		error = AA_EREJECTED; /* a root that cannot fit: refused */
 	if (error == AA_OK) {
+		/* Linked to the review until W5's re-read finds the roots
+		 * (pub_link_posted). */
 		for (size_t k = 0; k < n; k++)
-			thread_posted(u, idx[k],
-				      k < out.n ? out.comment_ids[k] : 0,
-				      k < out.n && out.comment_urls[k]
-					      ? out.comment_urls[k]
-					      : out.html_url);
+			thread_posted(u, idx[k], 0, out.html_url);
 		pub_record_review(u, out.review_id, idx, n);
 		gh_review_posted_release(&out);
 	} else if (error == AA_EAPI &&
@@ -383,6 +372,21 @@ static int post_review(struct pub *u, const size_t *idx, size_t n,
 	free(inl);
 	buf_release(&body);
 	return error;
+}
+
+/* After W5's re-read: each thread this run posted links its root. */
+void pub_link_posted(struct pub *u)
+{
+	for (size_t i = 0; i < u->plan.n; i++) {
+		struct rv_finding *f = &u->m.f[u->plan.v[i].finding];
+		const struct inline_root *root;
+
+		if (f->thread != RV_THREAD_POSTED || !(root = root_now(u, i)))
+			continue;
+		f->root_id = root->comment_id;
+		free(f->thread_url);
+		f->thread_url = xstrdup_or_null(root->html_url);
+	}
 }
 
 /* W4: AA_OK when every attempt is posted; the failed ones are marked. */

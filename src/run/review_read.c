@@ -117,65 +117,81 @@ static void find_roots(struct engine *e, struct rv_pr *p)
 	}
 }
 
-static int read_review_comments(struct engine *e, struct rv_pr *p)
+/* Take the review comments of r into p (U3 redone). */
+static void take_roots(struct engine *e, struct rv_pr *p,
+		       struct gh_review_pull *r)
 {
-	const struct github_review_ops *r = e->gh->ops->review;
-
 	for (size_t i = 0; i < p->nrc; i++)
 		snap_review_comment_release(&p->rc[i]);
 	free(p->rc);
-	p->rc = NULL;
-	p->nrc = 0;
-	if (!r) {
-		buf_setf(&e->gh->error, "this GitHub port cannot read review "
-			 "comments");
+	p->rc = r->rc;
+	p->nrc = r->nrc;
+	r->rc = NULL;
+	r->nrc = 0;
+	find_roots(e, p);
+}
+
+int rv_pr_refresh(struct engine *e, struct rv_pr *p, unsigned what)
+{
+	const struct github_review_ops *ops = e->gh->ops->review;
+	unsigned want = PART_PULL, got;
+	struct gh_review_pull r;
+	int error;
+
+	if (!ops) {
+		buf_setf(&e->gh->error, "this GitHub port cannot read reviews");
 		return AA_EAPI;
 	}
-	if (r->review_comments(e->gh, p->number, &p->rc, &p->nrc) < 0)
-		return AA_EAPI;
-	find_roots(e, p);
-	return AA_OK;
+	if (what & RV_READ_COMMENTS)
+		want |= PART_COMMENTS;
+	error = ops->review_pull(e->gh, p->number, what, &r);
+	if (error < 0) {
+		gh_review_pull_release(&r);
+		if (what & RV_READ_ROOTS)
+			p->rc_ok = false;
+		return error == AA_ENOTFOUND ? AA_ENOTFOUND : AA_EAPI;
+	}
+	got = r.pull.ok;
+	if (got & PART_PULL)
+		memcpy(p->head, r.pull.pull.head_sha, SHA_BUF);
+	/* The stickies point into the comments: both change together, and
+	 * only for a complete read (a first read keeps what it got, so the
+	 * caller can tell which part failed). */
+	if ((what & RV_READ_COMMENTS) &&
+	    ((got & want) == want || !(p->pull.ok & PART_COMMENTS))) {
+		gh_pull_release(&p->pull);
+		p->pull = r.pull;
+		memset(&r.pull, 0, sizeof(r.pull));
+		find_stickies(e, p);
+	}
+	if (what & RV_READ_ROOTS) {
+		p->rc_ok = r.rc_ok;
+		if (r.rc_ok)
+			take_roots(e, p, &r);
+	}
+	gh_review_pull_release(&r);
+	return (got & want) == want ? AA_OK : AA_EAPI;
 }
 
-static int read_pull(struct engine *e, struct rv_pr *p)
+int rv_pr_read(struct engine *e, int64_t pr, unsigned what, struct rv_pr *out)
 {
-	int error;
-
-	gh_pull_release(&p->pull);
-	error = e->gh->ops->pull(e->gh, p->number,
-				 PART_PULL | PART_COMMENTS | PART_FRESH,
-				 &p->pull);
-	if (error == AA_ENOTFOUND)
-		return AA_ENOTFOUND;
-	if (error < 0 || (p->pull.failed & (PART_PULL | PART_COMMENTS)) ||
-	    (p->pull.ok & (PART_PULL | PART_COMMENTS)) !=
-		    (PART_PULL | PART_COMMENTS))
-		return AA_EAPI;
-	find_stickies(e, p);
-	return AA_OK;
-}
-
-int rv_pr_read(struct engine *e, int64_t pr, struct rv_pr *out)
-{
-	int error;
-
 	memset(out, 0, sizeof(*out));
 	out->number = pr;
-	if ((error = read_pull(e, out)) < 0)
-		return error;
-	return read_review_comments(e, out);
+	return rv_pr_refresh(e, out, what | RV_READ_COMMENTS);
 }
 
 int rv_pr_reread_comments(struct engine *e, struct rv_pr *p)
 {
-	int error = read_pull(e, p);
+	int error = rv_pr_refresh(e, p, RV_READ_COMMENTS);
 
 	return error == AA_ENOTFOUND ? AA_EAPI : error;
 }
 
 int rv_pr_reread_roots(struct engine *e, struct rv_pr *p)
 {
-	return read_review_comments(e, p);
+	int error = rv_pr_refresh(e, p, RV_READ_ROOTS);
+
+	return error < 0 || !p->rc_ok ? AA_EAPI : AA_OK;
 }
 
 uint32_t rv_next_id(const struct rv_pr *p, const struct review_model *m,
