@@ -18,7 +18,17 @@
 #include "formats/findings.h"
 #include "formats/review_local.h"
 #include "formats/snapshot.h"
+#include "github/live.h"
 #include "run/review.h"
+
+/*
+ * Writes of one publish sent without AGENTIC_WRITE_INTERVAL_MS between
+ * them (serially still): PUBLISH §7.2 makes five (S, the pending status,
+ * the review, R, the final status) plus a delete per duplicate sticky.
+ * GitHub's one-second guidance is for "a large number" of writes (FACTS);
+ * a publish that must delete many duplicates is paced after these.
+ */
+#define PUBLISH_WRITE_BURST 8
 
 /* The findings file's text (I1's ceiling plus one byte: larger is an
  * error findings_parse names). */
@@ -179,6 +189,7 @@ int cmd_publish(int argc, char **argv)
 		session_release(&s);
 		return usage_exit(c.json);
 	}
+	github_live_write_burst(s.gh, PUBLISH_WRITE_BURST);
 	engine_publish(&s.engine, c.pr, &in, c.dry_run, &dry);
 	review_input_release(&in);
 	if (c.dry_run && !c.json)

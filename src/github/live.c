@@ -154,6 +154,21 @@ fail:
 	return AA_EUSAGE;
 }
 
+void github_live_write_burst(struct github *gh, int n)
+{
+	struct github *inner = github_dryrun_inner(gh);
+	struct live *l;
+
+	if (inner)
+		gh = inner;
+	if (gh->ops != &live_ops)
+		return;
+	l = L(gh);
+	http_write_burst(l->http, n);
+	if (l->read_http != l->http)
+		http_write_burst(l->read_http, n);
+}
+
 void github_live_tally(struct github *gh, struct buf *out)
 {
 	const struct live *l = L(gh);
