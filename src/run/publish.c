@@ -137,6 +137,14 @@ static int build_model(struct pub *u)
 	return AA_OK;
 }
 
+static void files_failed(struct pub *u)
+{
+	step_reason(STEP(u), "the PR's files could not be read");
+	report_note(u->e->report, NOTE_ERROR, "PR #%lld: %s", (long long)u->pr,
+		    u->files_error.ptr);
+	pub_finish(u, OUT_ERROR, EXIT_API);
+}
+
 /* §4.1 (the files read when there are candidates); AA_OK, or the step is
  * finished. */
 static int plan_inline(struct pub *u)
@@ -152,10 +160,7 @@ static int plan_inline(struct pub *u)
 		u->head_stale = true;
 	}
 	if (any && u->files_read < 0) {
-		step_reason(STEP(u), "the PR's files could not be read");
-		report_note(u->e->report, NOTE_ERROR, "PR #%lld: %s",
-			    (long long)u->pr, u->files_error.ptr);
-		pub_finish(u, OUT_ERROR, EXIT_API);
+		files_failed(u);
 		return AA_EAPI;
 	}
 	{
@@ -342,8 +347,13 @@ static int reconcile(struct pub *u)
 		pub_api_failure(u, "re-reading the comments");
 		return AA_EAPI;
 	}
+	/* Without the review comments the posted threads keep their
+	 * review's link: R is still written, and the run ends exit 3 (a
+	 * rerun links them). */
 	if (u->p.rc_ok)
 		pub_link_posted(u);
+	else
+		pub_api_failure(u, "re-reading the review comments");
 	newest = u->p.canonical;
 	if (newest && u->p.info.markers_ok &&
 	    strcmp(u->p.info.sha, u->in->head) != 0) {
@@ -570,6 +580,12 @@ void engine_publish(struct engine *e, int64_t pr, struct review_input *in,
 	if (error < 0) {
 		pub_api_failure(&u, "reading the PR");
 		pub_finish(&u, OUT_ERROR, EXIT_API);
+		goto out;
+	}
+	/* A failed read fails the run (§7.1 step 2), a read made early for
+	 * P38 too: exit 3 outranks what the model would say. */
+	if (u.files_read < 0) {
+		files_failed(&u);
 		goto out;
 	}
 	pull = &u.p.pull.pull;
