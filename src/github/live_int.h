@@ -376,6 +376,29 @@ int live_review_comments(struct github *gh, int64_t pr,
  * query fails, the parts one by one (review_pull.c). */
 int live_review_pull(struct github *gh, int64_t pr, unsigned what,
 		     struct gh_review_pull *out);
+
+/* What a page of a pr-review read leaves to read (review_pull.c). */
+struct review_edits_more {
+	int64_t comment; /* a history longer than its first page */
+	char *node;
+	char *cursor;
+};
+struct review_more {
+	char *cursors[LIVE_REVIEW_NCONNS];
+	bool more[LIVE_REVIEW_NCONNS];   /* review_conns[i] has a next page */
+	struct history_reads pending;    /* histories the answer lacks */
+	struct review_edits_more *edits;
+	size_t nedits;
+	bool threads_whole;              /* no thread longer than its page */
+};
+void review_more_init(struct review_more *rest);
+void review_more_release(struct review_more *rest);
+/* Decode one page of connection review_conns[i] of the pull node `pr`
+ * into out, no request made: what is left to read goes to `rest`.
+ * 0, or AA_ERR with the message in err. */
+int review_dec_page(const struct live *l, struct gh_review_pull *out,
+		    size_t i, const cJSON *pr, struct review_more *rest,
+		    struct buf *err);
 /* live_pull, then the whole edit history of review_login's edited comments
  * when review_login is not the trusted login (U2, A5): the ops' pull. */
 int live_pull_review(struct github *gh, int64_t number, unsigned parts,

@@ -114,13 +114,15 @@ static int dec_threads_rc(struct gh_review_pull *out, const cJSON *threads,
 
 /*
  * The edit histories that came with comments[from..] (the page `nodes`):
- * each one's first page; a longer one is read on. A comment the pull
- * bundle would have read a history for (T2) is dropped from `pending`.
+ * each one's first page; one with more pages goes to `rest` (its node id
+ * and cursor) for the caller to read on. A comment the pull bundle would
+ * have read a history for (T2) is dropped from rest->pending.
  */
-static int dec_page_edits(struct live *l, struct snap_pull *p, size_t from,
-			  const cJSON *nodes, struct history_reads *pending,
+static int dec_page_edits(struct snap_pull *p, size_t from,
+			  const cJSON *nodes, struct review_more *rest,
 			  struct buf *err)
 {
+	struct history_reads *pending = &rest->pending;
 	const cJSON *n;
 	size_t k = from;
 
@@ -129,20 +131,27 @@ static int dec_page_edits(struct live *l, struct snap_pull *p, size_t from,
 		struct snap_comment *c = &p->comments[k++];
 		char *cursor = NULL, *node = NULL;
 		bool more = false;
-		int error;
 
-		error = dec_edits(c, n, &more, &cursor, err) < 0 ||
-				jget_str(&node, n, "comments.nodes[]", "id", 0,
-					 err) < 0 ||
-				(more && edits_pages(l, c, node, &cursor, err) < 0)
-			? AA_ERR
-			: AA_OK;
-		free(cursor);
-		free(node);
-		if (error)
+		if (dec_edits(c, n, &more, &cursor, err) < 0 ||
+		    jget_str(&node, n, "comments.nodes[]", "id", 0, err) < 0) {
+			free(cursor);
+			free(node);
 			return AA_ERR;
-		if (c->nedits > 1)
-			qsort(c->edits, c->nedits, sizeof(*c->edits), cmp_edit);
+		}
+		if (more) {
+			struct review_edits_more *m =
+				GROW_ONE(rest->edits, rest->nedits);
+
+			m->comment = c->id;
+			m->node = node;
+			m->cursor = cursor;
+		} else {
+			free(node);
+			free(cursor);
+			if (c->nedits > 1)
+				qsort(c->edits, c->nedits, sizeof(*c->edits),
+				      cmp_edit);
+		}
 		for (size_t i = 0; i < pending->n; i++)
 			if (pending->v[i].comment == c->id) {
 				free(pending->v[i].node);
@@ -153,27 +162,67 @@ static int dec_page_edits(struct live *l, struct snap_pull *p, size_t from,
 	return AA_OK;
 }
 
-/* One page of connection i of a pull node into out. */
-static int dec_page(struct live *l, struct gh_review_pull *out, size_t i,
-		    const cJSON *pr, bool *more, char **cursor,
-		    struct history_reads *pending, bool *whole, struct buf *err)
+int review_dec_page(const struct live *l, struct gh_review_pull *out,
+		    size_t i, const cJSON *pr, struct review_more *rest,
+		    struct buf *err)
 {
 	struct snap_pull *p = &out->pull.pull;
 	const cJSON *nodes;
 	size_t from = p->ncomments;
 
-	if (dec_conn(&nodes, more, cursor, pr, review_conns[i].field, err) < 0)
+	if (dec_conn(&nodes, &rest->more[i], &rest->cursors[i], pr,
+		     review_conns[i].field, err) < 0)
 		return AA_ERR;
 	switch (review_conns[i].part) {
 	case RV_READ_COMMENTS:
-		if (dec_nodes(l, p, PART_COMMENTS, nodes, pending, err) < 0)
+		if (dec_nodes(l, p, PART_COMMENTS, nodes, &rest->pending,
+			      err) < 0)
 			return AA_ERR;
-		return dec_page_edits(l, p, from, nodes, pending, err);
+		return dec_page_edits(p, from, nodes, rest, err);
 	case RV_READ_ROOTS:
-		return dec_threads_rc(out, nodes, whole, err);
+		return dec_threads_rc(out, nodes, &rest->threads_whole, err);
 	default:
-		return dec_nodes(l, p, PART_COMMITS, nodes, pending, err);
+		return dec_nodes(l, p, PART_COMMITS, nodes, &rest->pending,
+				 err);
 	}
+}
+
+void review_more_init(struct review_more *rest)
+{
+	memset(rest, 0, sizeof(*rest));
+	rest->threads_whole = true;
+}
+
+void review_more_release(struct review_more *rest)
+{
+	for (size_t i = 0; i < LIVE_REVIEW_NCONNS; i++)
+		free(rest->cursors[i]);
+	for (size_t i = 0; i < rest->nedits; i++) {
+		free(rest->edits[i].node);
+		free(rest->edits[i].cursor);
+	}
+	free(rest->edits);
+	history_reads_release(&rest->pending);
+	review_more_init(rest);
+}
+
+/* The histories longer than their first page, read on from their cursor. */
+static int edits_rest(struct live *l, struct snap_pull *p,
+		      struct review_more *rest, struct buf *err)
+{
+	for (size_t i = 0; i < rest->nedits; i++) {
+		struct review_edits_more *m = &rest->edits[i];
+		struct snap_comment *c = NULL;
+
+		for (size_t k = 0; k < p->ncomments && !c; k++)
+			if (p->comments[k].id == m->comment)
+				c = &p->comments[k];
+		if (!c || edits_pages(l, c, m->node, &m->cursor, err) < 0)
+			return AA_EAPI;
+		if (c->nedits > 1)
+			qsort(c->edits, c->nedits, sizeof(*c->edits), cmp_edit);
+	}
+	return AA_OK;
 }
 
 static int cmp_rc(const void *a, const void *b)
@@ -192,15 +241,13 @@ static int one_query(struct live *l, int64_t number, unsigned what,
 		   err = BUF_INIT(BUF_MAX_SMALL);
 	const cJSON *data, *repo, *pr;
 	cJSON *root = NULL;
-	char *cursors[LIVE_REVIEW_NCONNS] = {NULL};
-	bool more[LIVE_REVIEW_NCONNS] = {false};
-	struct history_reads pending = {NULL, 0};
+	struct review_more rest;
 	bool viewer = (what & RV_READ_VIEWER) && l->read_http == l->http;
-	bool whole = true;
 	char *login = NULL;
 	size_t i;
 	int error, pages;
 
+	review_more_init(&rest);
 	review_query(&q, what, viewer);
 	vars(l, &v, number, NULL);
 	if ((error = gql_as(l, GQL_REVIEW, q.ptr, v.ptr, &root, &data)) < 0)
@@ -219,8 +266,7 @@ static int one_query(struct live *l, int64_t number, unsigned what,
 		goto decode;
 	for (i = 0; i < ARRAY_SIZE(review_conns); i++)
 		if ((what & review_conns[i].part) &&
-		    dec_page(l, out, i, pr, &more[i], &cursors[i], &pending,
-			     &whole, &err) < 0)
+		    review_dec_page(l, out, i, pr, &rest, &err) < 0)
 			goto decode;
 	if ((what & RV_READ_STATUS) &&
 	    dec_head_status(l, number, out->pull.pull.head_sha, pr, &err) < 0)
@@ -228,7 +274,7 @@ static int one_query(struct live *l, int64_t number, unsigned what,
 	cJSON_Delete(root);
 	root = NULL;
 	for (i = 0; i < ARRAY_SIZE(review_conns); i++)
-		for (pages = 1; more[i]; pages++) {
+		for (pages = 1; rest.more[i]; pages++) {
 			if (pages >= LIVE_MAX_PAGES) {
 				buf_setf(&l->gh.error, "%s of PR #%lld: more "
 						       "than %d pages",
@@ -238,7 +284,7 @@ static int one_query(struct live *l, int64_t number, unsigned what,
 			}
 			buf_reset(&q);
 			page_query(&q, &review_conns[i]);
-			vars(l, &v, number, cursors[i]);
+			vars(l, &v, number, rest.cursors[i]);
 			if ((error = gql(l, q.ptr, v.ptr, &root, &data)) < 0)
 				goto out;
 			error = AA_EAPI;
@@ -246,18 +292,23 @@ static int one_query(struct live *l, int64_t number, unsigned what,
 				     &err) < 0 ||
 			    jget_obj(&pr, repo, "repository", "pullRequest", 0,
 				     &err) < 0 ||
-			    dec_page(l, out, i, pr, &more[i], &cursors[i],
-				     &pending, &whole, &err) < 0)
+			    review_dec_page(l, out, i, pr, &rest, &err) < 0)
 				goto decode;
 			cJSON_Delete(root);
 			root = NULL;
 		}
-	/* A history the query held no page of (none: every comment came
-	 * with its own), then the threads too long for one page. */
-	if (pending.n &&
-	    (error = read_edits(l, number, &out->pull.pull, &pending)) < 0)
+	/* The histories longer than their first page; one the query held no
+	 * page of (none: every comment came with its own); then the threads
+	 * too long for one page. */
+	if ((error = edits_rest(l, &out->pull.pull, &rest, &err)) < 0) {
+		buf_setf(&l->gh.error, "edit history of a comment of PR #%lld: "
+				       "%s", (long long)number, err.ptr);
 		goto out;
-	if ((what & RV_READ_ROOTS) && !whole) {
+	}
+	if (rest.pending.n && (error = read_edits(l, number, &out->pull.pull,
+						  &rest.pending)) < 0)
+		goto out;
+	if ((what & RV_READ_ROOTS) && !rest.threads_whole) {
 		for (i = 0; i < out->nrc; i++)
 			snap_review_comment_release(&out->rc[i]);
 		free(out->rc);
@@ -283,9 +334,7 @@ static int one_query(struct live *l, int64_t number, unsigned what,
 decode:
 	buf_setf(&l->gh.error, "POST /graphql: unexpected answer: %s", err.ptr);
 out:
-	for (i = 0; i < ARRAY_SIZE(review_conns); i++)
-		free(cursors[i]);
-	history_reads_release(&pending);
+	review_more_release(&rest);
 	cJSON_Delete(root);
 	free(login);
 	buf_release(&q);
