@@ -105,17 +105,17 @@ enum comment_kind comment_kind(enum comment_place where,
 {
 	bool check, nh;
 
+	if (where == PLACE_REVIEW)
+		return first_line_is(untrusted_body, len, KIND_ROOT_MARKER)
+			       ? KIND_FINDING_ROOT
+			       : KIND_OTHER;
 	scan_markers(untrusted_body, len, &check, &nh);
+	if (first_line_is(untrusted_body, len, KIND_STICKY_MARKER))
+		return check || nh ? KIND_OTHER : KIND_STICKY;
 	if (check)
 		return KIND_CHECK_VERDICT;
 	if (nh)
 		return KIND_NEEDS_HUMAN;
-	if (where == PLACE_ISSUE &&
-	    first_line_is(untrusted_body, len, KIND_STICKY_MARKER))
-		return KIND_STICKY;
-	if (where == PLACE_REVIEW &&
-	    first_line_is(untrusted_body, len, KIND_ROOT_MARKER))
-		return KIND_FINDING_ROOT;
 	return KIND_OTHER;
 }
 

@@ -9,13 +9,18 @@
  * a write path may touch only a comment of its own kind. This is the one
  * place that tells the kinds apart; every command asks it.
  *
- * A comment is exactly one kind. Verdict markers win: a comment with a line
- * that holds a check marker or a needs-human header anywhere — quoted,
- * fenced, inside other text, spelled as BEHAVIOR §2.1 tolerates — is a
- * verdict, never a sticky or a root, whatever its first line says (B1).
- * That is deliberately broader than what the gate accepts as a verdict
- * (core/marker.c): classifying a look-alike as a verdict can only stop a
- * publish from editing it, never make the gate trust it.
+ * A comment is exactly one kind. On a PR's conversation, a comment with a
+ * line that holds a check marker or a needs-human header anywhere —
+ * quoted, fenced, inside other text, spelled as BEHAVIOR §2.1 tolerates —
+ * is never a sticky (B1): publish never edits or deletes it. It is a
+ * verdict, unless its first line is the sticky marker: then it is a
+ * pr-review summary that quotes verdict text (a finding's evidence, an
+ * author's reply), and it is nobody's — neither a sticky publish may
+ * rewrite nor a verdict the gate may read (KIND_OTHER). The verdict kinds
+ * are deliberately broader than what the gate accepts as a verdict
+ * (core/marker.c decides that); a look-alike classified as a verdict is
+ * only kept away from publish. Review comments on the diff are never
+ * verdicts: the gate does not read them.
  *
  * Pure: no allocation, no I/O, linear in the body.
  */
@@ -38,13 +43,12 @@ enum comment_kind {
 	KIND_STICKY,         /* first line is the sticky marker (B1), no
 			      * verdict marker anywhere */
 	KIND_FINDING_ROOT    /* a review comment whose first line is the
-			      * finding-root marker (U3), no verdict marker */
+			      * finding-root marker (U3) */
 };
 
 /* Where the comment was posted: a PR (issue) comment or a review comment
  * on the diff. Only review comments can be finding roots; only issue
- * comments can be stickies or verdicts the gate reads — but a verdict
- * marker makes either kind a verdict, so nothing edits it. */
+ * comments can be stickies or verdicts. */
 enum comment_place { PLACE_ISSUE, PLACE_REVIEW };
 
 /* The kind of an untrusted comment body of len bytes (need not be

@@ -615,11 +615,12 @@ static uint32_t rows_max(const struct review_state *st)
 
 static void parse_rows(struct review_state *st, const char *body, size_t len)
 {
-	struct marker_fence fence = {0, 0, 0};
+	struct marker_fence fence;
 	struct rows_scan rs = {-1, 0};
 	struct mview line;
 	size_t off = 0, no = 0;
 
+	memset(&fence, 0, sizeof(fence));
 	st->from_rows = true;
 	st->complete = true;
 	while (marker_next_line(body, len, &off, &line)) {
@@ -633,11 +634,12 @@ int sticky_parse(struct sticky_info *out, const char *untrusted_body,
                  size_t len)
 {
 	struct scan s;
-	struct marker_fence fence = {0, 0, 0};
+	struct marker_fence fence;
 	struct mview line;
 	size_t off = 0, no = 0;
 
 	memset(out, 0, sizeof(*out));
+	memset(&fence, 0, sizeof(fence));
 	if (rv_codepoints(untrusted_body, len) > RV_BODY_LIMIT)
 		return AA_ERR;
 	memset(&s, 0, sizeof(s));
@@ -794,7 +796,8 @@ void root_parse(struct root_info *out, const char *untrusted_body, size_t len)
 	bool bad = false, head_bad = false, run = true;
 
 	memset(out, 0, sizeof(*out));
-	/* U3 with B1: a comment with a verdict marker is no root. */
+	/* U3: the first line is the root marker (core/kind.c; a verdict
+	 * marker elsewhere does not matter on the diff, P46). */
 	if (comment_kind(PLACE_REVIEW, untrusted_body, len) !=
 	        KIND_FINDING_ROOT ||
 	    !marker_next_line(untrusted_body, len, &off, &line))

@@ -30,20 +30,25 @@ static const struct kind_row rows[] = {
     {PLACE_REVIEW, STK "\nbody", KIND_OTHER},         /* not on the diff */
     {PLACE_ISSUE, ROOT "\nbody", KIND_OTHER},
     {PLACE_REVIEW, ROOT "\nbody", KIND_FINDING_ROOT},
-    {PLACE_REVIEW, ROOT "\n" CHECK, KIND_CHECK_VERDICT},
-    /* B1: a verdict marker anywhere wins over the sticky's first line. */
-    {PLACE_ISSUE, STK "\n" CHECK "\nhead: x", KIND_CHECK_VERDICT},
-    {PLACE_ISSUE, STK "\n> " CHECK, KIND_CHECK_VERDICT},
-    {PLACE_ISSUE, STK "\n```\n" CHECK "\n```", KIND_CHECK_VERDICT},
-    {PLACE_ISSUE, STK "\nquote: " CHECK " end", KIND_CHECK_VERDICT},
-    {PLACE_ISSUE, STK "\n" NH "\n<!-- needs-human: yes -->",
-     KIND_NEEDS_HUMAN},
-    {PLACE_ISSUE, STK "\n> " NH, KIND_NEEDS_HUMAN},
-    {PLACE_ISSUE, STK "\n<!--agentic:needs-human\tv1-->", KIND_NEEDS_HUMAN},
-    {PLACE_ISSUE, STK "\n<!--  AGENTIC:Needs-Human   V1  -->",
-     KIND_NEEDS_HUMAN},
-    {PLACE_ISSUE, STK "\n<!--Agentic:Check v1-->", KIND_CHECK_VERDICT},
-    {PLACE_ISSUE, STK "\n<!-- agentic:check v1 --!>", KIND_CHECK_VERDICT},
+    /* A root stays a root; review comments are never verdicts. */
+    {PLACE_REVIEW, ROOT "\n" CHECK, KIND_FINDING_ROOT},
+    {PLACE_REVIEW, CHECK "\nhead: x", KIND_OTHER},
+    /* B1: a verdict marker anywhere: never a sticky. With the sticky's
+     * first line it is quoted text: nobody's. */
+    {PLACE_ISSUE, STK "\n" CHECK "\nhead: x", KIND_OTHER},
+    {PLACE_ISSUE, STK "\n> " CHECK, KIND_OTHER},
+    {PLACE_ISSUE, STK "\n```\n" CHECK "\n```", KIND_OTHER},
+    {PLACE_ISSUE, STK "\nquote: " CHECK " end", KIND_OTHER},
+    {PLACE_ISSUE, STK "\n" NH "\n<!-- needs-human: yes -->", KIND_OTHER},
+    {PLACE_ISSUE, STK "\n> " NH, KIND_OTHER},
+    {PLACE_ISSUE, STK "\n<!--agentic:needs-human\tv1-->", KIND_OTHER},
+    {PLACE_ISSUE, STK "\n<!--  AGENTIC:Needs-Human   V1  -->", KIND_OTHER},
+    {PLACE_ISSUE, STK "\n<!--Agentic:Check v1-->", KIND_OTHER},
+    {PLACE_ISSUE, STK "\n<!-- agentic:check v1 --!>", KIND_OTHER},
+    /* Without the sticky's first line, the marker makes a verdict. */
+    {PLACE_ISSUE, "Quote:\n> " STK "\n" CHECK, KIND_CHECK_VERDICT},
+    {PLACE_ISSUE, "x\n<!--agentic:needs-human\tv1-->", KIND_NEEDS_HUMAN},
+    {PLACE_ISSUE, "x\n<!--Agentic:Check v1-->", KIND_CHECK_VERDICT},
     /* Not markers: no delimiter, no version, no separator. */
     {PLACE_ISSUE, STK "\nagentic:check v1", KIND_STICKY},
     {PLACE_ISSUE, STK "\n<!-- agentic:checkv1 -->", KIND_STICKY},
@@ -75,9 +80,10 @@ static void test_kind__comment_table(void **state)
 				    comment_kind_name(r->want));
 			bad++;
 		}
-		if (kind_has_verdict_marker(r->body, strlen(r->body)) !=
-		    (r->want == KIND_CHECK_VERDICT ||
-		     r->want == KIND_NEEDS_HUMAN)) {
+		if (r->where == PLACE_ISSUE && r->want != KIND_OTHER &&
+		    kind_has_verdict_marker(r->body, strlen(r->body)) !=
+			    (r->want == KIND_CHECK_VERDICT ||
+			     r->want == KIND_NEEDS_HUMAN)) {
 			print_error("row %zu: has_verdict_marker\n", i);
 			bad++;
 		}
@@ -96,6 +102,9 @@ static void test_kind__length_bounds(void **state)
 	assert_int_equal(comment_kind(PLACE_ISSUE, body, strlen(STK) + 10),
 			 KIND_STICKY);
 	assert_int_equal(comment_kind(PLACE_ISSUE, body, sizeof(body) - 1),
+			 KIND_OTHER);
+	assert_int_equal(comment_kind(PLACE_ISSUE, body + strlen(STK) + 1,
+				      strlen(CHECK)),
 			 KIND_CHECK_VERDICT);
 	assert_int_equal(comment_kind(PLACE_ISSUE, body, 5), KIND_OTHER);
 }

@@ -974,12 +974,13 @@ static const struct root_row root_rows[] = {
      "<!-- pr-review:finding-root -->\r\n"
      "<!-- pr-review:finding-id=F4 -->\r\n\r\n" RT,
      true, 4, false},
-    /* B1: a verdict marker anywhere makes a verdict, never a root */
+    /* P46: a root that quotes a verdict marker is a root (U3; review
+     * comments are never verdicts, and no root is ever edited) */
     {"quotes a check marker", RM RID RH "\n" RT "\n\n> <!-- agentic:check v1 -->",
-     false, 0, false},
+     true, 4, true},
     {"needs-human header in the evidence",
-     RM RID RH "\n" RT "\n\n```\n<!-- agentic:needs-human v1 -->\n```", false,
-     0, false},
+     RM RID RH "\n" RT "\n\n```\n<!-- agentic:needs-human v1 -->\n```", true,
+     4, true},
 };
 
 static void test_sticky__root_parse_table(void **state)
