@@ -10,7 +10,7 @@ FIXTURES_OUT="$out" python3 fixtures/tools/gen.py >/dev/null
 pass=0
 fail=0
 for f in "$out"/[0-9][0-9][0-9]-*.json "$out"/COVERAGE.md \
-	"$out"/publish/[0-9]*.json "$out"/publish/README.md \
+	"$out"/publish/[0-9]*.json "$out"/publish/README.md "$out"/publish/README-b.md \
 	"$out"/publish/bodies/*.md "$out"/demo/publish.json; do
 	b=${f#"$out"/}
 	if cmp -s "$f" "fixtures/$b"; then

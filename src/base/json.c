@@ -94,17 +94,46 @@ static int prescan(char *text, size_t len, struct buf *err)
 	return AA_OK;
 }
 
+/* A key and where it stands among its object's members. */
+struct key_at {
+	const char *key;
+	size_t index;
+};
+
 static int cmp_key(const void *a, const void *b)
 {
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
+	const struct key_at *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	return c ? c : (x->index > y->index) - (x->index < y->index);
 }
 
-/* Refuse an object that names a key twice, at any depth. */
-static int unique_keys(const cJSON *node, struct buf *err)
+/* One RFC 6901 reference token: "~" as "~0", "/" as "~1". */
+static void ptr_token(struct buf *ptr, const char *key)
+{
+	buf_addch(ptr, '/');
+	for (; *key; key++) {
+		if (*key == '~')
+			buf_adds(ptr, "~0");
+		else if (*key == '/')
+			buf_adds(ptr, "~1");
+		else
+			buf_addch(ptr, *key);
+	}
+}
+
+/*
+ * Refuse an object that names a key twice, at any depth. `ptr` holds the
+ * JSON pointer of `node`; on a duplicate it becomes the pointer of the
+ * member named twice (the one whose second naming comes first).
+ */
+static int unique_keys(const cJSON *node, struct buf *ptr, struct buf *err)
 {
 	const cJSON *child;
-	const char **keys = NULL;
-	size_t n = 0, i;
+	struct key_at *keys = NULL;
+	size_t n = 0, i, mark = ptr->len;
+	const char *dup = NULL;
+	size_t dup_at = 0;
 	int error = AA_OK;
 
 	if (cJSON_IsObject(node)) {
@@ -112,28 +141,55 @@ static int unique_keys(const cJSON *node, struct buf *err)
 			n++;
 		keys = xcalloc(n ? n : 1, sizeof(*keys));
 		n = 0;
-		cJSON_ArrayForEach(child, node)
-			keys[n++] = child->string ? child->string : "";
+		cJSON_ArrayForEach(child, node) {
+			keys[n].key = child->string ? child->string : "";
+			keys[n].index = n;
+			n++;
+		}
 		qsort(keys, n, sizeof(*keys), cmp_key);
 		for (i = 1; i < n; i++)
-			if (strcmp(keys[i - 1], keys[i]) == 0) {
-				buf_setf(err, "JSON object has the key \"%s\" "
-					      "twice", keys[i]);
-				error = AA_ERR;
-				break;
+			if (strcmp(keys[i - 1].key, keys[i].key) == 0 &&
+			    (!dup || keys[i].index < dup_at)) {
+				dup = keys[i].key;
+				dup_at = keys[i].index;
 			}
+		if (dup) {
+			ptr_token(ptr, dup);
+			buf_setf(err, "JSON object has the key \"%s\" twice",
+				 dup);
+			error = AA_ERR;
+		}
 		free(keys);
 	}
 	if (error == AA_OK && (cJSON_IsObject(node) || cJSON_IsArray(node))) {
-		cJSON_ArrayForEach(child, node)
-			if ((error = unique_keys(child, err)) < 0)
-				break;
+		i = 0;
+		cJSON_ArrayForEach(child, node) {
+			if (cJSON_IsObject(node))
+				ptr_token(ptr, child->string ? child->string
+							     : "");
+			else
+				buf_addf(ptr, "/%zu", i);
+			if ((error = unique_keys(child, ptr, err)) < 0)
+				return error;
+			if (ptr->len > mark) {
+				ptr->len = mark;
+				ptr->ptr[mark] = '\0';
+			}
+			i++;
+		}
 	}
 	return error;
 }
 
 int json_parse(cJSON **out, const char *text, size_t len, struct buf *err)
 {
+	return json_parse_at(out, text, len, err, NULL);
+}
+
+int json_parse_at(cJSON **out, const char *text, size_t len, struct buf *err,
+		  struct buf *where)
+{
+	struct buf ptr = BUF_INIT(BUF_MAX_SMALL);
 	const char *end = NULL;
 	char *copy;
 	int error = AA_ERR;
@@ -155,13 +211,16 @@ int json_parse(cJSON **out, const char *text, size_t len, struct buf *err)
 		buf_setf(err, "invalid JSON at byte %zu", at);
 		goto out;
 	}
-	if (unique_keys(*out, err) < 0) {
+	if (unique_keys(*out, &ptr, err) < 0) {
 		cJSON_Delete(*out);
 		*out = NULL;
+		if (where)
+			buf_add(where, ptr.ptr, ptr.len);
 		goto out;
 	}
 	error = AA_OK;
 out:
+	buf_release(&ptr);
 	free(copy);
 	return error;
 }

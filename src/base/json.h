@@ -38,6 +38,10 @@
  * message in err and *out NULL. The caller frees *out with cJSON_Delete.
  */
 int json_parse(cJSON **out, const char *text, size_t len, struct buf *err);
+/* json_parse(); when a key is named twice, `where` (when not NULL) gets
+ * the JSON pointer (RFC 6901) of that member appended. */
+int json_parse_at(cJSON **out, const char *text, size_t len, struct buf *err,
+		  struct buf *where);
 
 /* Flags for jget_*: the field may be absent / may be null. */
 #define JOPT 1u

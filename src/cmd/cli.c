@@ -180,6 +180,11 @@ static int pr_ref(struct cli *c, const char *opt, const char *v)
 	return number(c, &c->pr, opt, num, INT32_MAX);
 }
 
+int cli_pr_ref(struct cli *c, const char *opt, const char *v)
+{
+	return pr_ref(c, opt, v);
+}
+
 static int set(struct cli *c, const struct option_def *o, const char *v)
 {
 	switch (o->bit) {

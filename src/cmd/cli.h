@@ -63,6 +63,13 @@ struct cli {
 int cli_parse(struct cli *c, int argc, char **argv, unsigned allowed,
 	      int max_args);
 
+/*
+ * A PR as --pr takes it (PUBLISH §2, B7: N, OWNER/NAME#N or a PR URL) into
+ * c->pr, and c->repo/c->pr_repo when it names a repository. Returns -1
+ * after printing one line (a GitLab merge request names GitLab); 0.
+ */
+int cli_pr_ref(struct cli *c, const char *opt, const char *v);
+
 /* The options in `allowed`, one a line with their help, or only their
  * names (--list-options); --help last. */
 void cli_print_options(FILE *f, unsigned allowed, bool names_only);

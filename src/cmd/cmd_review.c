@@ -11,13 +11,24 @@
 #include <string.h>
 
 #include "base/file.h"
+#include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "cmd/log.h"
 #include "cmd/session.h"
 #include "formats/findings.h"
 #include "formats/review_local.h"
 #include "formats/snapshot.h"
+#include "github/live.h"
 #include "run/review.h"
+
+/*
+ * Writes of one publish sent without AGENTIC_WRITE_INTERVAL_MS between
+ * them (serially still): PUBLISH §7.2 makes five (S, the pending status,
+ * the review, R, the final status) plus a delete per duplicate sticky.
+ * GitHub's one-second guidance is for "a large number" of writes (FACTS);
+ * a publish that must delete many duplicates is paced after these.
+ */
+#define PUBLISH_WRITE_BURST 8
 
 /* The findings file's text (I1's ceiling plus one byte: larger is an
  * error findings_parse names). */
@@ -35,8 +46,8 @@ static int read_findings(struct buf *text, const char *command,
 	buf_init(text, RV_MAX_INPUT_BYTES + 1);
 	error = file_read(text, path, &err);
 	if (error == AA_ETOOBIG)
-		log_error("findings: : larger than %zu bytes (I1)",
-			  RV_MAX_INPUT_BYTES);
+		log_error_bare("findings: : larger than %zu bytes (8 MiB)",
+			       RV_MAX_INPUT_BYTES);
 	else if (error < 0)
 		log_error("%s: findings '%s': %s", command, path, err.ptr);
 	buf_release(&err);
@@ -53,9 +64,19 @@ static int parse_findings(struct review_input *in, const char *text,
 	int error = findings_parse(in, text, len, &o, &err);
 
 	if (error < 0)
-		log_error("findings: %s", err.ptr);
+		log_error_bare("findings: %s", err.ptr); /* B8 */
 	buf_release(&err);
 	return error;
+}
+
+/* review-local's refusal: a findings line as B8 spells it, else an
+ * error line. */
+static void local_error(const char *msg)
+{
+	if (strncmp(msg, "findings: ", strlen("findings: ")) == 0)
+		log_error_bare("%s", msg);
+	else
+		log_error("%s", msg);
 }
 
 int cmd_review_local(int argc, char **argv)
@@ -77,7 +98,7 @@ int cmd_review_local(int argc, char **argv)
 	if (code == EXIT_OK)
 		fputs(out.ptr, stdout);
 	else
-		log_error("%s", err.ptr);
+		local_error(err.ptr);
 	buf_release(&text);
 	buf_release(&out);
 	buf_release(&err);
@@ -112,6 +133,20 @@ static void print_whole(struct session *s, const struct buf *doc,
 	fputs(doc->ptr, stdout);
 }
 
+/*
+ * Was --json asked for, wherever it stands? A usage error found while
+ * parsing (an unreadable --pr, B7) is exit 2 before any read, and with
+ * --json that prints SNAPSHOT §2's stub report even when --json comes
+ * after the option that failed.
+ */
+static bool wants_json(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--json") == 0)
+			return true;
+	return false;
+}
+
 int cmd_review_plan(int argc, char **argv)
 {
 	struct cli c = {.command = "review-plan"};
@@ -120,7 +155,8 @@ int cmd_review_plan(int argc, char **argv)
 	int code;
 
 	if (session_start(&s, &c, argc, argv, OPT_PR_REF, &code) < 0)
-		return code;
+		return code == EXIT_USAGE ? usage_exit(wants_json(argc, argv))
+					  : code;
 	engine_review_plan(&s.engine, c.pr, c.mode ? c.mode : "auto", &plan);
 	plan_noop_line(&s.report);
 	if (!c.json && (plan.len || buf_error(&plan)))
@@ -142,7 +178,7 @@ int cmd_publish(int argc, char **argv)
 	 * the network. The policy's ceiling comes from the environment and
 	 * the snapshot later; here the default and AGENTIC_MAX_FINDINGS. */
 	if (cli_parse(&c, argc, argv, command_options(c.command), 0) < 0)
-		return usage_exit(false);
+		return usage_exit(wants_json(argc, argv));
 	if (c.help) {
 		usage_command(c.command);
 		return EXIT_OK;
@@ -157,15 +193,17 @@ int cmd_publish(int argc, char **argv)
 		return usage_exit(c.json);
 	if (session_start(&s, &c, argc, argv, OPT_PR_REF, &code) < 0) {
 		review_input_release(&in);
-		return code;
+		return code == EXIT_USAGE ? usage_exit(c.json) : code;
 	}
 	if (in.nfindings > (size_t)s.policy.max_findings) {
-		log_error("findings: /findings: more than %lld findings "
-			  "(max_findings)", (long long)s.policy.max_findings);
+		log_error_bare("findings: /findings: more than %lld findings "
+			       "(max_findings)",
+			       (long long)s.policy.max_findings);
 		review_input_release(&in);
 		session_release(&s);
 		return usage_exit(c.json);
 	}
+	github_live_write_burst(s.gh, PUBLISH_WRITE_BURST);
 	engine_publish(&s.engine, c.pr, &in, c.dry_run, &dry);
 	review_input_release(&in);
 	if (c.dry_run && !c.json)
@@ -194,7 +232,7 @@ static void replay_local(struct session *s, const struct snap_command *cmd)
 		st->extra = buf_detach(&extra, NULL);
 		step_finish(&s->report, st, OUT_PLANNED, EXIT_OK);
 	} else {
-		log_error("%s", err.ptr);
+		local_error(err.ptr);
 		step_reason(st, "%s", err.ptr);
 		step_finish(&s->report, st,
 			    code == EXIT_USAGE ? OUT_ERROR : OUT_REFUSED, code);
@@ -203,17 +241,43 @@ static void replay_local(struct session *s, const struct snap_command *cmd)
 	buf_release(&err);
 }
 
+/*
+ * B7: a snapshot's `command.pr` given as --pr takes it; a repository
+ * other than the snapshot's is a usage error before any read. Returns
+ * the PR, or 0 after printing one line.
+ */
+static int64_t replay_pr(const struct session *s, const struct snap_command *cmd)
+{
+	struct cli c = {.command = "replay"};
+
+	if (!cmd->pr_ref)
+		return cmd->pr;
+	if (cli_pr_ref(&c, "command.pr", cmd->pr_ref) < 0)
+		return 0;
+	if (c.repo && s->snap.repository &&
+	    !str_eq_nocase(c.repo, s->snap.repository)) {
+		log_error("replay: command.pr: '%s' names %s, not the "
+			  "snapshot's repository %s", cmd->pr_ref, c.repo,
+			  s->snap.repository);
+		return 0;
+	}
+	return c.pr;
+}
+
 int replay_command(struct session *s, bool dry_run)
 {
 	const struct snap_command *cmd = s->snap.command;
 	struct review_input in = {0};
+	int64_t pr = 0;
 
+	if (cmd->name != SNAP_CMD_LOCAL && !(pr = replay_pr(s, cmd)))
+		return -1; /* the stub report, exit 2 */
 	switch (cmd->name) {
 	case SNAP_CMD_LOCAL:
 		replay_local(s, cmd);
 		return 0;
 	case SNAP_CMD_PLAN:
-		engine_review_plan(&s->engine, cmd->pr, cmd->mode, NULL);
+		engine_review_plan(&s->engine, pr, cmd->mode, NULL);
 		plan_noop_line(&s->report);
 		return 0;
 	case SNAP_CMD_PUBLISH:
@@ -224,7 +288,7 @@ int replay_command(struct session *s, bool dry_run)
 			s->dry_run = true;
 			s->report.dry_run = true;
 		}
-		engine_publish(&s->engine, cmd->pr, &in, s->dry_run, NULL);
+		engine_publish(&s->engine, pr, &in, s->dry_run, NULL);
 		review_input_release(&in);
 		return 0;
 	}

@@ -52,7 +52,7 @@ void log_escape_command(struct buf *out, const char *s)
 	}
 }
 
-static void emit(enum note_level level, const char *text)
+static void emit_as(enum note_level level, const char *text, bool bare)
 {
 	static const char *const cmd[] = {"error", "warning", "notice", NULL};
 	static const char *const word[] = {"error: ", "warning: ", "", ""};
@@ -65,7 +65,8 @@ static void emit(enum note_level level, const char *text)
 		buf_addf(&line, "::%s::", cmd[level]);
 		log_escape_command(&line, safe.ptr);
 	} else {
-		buf_addf(&line, "agentic-apply: %s%s", word[level], safe.ptr);
+		buf_addf(&line, "agentic-apply: %s%s", bare ? "" : word[level],
+			 safe.ptr);
 	}
 	buf_addch(&line, '\n');
 	fputs(line.ptr, stderr);
@@ -73,9 +74,26 @@ static void emit(enum note_level level, const char *text)
 	buf_release(&safe);
 }
 
+static void emit(enum note_level level, const char *text)
+{
+	emit_as(level, text, false);
+}
+
 void log_note(enum note_level level, const char *text)
 {
 	emit(level, text);
+}
+
+void log_error_bare(const char *fmt, ...)
+{
+	struct buf b = BUF_INIT(BUF_MAX_SMALL);
+	va_list ap;
+
+	va_start(ap, fmt);
+	buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	emit_as(NOTE_ERROR, b.ptr, true);
+	buf_release(&b);
 }
 
 static void vlog(enum note_level level, const char *fmt, va_list ap)

@@ -24,6 +24,9 @@ void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_note(enum note_level level, const char *text);
+/* An error line whose text carries its own subject, without "error: "
+ * (PUBLISH B8: `agentic-apply: findings: <pointer>: <reason>`). */
+void log_error_bare(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Append s with every control character made visible (\n, \xNN). */
 void log_escape(struct buf *out, const char *s);

@@ -163,6 +163,7 @@ void snapshot_release(struct snapshot *s)
 	free(s->faults);
 	if (s->command) {
 		free(s->command->findings);
+		free(s->command->pr_ref);
 		free(s->command->mode);
 		free(s->command);
 	}

@@ -200,7 +200,9 @@ struct snap_fault {
 enum snap_command_name { SNAP_CMD_PUBLISH, SNAP_CMD_PLAN, SNAP_CMD_LOCAL };
 struct snap_command {
 	enum snap_command_name name;
-	int64_t pr;         /* 0 for review-local */
+	int64_t pr;         /* 0 for review-local, and until pr_ref is read */
+	char *pr_ref;       /* B7: `pr` given as OWNER/REPO#N or a URL (what
+			     * --pr takes); NULL when given as a number */
 	char *findings;     /* the findings file's text (an object as compact
 			     * JSON; a string as it is); NULL for review-plan */
 	size_t findings_len;

@@ -159,6 +159,7 @@ void review_state_release(struct review_state *s)
 		free(r->category);
 	}
 	free(s->rows);
+	free(s->base);
 	free_strv(s->clean, s->nclean);
 	memset(s, 0, sizeof(*s));
 }

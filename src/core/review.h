@@ -246,6 +246,7 @@ struct review_state {
 	bool complete;           /* false when a nits row hid findings */
 	int64_t iteration;
 	uint32_t next;           /* next= */
+	char *base;              /* base= decoded (B3); NULL: absent */
 	struct rv_state_row *rows;
 	size_t nrows;
 	char **clean;            /* `clean` slugs */

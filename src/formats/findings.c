@@ -729,8 +729,10 @@ int findings_parse(struct review_input *out, const char *text, size_t len,
 			RV_MAX_INPUT_BYTES);
 		goto out;
 	}
-	if (json_parse(&root, text ? text : "", len, &jerr) < 0) {
-		fi_fail(&c, "%s", jerr.ptr);
+	if (json_parse_at(&root, text ? text : "", len, &jerr, &c.ptr) < 0) {
+		/* B8: a duplicate key names its member; the text is no JSON
+		 * object otherwise (an empty pointer). */
+		fi_fail(&c, "%s", c.ptr.len ? "duplicate key" : jerr.ptr);
 		goto out;
 	}
 	if (!cJSON_IsObject(root)) {

@@ -391,6 +391,8 @@ status:
 	status = cJSON_GetObjectItemCaseSensitive(o, "status");
 	if (cJSON_IsString(status) && strcmp(status->valuestring, "timeout") == 0) {
 		f->timeout = true;
+	} else if (f->lost_response && (!status || cJSON_IsNull(status))) {
+		f->status = 502; /* PUBLISH §8: lost_response's default */
 	} else {
 		int64_t code;
 

@@ -80,10 +80,11 @@ thread_root(const struct snap_pull *p, const struct snap_review_comment *c)
 }
 
 /*
- * PUBLISH §8: a pull with review comments and no `threads` has the
- * threads they make — one per root comment, holding its replies — so the
- * gate sees what GitHub (and fakehub) would show. The id is "PRRT_<root
- * id>", the link the root's.
+ * PUBLISH §8: a pull's review comments make threads — one per root
+ * comment, holding its replies — beside the `threads` it lists (a listed
+ * thread of the same id is that thread), so the gate sees what GitHub
+ * (and fakehub) would show: every review comment is in a thread. The id
+ * is "PRRT_<root id>", the link the root's (P34).
  */
 static void derive_threads(struct snap_pull *p)
 {
@@ -120,8 +121,7 @@ int snapshot_load_publish_parts(struct snap_pull *p, const cJSON *o,
 		      p->nreview_comments, load_review_comment, err) ||
 	    LOAD_LIST(o, path, "files", p->files, p->nfiles, load_file, err))
 		return AA_ERR;
-	if (!cJSON_GetObjectItemCaseSensitive(o, "threads"))
-		derive_threads(p);
+	derive_threads(p);
 	return AA_OK;
 }
 
@@ -182,8 +182,13 @@ int snapshot_load_command(struct snapshot *s, const cJSON *root,
 	if (jget_bool(&c->dry_run, cmd, "command", "dry_run", JOPT | JNULL,
 		      err))
 		goto out;
+	/* B7: what --pr takes; a string is resolved by the command (which
+	 * repository it names is a usage question, not a snapshot's). */
 	if (c->name != SNAP_CMD_LOCAL &&
-	    jget_int(&c->pr, cmd, "command", "pr", 0, 1, SNAP_MAX_NUMBER, err))
+	    (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(cmd, "pr"))
+		     ? jget_str(&c->pr_ref, cmd, "command", "pr", 0, err)
+		     : jget_int(&c->pr, cmd, "command", "pr", 0, 1,
+				SNAP_MAX_NUMBER, err)))
 		goto out;
 	if (c->name == SNAP_CMD_PLAN) {
 		if (jget_str(&c->mode, cmd, "command", "mode", JOPT | JNULL,
@@ -290,7 +295,10 @@ void snapshot_write_command(struct jw *w, const struct snap_command *c)
 	jw_obj_begin(w);
 	jw_key(w, "name");
 	jw_str(w, command_names[c->name]);
-	if (c->pr) {
+	if (c->pr_ref) {
+		jw_key(w, "pr");
+		jw_str(w, c->pr_ref);
+	} else if (c->pr) {
 		jw_key(w, "pr");
 		jw_int(w, c->pr);
 	}

@@ -136,7 +136,7 @@ void status_payload(struct buf *out, enum rv_tier tier,
 /* --- reading back (U1-U3, §5.3, H5) --- */
 
 struct sticky_info {
-	bool is_sticky; /* U1: the marker line outside fenced code */
+	bool is_sticky; /* U1, B1: comment_kind() says KIND_STICKY */
 	int version;    /* the one version= value, else 0 */
 	/* U2's marker half: exactly one distinct valid sha= and status=
 	 * value, and no invalid sha=/status= line. */
@@ -149,6 +149,9 @@ struct sticky_info {
 	 * rows (H5: from_rows, complete false when a row hid findings). */
 	bool state_malformed;
 	struct review_state state;
+	/* B5: the highest F-number of the rows of blocks 6-8 of a version-2
+	 * sticky, whether or not it has a state block (0: none). */
+	uint32_t rows_max_id;
 };
 
 /*
@@ -161,7 +164,15 @@ int sticky_parse(struct sticky_info *out, const char *untrusted_body,
                  size_t len);
 void sticky_info_release(struct sticky_info *s);
 
-/* U3's reading of a root's text. No allocation. */
+/* A piece of an untrusted body: a view, not NUL-terminated (p NULL: the
+ * piece is absent). */
+struct root_text {
+	const char *p;
+	size_t n;
+};
+
+/* U3's reading of a root's text, and the texts H5 hands back to the
+ * skill. No allocation: the texts are views into the body. */
 struct root_info {
 	bool is_root;
 	uint32_t id;
@@ -169,9 +180,15 @@ struct root_info {
 	char slug[RV_MAX_SLUG + 1];
 	bool has_head;
 	char head[SHA_BUF]; /* head= of the marker run, lower case */
+	/* §5.4's blocks after the title, as rendered: the first
+	 * `**Failure mode**: ` and `**Mitigation**: ` lines' values, and
+	 * the text fenced under `<details><summary>Evidence</summary>`
+	 * (absent unless its fence closes). */
+	struct root_text failure_mode, mitigation, evidence;
 };
 
-/* Parse a review comment body (len bytes). Fills *out; never fails. */
+/* Parse a review comment body (len bytes). Fills *out; never fails. The
+ * one reader of a root, for every command (publish's U3, the plan's H5). */
 void root_parse(struct root_info *out, const char *untrusted_body, size_t len);
 
 /* --- the text rules of §5.1, exposed for tests --- */

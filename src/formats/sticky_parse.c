@@ -4,10 +4,13 @@
  * sticky without one, its rows (H5); and a root's markers and title (U3).
  *
  * The text is untrusted: any author can write a comment that looks like a
- * sticky. So the reading is strict. A marker must be the whole line
- * (trailing whitespace and CR aside) outside fenced code, found by the one
- * fence scanner the verdict parser uses (core/marker.h); a state block
- * that is not exactly what sticky_render() writes is no state at all.
+ * sticky, and the conductor's verdicts (same account) may quote one. So
+ * the reading is strict. Which kind a comment is comes from core/kind.h
+ * alone (B1: the sticky marker is the first line, and a verdict marker
+ * anywhere makes a verdict); the other marker lines must be whole lines
+ * (trailing whitespace and CR aside) outside fenced code, found by the
+ * one fence scanner the verdict parser uses (core/marker.h); a state
+ * block that is not exactly what sticky_render() writes is no state.
  */
 #include "formats/sticky.h"
 
@@ -264,13 +267,14 @@ static void row_free(struct rv_state_row *r)
 	memset(r, 0, sizeof(*r));
 }
 
-/* `<!-- pr-review:state=1 iteration=<i> next=<m>` */
+/* `<!-- pr-review:state=1 iteration=<i> next=<m>[ base=<ref>]` (B3: a
+ * state written before B3 has no base=, and binds no base). */
 static bool state_header(struct review_state *s, struct mview l)
 {
 	struct fields f;
 	int64_t v;
 
-	if (!split(&f, l, 4) || f.n != 4 || !eq(f.v[0], "<!--") ||
+	if (!split(&f, l, 5) || f.n < 4 || !eq(f.v[0], "<!--") ||
 	    !eq(f.v[1], "pr-review:state=1") || !starts(f.v[2], "iteration=") ||
 	    !starts(f.v[3], "next="))
 		return false;
@@ -285,6 +289,13 @@ static bool state_header(struct review_state *s, struct mview l)
 	    v < 1)
 		return false;
 	s->next = (uint32_t)v;
+	if (f.n == 5) {
+		if (!starts(f.v[4], "base=") ||
+		    field_str(&s->base, mvw(f.v[4].p + 5, f.v[4].n - 5),
+		              false) ||
+		    !s->base[0] || !text_ok(s->base, RV_MAX_BASE))
+			return false;
+	}
 	return true;
 }
 
@@ -421,9 +432,7 @@ static void outside_line(struct scan *s, struct mview l)
 {
 	struct mview v;
 
-	if (eq(l, STICKY_MARKER))
-		s->out->is_sticky = true;
-	else if (marker_value(l, "<!-- pr-review:sha=", &v))
+	if (marker_value(l, "<!-- pr-review:sha=", &v))
 		sha_line(s, v);
 	else if (marker_value(l, "<!-- pr-review:status=", &v))
 		status_line(s, v);
@@ -594,6 +603,16 @@ static void rows_line(struct review_state *st, struct rows_scan *rs,
 		rows_row(st, rs, l);
 }
 
+static uint32_t rows_max(const struct review_state *st)
+{
+	uint32_t max = 0;
+
+	for (size_t i = 0; i < st->nrows; i++)
+		if (st->rows[i].id > max)
+			max = st->rows[i].id;
+	return max;
+}
+
 static void parse_rows(struct review_state *st, const char *body, size_t len)
 {
 	struct marker_fence fence;
@@ -625,6 +644,10 @@ int sticky_parse(struct sticky_info *out, const char *untrusted_body,
 		return AA_ERR;
 	memset(&s, 0, sizeof(s));
 	s.out = out;
+	/* U1 with B1: the first line is the marker, and no verdict marker
+	 * stands anywhere (core/kind.h decides, for every command). */
+	out->is_sticky = comment_kind(PLACE_ISSUE, untrusted_body, len) ==
+	                 KIND_STICKY;
 	while (marker_next_line(untrusted_body, len, &off, &line)) {
 		bool fenced = marker_fence_line(&fence, line, ++no);
 		struct mview l = rstrip(line);
@@ -649,11 +672,19 @@ int sticky_parse(struct sticky_info *out, const char *untrusted_body,
 		out->state = s.st;
 		out->state.present = true;
 		out->state.complete = true;
+		if (out->is_sticky && out->version == STICKY_VERSION) {
+			struct review_state rows = {0};
+
+			parse_rows(&rows, untrusted_body, len);
+			out->rows_max_id = rows_max(&rows);
+			review_state_release(&rows);
+		}
 		return 0;
 	}
 	review_state_release(&s.st);
 	if (out->is_sticky && out->version == STICKY_VERSION) {
 		parse_rows(&out->state, untrusted_body, len);
+		out->rows_max_id = rows_max(&out->state);
 		/* The rows never hold all a state block held (collapsed
 		 * nits, next=): after a broken block they are a floor. */
 		if (out->state_malformed)
@@ -704,6 +735,58 @@ static bool title_ok(struct root_info *r, struct mview l, uint32_t id)
 	return true;
 }
 
+#define ROOT_FAILURE_MODE "**Failure mode**: "
+#define ROOT_MITIGATION   "**Mitigation**: "
+#define ROOT_EVIDENCE     "<details><summary>Evidence</summary>"
+
+/* A line of backticks only, at least three: its length, else 0. */
+static size_t fence_of(struct mview l)
+{
+	size_t i = 0;
+
+	while (i < l.n && l.p[i] == '`')
+		i++;
+	return i == l.n && i >= 3 ? i : 0;
+}
+
+/* The blocks after a root's title (§5.4): the texts H5 reads. */
+static void root_texts(struct root_info *out, const char *body, size_t len,
+                       size_t off)
+{
+	struct mview line;
+	size_t fence = 0, start = 0;
+	int stage = 0; /* 0 fields, 1 before the fence, 2 inside it */
+
+	while (marker_next_line(body, len, &off, &line)) {
+		struct mview l = rstrip(line);
+
+		if (stage == 2) {
+			if (l.n == fence && fence_of(l) == fence) {
+				size_t end = (size_t)(line.p - body);
+
+				out->evidence.p = body + start;
+				out->evidence.n = end > start ? end - start - 1 : 0;
+				return;
+			}
+		} else if (stage == 1) {
+			if (!l.n)
+				continue;
+			if (!(fence = fence_of(l)))
+				return;
+			start = off;
+			stage = 2;
+		} else if (starts(l, ROOT_FAILURE_MODE) && !out->failure_mode.p) {
+			out->failure_mode.p = l.p + strlen(ROOT_FAILURE_MODE);
+			out->failure_mode.n = l.n - strlen(ROOT_FAILURE_MODE);
+		} else if (starts(l, ROOT_MITIGATION) && !out->mitigation.p) {
+			out->mitigation.p = l.p + strlen(ROOT_MITIGATION);
+			out->mitigation.n = l.n - strlen(ROOT_MITIGATION);
+		} else if (eq(l, ROOT_EVIDENCE)) {
+			stage = 1;
+		}
+	}
+}
+
 void root_parse(struct root_info *out, const char *untrusted_body, size_t len)
 {
 	struct mview line, v;
@@ -713,8 +796,11 @@ void root_parse(struct root_info *out, const char *untrusted_body, size_t len)
 	bool bad = false, head_bad = false, run = true;
 
 	memset(out, 0, sizeof(*out));
-	if (!marker_next_line(untrusted_body, len, &off, &line) ||
-	    !eq(rstrip(line), ROOT_MARKER))
+	/* U3: the first line is the root marker (core/kind.c; a verdict
+	 * marker elsewhere does not matter on the diff, P46). */
+	if (comment_kind(PLACE_REVIEW, untrusted_body, len) !=
+	        KIND_FINDING_ROOT ||
+	    !marker_next_line(untrusted_body, len, &off, &line))
 		return;
 	while (marker_next_line(untrusted_body, len, &off, &line)) {
 		struct mview l = rstrip(line);
@@ -729,6 +815,7 @@ void root_parse(struct root_info *out, const char *untrusted_body, size_t len)
 			if (!bad && id && title_ok(out, l, id)) {
 				out->is_root = true;
 				out->id = id;
+				root_texts(out, untrusted_body, len, off);
 			}
 			break;
 		}

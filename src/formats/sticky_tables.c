@@ -229,10 +229,11 @@ static void gap_blocks(struct rd *r, const struct rv_gap *g)
 	rv_one(r->out, g->spec_quote, RV_ONE_CAP_LONG, false);
 	buf_adds(sr_block(r), "**Code quote**: ");
 	rv_one(r->out, g->code_quote, RV_ONE_CAP_LONG, false);
+	buf_adds(sr_block(r), "**Question for spec author**:");
+	/* §5.2 block 13: the numbered questions are a block of their own. */
 	o = sr_block(r);
-	buf_adds(o, "**Question for spec author**:");
 	for (size_t i = 0; i < g->nquestions; i++) {
-		buf_addf(o, "\n%zu. ", i + 1);
+		buf_addf(o, i ? "\n%zu. " : "%zu. ", i + 1);
 		rv_one(o, g->questions[i], RV_ONE_CAP, false);
 	}
 	if (g->closing) {
@@ -364,9 +365,10 @@ void sr_block_footer(struct rd *r)
 		buf_addch(o, '`');
 	}
 	o = sr_block(r);
-	buf_addf(o, "<!-- pr-review:state=%d iteration=%lld next=%u",
+	buf_addf(o, "<!-- pr-review:state=%d iteration=%lld next=%u base=",
 	         STICKY_STATE_VERSION, (long long)r->d->iteration,
 	         r->d->next_id);
+	sticky_pct_encode(o, in->base);
 	for (size_t i = 0; i < r->n; i++)
 		state_line(o, &r->f[i]);
 	if (in->nclean) {

@@ -52,6 +52,20 @@ void github_live_fuzz(int which, const char *data, size_t len)
 		free(cursor);
 		history_reads_release(&pending);
 		snap_pull_release(&out);
+		/* The same node as a pr-review read's page (review_pull.c):
+		 * comments with their histories, threads with their review
+		 * comments, commits. */
+		{
+			struct gh_review_pull rv;
+			struct review_more rest;
+
+			memset(&rv, 0, sizeof(rv));
+			review_more_init(&rest);
+			for (k = 0; k < ARRAY_SIZE(review_conns); k++)
+				review_dec_page(&l, &rv, k, pr, &rest, &err);
+			review_more_release(&rest);
+			gh_review_pull_release(&rv);
+		}
 		break;
 	}
 	case LIVE_FUZZ_EDITS: {

@@ -79,6 +79,44 @@ void pull_query(struct buf *q, unsigned parts, bool edits)
 	buf_adds(q, "}");
 }
 
+/*
+ * PUBLISH's reads (review_pull.c): the comments with their edit histories
+ * (U2 needs the sticky's whole history, T2 the verdicts'), the review
+ * threads with their comments (U3's roots, H4's replies), the commits (H3's
+ * ancestry). Each a connection of the pull, paged like conns[].
+ */
+const struct conn_query review_conns[LIVE_REVIEW_NCONNS] = {
+	{RV_READ_COMMENTS, "comments", "comments(first:100",
+	 "){nodes{id fullDatabaseId author{__typename login} body createdAt "
+	 "lastEditedAt editor{__typename login} url "
+	 "userContentEdits(first:100){" EDITS_SELECTION "}"},
+	{RV_READ_ROOTS, "reviewThreads", "reviewThreads(first:100",
+	 "){nodes{comments(first:100){nodes{fullDatabaseId "
+	 "author{__typename login} body path line startLine commit{oid} "
+	 "replyTo{fullDatabaseId} pullRequestReview{fullDatabaseId} "
+	 "createdAt url} pageInfo{hasNextPage endCursor}}}"},
+	{RV_READ_COMMITS, "commits", "commits(first:100",
+	 "){totalCount nodes{commit{oid}}"},
+};
+
+void review_query(struct buf *q, unsigned what, bool viewer)
+{
+	size_t i;
+
+	buf_addf(q, "%s{", query_number);
+	if (viewer)
+		buf_adds(q, "viewer{__typename login} ");
+	buf_addf(q, "repository(owner:$owner,name:$name){pullRequest("
+		    "number:$number){%s", pull_fields);
+	for (i = 0; i < ARRAY_SIZE(review_conns); i++)
+		if (what & review_conns[i].part)
+			buf_addf(q, " %s%s%s", review_conns[i].head,
+				 review_conns[i].tail, page_info);
+	if (what & RV_READ_STATUS)
+		buf_addf(q, " %s", head_status);
+	buf_adds(q, "}}}");
+}
+
 void page_query(struct buf *q, const struct conn_query *c)
 {
 	buf_addf(q, "%s{repository(owner:$owner,name:$name){pullRequest("
@@ -183,6 +221,7 @@ const char *const gql_kind_names[GQL_NKINDS] = {
 	[GQL_OPEN_PULLS] = "open_pulls",
 	[GQL_AHEAD] = "ahead",	       [GQL_EDITS] = "edits",
 	[GQL_LABEL] = "label",	       [GQL_BASE] = "base",
+	[GQL_REVIEW] = "review",
 };
 
 enum gql_kind gql_kind_of(const char *query)
@@ -255,6 +294,19 @@ void github_live_queries(struct buf *out)
 		buf_reset(&q);
 		page_query(&q, &conns[i]);
 		emit_query(&w, conns[i].field, q.ptr);
+	}
+	/* Every subset of what a pr-review read can ask for (review_pull). */
+	for (parts = 0; parts < (RV_READ_VIEWER << 1); parts++) {
+		buf_setf(&name, "review read 0x%02x", parts);
+		buf_reset(&q);
+		review_query(&q, parts, parts & RV_READ_VIEWER);
+		emit_query(&w, name.ptr, q.ptr);
+	}
+	for (i = 0; i < ARRAY_SIZE(review_conns); i++) {
+		buf_setf(&name, "review %s page", review_conns[i].field);
+		buf_reset(&q);
+		page_query(&q, &review_conns[i]);
+		emit_query(&w, name.ptr, q.ptr);
 	}
 	emit_query(&w, "open pulls", open_pulls_query);
 	emit_query(&w, "probe", probe_query);

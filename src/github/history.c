@@ -76,9 +76,8 @@ int cmp_edit(const void *a, const void *b)
 	return (x->edited_at > y->edited_at) - (x->edited_at < y->edited_at);
 }
 
-/* The rest of one comment's history, page after page from `cursor`. */
-static int edits_pages(struct live *l, struct snap_comment *c,
-		       const char *node, char **cursor, struct buf *err)
+int edits_pages(struct live *l, struct snap_comment *c, const char *node,
+		char **cursor, struct buf *err)
 {
 	struct buf v = BUF_INIT(BUF_MAX_SMALL);
 	const cJSON *data, *obj;

@@ -32,6 +32,7 @@ struct http {
 	bool no_timeout_retries;    /* http_retry_timeouts(h, false) */
 	bool broken;                /* the last token could not be set: every
 				     * request fails (never the old token) */
+	int burst;                  /* writes left to send unpaced */
 };
 
 /*
@@ -551,8 +552,10 @@ int http_request(struct http *h, const char *method, const char *path_or_url,
 		int64_t now = clock_mono_ms();
 		long pace = 0;
 
-		if (h->last_write_ms &&
-		    now - h->last_write_ms < h->cfg.write_interval_ms)
+		if (h->burst > 0)
+			h->burst--; /* http_write_burst: serial, unpaced */
+		else if (h->last_write_ms &&
+			 now - h->last_write_ms < h->cfg.write_interval_ms)
 			pace = (long)(h->cfg.write_interval_ms -
 				      (now - h->last_write_ms));
 		if (!wait_fits(h, pace)) {
@@ -911,4 +914,9 @@ void http_request_many(struct http *h, struct http_batch_item *items, size_t n,
 		it->error = http_request(h, it->body ? "POST" : "GET", it->url,
 					 it->body, true, &it->resp, &it->err);
 	}
+}
+
+void http_write_burst(struct http *h, int n)
+{
+	h->burst = n > 0 ? n : 0;
 }

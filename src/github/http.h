@@ -141,4 +141,12 @@ void http_request_many(struct http *h, struct http_batch_item *items, size_t n,
 /* Is `url` on the same scheme, host and port as the API URL? */
 bool http_same_origin(const struct http *h, const char *url);
 
+/*
+ * The next `n` writes of this client go out without write_interval_ms
+ * before them (still one at a time); the writes after them are paced
+ * again. For a command that makes a handful of writes and no more
+ * (PUBLISH §7.2); 0 paces every write.
+ */
+void http_write_burst(struct http *h, int n);
+
 #endif

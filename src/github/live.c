@@ -68,6 +68,7 @@ static void live_free(struct github *gh)
 	free(l->owner);
 	free(l->name);
 	free(l->viewer);
+	free(l->write_viewer);
 	for (i = 0; i < l->ncache; i++)
 		snap_statuses_release(&l->cache[i].st);
 	free(l->cache);
@@ -194,6 +195,13 @@ static void op_details(struct github *gh, struct gh_pull_brief *const *list,
 	buf_release(&kept);
 }
 
+static int op_review_pull(struct github *gh, int64_t pr, unsigned what,
+			  struct gh_review_pull *out)
+{
+	github_op_begin(gh);
+	return live_review_ops.review_pull(gh, pr, what, out);
+}
+
 static int op_review_comments(struct github *gh, int64_t pr,
 			      struct snap_review_comment **out, size_t *n)
 {
@@ -244,7 +252,7 @@ static int op_review_post(struct github *gh, int64_t pr, const char *commit_id,
 }
 
 static const struct github_review_ops review_ops = {
-	op_review_comments, op_files,		op_compare,	op_comment_create,
+	op_review_pull, op_review_comments, op_files,		op_compare,	op_comment_create,
 	op_comment_update,  op_comment_delete, op_review_post,
 };
 
@@ -315,6 +323,21 @@ int github_live_new(struct github **out, const struct live_config *c,
 fail:
 	live_free(&l->gh);
 	return AA_EUSAGE;
+}
+
+void github_live_write_burst(struct github *gh, int n)
+{
+	struct github *inner = github_dryrun_inner(gh);
+	struct live *l;
+
+	if (inner)
+		gh = inner;
+	if (gh->ops != &live_ops)
+		return;
+	l = L(gh);
+	http_write_burst(l->http, n);
+	if (l->read_http != l->http)
+		http_write_burst(l->read_http, n);
 }
 
 void github_live_tally(struct github *gh, struct buf *out)

@@ -39,6 +39,10 @@ int github_live_new(struct github **out, const struct live_config *c,
  */
 int github_live_app_start(struct github *gh, const char **bot_login);
 
+/* The next `n` writes of a live port (or of the live port a dry-run port
+ * wraps) go out unpaced (http_write_burst); any other port: nothing. */
+void github_live_write_burst(struct github *gh, int n);
+
 /* Counters of the port's HTTP clients (reads and writes summed). */
 void github_live_stats(struct github *gh, struct http_stats *out);
 /* The GraphQL documents sent, per kind: "kind:queries:points,…" ("" none). */

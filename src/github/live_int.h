@@ -115,6 +115,7 @@ enum gql_kind {
 	GQL_EDITS,      /* edit histories (A5) */
 	GQL_LABEL,
 	GQL_BASE,
+	GQL_REVIEW,     /* the pr-review reads (review_pull) */
 	GQL_NKINDS
 };
 extern const char *const gql_kind_names[GQL_NKINDS];
@@ -140,6 +141,9 @@ struct live {
 	char *name;
 	const struct policy *policy;
 	char *viewer;
+	/* The write token's login, read with a pr-review read sent with the
+	 * write client itself (RV_READ_VIEWER): live_user() answers from it. */
+	char *write_viewer;
 	struct cache_entry *cache; /* REST histories, one per (PR, commit) */
 	size_t ncache, acache;
 	struct live_contexts contexts; /* from the newest pull bundle */
@@ -176,6 +180,14 @@ struct conn_query {
 /* The connections of a pull, one per PART_* but PART_PULL. */
 #define LIVE_NCONNS 6
 extern const struct conn_query conns[LIVE_NCONNS];
+
+/* The connections of a pr-review read (RV_READ_COMMENTS, _ROOTS,
+ * _COMMITS), and its document: the pull's fields, those of `what`, the
+ * head's newest status per context with RV_READ_STATUS, and the token's
+ * own login with `viewer`. */
+#define LIVE_REVIEW_NCONNS 3
+extern const struct conn_query review_conns[LIVE_REVIEW_NCONNS];
+void review_query(struct buf *q, unsigned what, bool viewer);
 
 extern const char open_pulls_query[];
 extern const char probe_query[];
@@ -282,6 +294,10 @@ int dec_edits(struct snap_comment *c, const cJSON *obj, bool *more,
 	      char **cursor, struct buf *err);
 /* Is `node` an IssueComment object (with node id `id` when not NULL)? */
 int dec_comment_node(const cJSON *node, const char *id, struct buf *err);
+/* The rest of one comment's history, page after page from `cursor` (its
+ * GraphQL node id `node`), appended to c->edits. */
+int edits_pages(struct live *l, struct snap_comment *c, const char *node,
+		char **cursor, struct buf *err);
 /* qsort order of edits: oldest first. */
 int cmp_edit(const void *a, const void *b);
 /* The whole edit history of every comment in `pending`, into its comment
@@ -355,6 +371,37 @@ void live_budget(struct github *gh, int64_t *graphql, int64_t *rest);
 
 /* The pr-review reads and writes of PUBLISH.md §10. */
 extern const struct github_review_ops live_review_ops;
+/* Every review comment of PR `pr` over REST (all pages, ascending id). */
+int live_review_comments(struct github *gh, int64_t pr,
+			 struct snap_review_comment **out, size_t *n);
+/* The pull and what `what` (RV_READ_*) adds in one query, its further
+ * pages, and the edit histories the first pages did not hold; when the
+ * query fails, the parts one by one (review_pull.c). */
+int live_review_pull(struct github *gh, int64_t pr, unsigned what,
+		     struct gh_review_pull *out);
+
+/* What a page of a pr-review read leaves to read (review_pull.c). */
+struct review_edits_more {
+	int64_t comment; /* a history longer than its first page */
+	char *node;
+	char *cursor;
+};
+struct review_more {
+	char *cursors[LIVE_REVIEW_NCONNS];
+	bool more[LIVE_REVIEW_NCONNS];   /* review_conns[i] has a next page */
+	struct history_reads pending;    /* histories the answer lacks */
+	struct review_edits_more *edits;
+	size_t nedits;
+	bool threads_whole;              /* no thread longer than its page */
+};
+void review_more_init(struct review_more *rest);
+void review_more_release(struct review_more *rest);
+/* Decode one page of connection review_conns[i] of the pull node `pr`
+ * into out, no request made: what is left to read goes to `rest`.
+ * 0, or AA_ERR with the message in err. */
+int review_dec_page(const struct live *l, struct gh_review_pull *out,
+		    size_t i, const cJSON *pr, struct review_more *rest,
+		    struct buf *err);
 /* live_pull, then the whole edit history of review_login's edited comments
  * when review_login is not the trusted login (U2, A5): the ops' pull. */
 int live_pull_review(struct github *gh, int64_t number, unsigned parts,

@@ -23,6 +23,11 @@ int live_user(struct github *gh, char **login)
 	int error = AA_EAPI;
 
 	*login = NULL;
+	/* A pr-review read sent with the write token told its login. */
+	if (l->write_viewer) {
+		*login = xstrdup(l->write_viewer);
+		return AA_OK;
+	}
 	http_response_init(&r);
 	if (http_request(l->http, "GET", "/user", NULL, true, &r, &err) < 0) {
 		buf_setf(&gh->error, "%s", err.ptr);

@@ -162,8 +162,8 @@ static void rc_list_release(struct rc_list *list)
 	list->n = 0;
 }
 
-static int live_review_comments(struct github *gh, int64_t pr,
-				struct snap_review_comment **out, size_t *n)
+int live_review_comments(struct github *gh, int64_t pr,
+			 struct snap_review_comment **out, size_t *n)
 {
 	struct live *l = L(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL), what = BUF_INIT(BUF_MAX_SMALL);
@@ -499,65 +499,6 @@ static void review_body(struct buf *b, const char *commit_id, const char *body,
 	buf_adds(b, "]}");
 }
 
-/* The comments of review `id` (every page, ascending id). */
-static int review_comments_of(struct live *l, int64_t pr, int64_t id,
-			      struct rc_list *list)
-{
-	struct buf path = BUF_INIT(BUF_MAX_SMALL), what = BUF_INIT(BUF_MAX_SMALL);
-	int error;
-
-	list->v = xcalloc(1, sizeof(*list->v));
-	list->n = 0;
-	buf_addf(&path, "/repos/%s/%s/pulls/%lld/reviews/%lld/comments"
-			"?per_page=100",
-		 l->owner, l->name, (long long)pr, (long long)id);
-	buf_addf(&what, "comments of review %lld", (long long)id);
-	error = get_pages(l, path.ptr, what.ptr, dec_review_comment, list);
-	if (error == AA_OK)
-		qsort(list->v, list->n, sizeof(*list->v), cmp_rc);
-	buf_release(&path);
-	buf_release(&what);
-	return error;
-}
-
-/*
- * Which created comment is inline k: the one with its path and body (each
- * root's body names its finding, so bodies differ); else, when the review
- * holds exactly n comments, the k-th by id (GitHub creates them in the
- * order sent); else unknown.
- */
-static void match_comments(struct gh_review_posted *out,
-			   const struct gh_inline *inl, size_t n,
-			   const struct rc_list *got)
-{
-	bool *used = xcalloc(got->n ? got->n : 1, sizeof(*used));
-	bool all = true;
-
-	for (size_t k = 0; k < n; k++) {
-		out->comment_ids[k] = 0;
-		for (size_t j = 0; j < got->n; j++)
-			if (!used[j] && strcmp(got->v[j].path, inl[k].path) == 0 &&
-			    strcmp(got->v[j].body, inl[k].body) == 0) {
-				used[j] = true;
-				out->comment_ids[k] = got->v[j].id;
-				out->comment_urls[k] = xstrdup(got->v[j].html_url);
-				break;
-			}
-		all = all && out->comment_ids[k];
-	}
-	if (!all && got->n == n)
-		for (size_t k = 0; k < n; k++) {
-			free(out->comment_urls[k]);
-			out->comment_ids[k] = got->v[k].id;
-			out->comment_urls[k] = xstrdup(got->v[k].html_url);
-		}
-	/* Unknown: the review's own url stands for the comment (below). */
-	for (size_t k = 0; k < n; k++)
-		if (!out->comment_urls[k])
-			out->comment_urls[k] = xstrdup(out->html_url);
-	free(used);
-}
-
 static int live_review_post(struct github *gh, int64_t pr,
 			    const char *commit_id, const char *body,
 			    const struct gh_inline *inl, size_t n,
@@ -566,7 +507,6 @@ static int live_review_post(struct github *gh, int64_t pr,
 	struct live *l = L(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL), b = BUF_INIT(BUF_MAX_DOC);
 	struct http_response r;
-	struct rc_list got = {NULL, 0};
 	int error;
 
 	memset(out, 0, sizeof(*out));
@@ -579,22 +519,8 @@ static int live_review_post(struct github *gh, int64_t pr,
 	if (error == AA_OK && dec_created(&r, "review", &out->review_id,
 					  &out->html_url, &gh->error) < 0)
 		error = AA_EAPI;
-	if (error < 0)
-		goto out;
-	out->comment_ids = xcalloc(n ? n : 1, sizeof(*out->comment_ids));
-	out->comment_urls = xcalloc(n ? n : 1, sizeof(*out->comment_urls));
-	out->n = n;
-	/*
-	 * The answer names the review only. Its comments' ids and urls come
-	 * from one more read; when that read fails the review has landed all
-	 * the same (it is not failed): each comment gets id 0 and the
-	 * review's html_url, which links to every thread of the review.
-	 */
-	if (review_comments_of(l, pr, out->review_id, &got) < 0)
-		rc_list_release(&got);
-	match_comments(out, inl, n, &got);
-out:
-	rc_list_release(&got);
+	/* The answer names the review only: its comments' ids and links
+	 * come from the flow's next read of the review comments (W5). */
 	http_response_release(&r);
 	buf_release(&path);
 	buf_release(&b);
@@ -602,7 +528,7 @@ out:
 }
 
 const struct github_review_ops live_review_ops = {
-	live_review_comments, live_files,	   live_compare,
-	live_comment_create,  live_comment_update, live_comment_delete,
-	live_review_post,
+	live_review_pull,    live_review_comments, live_files,
+	live_compare,	     live_comment_create,  live_comment_update,
+	live_comment_delete, live_review_post,
 };

@@ -188,13 +188,14 @@ out:
 static bool synthesize(struct live *l, int64_t pr, const char *sha,
 		       unsigned need, struct snap_statuses *out)
 {
-	const struct snap_status *clean, *esc;
+	const struct snap_status *clean, *esc, *review;
 	bool ours;
 
 	if (!l->contexts.valid || strcmp(l->contexts.sha, sha) != 0)
 		return false;
 	clean = newest_of(&l->contexts.newest, l->policy->clean_context);
 	esc = newest_of(&l->contexts.newest, l->policy->escalation_context);
+	review = newest_of(&l->contexts.newest, l->policy->review_context);
 	ours = stamp_counts_for_clean(clean, l->policy, pr);
 	if ((need & STATUS_NEED_CLEAN) && clean && !ours)
 		return false;
@@ -202,13 +203,24 @@ static bool synthesize(struct live *l, int64_t pr, const char *sha,
 		return false; /* R4 compares the round's id: REST has ids */
 	if ((need & STATUS_NEED_SKIP) && esc)
 		return false;
+	/* PUBLISH U4: the newest review-context status is the newest of
+	 * review_login only when review_login wrote it (or there is none). */
+	if ((need & STATUS_NEED_REVIEW) && review &&
+	    !policy_is_review_login(l->policy, review->creator))
+		return false;
 	memset(out, 0, sizeof(*out));
 	memcpy(out->sha, sha, SHA_BUF);
-	out->v = xcalloc(1, sizeof(*out->v));
-	if (clean) {
-		snap_status_copy(&out->v[0], clean);
-		out->v[0].id = 1; /* GraphQL has no ids; only this one */
-		out->n = 1;
+	out->v = xcalloc(2, sizeof(*out->v));
+	/* GraphQL has no ids: 1, 2 (distinct contexts never compare). */
+	if (clean && need != STATUS_NEED_REVIEW) {
+		snap_status_copy(&out->v[out->n], clean);
+		out->v[out->n].id = (int64_t)out->n + 1;
+		out->n++;
+	}
+	if (review && (need & STATUS_NEED_REVIEW)) {
+		snap_status_copy(&out->v[out->n], review);
+		out->v[out->n].id = (int64_t)out->n + 1;
+		out->n++;
 	}
 	return true;
 }

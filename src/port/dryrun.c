@@ -331,6 +331,21 @@ static const struct github_review_ops *inner_review(struct dryrun *d)
 	return d->inner->ops->review;
 }
 
+static int dr_review_pull(struct github *gh, int64_t pr, unsigned what,
+			  struct gh_review_pull *out)
+{
+	struct dryrun *d = D(gh);
+	const struct github_review_ops *r = inner_review(d);
+	int error;
+
+	memset(out, 0, sizeof(*out));
+	if (!r)
+		return AA_EAPI;
+	error = r->review_pull(d->inner, pr, what, out);
+	copy_error(d);
+	return error;
+}
+
 static int dr_review_comments(struct github *gh, int64_t pr,
 			      struct snap_review_comment **out, size_t *n)
 {
@@ -423,8 +438,9 @@ static int dr_review_post(struct github *gh, int64_t pr, const char *commit_id,
 }
 
 static const struct github_review_ops dryrun_review_ops = {
-	dr_review_comments, dr_files,	       dr_compare,     dr_comment_create,
-	dr_comment_update,  dr_comment_delete, dr_review_post,
+	dr_review_pull,	   dr_review_comments, dr_files,
+	dr_compare,	   dr_comment_create,  dr_comment_update,
+	dr_comment_delete, dr_review_post,
 };
 
 static const struct github_ops dryrun_ops = {

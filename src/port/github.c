@@ -51,10 +51,15 @@ void github_free(struct github *gh)
 
 void gh_review_posted_release(struct gh_review_posted *r)
 {
-	for (size_t i = 0; i < r->n; i++)
-		free(r->comment_urls[i]);
-	free(r->comment_urls);
-	free(r->comment_ids);
 	free(r->html_url);
+	memset(r, 0, sizeof(*r));
+}
+
+void gh_review_pull_release(struct gh_review_pull *r)
+{
+	gh_pull_release(&r->pull);
+	for (size_t i = 0; i < r->nrc; i++)
+		snap_review_comment_release(&r->rc[i]);
+	free(r->rc);
 	memset(r, 0, sizeof(*r));
 }

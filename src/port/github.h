@@ -49,6 +49,10 @@ struct gh_pull {
 #define STATUS_NEED_LOOKUPS 15u
 /* Not a lookup but the whole history, every page (A9: an older round). */
 #define STATUS_NEED_HISTORY (1u << 4)
+/* The newest status of the review context, when its creator is the review
+ * login (PUBLISH U4, W3): enough to tell whether it says what publish would
+ * write. */
+#define STATUS_NEED_REVIEW (1u << 5)
 
 /* One open pull request of a listing. */
 /* What a listing of the open PRs reads (open_pulls). */
@@ -88,15 +92,39 @@ struct gh_inline {
 	const char *body;
 };
 
-/* What a posted COMMENT review created. */
+/* What a posted COMMENT review created: the review. Its comments' ids and
+ * links come from reading the review comments again (W5's re-read). */
 struct gh_review_posted {
 	int64_t review_id;
 	char *html_url;       /* the review's */
-	int64_t *comment_ids; /* one per inline, in order */
-	char **comment_urls;
-	size_t n;
 };
 void gh_review_posted_release(struct gh_review_posted *r);
+
+/* What review_pull() reads beside the pull's own fields (PUBLISH §6 H1,
+ * §7.1 and the re-reads of §7.2). */
+#define RV_READ_COMMENTS (1u << 0) /* the issue comments, with the edit
+				    * histories U2 and T2 need */
+#define RV_READ_ROOTS (1u << 1)    /* every review comment (U3, H4) */
+#define RV_READ_COMMITS (1u << 2)  /* the PR's commits (H3's ancestry) */
+#define RV_READ_STATUS (1u << 3)   /* let statuses() of the head answer
+				    * STATUS_NEED_REVIEW without a request,
+				    * where the port can */
+#define RV_READ_VIEWER (1u << 4)   /* let user() answer without a request,
+				    * where the port can read the write
+				    * token's login in the same read */
+
+/* What review_pull() read. */
+struct gh_review_pull {
+	/* PART_PULL, with PART_COMMENTS (RV_READ_COMMENTS) and PART_COMMITS
+	 * (RV_READ_COMMITS); `ok` and `failed` say which parts were read. */
+	struct gh_pull pull;
+	/* RV_READ_ROOTS: every review comment, ascending id; rc_ok false
+	 * when they could not be read. */
+	struct snap_review_comment *rc;
+	size_t nrc;
+	bool rc_ok;
+};
+void gh_review_pull_release(struct gh_review_pull *r);
 
 /*
  * The writes and reads only the pr-review commands make (PUBLISH.md §10):
@@ -106,6 +134,15 @@ void gh_review_posted_release(struct gh_review_posted *r);
  * caller re-reads to learn which, §7.2).
  */
 struct github_review_ops {
+	/*
+	 * The pull (fresh: never a read-ahead) and what `what` (RV_READ_*)
+	 * adds, in as few requests as the port can. AA_ENOTFOUND when there
+	 * is no such PR; AA_OK otherwise, even when some parts failed (see
+	 * out->pull.ok/failed and out->rc_ok); a port that must read the parts
+	 * apart reads them one by one, so a failure is pinned to its part.
+	 */
+	int (*review_pull)(struct github *gh, int64_t pr, unsigned what,
+			   struct gh_review_pull *out);
 	/* Every review comment of the PR (all pages, ascending id). */
 	int (*review_comments)(struct github *gh, int64_t pr,
 			       struct snap_review_comment **out, size_t *n);

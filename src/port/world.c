@@ -98,7 +98,8 @@ static int world_user(struct github *gh, char **login)
 
 	github_op_begin(gh);
 	*login = NULL;
-	if ((error = fault_hit(W(gh), FAULT_READ, READ_USER, 0, NULL)) < 0)
+	if (!W(gh)->viewer_read &&
+	    (error = fault_hit(W(gh), FAULT_READ, READ_USER, 0, NULL)) < 0)
 		return error == AA_ENOTFOUND ? AA_EAPI : error;
 	*login = xstrdup(world_viewer(W(gh)));
 	return AA_OK;

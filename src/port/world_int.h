@@ -19,6 +19,9 @@ struct world {
 	int64_t calls;       /* reads (per part) and writes made so far */
 	struct buf *trace;   /* when set: one line per call */
 	int64_t now;
+	/* review_pull read the viewer (RV_READ_VIEWER): user() answers
+	 * without a call of its own, as the live port does. */
+	bool viewer_read;
 };
 
 static inline struct world *W(struct github *gh)

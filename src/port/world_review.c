@@ -403,8 +403,6 @@ static int wr_review_post(struct github *gh, int64_t pr, const char *commit_id,
 	r->submitted_at = w->now;
 
 	next = max_review_comment_id(w->s) + 1;
-	out->comment_ids = xcalloc(n ? n : 1, sizeof(int64_t));
-	out->comment_urls = xcalloc(n ? n : 1, sizeof(char *));
 	p->review_comments = xrealloc(
 		p->review_comments,
 		st_mult(p->nreview_comments + n + 1, sizeof(*p->review_comments)));
@@ -424,10 +422,7 @@ static int wr_review_post(struct github *gh, int64_t pr, const char *commit_id,
 		c->review_id = r->id;
 		c->created_at = w->now;
 		c->html_url = urlf(w, pr, "discussion_r", c->id);
-		out->comment_ids[i] = c->id;
-		out->comment_urls[i] = xstrdup(c->html_url);
 	}
-	out->n = n;
 	out->review_id = r->id;
 	out->html_url = urlf(w, pr, "pullrequestreview-", r->id);
 	if (lost) {
@@ -437,7 +432,37 @@ static int wr_review_post(struct github *gh, int64_t pr, const char *commit_id,
 	return AA_OK;
 }
 
+/*
+ * review_pull over the snapshot: the parts one by one, each with its own
+ * fault, as the live port reads them when its one query fails. The viewer
+ * read with it (a `user` fault that lets it pass) answers the next user().
+ */
+static int wr_review_pull(struct github *gh, int64_t pr, unsigned what,
+			  struct gh_review_pull *out)
+{
+	struct world *w = W(gh);
+	unsigned parts = PART_PULL;
+	int error;
+
+	memset(out, 0, sizeof(*out));
+	if (what & RV_READ_COMMENTS)
+		parts |= PART_COMMENTS;
+	if (what & RV_READ_COMMITS)
+		parts |= PART_COMMITS;
+	error = w->gh.ops->pull(gh, pr, parts | PART_FRESH, &out->pull);
+	if (error < 0)
+		return error;
+	if (what & RV_READ_ROOTS)
+		out->rc_ok = wr_review_comments(gh, pr, &out->rc,
+						&out->nrc) == AA_OK;
+	if ((what & RV_READ_VIEWER) && !w->viewer_read &&
+	    world_fault(w, FAULT_READ, READ_USER, 0, NULL, 0, NULL) == AA_OK)
+		w->viewer_read = true;
+	return AA_OK;
+}
+
 const struct github_review_ops world_review_ops = {
-	wr_review_comments, wr_files,	       wr_compare,	  wr_comment_create,
-	wr_comment_update,  wr_comment_delete, wr_review_post,
+	wr_review_pull,	   wr_review_comments, wr_files,
+	wr_compare,	   wr_comment_create,  wr_comment_update,
+	wr_comment_delete, wr_review_post,
 };

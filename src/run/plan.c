@@ -6,6 +6,7 @@
  */
 #include <ctype.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -207,60 +208,29 @@ static void json_replies(struct jw *w, struct plan *pl)
 	jw_arr_end(w);
 }
 
-/* A root's rendered field ("**Failure mode**: …") or NULL. */
-static char *root_field(const char *body, const char *label)
+/* F's root (U3: the newest root with F's id and slug), or -1. */
+static ptrdiff_t root_of(const struct plan *pl, uint32_t id, const char *slug)
 {
-	const char *p = strstr(body, label), *end;
-
-	if (!p || (p != body && p[-1] != '\n'))
-		return NULL;
-	p += strlen(label);
-	end = strchr(p, '\n');
-	return xstrndup(p, end ? (size_t)(end - p) : strlen(p));
-}
-
-/* A root's evidence: the text between the fences after its summary. */
-static char *root_evidence(const char *body)
-{
-	const char *p = strstr(body, "<details><summary>Evidence</summary>");
-	const char *open, *start, *close;
-	size_t fence = 0;
-
-	if (!p || !(open = strchr(p, '`')))
-		return NULL;
-	while (open[fence] == '`')
-		fence++;
-	if (!(start = strchr(open, '\n')))
-		return NULL;
-	start++;
-	for (close = start; (close = strstr(close, "\n")); close++) {
-		size_t k = 0;
-
-		while (close[1 + k] == '`')
-			k++;
-		if (k == fence && (close[1 + k] == '\n' || !close[1 + k]))
-			return xstrndup(start, (size_t)(close - start));
-	}
-	return NULL;
-}
-
-static const struct snap_review_comment *root_comment(const struct plan *pl,
-						      uint32_t id,
-						      const char *slug)
-{
-	const struct snap_review_comment *best = NULL;
+	ptrdiff_t best = -1;
 
 	for (size_t i = 0; i < pl->p.nroots; i++) {
 		const struct inline_root *r = &pl->p.roots[i];
 
 		if (r->id != id || strcmp(r->slug, slug) != 0)
 			continue;
-		for (size_t j = 0; j < pl->p.nrc; j++)
-			if (pl->p.rc[j].id == r->comment_id &&
-			    (!best || best->id < r->comment_id))
-				best = &pl->p.rc[j];
+		if (best < 0 || pl->p.roots[best].comment_id < r->comment_id)
+			best = (ptrdiff_t)i;
 	}
 	return best;
+}
+
+/* A text root_parse() found, or null. */
+static void json_text(struct jw *w, struct root_text t)
+{
+	if (t.p)
+		jw_strn(w, t.p, t.n);
+	else
+		jw_null(w);
 }
 
 /* H5: the prior findings, each with its root's texts. */
@@ -271,13 +241,10 @@ static void json_prior(struct jw *w, struct plan *pl)
 	jw_arr_begin(w);
 	for (size_t i = 0; st && i < st->nrows; i++) {
 		const struct rv_state_row *r = &st->rows[i];
-		const struct snap_review_comment *c =
-			root_comment(pl, r->id, r->slug);
+		ptrdiff_t k = root_of(pl, r->id, r->slug);
+		struct root_text none = {NULL, 0};
+		const struct root_info *ri = k >= 0 ? &pl->p.rinfo[k] : NULL;
 		char fid[RV_FID_BUF];
-		char *fm = c ? root_field(c->body, "**Failure mode**: ")
-			     : NULL;
-		char *mi = c ? root_field(c->body, "**Mitigation**: ") : NULL;
-		char *ev = c ? root_evidence(c->body) : NULL;
 
 		jw_obj_begin(w);
 		jw_key(w, "id");
@@ -316,17 +283,14 @@ static void json_prior(struct jw *w, struct plan *pl)
 		jw_key(w, "complete");
 		jw_bool(w, !st->from_rows || st->complete);
 		jw_key(w, "failure_mode");
-		jw_str_or_null(w, fm);
+		json_text(w, ri ? ri->failure_mode : none);
 		jw_key(w, "mitigation");
-		jw_str_or_null(w, mi);
+		json_text(w, ri ? ri->mitigation : none);
 		jw_key(w, "evidence");
-		jw_str_or_null(w, ev);
+		json_text(w, ri ? ri->evidence : none);
 		jw_key(w, "html_url");
-		jw_str_or_null(w, c ? c->html_url : NULL);
+		jw_str_or_null(w, k >= 0 ? pl->p.roots[k].html_url : NULL);
 		jw_obj_end(w);
-		free(fm);
-		free(mi);
-		free(ev);
 	}
 	jw_arr_end(w);
 }
@@ -357,33 +321,47 @@ static void set_mode(struct plan *pl, const char *mode, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* H3. AA_OK, or AA_EAPI when compare failed otherwise than 404. */
-static int decide_mode(struct plan *pl, const char *want)
+/*
+ * H3 up to its ancestry test: true when that settles the mode (pl->mode
+ * set); false when the last reviewed commit's ancestry decides.
+ */
+static bool decide_before_compare(struct plan *pl, const char *want)
 {
 	const struct snap_pull *pull = &pl->p.pull.pull;
-	const struct github_review_ops *r = pl->e->gh->ops->review;
-	struct gh_compare cmp;
-	const char *last;
-	int error;
+	const char *last, *base;
 
 	if (!snap_pull_is_open(pull)) {
 		set_mode(pl, "noop", "the PR is %s",
 			 pull->merged ? "merged" : "closed");
-		return AA_OK;
+		return true;
 	}
 	if (strcmp(want, "full") == 0) {
 		set_mode(pl, "full", "a full review was asked for");
-		return AA_OK;
+		return true;
 	}
 	if (!pl->p.canonical) {
 		set_mode(pl, "full", "no summary comment of a prior review");
-		return AA_OK;
+		return true;
 	}
 	if (!pl->p.trusted) {
 		set_mode(pl, "full", "the summary comment is not trusted "
 				     "(edited by another login, or its "
 				     "markers are malformed)");
-		return AA_OK;
+		return true;
+	}
+	/* B3: a review is bound to its base; a retarget after it (or a
+	 * sticky from before B3) asks for a full review. */
+	base = pl->p.info.state.present ? pl->p.info.state.base : NULL;
+	if (!base) {
+		set_mode(pl, "full", "the summary comment does not name the "
+				     "base it reviewed");
+		return true;
+	}
+	if (!pull->base_ref || strcmp(base, pull->base_ref) != 0) {
+		set_mode(pl, "full", "the base changed from '%s' to '%s' since "
+				     "the last review", base,
+			 pull->base_ref ? pull->base_ref : "");
+		return true;
 	}
 	last = pl->p.info.sha;
 	if (strcmp(last, pull->head_sha) == 0) {
@@ -391,9 +369,42 @@ static int decide_mode(struct plan *pl, const char *want)
 		    state_incomplete(&pl->p.info.state)) {
 			set_mode(pl, "full", "the head was reviewed, but the "
 					     "publish was incomplete");
-			return AA_OK;
+			return true;
 		}
 		set_mode(pl, "noop", "nothing new since %s", last);
+		return true;
+	}
+	return false;
+}
+
+/* Is sha one of the PR's commits as read (PART_COMMITS)? */
+static bool commit_of_pull(const struct snap_pull *pull, const char *sha)
+{
+	for (size_t i = 0; i < pull->ncommits; i++)
+		if (strcmp(pull->commits[i], sha) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * H3's ancestry test of the last reviewed commit: AA_OK, or AA_EAPI when
+ * compare failed otherwise than 404. A commit of the PR (not its head) is
+ * an ancestor of the head, so compare(last...head) would say `ahead`: it is
+ * sent only when the commits do not tell, or when the merge base read
+ * failed (a failing compare API still fails H3, exit 3).
+ */
+static int decide_ancestry(struct plan *pl)
+{
+	const struct snap_pull *pull = &pl->p.pull.pull;
+	const struct github_review_ops *r = pl->e->gh->ops->review;
+	const char *last = pl->p.info.sha;
+	struct gh_compare cmp;
+	int error;
+
+	if (pl->merge_base[0] && (pl->p.pull.ok & PART_COMMITS) &&
+	    commit_of_pull(pull, last)) {
+		set_mode(pl, "incremental", "the head is ahead of the last "
+					    "reviewed %.7s", last);
 		return AA_OK;
 	}
 	error = r->compare(pl->e->gh, pl->pr, last, pull->head_sha, &cmp);
@@ -525,7 +536,8 @@ static void finish(struct plan *pl, enum step_outcome out, int code)
 /* Read what H1 names; AA_OK, or the step is finished. */
 static int plan_reads(struct plan *pl)
 {
-	int error = rv_pr_read(pl->e, pl->pr, &pl->p);
+	int error = rv_pr_read(pl->e, pl->pr, RV_READ_ROOTS | RV_READ_COMMITS,
+			       &pl->p);
 
 	if (error == AA_ENOTFOUND) {
 		step_reason(STEP(pl), "PR #%lld does not exist",
@@ -534,8 +546,7 @@ static int plan_reads(struct plan *pl)
 		finish(pl, OUT_ERROR, EXIT_USAGE);
 		return error;
 	}
-	if (error < 0 && !(pl->p.pull.ok & PART_PULL && pl->p.pull.ok &
-							   PART_COMMENTS)) {
+	if (error < 0) {
 		step_reason(STEP(pl), "the PR could not be read");
 		report_note(pl->e->report, NOTE_ERROR, "PR #%lld: %s",
 			    (long long)pl->pr, pl->e->gh->error.ptr);
@@ -544,7 +555,7 @@ static int plan_reads(struct plan *pl)
 	}
 	/* H4: review comments unreadable → the plan says replies: null,
 	 * exit 3 (L511). */
-	pl->rc_ok = error == AA_OK;
+	pl->rc_ok = pl->p.rc_ok;
 	return AA_OK;
 }
 
@@ -554,6 +565,7 @@ void engine_review_plan(struct engine *e, int64_t pr, const char *mode,
 	struct plan pl = {0};
 	struct buf doc = BUF_INIT(BUF_MAX_DOC);
 	const struct snap_pull *pull;
+	bool decided, merge_base_failed = false;
 	int code = EXIT_OK;
 
 	pl.e = e;
@@ -573,15 +585,9 @@ void engine_review_plan(struct engine *e, int64_t pr, const char *mode,
 	if (pl.p.trusted &&
 	    (pl.p.info.state.present || pl.p.info.state.from_rows))
 		pl.prior = &pl.p.info.state;
-	if (decide_mode(&pl, mode ? mode : "auto") < 0) {
-		step_reason(STEP(&pl), "comparing the last reviewed commit "
-				       "with the head failed");
-		report_note(e->report, NOTE_ERROR, "PR #%lld: %s",
-			    (long long)pr, e->gh->error.ptr);
-		finish(&pl, OUT_ERROR, EXIT_API);
-		goto out;
-	}
-	/* The merge base of the PR (mr_range): compare(base...head). */
+	decided = decide_before_compare(&pl, mode ? mode : "auto");
+	/* The merge base of the PR (mr_range): compare(base...head), before
+	 * the ancestry test that its success may spare (P-note P37). */
 	if (strcmp(pl.mode, "noop") != 0) {
 		struct gh_compare cmp;
 
@@ -589,20 +595,23 @@ void engine_review_plan(struct engine *e, int64_t pr, const char *mode,
 						pull->head_sha, &cmp) == AA_OK)
 			memcpy(pl.merge_base, cmp.merge_base, SHA_BUF);
 		else
-			step_reason(STEP(&pl), "the merge base could not be "
-					       "read: mr_range is null");
+			merge_base_failed = true;
 	}
+	if (!decided && decide_ancestry(&pl) < 0) {
+		step_reason(STEP(&pl), "comparing the last reviewed commit "
+				       "with the head failed");
+		report_note(e->report, NOTE_ERROR, "PR #%lld: %s",
+			    (long long)pr, e->gh->error.ptr);
+		finish(&pl, OUT_ERROR, EXIT_API);
+		goto out;
+	}
+	if (merge_base_failed)
+		step_reason(STEP(&pl), "the merge base could not be read: "
+				       "mr_range is null");
 	pl.iteration = merge_iteration(pl.p.trusted, pl.p.info.state.present,
 				       pl.p.info.state.iteration,
 				       pl.p.info.sha, pull->head_sha);
-	{
-		uint32_t *ids = xcalloc(pl.p.nroots + 1, sizeof(*ids));
-
-		for (size_t i = 0; i < pl.p.nroots; i++)
-			ids[i] = pl.p.roots[i].id;
-		pl.next_id = merge_next_id(NULL, pl.prior, ids, pl.p.nroots);
-		free(ids);
-	}
+	pl.next_id = rv_next_id(&pl.p, NULL, pl.prior);
 	for (size_t i = 0; pl.prior && i < pl.prior->nrows; i++)
 		add_known(&pl, pl.prior->rows[i].id, pl.prior->rows[i].slug);
 	for (size_t i = 0; i < pl.p.nroots; i++)

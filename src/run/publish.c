@@ -31,6 +31,7 @@ static void pub_release(struct pub *u)
 	inline_plan_release(&u->plan);
 	free(u->sticky_url);
 	buf_release(&u->body);
+	buf_release(&u->files_error);
 	free(u->deleted);
 }
 
@@ -47,14 +48,36 @@ static bool candidate(const struct pub *u, const struct rv_finding *f)
 	return !inline_root_of(f, u->p.roots, u->p.nroots) || f->reopen_thread;
 }
 
+/*
+ * Can an input finding become a candidate of §4.1, whatever the prior
+ * state says? One with a file and a line, P0-P2 and not low confidence
+ * (M1 demotes those; M2's survivor of a group holds its key and its
+ * highest rank). A superset: the model decides.
+ */
+static bool may_post(const struct review_input *in)
+{
+	for (size_t i = 0; i < in->nfindings; i++) {
+		const struct rv_finding *f = &in->findings[i];
+
+		if (f->file && f->line_start > 0 && f->p <= RV_P2 &&
+		    f->confidence != RV_LOW)
+			return true;
+	}
+	return false;
+}
+
+/* GET the files; a failure's message is kept for when the files turn
+ * out to be needed. */
 static int read_files(struct pub *u)
 {
 	const struct github_review_ops *r = u->e->gh->ops->review;
 	struct snap_file *files = NULL;
 	size_t n = 0;
 
-	if (r->files(u->e->gh, u->pr, &files, &n) < 0)
+	if (r->files(u->e->gh, u->pr, &files, &n) < 0) {
+		buf_setf(&u->files_error, "%s", u->e->gh->error.ptr);
 		return AA_EAPI;
+	}
 	u->files = xcalloc(n ? n : 1, sizeof(*u->files));
 	for (size_t i = 0; i < n; i++) {
 		/* A patch that does not parse anchors nothing (fail closed):
@@ -70,14 +93,12 @@ static int read_files(struct pub *u)
 	return AA_OK;
 }
 
-/* M1-M9, I5 and §4.1; AA_OK, or the step is finished. */
+/* M1-M9 and I5; AA_OK, or the step is finished. */
 static int build_model(struct pub *u)
 {
 	struct buf err = BUF_INIT(BUF_MAX_SMALL);
 	struct merge_ctx ctx = {0};
 	struct merge_root *roots;
-	uint32_t *ids;
-	bool any = false;
 	int error;
 
 	if (u->p.trusted &&
@@ -94,16 +115,13 @@ static int build_model(struct pub *u)
 	}
 	u->has_model = true;
 	roots = xcalloc(u->p.nroots ? u->p.nroots : 1, sizeof(*roots));
-	ids = xcalloc(u->p.nroots ? u->p.nroots : 1, sizeof(*ids));
 	for (size_t i = 0; i < u->p.nroots; i++) {
 		roots[i].id = u->p.roots[i].id;
 		roots[i].slug = u->p.roots[i].slug;
-		ids[i] = u->p.roots[i].id;
 	}
 	error = merge_check_ids(&u->m, u->prior, roots, u->p.nroots, &err);
-	u->next_id = merge_next_id(&u->m, u->prior, ids, u->p.nroots);
+	u->next_id = rv_next_id(&u->p, &u->m, u->prior);
 	free(roots);
-	free(ids);
 	if (error < 0) {
 		step_reason(STEP(u), "%s", err.ptr);
 		pub_finish(u, OUT_ERROR, EXIT_USAGE);
@@ -116,14 +134,33 @@ static int build_model(struct pub *u)
 	u->iteration = merge_iteration(
 		u->p.trusted, u->p.info.state.present,
 		u->p.info.state.iteration, u->p.info.sha, u->in->head);
+	return AA_OK;
+}
+
+static void files_failed(struct pub *u)
+{
+	step_reason(STEP(u), "the PR's files could not be read");
+	report_note(u->e->report, NOTE_ERROR, "PR #%lld: %s", (long long)u->pr,
+		    u->files_error.ptr);
+	pub_finish(u, OUT_ERROR, EXIT_API);
+}
+
+/* §4.1 (the files read when there are candidates); AA_OK, or the step is
+ * finished. */
+static int plan_inline(struct pub *u)
+{
+	bool any = false;
 
 	for (size_t i = 0; i < u->m.n && !any; i++)
 		any = candidate(u, &u->m.f[i]);
-	if (any && read_files(u) < 0) {
-		step_reason(STEP(u), "the PR's files could not be read");
-		report_note(u->e->report, NOTE_ERROR, "PR #%lld: %s",
-			    (long long)u->pr, u->e->gh->error.ptr);
-		pub_finish(u, OUT_ERROR, EXIT_API);
+	/* may_post() is a superset of the candidates: a read after the
+	 * PR's is a fallback (W1 then re-reads the head, G). */
+	if (any && !u->files_read) {
+		u->files_read = read_files(u) == AA_OK ? 1 : -1;
+		u->head_stale = true;
+	}
+	if (any && u->files_read < 0) {
+		files_failed(u);
 		return AA_EAPI;
 	}
 	{
@@ -159,6 +196,54 @@ static int build_model(struct pub *u)
 		u->ndropped++;
 	}
 	return AA_OK;
+}
+
+/*
+ * §7.1 step 3 after I5: B2 (an incremental input needs a trusted past),
+ * B3 (a review is bound to its base), then `superseded`. AA_OK, or the
+ * step is finished (exit 1, nothing written).
+ */
+static int refusals(struct pub *u)
+{
+	const struct review_input *in = u->in;
+	const char *pr_base = u->p.pull.pull.base_ref;
+	const char *state_base = u->p.info.state.present
+					 ? u->p.info.state.base
+					 : NULL;
+	bool incremental = in->mode == RV_INCREMENTAL;
+
+	if (incremental && (!u->p.canonical || !u->p.trusted ||
+			    !u->p.info.state.present)) {
+		step_reason(STEP(u), "no trusted prior state: run a full "
+				     "review");
+		goto refused;
+	}
+	if (!pr_base || strcmp(in->base, pr_base) != 0) {
+		step_reason(STEP(u), "the findings review the base '%s' but "
+				     "the PR's base is '%s'", in->base,
+			    pr_base ? pr_base : "");
+		goto refused;
+	}
+	if (incremental && (!state_base || strcmp(state_base, pr_base) != 0)) {
+		step_reason(STEP(u), "the prior review was of %s%s%s, not of "
+				     "the PR's base '%s': run a full review",
+			    state_base ? "the base '" : "another base",
+			    state_base ? state_base : "",
+			    state_base ? "'" : "", pr_base);
+		goto refused;
+	}
+	if (incremental && strcmp(u->p.info.sha, in->last_sha) != 0 &&
+	    strcmp(u->p.info.sha, in->head) != 0) {
+		step_reason(STEP(u), "the summary comment already reviews "
+				     "%.7s, after this input's last %.7s",
+			    u->p.info.sha, in->last_sha);
+		pub_finish(u, OUT_SUPERSEDED, EXIT_REFUSED);
+		return AA_ERR;
+	}
+	return AA_OK;
+refused:
+	pub_finish(u, OUT_REFUSED, EXIT_REFUSED);
+	return AA_ERR;
 }
 
 /* --- the protocol --- */
@@ -257,10 +342,18 @@ static int reconcile(struct pub *u)
 	const struct snap_comment *newest;
 	enum rv_tier tier;
 
-	if (rv_pr_reread_comments(u->e, &u->p) < 0) {
+	/* The roots too: the links of the threads W4 posted. */
+	if (rv_pr_refresh(u->e, &u->p, RV_READ_COMMENTS | RV_READ_ROOTS) < 0) {
 		pub_api_failure(u, "re-reading the comments");
 		return AA_EAPI;
 	}
+	/* Without the review comments the posted threads keep their
+	 * review's link: R is still written, and the run ends exit 3 (a
+	 * rerun links them). */
+	if (u->p.rc_ok)
+		pub_link_posted(u);
+	else
+		pub_api_failure(u, "re-reading the review comments");
 	newest = u->p.canonical;
 	if (newest && u->p.info.markers_ok &&
 	    strcmp(u->p.info.sha, u->in->head) != 0) {
@@ -364,7 +457,9 @@ static void publish_writes(struct pub *u, struct buf *dry_out)
 	}
 	dups = others(u, &ndups);
 	canon = NULL;
-	if (pub_head_unmoved(u) < 0)
+	/* G: the PR read was the last read (P38), unless the files came
+	 * after it. */
+	if (u->head_stale && pub_head_unmoved(u, 0) < 0)
 		goto out;
 	if (unchanged) {
 		u->sticky_action = "unchanged";
@@ -388,10 +483,10 @@ static void publish_writes(struct pub *u, struct buf *dry_out)
 	pub_status_fields(u, tier, true, &state, &desc);
 	if (pub_set_status(u, state, desc.ptr) < 0)
 		pub_api_failure(u, "setting the pending pr-review status");
-	/* W4 */
-	if (pub_head_unmoved(u) < 0)
+	/* W4: G and the re-list of the review comments, one read. */
+	if (pub_head_unmoved(u, RV_READ_ROOTS) < 0)
 		goto out;
-	if (rv_pr_reread_roots(u->e, &u->p) < 0) {
+	if (!u->p.rc_ok) {
 		pub_api_failure(u, "re-reading the review comments");
 		for (size_t i = 0; i < u->plan.n; i++)
 			pub_thread_failed(u, i);
@@ -440,6 +535,7 @@ void engine_publish(struct engine *e, int64_t pr, struct review_input *in,
 	u.dry = dry;
 	u.in = in;
 	buf_init(&u.body, BUF_MAX_DOC);
+	buf_init(&u.files_error, BUF_MAX_SMALL);
 	report_add_step(e->report, STEP_PUBLISH, pr);
 	u.step = e->report->nsteps - 1;
 	memcpy(STEP(&u)->head, in->head, SHA_BUF);
@@ -465,7 +561,15 @@ void engine_publish(struct engine *e, int64_t pr, struct review_input *in,
 		pub_finish(&u, OUT_ERROR, EXIT_API);
 		goto out;
 	}
-	error = rv_pr_read(e, pr, &u.p);
+	/* The files first when the input may post inline: the PR read is
+	 * then the last read before W1, and serves as its G (P-note P38). */
+	if (may_post(in))
+		u.files_read = read_files(&u) == AA_OK ? 1 : -1;
+	error = rv_pr_read(e, pr,
+			   RV_READ_ROOTS | RV_READ_STATUS | RV_READ_VIEWER,
+			   &u.p);
+	if (error == AA_OK && !u.p.rc_ok)
+		error = AA_EAPI;
 	if (error == AA_ENOTFOUND) {
 		step_reason(STEP(&u), "PR #%lld does not exist",
 			    (long long)pr);
@@ -478,6 +582,12 @@ void engine_publish(struct engine *e, int64_t pr, struct review_input *in,
 		pub_finish(&u, OUT_ERROR, EXIT_API);
 		goto out;
 	}
+	/* A failed read fails the run (§7.1 step 2), a read made early for
+	 * P38 too: exit 3 outranks what the model would say. */
+	if (u.files_read < 0) {
+		files_failed(&u);
+		goto out;
+	}
 	pull = &u.p.pull.pull;
 	if (!snap_pull_is_open(pull)) {
 		step_reason(STEP(&u), "the PR is %s",
@@ -486,8 +596,7 @@ void engine_publish(struct engine *e, int64_t pr, struct review_input *in,
 		pub_finish(&u, OUT_SKIPPED, EXIT_OK);
 		goto out;
 	}
-	if (e->gh->ops->statuses(e->gh, pr, in->head,
-				 STATUS_NEED_HISTORY | STATUS_NEED_IDS,
+	if (e->gh->ops->statuses(e->gh, pr, in->head, STATUS_NEED_REVIEW,
 				 &u.st) < 0) {
 		pub_api_failure(&u, "reading the head's statuses");
 		pub_finish(&u, OUT_ERROR, EXIT_API);
@@ -501,16 +610,7 @@ void engine_publish(struct engine *e, int64_t pr, struct review_input *in,
 		pub_finish(&u, OUT_REFUSED, EXIT_REFUSED);
 		goto out;
 	}
-	if (in->mode == RV_INCREMENTAL && u.p.trusted &&
-	    strcmp(u.p.info.sha, in->last_sha) != 0 &&
-	    strcmp(u.p.info.sha, in->head) != 0) {
-		step_reason(STEP(&u), "the summary comment already reviews "
-				      "%.7s, after this input's last %.7s",
-			    u.p.info.sha, in->last_sha);
-		pub_finish(&u, OUT_SUPERSEDED, EXIT_REFUSED);
-		goto out;
-	}
-	if (build_model(&u) < 0)
+	if (build_model(&u) < 0 || refusals(&u) < 0 || plan_inline(&u) < 0)
 		goto out;
 	if (!u.p.trusted && u.p.canonical)
 		step_reason(STEP(&u), "the summary comment %lld is not "

@@ -29,15 +29,19 @@ struct pub {
 	int64_t *deleted;
 	size_t step, nfiles, ndropped, nfailed, nrejected, ndeleted, adeleted;
 	int64_t pr, iteration, sticky_id;
+	int64_t created_id; /* the sticky this run created (0: none) */
 	struct rv_pr p;
 	struct snap_statuses st;
 	struct review_model m;
 	struct inline_plan plan;
 	struct buf body; /* the last sticky body written */
+	struct buf files_error; /* why the files could not be read */
 	uint32_t next_id;
 	int exit;
+	int files_read; /* 0 not read, 1 read, -1 failed */
 	bool dry, has_st, has_model, status_unwritten;
 	bool incomplete; /* the last sticky written is PARTIAL */
+	bool head_stale; /* a read came after the PR's: W1 needs its G */
 };
 
 static inline struct report_step *STEP(struct pub *u)
@@ -70,7 +74,8 @@ bool pub_status_matches(const struct pub *u, const char *state,
 
 void pub_api_failure(struct pub *u, const char *what);
 int pub_delete_comment(struct pub *u, int64_t id);
-int pub_head_unmoved(struct pub *u);
+int pub_head_unmoved(struct pub *u, unsigned what);
+void pub_link_posted(struct pub *u);
 void pub_record_comment(struct pub *u, enum write_kind kind, int64_t id,
 			const struct buf *body);
 void pub_record_review(struct pub *u, int64_t review_id,

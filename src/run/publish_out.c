@@ -118,9 +118,17 @@ void pub_finish_extra(struct pub *u, enum rv_tier tier,
 	STEP(u)->extra = buf_detach(&b, NULL);
 }
 
+/* B4: the outcome agrees with the exit — `error` for 2 and 3 (also after
+ * a run that went on past a failed write), `partial` for a run that
+ * completed with exit 1 (a dropped or refused thread). */
 void pub_finish(struct pub *u, enum step_outcome out, int code)
 {
 	u->exit = exit_merge(u->exit, code);
+	if (u->exit == EXIT_USAGE || u->exit == EXIT_API)
+		out = OUT_ERROR;
+	else if (u->exit == EXIT_REFUSED &&
+		 (out == OUT_PUBLISHED || out == OUT_UNCHANGED))
+		out = OUT_PARTIAL;
 	step_finish(u->e->report, STEP(u), out, u->exit);
 }
 

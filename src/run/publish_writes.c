@@ -61,28 +61,19 @@ void pub_api_failure(struct pub *u, const char *what)
 	u->exit = exit_merge(u->exit, EXIT_API);
 }
 
-/* G: the PR's head, read now. AA_OK when unchanged; otherwise the step
- * is finished (superseded, or the read failed). */
-int pub_head_unmoved(struct pub *u)
+/* G: the PR's head read now, with `what` (RV_READ_*) the caller re-reads
+ * beside it. AA_OK when unchanged; otherwise the step is finished
+ * (superseded, or the read failed). */
+int pub_head_unmoved(struct pub *u, unsigned what)
 {
-	struct gh_pull g;
-	int error;
-	bool moved;
-
-	error = u->e->gh->ops->pull(u->e->gh, u->pr, PART_PULL | PART_FRESH,
-				    &g);
-	if (error < 0 || !(g.ok & PART_PULL)) {
-		gh_pull_release(&g);
+	if (rv_pr_refresh(u->e, &u->p, what) < 0) {
 		pub_api_failure(u, "re-reading the PR's head");
 		pub_finish(u, OUT_ERROR, EXIT_API);
 		return AA_EAPI;
 	}
-	moved = strcmp(g.pull.head_sha, u->in->head) != 0;
-	if (moved)
+	if (strcmp(u->p.head, u->in->head) != 0) {
 		step_reason(STEP(u), "the PR's head moved to %.7s while "
-				     "publishing", g.pull.head_sha);
-	gh_pull_release(&g);
-	if (moved) {
+				     "publishing", u->p.head);
 		pub_finish(u, OUT_SUPERSEDED, EXIT_REFUSED);
 		return AA_ERR;
 	}
@@ -137,16 +128,56 @@ int pub_sticky_create(struct pub *u, const struct buf *body)
 		return error;
 	}
 	pub_record_comment(u, W_COMMENT_CREATE, id, body);
+	u->created_id = id;
 	u->sticky_id = id;
 	free(u->sticky_url);
 	u->sticky_url = url;
 	return AA_OK;
 }
 
+/*
+ * B1 at the write itself: PATCH and DELETE reach only a comment that is a
+ * sticky of review_login as last read, or one this run created (its body
+ * is this run's). Whatever the caller believed, a check verdict, a
+ * needs-human verdict or anyone else's comment is never touched.
+ */
+static int may_touch(struct pub *u, int64_t id, const char *what)
+{
+	const struct snap_pull *pull = &u->p.pull.pull;
+	const char *kind = "a comment this run never read";
+
+	if (id > 0 && id == u->created_id)
+		return AA_OK;
+	for (size_t i = 0; i < pull->ncomments; i++) {
+		const struct snap_comment *c = &pull->comments[i];
+		enum comment_kind k;
+
+		if (c->id != id)
+			continue;
+		k = comment_kind(PLACE_ISSUE, c->body, c->body_len);
+		if (k == KIND_STICKY &&
+		    policy_is_review_login(u->e->policy, c->author))
+			return AA_OK;
+		kind = k == KIND_STICKY ? "another login's sticky"
+					: comment_kind_name(k);
+		break;
+	}
+	step_reason(STEP(u), "refused to %s comment %lld: it is %s, not a "
+			     "summary comment of %s", what, (long long)id, kind,
+		    policy_review_login(u->e->policy));
+	buf_setf(&u->e->gh->error, "comment %lld is not a pr-review sticky",
+		 (long long)id);
+	return AA_EAPI;
+}
+
 int pub_sticky_patch(struct pub *u, int64_t id, const struct buf *body)
 {
 	const struct github_review_ops *r = u->e->gh->ops->review;
-	int error = r->comment_update(u->e->gh, u->pr, id, body->ptr);
+	int error = may_touch(u, id, "edit");
+
+	if (error < 0)
+		return error;
+	error = r->comment_update(u->e->gh, u->pr, id, body->ptr);
 
 	if (error == AA_EAPI && find_written(u, id, 0, body))
 		error = AA_OK;
@@ -162,12 +193,17 @@ static void note_deleted(struct pub *u, int64_t id)
 	u->deleted[u->ndeleted++] = id;
 }
 
-/* DELETE a comment; 404 is done; a lost answer is judged by reading. */
+/* DELETE a comment; 404 is done but deleted nothing (B6: listed in
+ * `deleted`, not in `writes`); a lost answer is judged by reading. */
 int pub_delete_comment(struct pub *u, int64_t id)
 {
 	const struct github_review_ops *r = u->e->gh->ops->review;
 	struct report_write *w;
-	int error = r->comment_delete(u->e->gh, u->pr, id);
+	int error = may_touch(u, id, "delete");
+
+	if (error < 0)
+		return error;
+	error = r->comment_delete(u->e->gh, u->pr, id);
 
 	if (error == AA_EAPI && rv_pr_reread_comments(u->e, &u->p) == AA_OK) {
 		bool gone = true;
@@ -180,8 +216,10 @@ int pub_delete_comment(struct pub *u, int64_t id)
 	}
 	if (error < 0 && error != AA_ENOTFOUND)
 		return error;
-	w = report_add_write(u->e->report, W_COMMENT_DELETE, u->pr);
-	w->comment_id = id;
+	if (error == AA_OK) {
+		w = report_add_write(u->e->report, W_COMMENT_DELETE, u->pr);
+		w->comment_id = id;
+	}
 	note_deleted(u, id);
 	return AA_OK;
 }
@@ -300,12 +338,10 @@ static int post_review(struct pub *u, const size_t *idx, size_t n,
 	else
 		error = AA_EREJECTED; /* a root that cannot fit: refused */
 	if (error == AA_OK) {
+		/* Linked to the review until W5's re-read finds the roots
+		 * (pub_link_posted). */
 		for (size_t k = 0; k < n; k++)
-			thread_posted(u, idx[k],
-				      k < out.n ? out.comment_ids[k] : 0,
-				      k < out.n && out.comment_urls[k]
-					      ? out.comment_urls[k]
-					      : out.html_url);
+			thread_posted(u, idx[k], 0, out.html_url);
 		pub_record_review(u, out.review_id, idx, n);
 		gh_review_posted_release(&out);
 	} else if (error == AA_EAPI &&
@@ -336,6 +372,21 @@ static int post_review(struct pub *u, const size_t *idx, size_t n,
 	free(inl);
 	buf_release(&body);
 	return error;
+}
+
+/* After W5's re-read: each thread this run posted links its root. */
+void pub_link_posted(struct pub *u)
+{
+	for (size_t i = 0; i < u->plan.n; i++) {
+		struct rv_finding *f = &u->m.f[u->plan.v[i].finding];
+		const struct inline_root *root;
+
+		if (f->thread != RV_THREAD_POSTED || !(root = root_now(u, i)))
+			continue;
+		f->root_id = root->comment_id;
+		free(f->thread_url);
+		f->thread_url = xstrdup_or_null(root->html_url);
+	}
 }
 
 /* W4: AA_OK when every attempt is posted; the failed ones are marked. */

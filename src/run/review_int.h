@@ -19,8 +19,10 @@
 struct rv_pr {
 	int64_t number;
 	struct gh_pull pull;             /* PART_PULL | PART_COMMENTS */
+	char head[SHA_BUF];              /* the head as last read (G) */
 	struct snap_review_comment *rc;  /* review comments, ascending id */
 	size_t nrc;
+	bool rc_ok;                      /* the last read of them worked */
 	/* U1: the stickies of review_login, ascending id; the newest is the
 	 * canonical (H2), the others its duplicates. */
 	const struct snap_comment **stickies;
@@ -39,15 +41,34 @@ struct rv_pr {
 void rv_pr_release(struct rv_pr *p);
 
 /*
- * Read PR `pr` fresh: the pull with its comments (and their edit
- * histories), then its review comments. Returns AA_OK, AA_ENOTFOUND (no
- * such PR), or AA_EAPI (a read failed; the port's error says which).
+ * Read PR `pr` fresh (the port's review_pull): the pull with its comments
+ * (and their edit histories) and what `what` (RV_READ_*) adds. Returns
+ * AA_OK, AA_ENOTFOUND (no such PR), or AA_EAPI (the pull or its comments
+ * could not be read; the port's error says why). With RV_READ_ROOTS,
+ * out->rc_ok says whether the review comments could be read.
  */
-int rv_pr_read(struct engine *e, int64_t pr, struct rv_pr *out);
-/* Read the comments again (W5) and redo U1/U2 over them. */
+int rv_pr_read(struct engine *e, int64_t pr, unsigned what,
+	       struct rv_pr *out);
+/*
+ * Read `what` of the PR again: p->head always (G); with RV_READ_COMMENTS
+ * the pull and its comments replace p's (U1/U2 redone); with
+ * RV_READ_ROOTS the review comments (U3 redone; p->rc_ok says whether
+ * they could be read). AA_OK, AA_ENOTFOUND, or AA_EAPI when the pull or
+ * its comments could not be read (what failed is kept as it was).
+ */
+int rv_pr_refresh(struct engine *e, struct rv_pr *p, unsigned what);
+/* Read the comments again (a lost answer) and redo U1/U2 over them. */
 int rv_pr_reread_comments(struct engine *e, struct rv_pr *p);
-/* Read the review comments again (W4) and redo U3 over them. */
+/* Read the review comments again (a lost answer) and redo U3. */
 int rv_pr_reread_roots(struct engine *e, struct rv_pr *p);
+
+/*
+ * B5 (§6, §5.3): 1 + the highest F-number seen — the trusted state's
+ * next-1 and rows (`prior`), the trusted sticky's rows of blocks 6-8,
+ * every U3 root, and the model `m` (NULL: none).
+ */
+uint32_t rv_next_id(const struct rv_pr *p, const struct review_model *m,
+		    const struct review_state *prior);
 
 /* U2's history half: every editor of c is review_login. */
 bool rv_edits_trusted(const struct snap_comment *c, const struct policy *pol);

@@ -34,6 +34,14 @@ bool rv_edits_trusted(const struct snap_comment *c, const struct policy *pol)
 	return true;
 }
 
+/* A sticky by kind (U1 with B1: core/kind.h is the one classifier; a
+ * body over GitHub's limit is nothing this program wrote). */
+static bool is_sticky(const struct snap_comment *c)
+{
+	return rv_codepoints(c->body, c->body_len) <= RV_BODY_LIMIT &&
+	       comment_kind(PLACE_ISSUE, c->body, c->body_len) == KIND_STICKY;
+}
+
 /* U1 and U2 over the pull's comments (ascending id). */
 static void find_stickies(struct engine *e, struct rv_pr *p)
 {
@@ -51,25 +59,16 @@ static void find_stickies(struct engine *e, struct rv_pr *p)
 	p->trusted = false;
 	for (size_t i = 0; i < pull->ncomments; i++) {
 		const struct snap_comment *c = &pull->comments[i];
-		struct sticky_info si;
 
-		if (sticky_parse(&si, c->body, c->body_len) < 0)
+		if (!is_sticky(c))
 			continue;
-		if (si.is_sticky &&
-		    policy_is_review_login(e->policy, c->author)) {
-			if (p->nstickies == alloc) {
-				alloc = alloc ? st_mult(alloc, 2) : 8;
-				p->stickies = xrealloc(
-					p->stickies,
-					st_mult(alloc, sizeof(const struct
-							       snap_comment *)));
-			}
+		if (policy_is_review_login(e->policy, c->author)) {
+			ALLOC_GROW(p->stickies, p->nstickies + 1, alloc);
 			p->stickies[p->nstickies++] = c;
-		} else if (si.is_sticky) {
+		} else {
 			ALLOC_GROW(p->foreign, p->nforeign + 1, aforeign);
 			p->foreign[p->nforeign++] = c->id;
 		}
-		sticky_info_release(&si);
 	}
 	/* Comments come in id order from every port; sort anyway: the
 	 * canonical is the newest = highest id (H2). */
@@ -118,65 +117,101 @@ static void find_roots(struct engine *e, struct rv_pr *p)
 	}
 }
 
-static int read_review_comments(struct engine *e, struct rv_pr *p)
+/* Take the review comments of r into p (U3 redone). */
+static void take_roots(struct engine *e, struct rv_pr *p,
+		       struct gh_review_pull *r)
 {
-	const struct github_review_ops *r = e->gh->ops->review;
-
 	for (size_t i = 0; i < p->nrc; i++)
 		snap_review_comment_release(&p->rc[i]);
 	free(p->rc);
-	p->rc = NULL;
-	p->nrc = 0;
-	if (!r) {
-		buf_setf(&e->gh->error, "this GitHub port cannot read review "
-			 "comments");
+	p->rc = r->rc;
+	p->nrc = r->nrc;
+	r->rc = NULL;
+	r->nrc = 0;
+	find_roots(e, p);
+}
+
+int rv_pr_refresh(struct engine *e, struct rv_pr *p, unsigned what)
+{
+	const struct github_review_ops *ops = e->gh->ops->review;
+	unsigned want = PART_PULL, got;
+	struct gh_review_pull r;
+	int error;
+
+	if (!ops) {
+		buf_setf(&e->gh->error, "this GitHub port cannot read reviews");
 		return AA_EAPI;
 	}
-	if (r->review_comments(e->gh, p->number, &p->rc, &p->nrc) < 0)
-		return AA_EAPI;
-	find_roots(e, p);
-	return AA_OK;
+	if (what & RV_READ_COMMENTS)
+		want |= PART_COMMENTS;
+	error = ops->review_pull(e->gh, p->number, what, &r);
+	if (error < 0) {
+		gh_review_pull_release(&r);
+		if (what & RV_READ_ROOTS)
+			p->rc_ok = false;
+		return error == AA_ENOTFOUND ? AA_ENOTFOUND : AA_EAPI;
+	}
+	got = r.pull.ok;
+	if (got & PART_PULL)
+		memcpy(p->head, r.pull.pull.head_sha, SHA_BUF);
+	/* The stickies point into the comments: both change together, and
+	 * only for a complete read (a first read keeps what it got, so the
+	 * caller can tell which part failed). */
+	if ((what & RV_READ_COMMENTS) &&
+	    ((got & want) == want || !(p->pull.ok & PART_COMMENTS))) {
+		gh_pull_release(&p->pull);
+		p->pull = r.pull;
+		memset(&r.pull, 0, sizeof(r.pull));
+		find_stickies(e, p);
+	}
+	if (what & RV_READ_ROOTS) {
+		p->rc_ok = r.rc_ok;
+		if (r.rc_ok)
+			take_roots(e, p, &r);
+	}
+	gh_review_pull_release(&r);
+	return (got & want) == want ? AA_OK : AA_EAPI;
 }
 
-static int read_pull(struct engine *e, struct rv_pr *p)
+int rv_pr_read(struct engine *e, int64_t pr, unsigned what, struct rv_pr *out)
 {
-	int error;
-
-	gh_pull_release(&p->pull);
-	error = e->gh->ops->pull(e->gh, p->number,
-				 PART_PULL | PART_COMMENTS | PART_FRESH,
-				 &p->pull);
-	if (error == AA_ENOTFOUND)
-		return AA_ENOTFOUND;
-	if (error < 0 || (p->pull.failed & (PART_PULL | PART_COMMENTS)) ||
-	    (p->pull.ok & (PART_PULL | PART_COMMENTS)) !=
-		    (PART_PULL | PART_COMMENTS))
-		return AA_EAPI;
-	find_stickies(e, p);
-	return AA_OK;
-}
-
-int rv_pr_read(struct engine *e, int64_t pr, struct rv_pr *out)
-{
-	int error;
-
 	memset(out, 0, sizeof(*out));
 	out->number = pr;
-	if ((error = read_pull(e, out)) < 0)
-		return error;
-	return read_review_comments(e, out);
+	return rv_pr_refresh(e, out, what | RV_READ_COMMENTS);
 }
 
 int rv_pr_reread_comments(struct engine *e, struct rv_pr *p)
 {
-	int error = read_pull(e, p);
+	int error = rv_pr_refresh(e, p, RV_READ_COMMENTS);
 
 	return error == AA_ENOTFOUND ? AA_EAPI : error;
 }
 
 int rv_pr_reread_roots(struct engine *e, struct rv_pr *p)
 {
-	return read_review_comments(e, p);
+	int error = rv_pr_refresh(e, p, RV_READ_ROOTS);
+
+	return error < 0 || !p->rc_ok ? AA_EAPI : AA_OK;
+}
+
+uint32_t rv_next_id(const struct rv_pr *p, const struct review_model *m,
+		    const struct review_state *prior)
+{
+	uint32_t *ids = xcalloc(p->nroots + 2, sizeof(*ids));
+	size_t n = 0;
+	uint32_t next;
+
+	for (size_t i = 0; i < p->nroots; i++)
+		ids[n++] = p->roots[i].id;
+	for (size_t i = 0; prior && i < prior->nrows; i++)
+		if (prior->rows[i].id > ids[n])
+			ids[n] = prior->rows[i].id;
+	n++;
+	if (p->trusted)
+		ids[n++] = p->info.rows_max_id;
+	next = merge_next_id(m, prior, ids, n);
+	free(ids);
+	return next;
 }
 
 int rv_identity(struct engine *e, struct report_step *s)

@@ -2,7 +2,8 @@
  * fuzz_graphql.c - the live port's strict decoders of GraphQL answers,
  * without a network. The first byte picks the answer (its value modulo 4,
  * so the ASCII digits '0' to '3' name the modes in seed files):
- *   0  a pull bundle      data.repository.pullRequest       (LIVE_FUZZ_PULL)
+ *   0  a pull bundle      data.repository.pullRequest       (LIVE_FUZZ_PULL;
+ *                         also read as a pr-review read's page)
  *   1  the sweep listing  data.repository.pullRequests      (LIVE_FUZZ_LISTING)
  *   2  a read-ahead batch data.repository.p0 … p9           (LIVE_FUZZ_BATCH)
  *   3  edit histories     data.nodes[] / data.node          (LIVE_FUZZ_EDITS)

@@ -1,7 +1,8 @@
 /*
- * fuzz_sticky.c - the sticky and root readers (U1-U3, §5.3, H5) on
- * arbitrary bytes. Beyond "no crash": what they accept is what the
- * renderer could have written. A state block that parses is rendered back
+ * fuzz_sticky.c - the sticky and root readers (U1-U3, B1, §5.3, H5) on
+ * arbitrary bytes: sticky_parse() and root_parse(), the one reader of a
+ * root for publish (U3) and review-plan (H5's texts). Beyond "no crash":
+ * what they accept is what the renderer could have written. A state block that parses is rendered back
  * from its rows and must parse to the same rows (the round trip that makes
  * a prior state survive an iteration).
  */
@@ -86,6 +87,7 @@ static void round_trip(const struct review_state *s)
 		FUZZ_ASSERT(back.state.next == s->next);
 		FUZZ_ASSERT(back.state.iteration == s->iteration);
 		FUZZ_ASSERT(back.state.nclean == s->nclean);
+		FUZZ_ASSERT(back.state.base && strcmp(back.state.base, base) == 0);
 		for (size_t i = 0; i < s->nrows; i++) {
 			const struct rv_state_row *a = &s->rows[i];
 			const struct rv_state_row *b = &back.state.rows[i];
@@ -110,6 +112,18 @@ static void round_trip(const struct review_state *s)
 	buf_release(&err);
 }
 
+/* A root text (H5) is a view inside the body; the fields are one line. */
+static void check_text(struct root_text t, const char *body, size_t size,
+                       bool lines)
+{
+	if (!t.p)
+		return;
+	FUZZ_ASSERT(t.p >= body && t.n <= size &&
+	            (size_t)(t.p - body) <= size - t.n);
+	if (!lines)
+		FUZZ_ASSERT(!memchr(t.p, '\n', t.n));
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *text = (const char *)data;
@@ -124,6 +138,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			            si.status < RV_NOOP_TIER);
 		FUZZ_ASSERT(!(si.state.present && si.state_malformed));
 		FUZZ_ASSERT(!(si.state.present && si.state.from_rows));
+		/* B1: a sticky starts with its marker, and no verdict marker
+		 * stands anywhere in it */
+		if (si.is_sticky)
+			FUZZ_ASSERT(size >= strlen(STICKY_MARKER) &&
+			            memcmp(text, STICKY_MARKER,
+			                   strlen(STICKY_MARKER)) == 0 &&
+			            !kind_has_verdict_marker(text, size));
 		check_rows(&si.state);
 		if (si.state.present)
 			round_trip(&si.state);
@@ -134,6 +155,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_ASSERT(ri.id >= 1 && ri.id <= RV_MAX_ID);
 		FUZZ_ASSERT(ri.slug[0] && ri.p < RV_PCODE_COUNT);
 		FUZZ_ASSERT(!ri.has_head || strlen(ri.head) == SHA_HEX_LEN);
+		check_text(ri.failure_mode, text, size, false);
+		check_text(ri.mitigation, text, size, false);
+		check_text(ri.evidence, text, size, true);
+		/* B1: what reads as a root holds no verdict marker */
+		FUZZ_ASSERT(!kind_has_verdict_marker(text, size));
+	} else {
+		FUZZ_ASSERT(!ri.failure_mode.p && !ri.mitigation.p &&
+		            !ri.evidence.p);
 	}
 	return 0;
 }

@@ -69,7 +69,9 @@ const isUsageReport = (r) => !('event' in r) && r.exit === 2 && r.steps.length =
 // the program (I1-I7, docs/publish.md), not by the snapshot schema: a
 // well-formed snapshot may carry malformed findings (fixtures/publish
 // 1088-), refused with `agentic-apply: findings: <pointer>: <reason>`.
-const BEYOND_SCHEMA = [/listed twice/, /more than \d+ entries/, /larger than \d+ bytes/, /: findings: /];
+// B7: which repository a command.pr string names (and whether it is GitLab's)
+// is the command's to judge, like the findings' own rules.
+const BEYOND_SCHEMA = [/listed twice/, /more than \d+ entries/, /larger than \d+ bytes/, /: findings: /, /command\.pr: /];
 
 /** Is the fixture's expectation the usage-error report of a malformed snapshot? */
 function expectsUsageReport(file) {
@@ -208,6 +210,11 @@ describe('schemas of the pr-review commands', () => {
     assertValid(validateSnapshot, edited(snapshot, (s) => { delete s.event; }), 'a command without event');
     assertValid(validateSnapshot, edited(snapshot, (s) => { s.faults = [{ write: 'comment', comment_id: 452, mode: 'lost_response', skip: 1, times: 1, status: 502 }]; }), 'a lost comment write');
     assertValid(validateSnapshot, edited(snapshot, (s) => { s.faults = [{ read: 'compare', status: 404 }]; }), 'a compare fault');
+    assertValid(validateSnapshot, edited(snapshot, (s) => { s.faults = [{ write: 'review', mode: 'lost_response' }]; }), 'a lost write without status (502, §8)');
+    assertInvalid(validateSnapshot, edited(snapshot, (s) => { s.faults = [{ write: 'review' }]; }), 'a failing write without status');
+    assertValid(validateSnapshot, edited(snapshot, (s) => { s.command.pr = 'lf/svc#7'; }), 'command.pr as OWNER/REPO#N (B7)');
+    assertValid(validateSnapshot, edited(snapshot, (s) => { s.command.pr = 'https://github.com/lf/svc/pull/7'; }), 'command.pr as a URL (B7)');
+    assertInvalid(validateSnapshot, edited(snapshot, (s) => { s.command.pr = ''; }), 'an empty command.pr');
     assertInvalid(validateSnapshot, edited(snapshot, (s) => { s.command.name = 'merge'; }), 'an unknown command');
     assertInvalid(validateSnapshot, edited(snapshot, (s) => { delete s.command.findings; }), 'publish without findings');
     assertInvalid(validateSnapshot, edited(snapshot, (s) => { s.command = { name: 'review-plan' }; }), 'review-plan without pr');

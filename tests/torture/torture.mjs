@@ -20,6 +20,7 @@
 //     --json FILE       write every failure as JSON to FILE
 //     --publish-san-kinds LIST  publish fixtures: kinds run with the sanitizer
 //                       build (default 502; the others plain)
+//     --no-variants     without the B1-B3 variants of the publish fixtures
 //
 // The publishing fixtures (fixtures/publish/[0-9]*.json, PUBLISH.md) are in
 // the matrix too: a FIXTURE-PREFIX matches the name in either directory, and
@@ -56,6 +57,7 @@ function parseArgs(argv) {
     san: path.join(ROOT, 'build/san/agentic-apply'),
     sanKinds: new Set(KINDS.map(String)),
     publishSanKinds: new Set(['502']),
+    variants: true,
     jobs: Math.max(1, os.availableParallelism?.() ?? os.cpus().length),
     maxFailures: 60,
     json: null,
@@ -68,6 +70,7 @@ function parseArgs(argv) {
     else if (a === '--san-kinds') o.sanKinds = new Set(argv[++i].split(',').filter(Boolean));
     else if (a === '--publish-san-kinds') o.publishSanKinds = new Set(argv[++i].split(',').filter(Boolean));
     else if (a === '--no-san') { o.sanKinds = new Set(); o.publishSanKinds = new Set(); }
+    else if (a === '--no-variants') o.variants = false;
     else if (a === '--jobs') o.jobs = Math.max(1, Number(argv[++i]));
     else if (a === '--max-failures') o.maxFailures = Number(argv[++i]);
     else if (a === '--json') o.json = path.resolve(argv[++i]);
@@ -455,19 +458,13 @@ function statusTier(st) {
   return String(st.description ?? '').split(' · ')[0].replace(/ /g, '_');
 }
 
-/** U1: a line exactly `<!-- pr-review:sticky -->` (trailing ws/CR) outside fenced code. */
+/** A line holding a check or needs-human verdict marker, spelled as BEHAVIOR §2.1 tolerates (PUBLISH B1). */
+const VERDICT_MARKER = /<!--\s*agentic:(check|needs-human)\s+v1/i;
+
+/** U1 with B1: the first line is exactly `<!-- pr-review:sticky -->` (trailing ws/CR), and no line anywhere holds a verdict marker. */
 function isSticky(body) {
-  let fence = null;
-  for (const line of String(body ?? '').split('\n')) {
-    const m = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);
-    if (fence) {
-      if (m && m[1][0] === fence[0] && m[1].length >= fence.length && /^[ \t\r]*$/.test(m[2])) fence = null;
-      continue;
-    }
-    if (m && !(m[1][0] === '`' && m[2].includes('`'))) { fence = m[1]; continue; }
-    if (/^<!-- pr-review:sticky -->[ \t\r]*$/.test(line)) return true;
-  }
-  return false;
+  const text = String(body ?? '');
+  return /^<!-- pr-review:sticky -->[ \t\r]*$/.test(text.split('\n')[0]) && !text.split('\n').some((l) => VERDICT_MARKER.test(l));
 }
 
 /** A sticky's status= token and the finding ids of its state block (§5.2 block 1, §5.3). */
@@ -544,7 +541,8 @@ function answers(snapshot, calls, extra) {
 /**
  * N17/N18 for publish: the writes listed are the write calls that took
  * effect, in order. A lost answer that was re-read counts as done (listed,
- * or not when the re-read failed); a DELETE answered 404 is done (§7.2 W2).
+ * or not when the re-read failed); a DELETE answered 404 is done but is
+ * not listed (B6).
  * Returns {problems, listed: Map n → index in writes}.
  */
 function publishListing(calls, ans, writes) {
@@ -558,7 +556,9 @@ function publishListing(calls, ans, writes) {
     if (!a) {
       if (!fits) { problems.push(`write call ${c.n} (${c.kind}) took effect but writes[${k}] is ${w ? w.kind : 'missing'} (N17)`); return { problems, listed }; }
       listed.set(c.n, k++);
-    } else if ((a === 'lost' || (a === 'notfound' && c.kind === 'comment_delete')) && fits) listed.set(c.n, k++);
+    } else if (a === 'lost' && fits) listed.set(c.n, k++);
+    // B6: a DELETE answered 404 is done but deleted nothing: never listed
+    // (one that is would be left over below).
   }
   if (k !== writes.length) problems.push(`${writes.length - k} listed write(s) after writes[${k - 1}] match no write call that took effect (N17)`);
   return { problems, listed };
@@ -623,6 +623,10 @@ function checkPublish(fx, run, fault, base) {
     if (P_OUTCOMES[st.step] && !P_OUTCOMES[st.step].includes(st.outcome)) fail(`${at}.outcome ${st.outcome}`);
     if (st.outcome === 'error' && run.code !== 2 && run.code !== 3) fail(`${at}: outcome error but exit ${run.code} (§2)`);
     if (['refused', 'superseded', 'partial'].includes(st.outcome) && SEVERITY[run.code] < 1) fail(`${at}: outcome ${st.outcome} but exit ${run.code} (§2)`);
+    // B4: the outcome agrees with the exit.
+    if (st.step === 'publish' && (run.code === 2 || run.code === 3) && st.outcome !== 'error') fail(`${at}: exit ${run.code} but outcome ${st.outcome} (B4: error)`);
+    if (st.step === 'publish' && run.code === 1 && !['refused', 'superseded', 'partial'].includes(st.outcome)) fail(`${at}: exit 1 but outcome ${st.outcome} (B4)`);
+    if (st.step === 'publish' && run.code === 0 && !['published', 'unchanged', 'noop', 'skipped'].includes(st.outcome)) fail(`${at}: exit 0 but outcome ${st.outcome} (B4)`);
     if (st.status !== undefined && st.status !== null && rank(st.status) === null) fail(`${at}.status ${st.status}`);
   });
   rep.writes.forEach((w, i) => {
@@ -675,6 +679,28 @@ function checkPublish(fx, run, fault, base) {
     for (const x of ok) if (listed.has(x.n) && rep.writes[listed.get(x.n)].state === 'success') fail(`a success status (call ${x.n}) after the review of call ${threadFailed.n} failed (L1007)`);
   }
 
+  // B1, U6: a PATCH or DELETE reaches only a sticky of review_login (as the
+  // PR had it before the run) or one the run created; every other comment
+  // the PR had is left as it was.
+  const pr0 = (snap.pulls ?? []).find((x) => x.number === snap.command?.pr);
+  const before = new Map((pr0?.comments ?? []).map((x) => [x.id, x]));
+  const created = new Set(rep.writes.filter((w) => w.kind === 'comment_create').map((w) => w.comment_id));
+  for (const w of rep.writes) {
+    if (w.kind !== 'comment_update' && w.kind !== 'comment_delete') continue;
+    const c0 = before.get(w.comment_id);
+    if (created.has(w.comment_id) && !c0) continue;
+    if (!c0 || lower(c0.author) !== lower(reviewLogin(snap)) || !isSticky(c0.body)) fail(`${w.kind} of comment ${w.comment_id}, which is not a sticky of ${reviewLogin(snap)} (B1, U6)`);
+  }
+  if (run.state) {
+    const after = new Map(((run.state.pulls ?? []).find((x) => x.number === snap.command?.pr)?.comments ?? []).map((x) => [x.id, x]));
+    for (const [id, c0] of before) {
+      if (lower(c0.author) === lower(reviewLogin(snap)) && isSticky(c0.body)) continue;
+      const c1 = after.get(id);
+      if (!c1) fail(`comment ${id} (not a sticky of ${reviewLogin(snap)}) was deleted (B1, U6)`);
+      else if (c1.body !== c0.body) fail(`comment ${id} (not a sticky of ${reviewLogin(snap)}) was edited (B1, U6)`);
+    }
+  }
+
   // The state after the run (AGENTIC_REPLAY_STATE).
   const cl = run.state ? claims(snap, run.state) : null;
   const lostInPlay = [...ans.values()].includes('lost');
@@ -693,6 +719,19 @@ function checkPublish(fx, run, fault, base) {
     // W6 / W3: the newest status the run wrote is the last sticky's.
     const st = statusTier(cl.status);
     if (st && cl.canonical && st !== cl.canonical.tier && !lostInPlay) fail(`the newest pr-review status the run wrote says ${st}, the sticky ${cl.canonical.tier} (§7.2 W6)`);
+  }
+  // A B1-B3 variant (what happens to a PR between plan and publish) is held
+  // to the findings of the fixture it varies: never a better tier, never a
+  // finding id fewer, fault-free or not.
+  if (fx.variantOf?.base?.report && cl && !dry) {
+    const o = fx.variantOf.base;
+    const better = (t) => t && o.tier && rank(t) !== null && rank(t) > rank(o.tier);
+    if (cl.sticky && better(cl.sticky.tier)) fail(`variant ${fx.variant}: the last sticky written claims ${cl.sticky.tier}, better than the fixture's ${o.tier} (L1007)`);
+    if (better(statusTier(cl.status))) fail(`variant ${fx.variant}: the newest status written claims ${statusTier(cl.status)}, better than the fixture's ${o.tier} (L1007)`);
+    if (cl.sticky && o.ids?.size) {
+      const lost = [...o.ids].filter((id) => !cl.sticky.ids.has(id));
+      if (lost.length) fail(`variant ${fx.variant}: the last sticky written lacks finding(s) ${lost.join(', ')} of the fixture's (L1007, B2)`);
+    }
   }
   if (!fault) return problems;
 
@@ -763,6 +802,17 @@ function checkPublish(fx, run, fault, base) {
 
   const exit23 = (why) => { if (run.code !== 3 && run.code !== 2) fail(`${why}: exit ${run.code}, expected 3 (§2, §7)`); };
   if (c.op === 'read') {
+    // P40: the token's login read with the PR (the viewer) failed, and
+    // the identity was read again on its own (GET /user) before any
+    // write: that read decides U5, and this one is a read that failed
+    // and was made again (the run is the fault-free one's).
+    // A run that writes nothing without the fault needs no login at all.
+    const userAgain = c.kind === 'user' && calls.some((x) => x.n > c.n && x.op === 'read' && x.kind === 'user' && !ans.has(x.n));
+    const userUnneeded = c.kind === 'user' && !base.calls.some((x) => x.op === 'write') && !writeCalls.length;
+    if (userAgain || userUnneeded) {
+      if (run.code !== base.code) fail(`the login read with the PR failed (${userAgain ? 'and was read again' : 'and no write needed it'}): exit ${run.code}, fault-free ${base.code}`);
+      return problems;
+    }
     if (c.kind === 'user') {
       // U5: unreadable → 3, nothing written.
       if (laterWrites.length) fail('GET /user failed, yet a write call was made (U5, T4)');
@@ -771,6 +821,15 @@ function checkPublish(fx, run, fault, base) {
       return problems;
     }
     if (cmd === 'review-plan') {
+      // P37: the PR's commits read with the PR (not compare's own check,
+      // which follows a compare call) only spare a compare: unreadable,
+      // the compare decides, and the plan is the fault-free one.
+      const prev = calls[c.n - 2];
+      if (c.kind === 'commits' && !(prev && prev.op === 'read' && prev.kind === 'compare')) {
+        const planOf = (r) => JSON.stringify((r?.steps ?? []).map((x) => [x.outcome, x.plan?.mode, x.plan?.next_id, x.plan?.prior_sha_unreachable]));
+        if (run.code !== base.code || planOf(rep) !== planOf(base.report)) fail(`the PR's commits unreadable: the plan differs from the fault-free one (P37: the compare decides)`);
+        return problems;
+      }
       if ((c.kind === 'compare' || c.kind === 'commits') && kind === 404) return problems; // H3: 404 → full
       // P25 (docs/spec-notes.md): the merge base unreadable leaves
       // merge_base and mr_range null, and the plan is still exit 0.
@@ -862,6 +921,66 @@ function loadFixtures(only) {
   return [...dir(FIXTURES, '', 'gate'), ...(existsSync(PUBLISH_FIXTURES) ? dir(PUBLISH_FIXTURES, 'publish/', 'publish') : [])];
 }
 
+/*
+ * What can happen to a PR between review-plan and publish, and the
+ * comments the machine account posts beside its sticky (PUBLISH B1-B3):
+ * each publishing fixture is run again varied so, its checks the same plus
+ * the fixture's own findings as the bound (checkPublish: variantOf).
+ *   quote    the conductor's check comment (review_login, newest) quotes a
+ *            sticky's markers, the sticky marker as its first line (B1)
+ *   yes      the judge's needs-human `yes` (review_login) the same way (B1)
+ *   edited   the canonical sticky edited by another login (U2, B2)
+ *   deleted  the canonical sticky deleted (B2)
+ *   retarget the PR's base branch changed (B3)
+ */
+const VARIANTS = ['quote', 'yes', 'edited', 'deleted', 'retarget'];
+
+function variantOf(fx, kind) {
+  const snap = structuredClone(fx.snapshot);
+  const cmd = snap.command;
+  if (!cmd || (cmd.name !== 'publish' && cmd.name !== 'review-plan')) return null;
+  const pull = (snap.pulls ?? []).find((x) => x.number === cmd.pr);
+  if (!pull) return null;
+  pull.comments ??= [];
+  const login = reviewLogin(snap);
+  const stickies = pull.comments.filter((c) => lower(c.author) === lower(login) && isSticky(c.body)).sort((a, b) => a.id - b.id);
+  const canonical = stickies.at(-1);
+  const nextId = Math.max(0, ...pull.comments.map((c) => c.id)) + 1;
+  const at = '2026-11-29T11:30:00Z';
+  const head = pull.head?.sha ?? '';
+  const quoted = ['<!-- pr-review:sticky -->', `<!-- pr-review:sha=${head} -->`, '<!-- pr-review:status=PASSED -->'];
+  switch (kind) {
+    case 'quote':
+      pull.comments.push({ id: nextId, author: login, created_at: at, updated_at: at, edited_by: null, edited_at: null,
+        html_url: `https://github.com/${snap.repository}/pull/${cmd.pr}#issuecomment-${nextId}`,
+        body: [...quoted, '### Agentic review check — ✅ clean', '', '> <!-- pr-review:sticky -->', '', '<details>', '',
+          '<!-- agentic:check v1 -->', `head: ${head}`, 'round: 1', 'clean: true', 'threads:', '', '</details>'].join('\n') });
+      break;
+    case 'yes':
+      pull.comments.push({ id: nextId, author: login, created_at: at, updated_at: at, edited_by: null, edited_at: null,
+        html_url: `https://github.com/${snap.repository}/pull/${cmd.pr}#issuecomment-${nextId}`,
+        body: [...quoted, '<!-- agentic:needs-human v1 -->', '<!-- needs-human: yes -->', `<!-- head: ${head} -->`,
+          `<!-- base: ${pull.base?.ref ?? 'main'} -->`, '### Needs a human before merge'].join('\n') });
+      break;
+    case 'edited':
+      if (!canonical) return null;
+      canonical.edited_by = 'mallory';
+      canonical.edited_at = at;
+      canonical.edits = [...(canonical.edits ?? []), { editor: 'mallory', edited_at: at }];
+      break;
+    case 'deleted':
+      if (!canonical) return null;
+      pull.comments = pull.comments.filter((c) => c !== canonical);
+      break;
+    case 'retarget':
+      pull.base = { ...(pull.base ?? {}), ref: 'release' };
+      break;
+    default:
+      return null;
+  }
+  return snap;
+}
+
 /** A run with its final snapshot (AGENTIC_REPLAY_STATE), null when the build does not print it. */
 async function replay(bin, args, env, stateFile) {
   rmSync(stateFile, { force: true });
@@ -880,15 +999,29 @@ async function main() {
   const started = Date.now();
   const work = mkdtempSync(path.join(os.tmpdir(), 'aa-torture-'));
   const fixtures = loadFixtures(o.only);
+  // The B1-B3 variants of the publishing fixtures (after them: a variant is
+  // checked against its fixture's fault-free run).
+  if (o.variants) {
+    for (const fx of fixtures.filter((x) => x.family === 'publish')) {
+      for (const kind of VARIANTS) {
+        const snap = variantOf(fx, kind);
+        if (!snap) continue;
+        const file = path.join(work, `variant-${fixtures.length}.json`);
+        writeFileSync(file, JSON.stringify(snap));
+        fixtures.push({ name: `${fx.name}~${kind}`, family: 'publish', file, text: JSON.stringify(snap), snapshot: snap, args: fx.args, variantOf: fx, variant: kind });
+      }
+    }
+  }
   const failures = [];
   let passed = 0;
   const bySan = { plain: 0, san: 0 };
   const byFamily = { gate: { fixtures: 0, runs: 0 }, publish: { fixtures: 0, runs: 0 } };
   let stateSeen = false;
-  const sanKindsOf = (fx) => (fx.family === 'publish' ? o.publishSanKinds : o.sanKinds);
+  const sanKindsOf = (fx) => (fx.family === 'publish' ? (fx.variantOf ? new Set() : o.publishSanKinds) : o.sanKinds);
   try {
-    // 1. Fault-free traced replays (sanitizer build when any kind uses it).
-    await pool(fixtures, o.jobs, async (fx, i) => {
+    // 1. Fault-free traced replays (sanitizer build when any kind uses it):
+    // the fixtures, then their variants (checked against them).
+    const firstPass = async (fx, i) => {
       const san = sanKindsOf(fx).size > 0;
       const run = await replay(san ? o.san : o.bin, [...fx.args, fx.file], san ? SAN_ENV : {}, path.join(work, `base-${i}.state.json`));
       byFamily[fx.family].fixtures++;
@@ -934,7 +1067,10 @@ async function main() {
       }
       if (p.length) failures.push({ fixture: fx.name, fault: null, problems: p, stderr: run.stderr.slice(-600) });
       else passed++;
-    });
+    };
+    const originals = fixtures.filter((x) => !x.variantOf);
+    await pool(originals, o.jobs, (fx) => firstPass(fx, fixtures.indexOf(fx)));
+    await pool(fixtures.filter((x) => x.variantOf), o.jobs, (fx) => firstPass(fx, fixtures.indexOf(fx)));
     // 2. The matrix.
     const jobs = [];
     for (const fx of fixtures) {
@@ -944,8 +1080,10 @@ async function main() {
         continue;
       }
       for (const c of fx.calls) {
-        for (const kind of PUBLISH_KINDS) jobs.push({ fx, n: c.n, kind, inject: { call: c.n, status: kind } });
-        if (c.op !== 'write' || fx.answers.has(c.n)) continue;
+        // A variant: every call fails once (502); the write kinds are its
+        // fixture's to test.
+        for (const kind of fx.variantOf ? [502] : PUBLISH_KINDS) jobs.push({ fx, n: c.n, kind, inject: { call: c.n, status: kind } });
+        if (c.op !== 'write' || fx.answers.has(c.n) || fx.variantOf) continue;
         // The n-th call is the (skip+1)-th of its kind that reaches a fault
         // appended after the fixture's own.
         const skip = fx.calls.filter((x) => x.n < c.n && x.op === 'write' && x.kind === c.kind && x.pr === c.pr && !fx.answers.has(x.n)).length;
@@ -1006,7 +1144,8 @@ async function main() {
   }
   if (o.json) writeFileSync(o.json, JSON.stringify(failures, null, 1));
   if (byFamily.publish.fixtures && !stateSeen) console.log('torture: this build does not print the final snapshot (AGENTIC_REPLAY_STATE): the publish sticky checks ran on the report only');
-  console.log(`torture: ${fixtures.length} fixtures (${byFamily.gate.fixtures} gate, ${byFamily.publish.fixtures} publish), ${passed + failures.length} runs (${bySan.san} sanitizer, ${bySan.plain} plain, plus ${fixtures.length} fault-free; publish ${byFamily.publish.runs}) in ${secs} s`);
+  const nVariants = fixtures.filter((x) => x.variantOf).length;
+  console.log(`torture: ${fixtures.length} fixtures (${byFamily.gate.fixtures} gate, ${byFamily.publish.fixtures - nVariants} publish, ${nVariants} B1-B3 variants of them), ${passed + failures.length} runs (${bySan.san} sanitizer, ${bySan.plain} plain, plus ${fixtures.length} fault-free; publish ${byFamily.publish.runs}) in ${secs} s`);
   console.log(`${passed} passed, ${failures.length} failed`);
   process.exitCode = failures.length ? 1 : 0;
 }

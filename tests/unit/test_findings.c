@@ -257,7 +257,7 @@ static const struct bad_row bad_rows[] = {
 	/* I1: the document */
 	{ "{'mode'", "['mode'", ": invalid JSON at byte 7" },
 	{ "'base': 'origin/main'", "'base': 'origin/main', 'mode': 'full'",
-	  ": JSON object has the key \"mode\" twice" },
+	  "/mode: duplicate key" },
 	{ "'slug': 'null-deref'", "'slug': 'null\\u0000deref'",
 	  F0 "slug: contains \\u0000" },
 	{ "'future_key': {}", "'future_key': {'a': ['x', 'y\\u0000']}",
@@ -503,10 +503,11 @@ static const struct bad_row bad_rows[] = {
 	  F0 "mitigation: missing" },
 	{ "'mitigation': 'check for NULL', 'evidence': '\\n  p->x = 1;\\n'",
 	  "'evidence': 7", F0 "evidence: expected a string" },
+	/* B8: a duplicate key names its member */
 	{ "'line_start': 10", "'line_start': 11, 'p_code': 'P0'",
-	  ": JSON object has the key \"p_code\" twice" },
+	  F0 "p_code: duplicate key" },
 	{ "'prior_id': 'F1'", "'prior_id': 'F9', 'verification': 'x'",
-	  ": JSON object has the key \"verification\" twice" },
+	  "/prior_verifications/0/verification: duplicate key" },
 	{ "'sql-injection'", "'SQL'}, {'slug': 7",
 	  "/checked_and_clean/0/slug: " SLUG_RE },
 	{ "'note': 'still there'}]", "'note': 'x'}, {'prior_id': 'F9'}]",

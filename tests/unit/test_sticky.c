@@ -220,7 +220,7 @@ static void test_sticky__passed_minimal(void **state)
 	    "**Checked**: \xE2\x9C\x85 0 clean\n\n"
 	    "---\n\n"
 	    "`pr-review` \xC2\xB7 reviewed `main..0123456`\n\n"
-	    "<!-- pr-review:state=1 iteration=2 next=9\n-->");
+	    "<!-- pr-review:state=1 iteration=2 next=9 base=main\n-->");
 	buf_release(&b);
 	fx_release(&x);
 }
@@ -458,6 +458,101 @@ static void test_sticky__root_layout(void **state)
 	assert_int_equal(ri.p, RV_P1);
 	assert_string_equal(ri.slug, "shell-quote");
 	assert_string_equal(ri.head, HEAD);
+	/* H5 reads its texts back through the same parser */
+	assert_int_equal(ri.failure_mode.n, strlen("the call fails silently"));
+	assert_memory_equal(ri.failure_mode.p, "the call fails silently",
+	                    ri.failure_mode.n);
+	assert_int_equal(ri.mitigation.n, strlen("check the return value"));
+	assert_memory_equal(ri.mitigation.p, "check the return value",
+	                    ri.mitigation.n);
+	assert_int_equal(ri.evidence.n, strlen("echo ```$(id)``` `x`"));
+	assert_memory_equal(ri.evidence.p, "echo ```$(id)``` `x`",
+	                    ri.evidence.n);
+	buf_release(&b);
+	fx_release(&x);
+}
+
+/* H5's texts of a root, as root_parse() reads them back. */
+struct root_text_row {
+	const char *name;
+	const char *body;
+	const char *fm, *mi, *ev; /* NULL: absent */
+};
+
+#define RTX "<!-- pr-review:finding-root -->\n" \
+            "<!-- pr-review:finding-id=F4 -->\n\n" \
+            "**F4 P2 `a-b`** \xC2\xB7 x\n\n"
+
+static const struct root_text_row root_text_rows[] = {
+    {"all three",
+     RTX "**Failure mode**: f\n\n**Mitigation**: m\n\n"
+         "<details><summary>Evidence</summary>\n\n```\na\n\nb\n```\n",
+     "f", "m", "a\n\nb"},
+    {"empty evidence",
+     RTX "<details><summary>Evidence</summary>\n\n```\n```", NULL, NULL, ""},
+    {"unclosed fence", RTX "<details><summary>Evidence</summary>\n\n```\nx",
+     NULL, NULL, NULL},
+    {"a shorter fence inside",
+     RTX "<details><summary>Evidence</summary>\n````\n```\nx\n````", NULL,
+     NULL, "```\nx"},
+    {"no fence after the summary",
+     RTX "<details><summary>Evidence</summary>\n\ntext\n```\nx\n```", NULL,
+     NULL, NULL},
+    {"first field wins", RTX "**Failure mode**: a\n**Failure mode**: b", "a",
+     NULL, NULL},
+    {"field inside a line", RTX "x **Mitigation**: m", NULL, NULL, NULL},
+    {"texts before the title are not read",
+     "<!-- pr-review:finding-root -->\n<!-- pr-review:finding-id=F4 -->\n\n"
+     "**Failure mode**: early\n\n**F4 P2 `a-b`** \xC2\xB7 x",
+     NULL, NULL, NULL},
+};
+
+static bool text_is(struct root_text t, const char *want)
+{
+	if (!want)
+		return t.p == NULL;
+	return t.p && t.n == strlen(want) && memcmp(t.p, want, t.n) == 0;
+}
+
+static void test_sticky__root_texts_table(void **state)
+{
+	int bad = 0;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(root_text_rows); i++) {
+		const struct root_text_row *r = &root_text_rows[i];
+		struct root_info ri;
+
+		root_parse(&ri, r->body, strlen(r->body));
+		if (!text_is(ri.failure_mode, r->fm) ||
+		    !text_is(ri.mitigation, r->mi) ||
+		    !text_is(ri.evidence, r->ev)) {
+			print_error("row %zu (%s)\n", i, r->name);
+			bad++;
+		}
+	}
+	assert_int_equal(bad, 0);
+}
+
+/* B3: the state's base= is the input's base, percent-encoded, and reads
+ * back decoded. */
+static void test_sticky__state_base_round_trip(void **state)
+{
+	struct fx x;
+	struct buf b = BUF_INIT(BUF_MAX_DOC);
+	struct sticky_info si;
+
+	(void)state;
+	fx_init(&x, RV_FULL);
+	free(x.in.base);
+	x.in.base = xstrdup("release/1.x+#50% \xE6\x97\xA5 -->");
+	render(&x, &b, false);
+	assert_non_null(strstr(b.ptr, " base=release/1.x%2B%2350%25%20%E6%97%A5"
+	                              "%20--%3E\n"));
+	assert_int_equal(sticky_parse(&si, b.ptr, b.len), 0);
+	assert_true(si.state.present);
+	assert_string_equal(si.state.base, x.in.base);
+	sticky_info_release(&si);
 	buf_release(&b);
 	fx_release(&x);
 }
@@ -680,6 +775,7 @@ static void test_sticky__state_round_trip_nulls(void **state)
 #define SHA "<!-- pr-review:sha=" HEAD " -->"
 #define ST  "<!-- pr-review:status=BLOCKED -->"
 #define SB  "<!-- pr-review:state=1 iteration=1 next=2\n"
+#define SBB "<!-- pr-review:state=1 iteration=1 next=2 base=release/1.x%2B%23\n"
 #define ROW "F1 P0 open none high Local Reachable s a.c 1 2 cat\n"
 
 struct look_row {
@@ -697,7 +793,34 @@ static const struct look_row look_rows[] = {
     {"in a fence", "```\n" MK "\n```\n" SHA "\n" ST, false, true, false, false},
     {"in an unclosed tilde fence", "~~~~\n" MK "\n" SHA "\n" ST, false, false,
      false, false},
-    {"after a closed fence", "```\nx\n```\n" MK, true, false, false, false},
+    /* B1: the marker is the first line, and a verdict marker anywhere
+     * makes a verdict */
+    {"after a closed fence", "```\nx\n```\n" MK, false, false, false, false},
+    {"quoted by a check verdict",
+     MK "\n" SHA "\n" ST "\n> <!-- agentic:check v1 -->", false, true, false,
+     false},
+    {"check marker in a fence",
+     MK "\n" SHA "\n" ST "\n```\n<!-- agentic:check v1 -->\n```", false,
+     true, false, false},
+    {"needs-human header, loosely spelled",
+     MK "\n" SHA "\n" ST "\nsee <!--AGENTIC:Needs-Human   v1 -->", false,
+     true, false, false},
+    {"second line", "hello\n" MK "\n" SHA "\n" ST, false, true, false, false},
+    /* B3: the state binds its base */
+    {"state with base", MK "\n" SHA "\n" ST "\n" SBB ROW "-->", true, true,
+     true, false},
+    {"state with an empty base", MK "\n" SHA "\n" ST "\n"
+     "<!-- pr-review:state=1 iteration=1 next=2 base=\n-->", true, true, false,
+     true},
+    {"state with a null base", MK "\n" SHA "\n" ST "\n"
+     "<!-- pr-review:state=1 iteration=1 next=2 base=-\n-->", true, true,
+     false, true},
+    {"state with a raw space in base", MK "\n" SHA "\n" ST "\n"
+     "<!-- pr-review:state=1 iteration=1 next=2 base=a b\n-->", true, true,
+     false, true},
+    {"state with a sixth field", MK "\n" SHA "\n" ST "\n"
+     "<!-- pr-review:state=1 iteration=1 next=2 base=main x=1\n-->", true,
+     true, false, true},
     {"two shas", MK "\n" SHA "\n<!-- pr-review:sha=" LAST " -->\n" ST, true,
      false, false, false},
     {"same sha twice", MK "\n" SHA "\n" SHA "\n" ST "\n" ST, true, true, false,
@@ -851,6 +974,13 @@ static const struct root_row root_rows[] = {
      "<!-- pr-review:finding-root -->\r\n"
      "<!-- pr-review:finding-id=F4 -->\r\n\r\n" RT,
      true, 4, false},
+    /* P46: a root that quotes a verdict marker is a root (U3; review
+     * comments are never verdicts, and no root is ever edited) */
+    {"quotes a check marker", RM RID RH "\n" RT "\n\n> <!-- agentic:check v1 -->",
+     true, 4, true},
+    {"needs-human header in the evidence",
+     RM RID RH "\n" RT "\n\n```\n<!-- agentic:needs-human v1 -->\n```", true,
+     4, true},
 };
 
 static void test_sticky__root_parse_table(void **state)
@@ -895,6 +1025,8 @@ int main(void)
 	    cmocka_unit_test(test_sticky__look_alikes),
 	    cmocka_unit_test(test_sticky__rows_of_stateless_v2),
 	    cmocka_unit_test(test_sticky__root_parse_table),
+	    cmocka_unit_test(test_sticky__root_texts_table),
+	    cmocka_unit_test(test_sticky__state_base_round_trip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

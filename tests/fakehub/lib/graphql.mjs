@@ -308,7 +308,9 @@ const M = {
   edit(pull, c, e, index) { return { __typename: 'UserContentEdit', pull, c, e, index }; },
   review(pull, r) { return { __typename: 'PullRequestReview', pull, r }; },
   thread(pull, t) { return { __typename: 'PullRequestReviewThread', pull, t }; },
-  threadComment(pull, t, index) { return { __typename: 'PullRequestReviewComment', pull, t, index }; },
+  threadComment(pull, t, index) {
+    return { __typename: 'PullRequestReviewComment', pull, t, index, rc: t.review_comments?.[index] ?? null };
+  },
   event(pull, e) {
     const typeName = timelineTypeName(e.event);
     return typeName ? { __typename: typeName, pull, e, timeline: true } : null;
@@ -665,6 +667,7 @@ const RESOLVERS = {
     isCollapsed: (m) => m.t.resolved === true,
     path: (m) => m.t.path ?? 'README.md',
     line: (m) => m.t.line ?? null,
+    diffSide: (m) => (m.t.review_comments?.[0]?.side === 'LEFT' ? 'LEFT' : 'RIGHT'),
     pullRequest: (m) => M.pull(m.pull),
     comments: (m, args) => {
       const count = m.t.comments ?? 1;
@@ -673,17 +676,52 @@ const RESOLVERS = {
     },
   },
 
+  // A thread derived from `review_comments` serves each comment whole (rc,
+  // below); a snapshot `threads` entry knows only its first author and
+  // comment count.
   PullRequestReviewComment: {
-    id: (m) => nodeId('PRRC', `${m.t.id}:${m.index}`),
+    id: (m) => (m.rc ? nodeId('PRRC', m.rc.id) : nodeId('PRRC', `${m.t.id}:${m.index}`)),
+    databaseId: (m) => (m.rc ? intOrNull(m.rc.id) : null),
+    fullDatabaseId: (m) => (m.rc ? bigIntString(m.rc.id) : null),
     // The snapshot records a thread's first author and its comment count; later
     // authors come from the optional extension `comment_authors` (else unknown: null).
-    author: (m) => M.actor(m.index === 0 ? m.t.author ?? null : m.t.comment_authors?.[m.index] ?? null),
-    body: () => '',
-    createdAt: (m, _, ctx) => ctx.state.createdAt(m.pull),
+    author: (m) => M.actor(m.rc ? m.rc.author ?? null
+      : m.index === 0 ? m.t.author ?? null : m.t.comment_authors?.[m.index] ?? null),
+    // A review comment's text is what the `review_comments` read gives
+    // (REST's list): reading it is that read.
+    body: (m, _, ctx) => {
+      if (!m.rc) return '';
+      pullGate(ctx, m.pull, 'review_comments');
+      return m.rc.body ?? '';
+    },
+    path: (m) => (m.rc ? m.rc.path : m.t.path ?? 'README.md'),
+    line: (m) => (m.rc ? m.rc.line ?? null : m.t.line ?? null),
+    startLine: (m) => (m.rc ? m.rc.start_line ?? null : null),
+    originalLine: (m) => (m.rc ? m.rc.line ?? null : m.t.line ?? null),
+    originalStartLine: (m) => (m.rc ? m.rc.start_line ?? null : null),
+    outdated: (m) => (m.rc ? m.rc.line == null : m.t.outdated === true),
+    commit: (m) => (m.rc?.commit_id ? M.commit(m.rc.commit_id) : null),
+    originalCommit: (m) => (m.rc?.commit_id ? M.commit(m.rc.commit_id) : null),
+    replyTo: (m) => {
+      if (m.rc?.in_reply_to == null) return null;
+      const i = m.t.review_comments.findIndex((c) => c.id === m.rc.in_reply_to);
+      return i < 0 ? null : M.threadComment(m.pull, m.t, i);
+    },
+    // The review a comment belongs to (REST's pull_request_review_id), as
+    // the pull's reviews hold it or, missing there, with what the comment
+    // says of it.
+    pullRequestReview: (m, _, ctx) => {
+      if (m.rc?.review_id == null) return null;
+      const r = ctx.state.findReview(m.pull, m.rc.review_id)
+        ?? { id: m.rc.review_id, author: m.rc.author ?? null, state: 'COMMENTED', commit_id: m.rc.commit_id ?? null };
+      return M.review(m.pull, r);
+    },
+    createdAt: (m, _, ctx) => m.rc?.created_at ?? ctx.state.createdAt(m.pull),
     // The snapshot's optional `url` is the first comment's link. Without one
     // the fake serves the thread's node id, which is no link: the program
     // then names the thread by its id, exactly as a replay of the snapshot.
-    url: (m) => (m.index === 0 ? m.t.url ?? m.t.id : `${m.t.url ?? m.t.id}/${m.index}`),
+    url: (m) => (m.rc ? m.rc.html_url ?? m.t.url ?? m.t.id
+      : m.index === 0 ? m.t.url ?? m.t.id : `${m.t.url ?? m.t.id}/${m.index}`),
     pullRequest: (m) => M.pull(m.pull),
   },
 

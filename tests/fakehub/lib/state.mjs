@@ -361,14 +361,15 @@ export class State {
   files(pull) { return pull.files ?? []; }
 
   /**
-   * The pull's review threads: the snapshot's `threads`, or, when it has none
-   * but has `review_comments`, one thread per root comment (no `in_reply_to`,
-   * or a reply to an unknown comment) holding the root and its replies
-   * (PUBLISH.md §8: gate threads derive from them). A derived thread's id is
-   * `PRRT_` + the root's id, its url the root's html_url.
+   * The pull's review threads: the snapshot's `threads`, then one thread per
+   * root of its `review_comments` (no `in_reply_to`, or a reply to an unknown
+   * comment) holding the root and its replies, unless `threads` lists one of
+   * that id (PUBLISH.md §8: every review comment is in a thread). A derived
+   * thread's id is `PRRT_` + the root's id, its url the root's html_url.
    */
   threads(pull) {
-    if (pull.threads !== undefined || !Array.isArray(pull.review_comments)) return pull.threads ?? [];
+    const listed = pull.threads ?? [];
+    if (!Array.isArray(pull.review_comments) || !pull.review_comments.length) return listed;
     const comments = this.reviewComments(pull);
     const byIdMap = new Map(comments.map((c) => [c.id, c]));
     const rootOf = (c) => {
@@ -386,7 +387,8 @@ export class State {
       if (!threads.has(root.id)) threads.set(root.id, { root, comments: [] });
       threads.get(root.id).comments.push(c);
     }
-    return [...threads.values()].map(({ root, comments: list }) => ({
+    const known = new Set(listed.map((t) => t.id));
+    return [...listed, ...[...threads.values()].filter(({ root }) => !known.has(`PRRT_${root.id}`)).map(({ root, comments: list }) => ({
       id: `PRRT_${root.id}`,
       author: root.author ?? null,
       comments: list.length,
@@ -396,7 +398,10 @@ export class State {
       path: root.path ?? 'README.md',
       line: root.line ?? null,
       url: root.html_url ?? null,
-    }));
+      // The review comments themselves (PullRequestReviewThread.comments
+      // serves them whole: the pr-review reads take them from GraphQL).
+      review_comments: list,
+    }))];
   }
 
   findReviewComment(id) {

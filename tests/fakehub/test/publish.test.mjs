@@ -294,6 +294,66 @@ describe('reads', () => {
   });
 });
 
+describe('review comments in their GraphQL threads (the pr-review reads)', () => {
+  const Q = `{ repository(owner: "lf", name: "svc") { pullRequest(number: 7) {
+    reviewThreads(first: 100) { nodes { id diffSide comments(first: 100) { totalCount nodes {
+      fullDatabaseId databaseId author { __typename login } body path line startLine commit { oid }
+      replyTo { fullDatabaseId } pullRequestReview { fullDatabaseId } createdAt url } } } } } } }`;
+
+  test('each comment whole from its record; the review it names, from reviews or by its id', async () => {
+    const s = publishSnapshot();
+    delete s.pulls[0].threads;
+    await hub.setState(s);
+    const r = await hub.gql(Q);
+    assert.equal(r.body.errors, undefined, JSON.stringify(r.body.errors));
+    const threads = r.body.data.repository.pullRequest.reviewThreads.nodes;
+    const [root, reply] = threads[0].comments.nodes;
+    assert.deepEqual(root, {
+      fullDatabaseId: '9001', databaseId: 9001, author: { __typename: 'User', login: 'lfx-reviewer' },
+      body: '<!-- pr-review:finding-root -->\n<!-- pr-review:finding-id=F1 -->', path: 'src/a.c', line: 11, startLine: null,
+      commit: { oid: SHA.h7 }, replyTo: null, pullRequestReview: { fullDatabaseId: '72' },
+      createdAt: '2026-11-29T10:04:00Z', url: `${WEB}#discussion_r9001`,
+    });
+    assert.deepEqual([reply.fullDatabaseId, reply.replyTo, reply.pullRequestReview, reply.body], ['9003', { fullDatabaseId: '9001' }, null, 'fixed']);
+    const multi = threads[1].comments.nodes[0];
+    assert.deepEqual([multi.line, multi.startLine, multi.commit.oid, multi.pullRequestReview], [41, 40, SHA.c2, { fullDatabaseId: '71' }]);
+    assert.equal(threads[2].comments.nodes[0].line, null, 'an outdated comment has no line');
+    assert.equal(threads[0].diffSide, 'RIGHT');
+    // A review no `reviews` entry lists is served by its id.
+    const t = publishSnapshot();
+    delete t.pulls[0].threads;
+    t.pulls[0].review_comments[0].review_id = 4242;
+    await hub.setState(t);
+    const r2 = await hub.gql(Q);
+    assert.deepEqual(r2.body.data.repository.pullRequest.reviewThreads.nodes[0].comments.nodes[0].pullRequestReview, { fullDatabaseId: '4242' });
+  });
+
+  test('listed threads come first; review comments add the threads of the roots they do not list', async () => {
+    const s = publishSnapshot();
+    s.pulls[0].threads = [
+      { id: 'PRRT_listed', author: 'copilot-pull-request-reviewer[bot]', comments: 1, resolved: false },
+      { id: 'PRRT_9002', author: 'alice', comments: 1, resolved: true },
+    ];
+    await hub.setState(s);
+    const r = await hub.gql(`{ repository(owner: "lf", name: "svc") { pullRequest(number: 7) { reviewThreads(first: 100) { nodes { id isResolved } } } } }`);
+    assert.deepEqual(r.body.data.repository.pullRequest.reviewThreads.nodes.map((t) => [t.id, t.isResolved]),
+      [['PRRT_listed', false], ['PRRT_9002', true], ['PRRT_9001', false], ['PRRT_9004', false]]);
+  });
+
+  test('read: review_comments fails a query that reads their text, not one that reads only who and where', async () => {
+    const s = publishSnapshot();
+    delete s.pulls[0].threads;
+    s.faults = [{ read: 'review_comments', pr: 7, status: 502 }];
+    await hub.setState(s);
+    const failed = await hub.gql(Q);
+    assert.equal(failed.status, 502);
+    const gate = await hub.gql(`{ repository(owner: "lf", name: "svc") { pullRequest(number: 7) {
+      reviewThreads(first: 100) { nodes { comments(first: 1) { totalCount nodes { author { login } url } } } } } } }`);
+    assert.equal(gate.status, 200, 'the gate\'s thread read is no review-comments read');
+    assert.equal(gate.body.errors, undefined);
+  });
+});
+
 // ---- issue comment writes -------------------------------------------------------------
 
 describe('issue comment writes', () => {

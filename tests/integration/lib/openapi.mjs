@@ -22,7 +22,6 @@ export const REVIEW_OPERATIONS = Object.freeze([
   ['patch', '/repos/{owner}/{repo}/issues/comments/{comment_id}'],
   ['delete', '/repos/{owner}/{repo}/issues/comments/{comment_id}'],
   ['get', '/repos/{owner}/{repo}/pulls/{pull_number}/comments'],
-  ['get', '/repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments'],
   ['get', '/repos/{owner}/{repo}/pulls/{pull_number}/files'],
 ]);
 
