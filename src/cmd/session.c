@@ -358,6 +358,12 @@ static void append_file(const char *path, const struct buf *text)
 		log_warning("cannot write '%s'", path);
 }
 
+void session_append_summary(struct session *s, const struct buf *md)
+{
+	if (!s->offline && s->env.step_summary)
+		append_file(s->env.step_summary, md);
+}
+
 /*
  * Peak resident memory of this program, in KiB. Linux's ru_maxrss carries
  * the parent's size across execve (a forked Node or shell counts), so the

@@ -62,6 +62,7 @@ static void live_free(struct github *gh)
 		buf_wipe(&l->app->key);
 		buf_wipe(&l->app->token);
 		free(l->app->bot_login);
+		cJSON_Delete(l->app->permissions);
 		free(l->app);
 	}
 	free(l->graphql_url);
@@ -89,7 +90,7 @@ static const struct github_ops live_ops = {
 	live_create_label,   live_add_label,	live_create_status,
 	live_approve,	     live_dismiss,	live_prefetch,
 	live_details,	     live_budget,	     live_refresh,	live_now,
-	live_free,	     &live_review_ops,
+	live_free,	     &live_review_ops,	&live_setup_ops,
 };
 
 int github_live_new(struct github **out, const struct live_config *c,
@@ -121,6 +122,7 @@ int github_live_new(struct github **out, const struct live_config *c,
 	}
 	l->read_http = l->http;
 	l->mask = c->mask;
+	l->token_kind = token_kind_of(c->http.token);
 	l->rate_remaining = -1;
 	if (c->app_id) {
 		rc = hc;
