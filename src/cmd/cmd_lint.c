@@ -14,6 +14,7 @@
 #include "cmd/commands.h"
 #include "base/json.h"
 #include "cmd/log.h"
+#include "core/kind.h"
 #include "core/marker.h"
 #include "formats/report.h"
 
@@ -453,7 +454,8 @@ int cmd_lint(int argc, char **argv)
 	struct cli c = {.command = "lint"};
 	struct buf text = BUF_INIT(LINT_MAX_BYTES);
 	struct lint l;
-	bool ok;
+	enum comment_kind kind;
+	bool ok, quoted;
 
 	if (cli_parse(&c, argc, argv, command_options(c.command), 1) < 0)
 		return EXIT_USAGE;
@@ -471,11 +473,19 @@ int cmd_lint(int argc, char **argv)
 	l.text = text.ptr;
 	l.len = text.len;
 	marker_parse(&l.m, l.text, l.len);
+	kind = comment_kind(PLACE_ISSUE, l.text, l.len);
+	/* As apply reads it (core/kind.h): only a verdict's kind holds a
+	 * check block. */
+	quoted = kind == KIND_OTHER && kind_has_verdict_marker(l.text, l.len);
+	if (kind != KIND_CHECK_VERDICT)
+		l.m.check.present = false;
 	jw_init(&l.w, &l.out, true);
 	if (l.json) {
 		jw_obj_begin(&l.w);
 		jw_key(&l.w, "characters");
 		jw_int(&l.w, (int64_t)l.m.chars);
+		jw_key(&l.w, "kind");
+		jw_str(&l.w, comment_kind_name(kind));
 		jw_key(&l.w, "needs_human");
 		if (nh_seen(&l.m)) {
 			jw_obj_begin(&l.w);
@@ -493,7 +503,12 @@ int cmd_lint(int argc, char **argv)
 			jw_null(&l.w);
 		}
 	} else {
-		buf_addf(&l.out, "%zu characters\n", l.m.chars);
+		buf_addf(&l.out, "%zu characters, kind %s\n", l.m.chars,
+			 comment_kind_name(kind));
+		if (quoted)
+			buf_adds(&l.out, "  its first line is <!-- pr-review:sticky "
+					 "-->: a pr-review summary, whose verdict "
+					 "markers are quoted text, never a verdict\n");
 		if (nh_seen(&l.m))
 			lint_needs_human(&l);
 		if (l.m.check.present)

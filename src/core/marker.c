@@ -291,24 +291,44 @@ static bool threads_line(struct mview l)
 	return eat_key(&l, "threads") && !l.n;
 }
 
-/* A <details> or <summary> line (§2.2: ignored, never a row, A11). */
+/* "<name" (any case) then attributes up to ">": consumed from *v. */
+static bool eat_tag(struct mview *v, const char *name)
+{
+	struct mview t = *v;
+	const char *gt;
+
+	if (!eat_char(&t, '<') || !eat_word(&t, name) ||
+	    (t.n && t.p[0] != '>' && !is_ws((unsigned char)t.p[0])))
+		return false;
+	gt = memchr(t.p, '>', t.n);
+	if (!gt)
+		return false;
+	v->n -= (size_t)(gt + 1 - v->p);
+	v->p = gt + 1;
+	return true;
+}
+
+/*
+ * A <details> or <summary> line (§2.2: ignored, never a row, A11): the
+ * tags alone, or "<summary>…</summary>" (after an optional <details>).
+ * Anything else on the line makes it an ordinary line.
+ */
 static bool details_line(struct mview l)
 {
-	static const char *const tags[] = {"<details", "</details",
-					   "<summary", "</summary"};
-	size_t i, k, n;
+	struct mview v = l;
 
-	for (i = 0; i < ARRAY_SIZE(tags); i++) {
-		n = strlen(tags[i]);
-		if (l.n < n)
-			continue;
-		for (k = 0; k < n; k++)
-			if (to_lower((unsigned char)l.p[k]) != tags[i][k])
-				break;
-		if (k == n && (l.n == n || l.p[n] == '>' || is_ws(l.p[n])))
+	if (eat_tag(&v, "details")) {
+		skip_ws(&v);
+		if (!v.n)
 			return true;
+	} else if (eat_tag(&v, "/details") || eat_tag(&v, "/summary")) {
+		skip_ws(&v);
+		return !v.n;
 	}
-	return false;
+	if (!eat_tag(&v, "summary"))
+		return false;
+	v = trim(v);
+	return v.n >= 10 && mem_eq_nocase(v.p + v.n - 10, 10, "</summary>");
 }
 
 /*

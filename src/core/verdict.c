@@ -8,6 +8,8 @@
  */
 #include "core/verdict.h"
 
+#include "core/kind.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -220,7 +222,11 @@ void verdict_lookup(struct nh_lookup *out, const struct snap_pull *pull,
 			out->quoted = c;
 			out->quoted_line = m.nh.stray_line;
 		}
-		if (!m.nh.present || !verdict_names_head(&m.nh, head))
+		/* Only a verdict's kind can be one (core/kind.h); a pr-review
+		 * summary quoting a verdict is nobody's. */
+		if (!m.nh.present || !verdict_names_head(&m.nh, head) ||
+		    comment_kind(PLACE_ISSUE, c->body, c->body_len) ==
+			    KIND_OTHER)
 			continue;
 		if (out->retarget && c->created_at <= out->retarget->created_at) {
 			out->dropped++;

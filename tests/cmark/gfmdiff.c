@@ -526,8 +526,24 @@ static void text_add(struct walk *w, const char *s, size_t n)
 	w->text[w->ntext] = '\0';
 }
 
+/* Does the program read a row on any LF line of cmark lines lo..hi? */
+static bool any_row_in(const struct walk *w, size_t lo, size_t hi)
+{
+	size_t cm;
+
+	for (cm = lo; cm <= hi && cm <= w->l->ncm; cm++)
+		if (w->r->flags[w->l->cm_lf[cm]] & GFMDIFF_L_ROW)
+			return true;
+	return false;
+}
+
 static void inl_flush(struct inl *in)
 {
+	/* cmark-gfm gave this block no position (0:0): which line the text
+	 * stands on is a guess, so a row the program reads anywhere in the
+	 * block's guessed lines answers it. */
+	if (in->w->ntext && in->guess && any_row_in(in->w, in->lo, in->hi))
+		in->w->ntext = 0;
 	if (in->w->ntext)
 		row_line(in->w, in->cur, in->w->text, in->w->ntext,
 		         "rendered text", in->leaf);
@@ -826,34 +842,84 @@ static bool under_key_column(struct walk *w, cmark_node *row)
 	return found;
 }
 
+/* "<name" (any case), then attributes up to ">": consumed. */
+static bool eat_tag(struct mview *v, const char *name)
+{
+	size_t n = strlen(name);
+	const char *gt;
+
+	if (v->n < n + 1 || v->p[0] != '<' || !mem_eq_nocase(v->p + 1, n, name) ||
+	    (v->n > n + 1 && v->p[n + 1] != '>' && v->p[n + 1] != ' ' &&
+	     v->p[n + 1] != '\t'))
+		return false;
+	gt = memchr(v->p, '>', v->n);
+	if (!gt)
+		return false;
+	v->n -= (size_t)(gt + 1 - v->p);
+	v->p = gt + 1;
+	return true;
+}
+
+static void skip_blank(struct mview *v)
+{
+	while (v->n && (v->p[0] == ' ' || v->p[0] == '\t')) {
+		v->p++;
+		v->n--;
+	}
+}
+
+/* Does this text start the way a row does (A11's markers)? */
+static bool starts_like_row(struct mview v)
+{
+	static const char *const bullets[] = {"\xe2\x80\xa2", "\xe2\x80\xa3",
+					      "\xe2\x97\xa6", "\xe2\x81\x83",
+					      "\xe2\x88\x99", "\xc2\xb7"};
+	size_t k, i = 0;
+
+	skip_blank(&v);
+	if (!v.n)
+		return false;
+	for (k = 0; k < sizeof(bullets) / sizeof(bullets[0]); k++)
+		if (v.n >= strlen(bullets[k]) &&
+		    memcmp(v.p, bullets[k], strlen(bullets[k])) == 0)
+			return true;
+	while (i < v.n && v.p[i] >= '0' && v.p[i] <= '9')
+		i++;
+	if (i && i < v.n && (v.p[i] == '.' || v.p[i] == ')'))
+		return true;
+	return v.p[0] == '-' || v.p[0] == '*' || v.p[0] == '+' ||
+	       v.p[0] == '|' || v.p[0] == '>' ||
+	       (v.n >= 3 && mem_eq_nocase(v.p, 3, "<li"));
+}
+
 /*
  * BEHAVIOR §2.2/A11: "the <details> / <summary> lines are not rows" — the
- * spec's own exception, which the program keeps unless what the line
- * shows starts like a row (a list marker, "|", "<li"): then GitHub shows
- * a row and the program reads an invalid one.
+ * spec's own exception, fenced or not (A12 reads fence lines as ordinary
+ * lines): the tags alone, or <summary>…</summary> after an optional
+ * <details>. The program keeps it unless what the summary says starts
+ * like a row: then GitHub shows a row and the program reads an invalid one.
  */
-static bool spec_details_line(struct mview raw, const char *shown, size_t n)
+static bool spec_details_line(struct mview raw)
 {
-	static const char *const tags[] = {"<details", "</details",
-					   "<summary", "</summary"};
-	size_t i = 0, k;
+	struct mview v = raw;
 
-	while (raw.n && (raw.p[0] == ' ' || raw.p[0] == '\t')) {
-		raw.p++;
-		raw.n--;
+	skip_blank(&v);
+	while (v.n && (v.p[v.n - 1] == ' ' || v.p[v.n - 1] == '\t' ||
+		       v.p[v.n - 1] == '\r'))
+		v.n--;
+	if (eat_tag(&v, "details")) {
+		skip_blank(&v);
+		if (!v.n)
+			return true;
+	} else if (eat_tag(&v, "/details") || eat_tag(&v, "/summary")) {
+		skip_blank(&v);
+		return !v.n;
 	}
-	for (k = 0; k < sizeof(tags) / sizeof(tags[0]); k++)
-		if (raw.n >= strlen(tags[k]) &&
-		    mem_eq_nocase(raw.p, strlen(tags[k]), tags[k]))
-			break;
-	if (k == sizeof(tags) / sizeof(tags[0]))
+	if (!eat_tag(&v, "summary") || v.n < 10 ||
+	    !mem_eq_nocase(v.p + v.n - 10, 10, "</summary>"))
 		return false;
-	while (i < n && (shown[i] == ' ' || shown[i] == '\t'))
-		i++;
-	return i == n || !(shown[i] == '-' || shown[i] == '*' ||
-			   shown[i] == '+' || shown[i] == '|' ||
-			   (shown[i] >= '0' && shown[i] <= '9') ||
-			   (unsigned char)shown[i] >= 0x80);
+	v.n -= 10;
+	return !starts_like_row(v);
 }
 
 static void leaf_rows(struct walk *w, const struct leaf *lf)
@@ -870,15 +936,16 @@ static void leaf_rows(struct walk *w, const struct leaf *lf)
 	case CMARK_NODE_CODE_BLOCK: /* shown as it stands */
 		for (cm = lf->start; cm <= lf->end; cm++) {
 			v = cm_line(w->l, cm);
-			row_line(w, cm, v.p, v.n, "code as it stands",
-			         lf->node);
+			if (!spec_details_line(v))
+				row_line(w, cm, v.p, v.n, "code as it stands",
+					 lf->node);
 		}
 		return;
 	case CMARK_NODE_HTML_BLOCK: /* tags and comments show nothing */
 		for (cm = lf->start; cm <= lf->end; cm++) {
 			v = cm_line(w->l, cm);
 			html_shown(w, v, &st);
-			if (!spec_details_line(v, w->text, w->ntext))
+			if (!spec_details_line(v))
 				row_line(w, cm, w->text, w->ntext,
 					 "shown HTML text", lf->node);
 		}
