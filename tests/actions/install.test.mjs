@@ -335,4 +335,19 @@ describe('action.yml install step', { skip }, () => {
     assert.match(mac.stdout, /::error::agentic-apply runs on Linux runners/);
     assert.deepEqual(requests, []);
   });
+
+  // Issue 23 item 7: the token runs on GitHub-hosted runners only.
+  it('a self-hosted runner is refused unless allow-self-hosted vouches it is ephemeral', async () => {
+    const s = await install({ RUNNER_ENVIRONMENT: 'self-hosted' });
+    assert.equal(s.code, 2);
+    assert.match(s.stdout, /::error::this runner is self-hosted: agentic-apply holds the machine account's token and runs on GitHub-hosted runners only/);
+    assert.ok(!/^make /m.test(calls()), 'nothing built, nothing run');
+    const bad = await install({ RUNNER_ENVIRONMENT: 'self-hosted', AA_ALLOW_SELF_HOSTED: 'yes' });
+    assert.match(bad.stdout, /::error::input allow-self-hosted must be true or false/);
+    const ok = await install({ RUNNER_ENVIRONMENT: 'self-hosted', AA_ALLOW_SELF_HOSTED: 'true' });
+    assert.equal(ok.code, 0, ok.stdout + ok.stderr);
+    assert.match(ok.stdout, /::notice::running on a self-hosted runner: input allow-self-hosted vouches that it is ephemeral/);
+    const hosted = await install({ RUNNER_ENVIRONMENT: 'github-hosted' });
+    assert.equal(hosted.code, 0);
+  });
 });
