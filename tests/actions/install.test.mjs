@@ -70,7 +70,7 @@ describe('action.yml install step', { skip }, () => {
       output: path.join(d, 'github-output'),
     };
     // The action's tree, as the runner unpacks it.
-    for (const rel of ['VERSION', 'Makefile', 'mk', 'action.yml', 'scripts/static-build', 'dist', 'src']) {
+    for (const rel of ['VERSION', 'Makefile', 'mk', 'action.yml', 'scripts/static-build', 'scripts/static-pins', 'dist', 'src']) {
       cpSync(path.join(ROOT, rel), path.join(t.action, rel), { recursive: true });
     }
     writeFileSync(path.join(t.action, 'dist/SHA256SUMS'), '# ledger\n');
