@@ -1,6 +1,6 @@
 /*
  * doctor.c - the setup checks of `agentic-apply doctor` (docs/actions.md,
- * Doctor; N53-N58): from what a token could read, one verdict per item and
+ * Doctor; N52-N59): from what a token could read, one verdict per item and
  * the fix. A read that failed is "cannot tell", never "ok"; an item the
  * run cannot judge where it runs (the runner outside Actions, the App
  * without App mode) is "skipped" and needed by nobody.

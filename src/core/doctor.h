@@ -1,6 +1,6 @@
 /*
  * doctor.h - is a repository set up so that the gate's approvals mean what
- * they should (docs/actions.md, Doctor; N53-N58)? The facts a read token
+ * they should (docs/actions.md, Doctor; N52-N59)? The facts a read token
  * can see, and the pure decision: one check per item, each ok, missing or
  * cannot tell, with the fix.
  *
