@@ -271,6 +271,16 @@ int session_open(struct session *s, const struct cli *c, const char *snapshot,
 					       ? s->env.server_url
 					       : "https://github.com");
 	s->report.repository = xstrdup_or_null(s->repository);
+	if (!s->offline && s->env.action_repo && s->env.action_ref &&
+	    repo_name_valid(s->env.action_repo) &&
+	    ref_name_valid(s->env.action_ref)) {
+		/* The action's own docs, at the version that runs. */
+		struct buf u = BUF_INIT(BUF_MAX_SMALL);
+
+		buf_addf(&u, "%s/%s/blob/%s/docs", s->report.server_url,
+			 s->env.action_repo, s->env.action_ref);
+		s->report.docs_url = buf_detach(&u, NULL);
+	}
 	engine_init(&s->engine, s->gh, &s->policy, s->repository, &s->report);
 	s->engine.deadline = s->gh->ops->now(s->gh) +
 			     s->policy.deadline * 1000;

@@ -42,7 +42,7 @@ mkdir -p "$tree/fixtures" "$shims"
 (cd "$root" && tar cf - VERSION Makefile mk scripts src) | (cd "$tree" && tar xf -)
 cp "$root/fixtures/000-demo.json" "$tree/fixtures/"
 mkdir -p "$tree/fixtures/demo"
-cp "$root/fixtures/demo/publish.json" "$tree/fixtures/demo/"
+cp "$root/fixtures/demo/publish.json" "$root/fixtures/demo/verdict-comment.md" "$root/fixtures/demo/publish-summary.md" "$tree/fixtures/demo/"
 
 # shim NAME BODY: log "NAME ARGS", then run BODY.
 shim() {
