@@ -153,6 +153,7 @@ install-deps-test:
 test-make:
 	@tests/make/deps.sh
 	@tests/make/layers.sh
+	@tests/make/static-pins.sh
 
 test-unit: $(UNIT_BIN)
 	@tests/run-unit.sh $(UNIT_BIN)

@@ -3,7 +3,9 @@
 #   make dist        build/dist/agentic-apply-linux-x86_64: the static binary
 #                    of scripts/static-build, built with a fixed locale and
 #                    build date; build/dist/SHA256SUMS, the release's checksum
-#                    file; build/dist/ledger-line, its line for
+#                    file; build/dist/SOURCES, the exact source packages
+#                    it was built from (dist/static-sources, printed too);
+#                    build/dist/ledger-line, its line for
 #                    dist/SHA256SUMS (docs/actions.md, Releasing). The same
 #                    sources and libraries give the same bytes in any
 #                    directory (make test-dist).
@@ -28,6 +30,9 @@ dist:
 	@cp $(STATIC_BIN) $(DIST_DIR)/$(DIST_ASSET)
 	@cd $(DIST_DIR) && sha256sum $(DIST_ASSET) >SHA256SUMS
 	@sh dist/checksum line $(VERSION) $(DIST_DIR)/$(DIST_ASSET) >$(DIST_DIR)/ledger-line
+	@cp $(STATIC_DIR)/sources $(DIST_DIR)/SOURCES
+	@echo "dist: built from these Debian source packages (dist/static-sources; PACKAGE VERSION SHA256-OF-.dsc), in $(DIST_DIR)/SOURCES:"
+	@sed 's/^/  /' $(DIST_DIR)/SOURCES
 	@echo "dist: $(DIST_DIR)/$(DIST_ASSET), $(DIST_DIR)/SHA256SUMS; its line for dist/SHA256SUMS:"
 	@cat $(DIST_DIR)/ledger-line
 

@@ -182,7 +182,8 @@ static void list(const char *name, const cJSON *want, const cJSON *got)
 }
 
 static const char *const special[] = {"comment", "args", "stderr_contains",
-				      "stderr_lacks", "steps", "writes"};
+				      "stderr_lacks", "steps", "writes",
+				      "checks"};
 
 static bool is_special(const char *key)
 {
@@ -244,6 +245,9 @@ int main(int argc, char **argv)
 	     cJSON_GetObjectItemCaseSensitive(got, "steps"));
 	list("writes", cJSON_GetObjectItemCaseSensitive(want, "writes"),
 	     cJSON_GetObjectItemCaseSensitive(got, "writes"));
+	/* doctor (fixtures/doctor/): the checks, in order, key by key. */
+	list("checks", cJSON_GetObjectItemCaseSensitive(want, "checks"),
+	     cJSON_GetObjectItemCaseSensitive(got, "checks"));
 	read_file(&err, argv[3]);
 	cJSON_ArrayForEach(item,
 			   cJSON_GetObjectItemCaseSensitive(want, "stderr_contains"))

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Replay every fixture and compare its report with the expectation beside it
 # (fixtures/README.md). Each fixture is replayed twice: the reports must be
-# byte-identical.
+# byte-identical. fixtures/doctor/ holds `doctor` scenarios: each is run as
+# `doctor --snapshot FILE --json` (its report has the same `exit`).
 #   tests/fixtures.sh BIN CHECKER [FIXTURE...]
 set -u
 bin=$1 checker=$2
@@ -10,7 +11,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
 if [ $# -eq 0 ]; then
-	set -- fixtures/[0-9]*.json fixtures/publish/[0-9]*.json
+	set -- fixtures/[0-9]*.json fixtures/publish/[0-9]*.json \
+		fixtures/doctor/[0-9]*.json
 fi
 for f in "$@"; do
 	case $f in *.expect.json) continue ;; esac
@@ -22,9 +24,13 @@ for f in "$@"; do
 		continue
 	fi
 	mapfile -t args < <("$checker" --args "$exp")
-	"$bin" replay --quiet "${args[@]}" "$f" >"$tmp/out" 2>"$tmp/err"
+	case $f in
+	*/doctor/*) cmd=(doctor --quiet --json "${args[@]}" --snapshot "$f") ;;
+	*) cmd=(replay --quiet "${args[@]}" "$f") ;;
+	esac
+	"$bin" "${cmd[@]}" >"$tmp/out" 2>"$tmp/err"
 	code=$?
-	"$bin" replay --quiet "${args[@]}" "$f" >"$tmp/out2" 2>/dev/null
+	"$bin" "${cmd[@]}" >"$tmp/out2" 2>/dev/null
 	if ! out=$("$checker" "$exp" "$tmp/out" "$tmp/err" "$code"); then
 		echo "FAIL $name"
 		printf '%s\n' "$out"

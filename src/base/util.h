@@ -19,6 +19,7 @@
 #define AA_EAPI (-4)      /* GitHub API or transport failure */
 #define AA_EUSAGE (-5)    /* usage or configuration error */
 #define AA_EREJECTED (-6) /* GitHub refused the content (HTTP 422) */
+#define AA_EDENIED (-7)   /* the credential may not read it (HTTP 401/403) */
 
 /* A full commit SHA: 40 lower-case hex digits plus NUL. */
 #define SHA_HEX_LEN 40

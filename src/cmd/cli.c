@@ -53,6 +53,8 @@ static const struct option_def options[] = {
 	 "the sweep's change detection (skip PRs unchanged since)"},
 	{"--repos", OPT_REPOS, "A/B,C/D",
 	 "sweep several repositories in one run"},
+	{"--environment", OPT_ENVIRONMENT, "NAME",
+	 "the environment that holds the token (default agentic)"},
 };
 
 void cli_print_options(FILE *f, unsigned allowed, bool names_only)
@@ -243,6 +245,17 @@ static int set(struct cli *c, const struct option_def *o, const char *v)
 		return 0;
 	case OPT_FINDINGS:
 		c->findings = v;
+		return 0;
+	case OPT_ENVIRONMENT:
+		if (!v || !*v || strlen(v) > 255 ||
+		    strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			      "0123456789._-") != strlen(v)) {
+			log_error("%s: --environment: '%s' is not an environment "
+				  "name (letters, digits, '.', '_', '-')",
+				  c->command, v ? v : "");
+			return -1;
+		}
+		c->environment = v;
 		return 0;
 	}
 	return -1;

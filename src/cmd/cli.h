@@ -29,6 +29,7 @@
 #define OPT_PR_REF (1u << 16)   /* --pr N, OWNER/NAME#N or its URL */
 #define OPT_MODE (1u << 17)
 #define OPT_FINDINGS (1u << 18)
+#define OPT_ENVIRONMENT (1u << 19) /* doctor */
 
 struct cli {
 	const char *command;
@@ -50,6 +51,7 @@ struct cli {
 	const char *repos;    /* --repos A/B,C/D: sweep several repositories */
 	const char *mode;     /* --mode auto|full|incremental (review-plan) */
 	const char *findings; /* --findings FILE|- (publish, review-local) */
+	const char *environment; /* --environment NAME (doctor) */
 	char pr_repo[256];    /* --pr OWNER/NAME#N or URL: its repository */
 	const char *arg;      /* the one positional argument, if any */
 	bool help;

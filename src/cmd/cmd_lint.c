@@ -574,7 +574,7 @@ int cmd_lint(int argc, char **argv)
 					      "this verdict"
 					    : "not ok: fix the problems above");
 	}
-	/* Never an explanation cut short (N52); the input's own ceiling
+	/* Never an explanation cut short (N60); the input's own ceiling
 	 * keeps it far below the output's. */
 	cut = buf_error(&l.out) < 0;
 	if (cut)

@@ -177,7 +177,7 @@ static int record(struct session *s, const struct cli *c)
 	if (!exists)
 		snap.has_labels = true; /* an empty list: replay creates it */
 	if (snapshot_to_json(&snap, &text) < 0) {
-		/* Never a snapshot cut short (N52). */
+		/* Never a snapshot cut short (N60). */
 		log_error("record: the snapshot is larger than %zu bytes: not "
 			  "written", (size_t)BUF_MAX_DOC);
 		code = EXIT_API;

@@ -119,7 +119,7 @@ static void plan_noop_line(const struct report *r)
 			"re-review.\n", st->reasons[0]);
 }
 
-/* Print a document to stdout whole, or not at all (N52): one cut short
+/* Print a document to stdout whole, or not at all (N60): one cut short
  * is one line on stderr and exit 3. */
 static void print_whole(struct session *s, const struct buf *doc,
 			const char *what)

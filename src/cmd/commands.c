@@ -64,6 +64,14 @@ static const char exit_local[] =
 	"  1  every dispatched subagent failed: nothing to report\n"
 	"  2  usage error, or malformed findings\n";
 
+static const char exit_doctor[] =
+	"Exit codes:\n"
+	"  0  everything needed is in place\n"
+	"  1  something needed is missing, or cannot be told from what the\n"
+	"     tokens may read (each line says which, and the fix)\n"
+	"  2  usage or configuration error, or the repository does not\n"
+	"     exist for the token\n";
+
 static const struct command commands[] = {
 	{"run", cmd_run,
 	 "run [--json] [--dry-run] [--snapshot FILE] [--state FILE]",
@@ -123,6 +131,14 @@ static const struct command commands[] = {
 	 "Apply the mechanical merge rules to a local review's findings\n"
 	 "  and print its JSON (no network).",
 	 OPT_FINDINGS, exit_local},
+	{"doctor", cmd_doctor,
+	 "doctor [--repo OWNER/NAME] [--environment NAME] [--json]\n"
+	 "        [--snapshot FILE]",
+	 "Check the repository's setup, reading only: the rules of every\n"
+	 "  gated base, the label, CODEOWNERS, unlabelers, the token, the\n"
+	 "  environment, the runner; ok / missing / cannot tell, and the fix.",
+	 OPT_REPO | OPT_JSON | OPT_SNAPSHOT | OPT_QUIET | OPT_ENVIRONMENT,
+	 exit_doctor},
 	{"lint", cmd_lint, "lint [FILE|-] [--json]",
 	 "Show how the parser reads a verdict comment; exit 0 only when\n"
 	 "  apply and the gate can use it.",

@@ -18,6 +18,7 @@ int cmd_status(int argc, char **argv);
 int cmd_review_plan(int argc, char **argv);
 int cmd_publish(int argc, char **argv);
 int cmd_review_local(int argc, char **argv);
+int cmd_doctor(int argc, char **argv);
 
 /* replay of a snapshot's `command` (PUBLISH §8) on an open session:
  * 0, or -1 when the findings are malformed (the caller prints the stub

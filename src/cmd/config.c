@@ -503,6 +503,7 @@ int env_load(struct env_config *e, struct policy *p, struct buf *err)
 	e->event_name = env("GITHUB_EVENT_NAME");
 	e->event_path = env("GITHUB_EVENT_PATH");
 	e->step_summary = env("GITHUB_STEP_SUMMARY");
+	e->runner_environment = env("RUNNER_ENVIRONMENT");
 	e->server_url = env("GITHUB_SERVER_URL");
 	e->action_repo = env("GITHUB_ACTION_REPOSITORY");
 	e->action_ref = env("GITHUB_ACTION_REF");

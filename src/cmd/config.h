@@ -27,6 +27,7 @@ struct env_config {
 	const char *read_token;   /* AGENTIC_READ_TOKEN (optional) */
 	bool actions;             /* GITHUB_ACTIONS=true */
 	const char *step_summary; /* GITHUB_STEP_SUMMARY */
+	const char *runner_environment; /* RUNNER_ENVIRONMENT (doctor) */
 	const char *output;       /* GITHUB_OUTPUT */
 	const char *server_url;   /* GITHUB_SERVER_URL: links in the summary */
 	const char *action_repo;  /* GITHUB_ACTION_REPOSITORY: rule links */

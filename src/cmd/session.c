@@ -389,6 +389,12 @@ static void append_file(const char *path, const struct buf *text)
 		log_warning("cannot write '%s'", path);
 }
 
+void session_append_summary(struct session *s, const struct buf *md)
+{
+	if (!s->offline && s->env.step_summary)
+		append_file(s->env.step_summary, md);
+}
+
 /*
  * Peak resident memory of this program, in KiB. Linux's ru_maxrss carries
  * the parent's size across execve (a forked Node or shell counts), so the
@@ -443,7 +449,7 @@ static void print_stats(struct session *s)
 	buf_release(&tally);
 }
 
-/* A report document that could not be built whole: one line, exit 3 (N52). */
+/* A report document that could not be built whole: one line, exit 3 (N60). */
 static int document_failed(const char *what)
 {
 	log_error("%s is larger than %zu bytes (or a part of it was cut "
@@ -479,7 +485,7 @@ int session_close(struct session *s, bool json)
 				       strcmp(s->report.event, "schedule") == 0);
 	code = s->report.exit;
 	/* Each document is checked once, whole (buf.h): one that could not
-	 * be built is not written at all, never cut short (N52). */
+	 * be built is not written at all, never cut short (N60). */
 	if (report_to_markdown(&s->report, &out) < 0) {
 		code = exit_merge(code, document_failed("the summary"));
 	} else {

@@ -68,6 +68,10 @@ int session_start(struct session *s, struct cli *c, int argc, char **argv,
  */
 void session_missing_is_usage(struct session *s, const char *command);
 
+/* Append markdown to the step summary of a live run in Actions (a no-op
+ * otherwise). */
+void session_append_summary(struct session *s, const struct buf *md);
+
 /* Release everything a session holds (without printing). */
 void session_release(struct session *s);
 /* Print notes, the summary and (when `json`) the report; returns the exit

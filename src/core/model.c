@@ -4,13 +4,16 @@
  */
 #include "core/model.h"
 
+#include "core/doctor.h"
+
 #include <stdlib.h>
 #include <string.h>
 
 const char *const gh_read_names[READ_KIND_COUNT] = {
 	"pull",	   "pulls",   "labels",	  "comments", "timeline",
 	"threads", "reviews", "commits", "statuses", "user",
-	"review_comments", "files", "compare"};
+	"review_comments", "files", "compare", "repository", "branches",
+	"rules", "contents", "teams", "environments"};
 const char *const gh_write_names[WRITE_KIND_COUNT] = {
 	"label", "status", "approve", "dismiss",
 	"comment", "comment_delete", "review"};
@@ -167,6 +170,7 @@ void snapshot_release(struct snapshot *s)
 		free(s->command->mode);
 		free(s->command);
 	}
+	snap_setup_free(s->setup);
 	memset(s, 0, sizeof(*s));
 }
 

@@ -163,6 +163,12 @@ enum gh_read {
 	READ_REVIEW_COMMENTS, /* PUBLISH §8 */
 	READ_FILES,
 	READ_COMPARE,
+	READ_REPOSITORY,      /* doctor (docs/snapshot.md, setup) */
+	READ_BRANCHES,
+	READ_RULES,
+	READ_CONTENTS,
+	READ_TEAMS,
+	READ_ENVIRONMENTS,
 	READ_KIND_COUNT
 };
 enum gh_write {
@@ -211,6 +217,8 @@ struct snap_command {
 	bool dry_run;
 };
 
+struct snap_setup;
+
 struct snapshot {
 	int64_t version;
 	char *repository;   /* owner/name */
@@ -233,6 +241,7 @@ struct snapshot {
 	size_t nfaults;
 	int64_t now;         /* extension: the clock of a replay (ms) */
 	struct snap_command *command; /* PUBLISH §8; NULL: run `run` */
+	struct snap_setup *setup;     /* doctor's fields; NULL: none given */
 };
 
 void snapshot_init(struct snapshot *s);

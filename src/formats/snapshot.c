@@ -672,6 +672,8 @@ int snapshot_from_json_flags(struct snapshot *s, const char *text, size_t len,
 	if (LOAD_LIST(root, "", "faults", s->faults, s->nfaults, load_fault,
 		      err))
 		goto out;
+	if (snapshot_load_setup(s, root, err))
+		goto out;
 	if (check_unique(s, err))
 		goto out;
 	error = AA_OK;

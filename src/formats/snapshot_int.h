@@ -40,6 +40,10 @@ int snapshot_load_publish_parts(struct snap_pull *p, const cJSON *o,
 int snapshot_load_command(struct snapshot *s, const cJSON *root,
 			  struct buf *err);
 
+/* doctor: the optional setup fields into s->setup (snapshot_setup.c). */
+int snapshot_load_setup(struct snapshot *s, const cJSON *root,
+			struct buf *err);
+
 /* Their writers, for snapshot_write.c. */
 struct jw;
 void snapshot_write_publish_parts(struct jw *w, const struct snap_pull *p);

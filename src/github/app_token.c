@@ -125,6 +125,9 @@ int app_token(struct live *l)
 	buf_init(&a->token, BUF_MAX_SMALL);
 	buf_adds(&a->token, token);
 	a->expires_ms = at;
+	cJSON_Delete(a->permissions);
+	a->permissions = cJSON_Duplicate(
+		cJSON_GetObjectItemCaseSensitive(root, "permissions"), true);
 	if (l->mask)
 		l->mask(a->token.ptr);
 	error = AA_OK;

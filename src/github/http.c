@@ -274,7 +274,10 @@ void http_response_release(struct http_response *r)
 	free(r->next);
 	free(r->location);
 	free(r->ratelimit_resource);
+	free(r->oauth_scopes);
+	free(r->token_expiration);
 	r->next = r->location = r->ratelimit_resource = NULL;
+	r->oauth_scopes = r->token_expiration = NULL;
 }
 
 static void reset_response(struct http_response *r)
@@ -514,6 +517,10 @@ static CURLcode perform(struct http *h, const char *method, const char *url,
 	}
 	if ((v = header(h->curl, "location")))
 		resp->location = xstrdup(v);
+	if ((v = header(h->curl, "x-oauth-scopes")))
+		resp->oauth_scopes = xstrdup(v);
+	if ((v = header(h->curl, "github-authentication-token-expiration")))
+		resp->token_expiration = xstrdup(v);
 	if ((v = header(h->curl, "link"))) {
 		resp->next = link_next(h, v, &off_origin);
 		resp->next_off_origin = off_origin;

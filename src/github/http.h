@@ -58,6 +58,11 @@ struct http_response {
 	int64_t ratelimit_remaining; /* -1 when absent */
 	int64_t ratelimit_reset;     /* epoch seconds, 0 when absent */
 	char *ratelimit_resource;
+	/* What GitHub says about the token (doctor): X-OAuth-Scopes (only
+	 * for classic and OAuth tokens: NULL when not sent) and
+	 * github-authentication-token-expiration (NULL: none). */
+	char *oauth_scopes;
+	char *token_expiration;
 };
 
 /* Counters, for benchmarks and the rate-limit budget. */

@@ -62,6 +62,7 @@ static void live_free(struct github *gh)
 		buf_wipe(&l->app->key);
 		buf_wipe(&l->app->token);
 		free(l->app->bot_login);
+		cJSON_Delete(l->app->permissions);
 		free(l->app);
 	}
 	free(l->graphql_url);
@@ -261,7 +262,7 @@ static const struct github_ops live_ops = {
 	op_statuses,	   op_label_exists, op_create_label, op_add_label,
 	op_create_status, op_approve,	   op_dismiss,	    op_prefetch,
 	op_details,	   live_budget,	   live_refresh,    live_now,
-	live_free,	   &review_ops,
+	live_free,	   &review_ops,	   &live_setup_ops,
 };
 
 int github_live_new(struct github **out, const struct live_config *c,
@@ -293,6 +294,7 @@ int github_live_new(struct github **out, const struct live_config *c,
 	}
 	l->read_http = l->http;
 	l->mask = c->mask;
+	l->token_kind = token_kind_of(c->http.token);
 	l->rate_remaining = -1;
 	if (c->app_id) {
 		rc = hc;

@@ -128,11 +128,13 @@ struct app_auth {
 	struct buf token;      /* installation token, secret ("" none) */
 	int64_t expires_ms;
 	char *bot_login;       /* "<slug>[bot]" */
+	cJSON *permissions;    /* what the newest token was granted (doctor) */
 };
 
 struct live {
 	struct github gh;
 	struct app_auth *app;    /* NULL unless App mode */
+	enum token_kind token_kind; /* of the write token, by its prefix */
 	void (*mask)(const char *secret);
 	struct http *http;       /* writes (and reads without a read token) */
 	struct http *read_http;  /* reads */
@@ -406,6 +408,10 @@ int review_dec_page(const struct live *l, struct gh_review_pull *out,
  * when review_login is not the trusted login (U2, A5): the ops' pull. */
 int live_pull_review(struct github *gh, int64_t number, unsigned parts,
 		     struct gh_pull *out);
+
+/* --- doctor (setup.c) --- */
+
+extern const struct github_setup_ops live_setup_ops;
 
 /* --- writes (writes.c) --- */
 

@@ -449,6 +449,7 @@ static const struct github_ops dryrun_ops = {
 	dr_create_status, dr_approve,	   dr_dismiss,	  dr_prefetch,
 	dr_details,	 dr_budget,	 dr_refresh,	   dr_now,	  dr_free,
 	&dryrun_review_ops,
+	NULL, /* doctor reads only: it never runs dry */
 };
 
 struct github *github_dryrun_inner(struct github *gh)

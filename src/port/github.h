@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "base/buf.h"
+#include "core/doctor.h"
 #include "core/model.h"
 
 struct github;
@@ -164,6 +165,45 @@ struct github_review_ops {
 			   size_t n, struct gh_review_posted *out);
 };
 
+/*
+ * What `doctor` reads (docs/actions.md, Doctor): a port without them
+ * (NULL) cannot check a setup. Each returns AA_OK, AA_ENOTFOUND (404),
+ * AA_EDENIED (401/403: the credential may not read it) or AA_EAPI, with
+ * the message in gh->error; outputs are owned by the caller.
+ */
+struct github_setup_ops {
+	/* The repository, read with the write token: its default branch and
+	 * whether that token's account may push (-1: not said). */
+	int (*repo)(struct github *gh, char **default_branch, int *push);
+	/* Every branch name (all pages). */
+	int (*branches)(struct github *gh, char ***names, size_t *n);
+	/* The active ruleset rules of a branch (rules/branches/{branch}). */
+	int (*branch_rules)(struct github *gh, const char *branch,
+			    struct setup_rule **v, size_t *n);
+	/* Has the branch a (classic) branch protection rule? */
+	int (*branch_protected)(struct github *gh, const char *branch,
+				bool *out);
+	/* That rule, as rules (admins only: AA_EDENIED otherwise). */
+	int (*protection)(struct github *gh, const char *branch,
+			  struct setup_rule **v, size_t *n);
+	/* The text of file `path` at `ref`. */
+	int (*file)(struct github *gh, const char *ref, const char *path,
+		    char **text);
+	/* Is `login` in team "org/slug"? AA_ENOTFOUND: the team is not
+	 * visible to the reader. */
+	int (*team_member)(struct github *gh, const char *team,
+			   const char *login, bool *member);
+	/* GET /user with the write token, and what the answer says about the
+	 * token (out->read is filled too). */
+	int (*token)(struct github *gh, struct setup_token *out);
+	/* Environment `name` and its deployment branch rules. */
+	int (*environment)(struct github *gh, const char *name,
+			   struct setup_env *out);
+	/* GitHub App mode: the installation's permissions (out->enabled
+	 * false outside App mode). */
+	int (*app)(struct github *gh, struct setup_app *out);
+};
+
 struct github_ops {
 	/* GET /user: the login of the write token (T4). */
 	int (*user)(struct github *gh, char **login);
@@ -228,6 +268,8 @@ struct github_ops {
 	void (*free)(struct github *gh);
 	/* PUBLISH.md; NULL when this port cannot publish. */
 	const struct github_review_ops *review;
+	/* doctor; NULL when this port cannot read a setup. */
+	const struct github_setup_ops *setup;
 };
 
 struct github {

@@ -476,7 +476,7 @@ static const struct github_ops world_ops = {
 	world_create_label, world_add_label,   world_create_status,
 	world_approve,	    world_dismiss,     world_prefetch,
 	world_details,	    world_budget,	    world_refresh,     world_now,
-	world_free,	    &world_review_ops,
+	world_free,	    &world_review_ops,	&world_setup_ops,
 };
 
 static void bump(int64_t *max, int64_t t)

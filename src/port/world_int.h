@@ -42,5 +42,6 @@ int world_fault(struct world *w, enum fault_op op, int kind, int64_t pr,
 const char *world_viewer(struct world *w);
 
 extern const struct github_review_ops world_review_ops;
+extern const struct github_setup_ops world_setup_ops;
 
 #endif

@@ -619,7 +619,7 @@ void engine_review_plan(struct engine *e, int64_t pr, const char *mode,
 
 	write_plan(&pl, &doc, true);
 	if (buf_error(&doc) < 0) {
-		/* Never a plan cut short (N52). */
+		/* Never a plan cut short (N60). */
 		step_reason(STEP(&pl), "the plan is larger than %zu bytes: "
 				       "not written", (size_t)BUF_MAX_DOC);
 		finish(&pl, OUT_ERROR, EXIT_API);

@@ -17,7 +17,8 @@ import { actionFiles, load, ROOT, steps } from './lib.mjs';
 import { tempDir } from './step.mjs';
 
 const files = actionFiles();
-const WORKFLOWS = [...files.workflows, ...files.examples];
+// The workflows written in the documents (FILE.md:LINE) are held to the same rules (issue 23).
+const WORKFLOWS = [...files.workflows, ...files.examples, ...files.snippets];
 const BIN = process.env.AGENTIC_APPLY_BIN ?? path.join(ROOT, 'build/agentic-apply');
 const OURS = /(^|\/)agentic-apply@/;
 const clone = (x) => JSON.parse(JSON.stringify(x));
@@ -101,6 +102,14 @@ function artifactsIntoSecretJob(data) {
     if (!holdsSecret(job)) continue;
     for (const s of job.steps ?? []) {
       if (!/^actions\/download-artifact@/.test(s.uses ?? '')) continue;
+      // Another run's artifact: only the run that triggered this workflow_run,
+      // which workflowRunUnchecked() proves is the default branch's agent file.
+      if (s.with?.['run-id'] !== undefined) {
+        if (!('workflow_run' in triggers(data)) || !/^\$\{\{\s*github\.event\.workflow_run\.id\s*\}\}$/.test(String(s.with['run-id']))) {
+          out.push(`job ${name} downloads an artifact of another run than the one that triggered it`);
+        }
+        continue;
+      }
       const ids = String(s.with?.['artifact-ids'] ?? '');
       const m = /^\$\{\{\s*needs\.([A-Za-z0-9_-]+)\.outputs\.[A-Za-z0-9_-]+\s*\}\}$/.exec(ids);
       if (!m) {
@@ -252,6 +261,117 @@ function buildFromCache(data) {
   return out;
 }
 
+
+// --- issue 23 (Deployment II) ------------------------------------------
+
+/** The steps of a job that run agentic-apply's action, with their command. */
+const ourSteps = (job) => (job.steps ?? []).filter((st) => OURS.test(st.uses ?? ''))
+  .map((st) => ({ step: st, command: st.with?.command ?? 'run' }));
+
+const RUN_EVENTS = [
+  { conclusion: 'success', event: 'pull_request_target', path: '.github/workflows/pr-review.yml', ok: true },
+  { conclusion: 'failure', event: 'pull_request_target', path: '.github/workflows/pr-review.yml' },
+  { conclusion: 'cancelled', event: 'pull_request_target', path: '.github/workflows/pr-review.yml' },
+  { conclusion: 'success', event: 'pull_request', path: '.github/workflows/pr-review.yml' },
+  { conclusion: 'success', event: 'push', path: '.github/workflows/pr-review.yml' },
+  { conclusion: 'success', event: 'pull_request_target', path: '.github/workflows/evil.yml' },
+  { conclusion: 'success', event: 'pull_request', path: '.github/workflows/pr-review-copy.yml' },
+];
+
+/**
+ * Item 3: a workflow_run workflow whose job holds a secret runs only for a
+ * successful pull_request_target run of the agent's own file, downloads only
+ * that run's artifact with a pinned action, and asks the GITHUB_TOKEN for
+ * nothing but actions: read.
+ */
+function workflowRunUnchecked(data) {
+  if (!('workflow_run' in triggers(data))) return [];
+  const out = [];
+  for (const [name, job] of jobsOf(data)) {
+    if (!holdsSecret(job)) continue;
+    for (const e of RUN_EVENTS) {
+      const ran = jobRuns(job, ctx('workflow_run', { action: 'completed', workflow_run: { id: 99, name: 'pr-review', ...e } }));
+      if (ran && !e.ok) out.push(`job ${name} runs for a ${e.conclusion} ${e.event} run of ${e.path}`);
+      if (!ran && e.ok) out.push(`job ${name} never runs for the agent's own successful run`);
+    }
+    const downloads = (job.steps ?? []).filter((st) => /download-artifact/.test(st.uses ?? ''));
+    for (const st of downloads) {
+      if (!/^actions\/download-artifact@[0-9a-f]{40}$/.test(st.uses)) out.push(`job ${name}: ${st.uses} is not pinned by a commit`);
+      if (!/^\$\{\{\s*github\.event\.workflow_run\.id\s*\}\}$/.test(String(st.with?.['run-id'] ?? ''))) out.push(`job ${name} downloads without run-id of the triggering run`);
+    }
+    const perms = job.permissions ?? data.permissions;
+    const extra = Object.entries(perms ?? {}).filter(([k, v]) => !(k === 'actions' && v === 'read'));
+    if (perms === undefined || typeof perms !== 'object' || extra.length) out.push(`job ${name} asks the GITHUB_TOKEN for more than actions: read`);
+    if (downloads.length && perms?.actions !== 'read') out.push(`job ${name} downloads another run's artifact without actions: read`);
+  }
+  return out;
+}
+
+/** Item 2: no sweep waits in a concurrency group (any branch workflow can hold a group by its name). */
+function sweepInAGroup(data) {
+  const out = [];
+  if (data.concurrency && jobsOf(data).some(([, job]) => ourSteps(job).some((x) => x.command === 'sweep'))) out.push('the workflow running a sweep has a concurrency group');
+  for (const [name, job] of jobsOf(data)) {
+    if (ourSteps(job).some((x) => x.command === 'sweep') && job.concurrency !== undefined) out.push(`job ${name} sweeps in a concurrency group`);
+  }
+  return out;
+}
+
+/** Item 5: however many dispatches a writer starts, they share one group. */
+function dispatchFlood(data) {
+  if (!('workflow_dispatch' in triggers(data))) return [];
+  const out = [];
+  for (const [name, job] of jobsOf(data)) {
+    if (!holdsSecret(job) || job.uses) continue;
+    const groups = new Set();
+    for (let pr = 1; pr <= 1000; pr += 1) {
+      const c = ctx('workflow_dispatch', { inputs: { pr: String(pr) } }, { inputs: { pr: String(pr) } });
+      if (jobRuns(job, c)) groups.add(group(job, c) ?? `(no group ${pr})`);
+    }
+    if (groups.size > 1) out.push(`job ${name}: 1,000 dispatches run in ${groups.size} groups`);
+  }
+  return out;
+}
+
+/** Item 7: every job that holds a secret runs on a GitHub-hosted runner. */
+const HOSTED = /^(ubuntu|windows|macos)-[0-9a-z.-]+$/;
+function selfHosted(data) {
+  const out = [];
+  for (const [name, job] of jobsOf(data)) {
+    if (!holdsSecret(job) || job.uses) continue;
+    const labels = [].concat(job['runs-on'] ?? []);
+    if (labels.length !== 1 || !HOSTED.test(String(labels[0]))) out.push(`job ${name} holding a secret runs on ${JSON.stringify(job['runs-on'])}`);
+  }
+  return out;
+}
+
+/** Items 4 and 8: every run of the action that gates gets the gated bases and the unlabelers from the variables. */
+function gatingInputs(data) {
+  const out = [];
+  for (const [name, job] of jobsOf(data)) {
+    for (const { step, command } of ourSteps(job)) {
+      if (!['run', 'sweep', 'gate', 'doctor'].includes(command)) continue;
+      if (step.with?.bases !== '${{ vars.AGENTIC_BASES }}') out.push(`job ${name} (${command}) does not pass bases: \${{ vars.AGENTIC_BASES }}`);
+      if (step.with?.unlabelers !== '${{ vars.AGENTIC_UNLABELERS }}') out.push(`job ${name} (${command}) does not pass unlabelers: \${{ vars.AGENTIC_UNLABELERS }}`);
+    }
+  }
+  return out;
+}
+
+/** Item 1: whatever holds the machine account's token (the conductor, the judge too) runs only from the default branch. */
+const BRANCH_EVENTS = ['push', 'pull_request', 'pull_request_review', 'pull_request_review_comment', 'check_run', 'check_suite', 'workflow_call'];
+function tokenOnBranchEvents(data) {
+  const on = Object.keys(triggers(data));
+  const out = [];
+  for (const [name, job] of jobsOf(data)) {
+    if (!secretNames(job).has('AGENTIC_TOKEN') && !runsOurAction(job)) continue;
+    // A called workflow runs in its caller's context: the caller's events count.
+    const bad = on.filter((e) => BRANCH_EVENTS.includes(e) && e !== 'workflow_call');
+    if (bad.length) out.push(`job ${name} holds the machine token on ${bad.join(', ')} (a branch's copy of the file runs)`);
+  }
+  return out;
+}
+
 const RULES = {
   'a job holding a secret uses no cache (finding 2)': cacheNextToSecret,
   'a job using the machine token names an environment (finding 1)': tokenWithoutEnvironment,
@@ -260,6 +380,12 @@ const RULES = {
   'the dispatch input pr enters no concurrency group unchecked (finding 4)': dispatchInputUnchecked,
   'the release publishes only from the default branch, through an environment (finding 5)': releaseUnguarded,
   'the release and the ledger line come from no cache, in a pinned image (finding 6)': buildFromCache,
+  'the machine token (the conductor\'s and the judge\'s too) only on default-branch events (issue 23 item 1)': tokenOnBranchEvents,
+  'no sweep waits in a concurrency group a branch workflow could hold (issue 23 item 2)': sweepInAGroup,
+  'a workflow_run publish runs only for the agent\'s own successful run, reads only its artifact (issue 23 item 3)': workflowRunUnchecked,
+  'every gating run gets the bases and the unlabelers (issue 23 items 4 and 8)': gatingInputs,
+  '1,000 dispatches share one group (issue 23 item 5)': dispatchFlood,
+  'jobs holding a secret run on GitHub-hosted runners (issue 23 item 7)': selfHosted,
 };
 
 describe('deployment rules hold in every workflow and example', () => {
@@ -329,14 +455,96 @@ describe('the deployment rules catch planted faults', () => {
     assert.match(statusWithoutSenderFilter(e).join('\n'), /job sweep runs/);
   });
 
-  it('the dispatch input in the group unchecked (the old example)', () => {
+  it('the dispatch input in the group unchecked, a group per dispatch (the old example)', () => {
     const d = agentic();
     d.jobs.agentic.concurrency.group = d.jobs.agentic.concurrency.group
-      .replace(/\(github\.event_name == 'workflow_dispatch' &&[\s\S]*?fromJSON\(inputs\.pr\)\)\) \|\|/, "(github.event_name == 'workflow_dispatch' && format('pr-{0}', inputs.pr)) ||");
+      .replace("(github.event_name == 'workflow_dispatch' && 'dispatch')", "(github.event_name == 'workflow_dispatch' && format('pr-{0}', inputs.pr))");
     assert.notEqual(d.jobs.agentic.concurrency.group, agentic().jobs.agentic.concurrency.group, 'the planted fault applies');
+    assert.match(dispatchFlood(d).join('\n'), /1,000 dispatches run in 1000 groups/);
     d.jobs.agentic.if = d.jobs.agentic.if.replace(/ &&\s*\(github\.event_name != 'workflow_dispatch' \|\|[\s\S]*$/, '');
     assert.match(dispatchInputUnchecked(d).join('\n'), /pr='7-comment-123' gives group agentic-pr-7-comment-123/);
     assert.match(dispatchInputUnchecked(d).join('\n'), /runs on dispatch input pr='7-comment-123'/);
+    // A dispatchable job without any group: every dispatch runs at once.
+    const g = clone(load('examples/agentic-doctor.yml').data);
+    delete g.jobs.doctor.concurrency;
+    assert.match(dispatchFlood(g).join('\n'), /job doctor: 1,000 dispatches/);
+  });
+
+  // --- issue 23: each rule on a copy with its fault planted ---------------
+
+  it('item 1: the machine token in a workflow a branch push or a pull_request runs (the conductor skeleton)', () => {
+    const c = clone(load('docs/conductor.md:80').data);
+    assert.deepEqual(tokenOnBranchEvents(c), []);
+    c.on = { push: { branches: ['**'] } };
+    assert.match(tokenOnBranchEvents(c).join('\n'), /job round holds the machine token on push/);
+    const e = clone(load('docs/conductor.md:80').data);
+    delete e.jobs.round.environment;
+    assert.match(tokenWithoutEnvironment(e).join('\n'), /job round uses a secret/);
+  });
+
+  it('item 2: a sweep in a concurrency group', () => {
+    const s = clone(load('examples/agentic-sweep-one-job.yml').data);
+    assert.deepEqual(sweepInAGroup(s), []);
+    s.jobs.sweep.concurrency = { group: 'agentic-sweep-${{ github.repository }}', 'cancel-in-progress': false };
+    assert.match(sweepInAGroup(s).join('\n'), /job sweep sweeps in a concurrency group/);
+    const w = sweep();
+    w.concurrency = { group: 'x' };
+    assert.match(sweepInAGroup(w).join('\n'), /has a concurrency group/);
+  });
+
+  for (const rel of ['examples/pr-review-publish.yml', 'docs/publish.md:582']) {
+    it(`item 3: ${rel} without each of its checks (the old docs/publish.md example)`, () => {
+      const base = () => clone(load(rel).data);
+      assert.deepEqual(workflowRunUnchecked(base()), []);
+      for (const [what, re] of [
+        [/github\.event\.workflow_run\.path == '[^']*'/, /runs for a success pull_request_target run of \.github\/workflows\/evil\.yml/],
+        [/github\.event\.workflow_run\.event == '[^']*'/, /runs for a success pull_request run/],
+        [/github\.event\.workflow_run\.conclusion == '[^']*'/, /runs for a failure/],
+      ]) {
+        const d = base();
+        d.jobs.publish.if = d.jobs.publish.if.replace(what, 'true');
+        assert.notEqual(d.jobs.publish.if, base().jobs.publish.if, 'the planted fault applies');
+        assert.match(workflowRunUnchecked(d).join('\n'), re);
+      }
+      const u = base();
+      const dl = u.jobs.publish.steps.find((x) => /download-artifact/.test(x.uses));
+      dl.uses = 'actions/download-artifact@v4';
+      delete dl.with['run-id'];
+      assert.match(workflowRunUnchecked(u).join('\n'), /not pinned by a commit/);
+      assert.match(workflowRunUnchecked(u).join('\n'), /without run-id/);
+      const w = base();
+      w.jobs.publish.permissions = { actions: 'read', 'pull-requests': 'write', statuses: 'write' };
+      assert.match(workflowRunUnchecked(w).join('\n'), /more than actions: read/);
+      const n = base();
+      n.jobs.publish.permissions = {};
+      assert.match(workflowRunUnchecked(n).join('\n'), /without actions: read/);
+      const x = base();
+      delete x.jobs.publish.environment;
+      assert.match(tokenWithoutEnvironment(x).join('\n'), /job publish uses a secret/);
+      const o = base();
+      o.jobs.publish.steps.find((st) => /download-artifact/.test(st.uses)).with['run-id'] = '${{ inputs.run }}';
+      assert.match(artifactsIntoSecretJob(o).join('\n'), /another run than the one that triggered it/);
+    });
+  }
+
+  it('items 4 and 8: a gating run without the bases or the unlabelers', () => {
+    for (const [rel, job] of [['examples/agentic.yml', 'agentic'], ['examples/agentic-sweep-one-job.yml', 'sweep'], ['examples/agentic-doctor.yml', 'doctor']]) {
+      const d = clone(load(rel).data);
+      assert.deepEqual(gatingInputs(d), [], rel);
+      const st = d.jobs[job].steps.find((x) => OURS.test(x.uses ?? ''));
+      delete st.with.bases;
+      assert.match(gatingInputs(d).join('\n'), /does not pass bases/, rel);
+      delete st.with.unlabelers;
+      assert.match(gatingInputs(d).join('\n'), /does not pass unlabelers/, rel);
+    }
+  });
+
+  it('item 7: a job holding a secret on a self-hosted runner', () => {
+    for (const runsOn of [['self-hosted', 'linux'], 'self-hosted', 'my-runner', ['ubuntu-latest', 'gpu']]) {
+      const d = agentic();
+      d.jobs.agentic['runs-on'] = runsOn;
+      assert.match(selfHosted(d).join('\n'), /job agentic holding a secret runs on/, JSON.stringify(runsOn));
+    }
   });
 
   it('a release published without an environment, without the branch check, or over an existing one', () => {
@@ -406,14 +614,15 @@ describe('examples/agentic.yml: which job runs, in which group', () => {
     }
   });
 
-  it('the groups: one per created comment, one per PR, one per SHA, none shared with a dispatch', () => {
+  it('the groups: one per created comment, one per PR, one per SHA, one for every dispatch', () => {
     assert.equal(group(job, ctx('issue_comment', comment('created'))), 'agentic-pr-7-comment-99');
     assert.equal(group(job, ctx('issue_comment', comment('edited'))), 'agentic-pr-7');
     assert.equal(group(job, ctx('pull_request_target', prt('labeled'))), 'agentic-pr-7');
-    assert.equal(group(job, ctx('workflow_dispatch', { inputs: { pr: '7' } }, { inputs: { pr: '7' } })), 'agentic-pr-7');
     assert.equal(group(job, ctx('status', statusEvent('lfx-reviewer'))), `agentic-sha-${SHA}`);
-    assert.equal(group(job, ctx('workflow_dispatch', {}, { inputs: { pr: '"7-comment-99"' } })), 'agentic-run-4242');
-    assert.equal(group(job, ctx('workflow_dispatch', {}, { inputs: { pr: '7-comment-99' } })), null, 'fromJSON fails: the run fails');
+    // Issue 23 item 5: whatever the input, one group: never a verdict's or a PR's.
+    for (const pr of ['7', '1000', '"7-comment-99"', '7-comment-99']) {
+      assert.equal(group(job, ctx('workflow_dispatch', { inputs: { pr } }, { inputs: { pr } })), 'agentic-dispatch', pr);
+    }
   });
 
   it('the sweep is the called workflow, with no secret passed', () => {

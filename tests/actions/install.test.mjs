@@ -70,7 +70,7 @@ describe('action.yml install step', { skip }, () => {
       output: path.join(d, 'github-output'),
     };
     // The action's tree, as the runner unpacks it.
-    for (const rel of ['VERSION', 'Makefile', 'mk', 'action.yml', 'scripts/static-build', 'dist', 'src']) {
+    for (const rel of ['VERSION', 'Makefile', 'mk', 'action.yml', 'scripts/static-build', 'scripts/static-pins', 'dist', 'src']) {
       cpSync(path.join(ROOT, rel), path.join(t.action, rel), { recursive: true });
     }
     writeFileSync(path.join(t.action, 'dist/SHA256SUMS'), '# ledger\n');
@@ -131,11 +131,11 @@ describe('action.yml install step', { skip }, () => {
     const r = await install();
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.equal(r.outputs.origin, 'source');
-    assert.match(r.outputs.path, /\/src\/build\/agentic-apply$/);
+    assert.match(r.outputs.path, /\/src\.[A-Za-z0-9]{6}\/build\/agentic-apply$/, 'a fresh build directory');
     assert.match(r.stdout, new RegExp(`::notice::building agentic-apply ${TAG} from source: dist/SHA256SUMS has no binary for ${TAG} \\(apt-get and make, again in every job that runs this action\\)`));
     assert.deepEqual(requests, []);
     assert.match(calls(), /^apt-get install -y -qq --no-install-recommends gcc make pkg-config libc6-dev libcurl4-openssl-dev libcjson-dev libssl-dev$/m);
-    assert.match(calls(), /^make -C \S+\/src -j\d+ build\/agentic-apply$/m);
+    assert.match(calls(), /^make -C \S+\/src\.[A-Za-z0-9]{6} -j\d+ build\/agentic-apply$/m);
     assert.match(r.stdout, /agentic-apply \S+ \(source\)/, 'the version check ran the built binary');
   });
 
@@ -269,6 +269,34 @@ describe('action.yml install step', { skip }, () => {
     assert.equal(requests.length, 1, 'downloaded once');
   });
 
+  // Issue 23 item 6: the old step ran whatever executable sat at
+  // $RUNNER_TEMP/agentic-apply-v<ver>-<digest16>/src/build/agentic-apply.
+  it('planted executables on the runner are never run: the old build path, an unverified release path', async () => {
+    const digest = execFileSync('sh', [path.join(t.action, 'dist/checksum'), 'source', t.action], { encoding: 'utf8' }).trim();
+    const dest = path.join(t.temp, `agentic-apply-${TAG}-${digest.slice(0, 16)}`);
+    const planted = path.join(work.dir, 'planted.log');
+    const plant = (file) => {
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, `#!/bin/sh\necho "agentic-apply ${VERSION} (planted)"\necho planted >>"${planted}"\n`);
+      chmodSync(file, 0o755);
+    };
+    plant(path.join(dest, 'src/build/agentic-apply'));
+    plant(path.join(dest, 'agentic-apply'));
+    const r = await install();
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.equal(r.outputs.origin, 'source');
+    assert.ok(!existsSync(planted), 'a planted file ran');
+    assert.ok(!r.outputs.path.startsWith(path.join(dest, 'src/')) && r.outputs.path !== path.join(dest, 'agentic-apply'), r.outputs.path);
+    // With a ledger line, the file at the release path runs only once it verifies: the planted one is replaced.
+    const rel = release();
+    ledger(rel.line);
+    serve(publicPath, rel.body);
+    const v = await install();
+    assert.equal(v.outputs.origin, 'release');
+    assert.ok(!existsSync(planted), 'a planted file ran');
+    assert.deepEqual(readFileSync(v.outputs.path), rel.body);
+  });
+
   const STATIC = path.join(ROOT, 'build/static/agentic-apply');
   it('the real static binary (when built): recorded, downloaded, verified, runs', { skip: existsSync(STATIC) ? false : 'build/static/agentic-apply is not built (make static)' }, async () => {
     const body = readFileSync(STATIC);
@@ -306,5 +334,20 @@ describe('action.yml install step', { skip }, () => {
     assert.equal(mac.code, 2);
     assert.match(mac.stdout, /::error::agentic-apply runs on Linux runners/);
     assert.deepEqual(requests, []);
+  });
+
+  // Issue 23 item 7: the token runs on GitHub-hosted runners only.
+  it('a self-hosted runner is refused unless allow-self-hosted vouches it is ephemeral', async () => {
+    const s = await install({ RUNNER_ENVIRONMENT: 'self-hosted' });
+    assert.equal(s.code, 2);
+    assert.match(s.stdout, /::error::this runner is self-hosted: agentic-apply holds the machine account's token and runs on GitHub-hosted runners only/);
+    assert.ok(!/^make /m.test(calls()), 'nothing built, nothing run');
+    const bad = await install({ RUNNER_ENVIRONMENT: 'self-hosted', AA_ALLOW_SELF_HOSTED: 'yes' });
+    assert.match(bad.stdout, /::error::input allow-self-hosted must be true or false/);
+    const ok = await install({ RUNNER_ENVIRONMENT: 'self-hosted', AA_ALLOW_SELF_HOSTED: 'true' });
+    assert.equal(ok.code, 0, ok.stdout + ok.stderr);
+    assert.match(ok.stdout, /::notice::running on a self-hosted runner: input allow-self-hosted vouches that it is ephemeral/);
+    const hosted = await install({ RUNNER_ENVIRONMENT: 'github-hosted' });
+    assert.equal(hosted.code, 0);
   });
 });

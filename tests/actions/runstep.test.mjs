@@ -16,7 +16,7 @@ import { fixture } from '../integration/lib/fixtures.mjs';
 import { BIN, missingPrerequisite } from '../integration/lib/paths.mjs';
 import { FAST } from '../integration/lib/run.mjs';
 import { interpolate } from './expr.mjs';
-import { actionStep, load, steps } from './lib.mjs';
+import { actionStep, load, ROOT, steps } from './lib.mjs';
 import { runStep, tempDir } from './step.mjs';
 
 const WRITE = 'ghp_machineAccountWriteToken000000000001';
@@ -301,10 +301,15 @@ describe('action.yml run step', { skip: missingPrerequisite() ?? false }, () => 
   });
 
   for (const [name, inputs, message] of [
-    ['unknown command', { command: 'approve' }, /::error::input command must be run, sweep or gate/],
-    ['gate without pr', { command: 'gate' }, /::error::command gate needs input pr, a PR number/],
+    ['unknown command', { command: 'approve' }, /::error::input command must be run, sweep, gate, publish, review-plan or doctor/],
+    ['gate without pr', { command: 'gate' }, /::error::command gate needs input pr \(or pr-file\), a PR number/],
     ['gate with a pr that is not a number', { command: 'gate', pr: '7\n::set-output name=approved::true' }, /::error::command gate needs input pr/],
-    ['pr with command run', { pr: '7' }, /::error::input pr is for command gate only/],
+    ['pr with command run', { pr: '7' }, /::error::input pr is for command gate publish review-plan only/],
+    ['publish without findings', { command: 'publish', pr: '7' }, /::error::command publish needs input findings/],
+    ['findings with command gate', { command: 'gate', pr: '7', findings: '/dev/null' }, /::error::input findings is for command publish only/],
+    ['pr and pr-file both', { command: 'gate', pr: '7', 'pr-file': '/dev/null' }, /::error::give input pr or pr-file, not both/],
+    ['environment with command run', { environment: 'prod' }, /::error::input environment is for command doctor only/],
+    ['dry-run with doctor', { command: 'doctor', 'dry-run': 'true' }, /::error::command doctor writes nothing/],
     ['dry-run neither true nor false', { 'dry-run': 'yes' }, /::error::input dry-run must be true or false/],
     ['repository not OWNER/NAME', { repository: 'lf/svc --dry-run' }, /::error::input repository must be OWNER\/NAME/],
   ]) {
@@ -316,4 +321,51 @@ describe('action.yml run step', { skip: missingPrerequisite() ?? false }, () => 
       assert.ok(!('approved' in r.outputs));
     });
   }
+
+  // Issue 23 deliverable 2: the action runs every command a workflow needs.
+  const doctorSnap = (name) => {
+    const s = JSON.parse(readFileSync(path.join(ROOT, 'fixtures/doctor', `${name}.json`), 'utf8'));
+    s.repository = 'lf/svc';
+    return s;
+  };
+  const HOSTED = { RUNNER_ENVIRONMENT: 'github-hosted' };
+
+  it('command doctor: everything in place is exit 0, the JSON result is the report output', async () => {
+    const r = await step(doctorSnap('01-all-ok'), { inputs: { command: 'doctor', token: 'github_pat_11doctor', unlabelers: 'alice' }, jobEnv: HOSTED });
+    assert.equal(r.code, 0, r.stderr.slice(-800));
+    assert.equal(r.outputs['exit-code'], '0');
+    assert.equal(r.report.exit, 0);
+    assert.ok(r.report.checks.some((c) => c.check === 'runner' && c.verdict === 'ok'), 'a GitHub-hosted runner');
+    assert.deepEqual(r.log.filter(isWrite), [], 'doctor writes nothing');
+    assert.match(r.summary, /doctor/i);
+  });
+
+  it('command doctor: a missing rule fails the step (exit 1), a self-hosted runner is missing', async () => {
+    const r = await step(doctorSnap('02-no-rules'), {
+      inputs: { command: 'doctor', token: 'github_pat_11doctor', unlabelers: 'alice', 'allow-self-hosted': 'true' },
+      jobEnv: { RUNNER_ENVIRONMENT: 'self-hosted' },
+    });
+    assert.equal(r.code, 1, r.stderr.slice(-800));
+    const verdict = (id) => r.report.checks.find((c) => c.check === id)?.verdict;
+    assert.equal(verdict('dismiss-stale'), 'missing');
+    assert.equal(verdict('runner'), 'missing');
+  });
+
+  it('command publish with pr-file and findings (the publish example), and review-plan', async () => {
+    const fx = { snapshot: JSON.parse(readFileSync(path.join(ROOT, 'fixtures/publish/1000-first-publish-creates-sticky-review-status.json'), 'utf8')) };
+    const findings = path.join(work.dir, 'findings.json');
+    const prFile = path.join(work.dir, 'pr');
+    writeFileSync(findings, JSON.stringify(fx.snapshot.command.findings));
+    writeFileSync(prFile, `${fx.snapshot.command.pr}\n`);
+    const s = structuredClone(fx.snapshot);
+    s.event = { name: 'workflow_run', payload: {} };
+    const plan = await step(s, { inputs: { command: 'review-plan', 'pr-file': prFile } });
+    assert.equal(plan.code, 0, plan.stderr.slice(-800));
+    assert.ok(plan.outputs.plan && existsSync(plan.outputs.plan), 'output plan is a file');
+    assert.match(plan.outputs.mode, /^(noop|full|incremental)$/);
+    const r = await step(s, { inputs: { command: 'publish', 'pr-file': prFile, findings } });
+    assert.equal(r.code, 0, r.stderr.slice(-800));
+    assert.deepEqual(r.report.steps.map((x) => [x.step, x.outcome]), [['publish', 'published']]);
+    assert.ok(r.log.some((e) => e.method === 'POST' && /\/statuses\//.test(e.path)), 'the pr-review status was written');
+  });
 });

@@ -14,6 +14,8 @@
 export const READS = Object.freeze([
   'pull', 'pulls', 'labels', 'comments', 'timeline', 'threads', 'reviews', 'commits', 'statuses', 'user',
   'app', 'installation', 'review_comments', 'files', 'compare',
+  // doctor (docs/snapshot.md, The repository's setup)
+  'repository', 'branches', 'rules', 'contents', 'teams', 'environments',
 ]);
 export const WRITES = Object.freeze([
   'label', 'status', 'approve', 'dismiss', 'access_token', 'comment', 'comment_delete', 'review',

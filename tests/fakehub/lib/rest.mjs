@@ -4,6 +4,7 @@ import {
 } from './state.mjs';
 import { MSG_INTEGRATION } from './appauth.mjs';
 import { clock, nowIso, sameText } from './util.mjs';
+import { registerSetup, rolePermissions, tokenHeaders } from './setup.mjs';
 
 export const DEFAULT_PER_PAGE = 30;
 export const MAX_PER_PAGE = 100;
@@ -147,7 +148,7 @@ route('GET', '/user', (ctx) => {
   // An installation token has no user behind it.
   if (ctx.auth.kind === 'app') return json(403, ctx.shapes.error(403, MSG_INTEGRATION));
   ctx.gate.gate({ read: 'user' });
-  return json(200, ctx.shapes.privateUser(ctx.state.viewer));
+  return json(200, ctx.shapes.privateUser(ctx.state.viewer), tokenHeaders(ctx.state, ctx.auth.token));
 });
 
 route('GET', '/users/:login', (ctx) => json(200, ctx.shapes.user(ctx.params.login)));
@@ -156,7 +157,15 @@ route('GET', '/rate_limit', (ctx) => json(200, ctx.hub.rateLimitResource()));
 
 // ---- repository ----------------------------------------------------------------------
 
-repoRoute('GET', '', (ctx) => json(200, ctx.shapes.repo()));
+repoRoute('GET', '', (ctx) => {
+  ctx.gate.gate({ read: 'repository' });
+  // The token's account's role (the snapshot's `permission`, default write).
+  return json(200, { ...ctx.shapes.repo(), permissions: rolePermissions(ctx.state.data.permission) });
+});
+
+// ---- the repository's setup (doctor) ---------------------------------------------------
+
+registerSetup({ route, repoRoute, json, notFound, paged, pageParams });
 
 // ---- pull requests -------------------------------------------------------------------
 
