@@ -236,9 +236,10 @@ int session_open(struct session *s, const struct cli *c, const char *snapshot,
 	*malformed = false;
 	policy_init(&s->policy);
 	if (path)
-		error = open_offline(s, path, !snapshot && strcmp(c->command, "run")
-							  ? SNAP_EVENT_OPTIONAL
-							  : 0,
+		error = open_offline(s, path,
+				     !snapshot && strcmp(c->command, "run") != 0
+					     ? SNAP_EVENT_OPTIONAL
+					     : 0,
 				     malformed, &err);
 	else
 		error = open_live(s, c, &err);

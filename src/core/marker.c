@@ -394,16 +394,16 @@ static bool row_line(struct mview l, enum row_error *shape)
 	}
 
 	if (m == ROW_NO_MARKER) {
-		if (details_line(l)) {
-			if (!details_shows_row(l))
-				return false;
-		} else if (key_line(l, &v) != CKL_NONE || threads_line(l)) {
+		bool details = details_line(l);
+
+		if (details ? !details_shows_row(l)
+			    : key_line(l, &v) != CKL_NONE || threads_line(l))
 			return false;
-		} else if (has_pipe(l)) {
+		/* A <summary> that shows a row is a row as it stands. */
+		if (!details && has_pipe(l))
 			m = ROW_TABLE;
-		} else if (!marker_names_row_field(l)) {
+		else if (!details && !marker_names_row_field(l))
 			return false;
-		}
 	}
 	*shape = quoted ? ROW_QUOTED : m;
 	return true;
