@@ -13,7 +13,14 @@
 //   node tests/torture/torture.mjs [options] [FIXTURE-PREFIX...]
 //     --bin PATH        plain build (default build/agentic-apply)
 //     --san PATH        sanitizer build (default build/san/agentic-apply)
+//     --kinds LIST      the gate fixtures' fault kinds (default 502,404,timeout)
 //     --san-kinds LIST  fault kinds run with the sanitizer build (default 502,404,timeout)
+//     --san-share K     also a 1/K share of every other faulted run with the
+//                       sanitizer build: the runs whose cell (fixture, call,
+//                       kind) hashes to the seed mod K; over K consecutive
+//                       seeds every cell is sanitized once
+//     --san-seed N      the share's seed (default: TORTURE_SAN_SEED, else the
+//                       number of commits up to HEAD, else the day number)
 //     --no-san          run everything with the plain build
 //     --jobs N          parallel runs (default: number of CPUs)
 //     --max-failures N  failures printed in full (default 60)
@@ -26,7 +33,7 @@
 // "publish/" selects them all. Their checks are PUBLISH's (checkPublish).
 //
 // Prints "N passed, N failed" and exits 1 when a run failed.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -54,7 +61,10 @@ function parseArgs(argv) {
   const o = {
     bin: path.join(ROOT, 'build/agentic-apply'),
     san: path.join(ROOT, 'build/san/agentic-apply'),
+    kinds: KINDS,
     sanKinds: new Set(KINDS.map(String)),
+    sanShare: 0,
+    sanSeed: null,
     publishSanKinds: new Set(['502']),
     jobs: Math.max(1, os.availableParallelism?.() ?? os.cpus().length),
     maxFailures: 60,
@@ -65,16 +75,44 @@ function parseArgs(argv) {
     const a = argv[i];
     if (a === '--bin') o.bin = path.resolve(argv[++i]);
     else if (a === '--san') o.san = path.resolve(argv[++i]);
+    else if (a === '--kinds') o.kinds = argv[++i].split(',').filter(Boolean).map((k) => (/^\d+$/.test(k) ? Number(k) : k));
+    else if (a === '--san-share') o.sanShare = Math.max(0, Number(argv[++i]));
+    else if (a === '--san-seed') o.sanSeed = Number(argv[++i]);
     else if (a === '--san-kinds') o.sanKinds = new Set(argv[++i].split(',').filter(Boolean));
     else if (a === '--publish-san-kinds') o.publishSanKinds = new Set(argv[++i].split(',').filter(Boolean));
-    else if (a === '--no-san') { o.sanKinds = new Set(); o.publishSanKinds = new Set(); }
+    else if (a === '--no-san') { o.sanKinds = new Set(); o.publishSanKinds = new Set(); o.sanShare = 0; }
     else if (a === '--jobs') o.jobs = Math.max(1, Number(argv[++i]));
     else if (a === '--max-failures') o.maxFailures = Number(argv[++i]);
     else if (a === '--json') o.json = path.resolve(argv[++i]);
     else if (a.startsWith('-')) throw new Error(`unknown option ${a}`);
     else o.only.push(a);
   }
+  for (const k of o.kinds) if (!KINDS.includes(k)) throw new Error(`unknown kind ${k} (${KINDS.join(', ')})`);
+  if (o.sanShare && !Number.isInteger(o.sanShare)) throw new Error('--san-share takes a whole number');
+  if (o.sanShare && o.sanSeed === null) o.sanSeed = defaultSeed();
   return o;
+}
+
+/**
+ * The share's seed: TORTURE_SAN_SEED; else the number of commits up to HEAD
+ * (consecutive commits take consecutive shares, and the same commit always
+ * the same one); else, in a shallow clone or without git, the day number.
+ */
+function defaultSeed() {
+  const env = process.env.TORTURE_SAN_SEED;
+  if (env !== undefined && /^\d+$/.test(env)) return { n: Number(env), from: 'TORTURE_SAN_SEED' };
+  try {
+    const git = (...args) => execFileSync('git', ['-C', ROOT, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    if (git('rev-parse', '--is-shallow-repository') === 'false') {
+      return { n: Number(git('rev-list', '--count', 'HEAD')), from: `commit ${git('rev-parse', '--short', 'HEAD')}` };
+    }
+  } catch { /* no git, or not a checkout */ }
+  return { n: Math.floor(Date.now() / 86400000), from: 'the day number' };
+}
+
+/** A faulted run's cell, as a number: the same for the same fixture, call and kind. */
+function cellHash(name, n, kind) {
+  return createHash('sha256').update(`${name}\0${n}\0${kind}`).digest().readUInt32BE(0);
 }
 
 // --- running the program -------------------------------------------------
@@ -876,7 +914,11 @@ async function replay(bin, args, env, stateFile) {
 
 async function main() {
   const o = parseArgs(process.argv.slice(2));
-  for (const b of [o.bin, ...(o.sanKinds.size || o.publishSanKinds.size ? [o.san] : [])]) if (!existsSync(b)) throw new Error(`${b} is not built (tests/torture/run.sh builds it)`);
+  const sanUsed = o.sanKinds.size > 0 || o.publishSanKinds.size > 0 || o.sanShare > 0;
+  const seed = o.sanShare ? (typeof o.sanSeed === 'number' ? { n: o.sanSeed, from: '--san-seed' } : o.sanSeed) : null;
+  if (seed) console.log(`torture: sanitizer share 1/${o.sanShare}: the faulted runs whose cell hashes to ${seed.n % o.sanShare} mod ${o.sanShare} (seed ${seed.n}, from ${seed.from}; --san-seed ${seed.n} repeats it)`);
+  const inShare = (fx, n, kind) => seed !== null && cellHash(fx.name, n, kind) % o.sanShare === seed.n % o.sanShare;
+  for (const b of [o.bin, ...(sanUsed ? [o.san] : [])]) if (!existsSync(b)) throw new Error(`${b} is not built (tests/torture/run.sh builds it)`);
   const started = Date.now();
   const work = mkdtempSync(path.join(os.tmpdir(), 'aa-torture-'));
   const fixtures = loadFixtures(o.only);
@@ -889,7 +931,7 @@ async function main() {
   try {
     // 1. Fault-free traced replays (sanitizer build when any kind uses it).
     await pool(fixtures, o.jobs, async (fx, i) => {
-      const san = sanKindsOf(fx).size > 0;
+      const san = sanUsed;
       const run = await replay(san ? o.san : o.bin, [...fx.args, fx.file], san ? SAN_ENV : {}, path.join(work, `base-${i}.state.json`));
       byFamily[fx.family].fixtures++;
       let report = null;
@@ -940,7 +982,7 @@ async function main() {
     for (const fx of fixtures) {
       if (!fx.base.report) continue;
       if (fx.family !== 'publish') {
-        for (let n = 1; n <= fx.calls.length; n++) for (const kind of KINDS) jobs.push({ fx, n, kind, inject: { call: n, status: kind } });
+        for (let n = 1; n <= fx.calls.length; n++) for (const kind of o.kinds) jobs.push({ fx, n, kind, inject: { call: n, status: kind } });
         continue;
       }
       for (const c of fx.calls) {
@@ -961,7 +1003,7 @@ async function main() {
       snap.faults = [...(Array.isArray(snap.faults) ? snap.faults : []), j.inject];
       const file = path.join(work, `${i}.json`);
       writeFileSync(file, JSON.stringify(snap));
-      const san = sanKindsOf(j.fx).has(String(j.kind));
+      const san = sanKindsOf(j.fx).has(String(j.kind)) || inShare(j.fx, j.n, j.kind);
       bySan[san ? 'san' : 'plain']++;
       byFamily[j.fx.family].runs++;
       let run;
@@ -1006,7 +1048,7 @@ async function main() {
   }
   if (o.json) writeFileSync(o.json, JSON.stringify(failures, null, 1));
   if (byFamily.publish.fixtures && !stateSeen) console.log('torture: this build does not print the final snapshot (AGENTIC_REPLAY_STATE): the publish sticky checks ran on the report only');
-  console.log(`torture: ${fixtures.length} fixtures (${byFamily.gate.fixtures} gate, ${byFamily.publish.fixtures} publish), ${passed + failures.length} runs (${bySan.san} sanitizer, ${bySan.plain} plain, plus ${fixtures.length} fault-free; publish ${byFamily.publish.runs}) in ${secs} s`);
+  console.log(`torture: ${fixtures.length} fixtures (${byFamily.gate.fixtures} gate, ${byFamily.publish.fixtures} publish), ${passed + failures.length} runs (${bySan.san} sanitizer, ${bySan.plain} plain, plus ${fixtures.length} fault-free${sanUsed ? ' with the sanitizer build' : ''}; gate kinds ${o.kinds.join(',')}; publish ${byFamily.publish.runs}) in ${secs} s`);
   console.log(`${passed} passed, ${failures.length} failed`);
   process.exitCode = failures.length ? 1 : 0;
 }
