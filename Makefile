@@ -163,9 +163,9 @@ test-make:
 test-unit: $(UNIT_BIN)
 	@tests/run-unit.sh $(UNIT_BIN)
 
-test-fixtures: $(BIN) $(BUILD)/tests/fixture_check
+test-fixtures: $(BIN) $(OFFLINE_BIN) $(BUILD)/tests/fixture_check
 	@tests/fixtures-generated.sh
-	@tests/fixtures.sh $(BIN) $(BUILD)/tests/fixture_check
+	@tests/fixtures.sh $(BIN) $(BUILD)/tests/fixture_check --again $(OFFLINE_BIN)
 
 # docs/schemas/: every fixture snapshot against snapshot.schema.json and
 # every fixture's report against report.schema.json (tests/schemas/,
