@@ -224,7 +224,7 @@ sanitize-check-full:
 # the publish matrix, on the offline build; every fault-free run, and a
 # rotating 1/TORTURE_SAN_SHARE of the faulted runs, on the sanitizer build.
 # test-torture-full: every column, every run under the sanitizers.
-TORTURE_SAN_SHARE ?= 8
+TORTURE_SAN_SHARE ?= 16
 TORTURE_BINS := $(OFFLINE_BIN) build/san/offline/agentic-apply
 TORTURE_RUN = TORTURE_NO_BUILD=1 tests/torture/run.sh
 TORTURE_LOG = >build/$@.log 2>&1; rc=$$?; \
@@ -244,13 +244,14 @@ test-torture-full: torture-bins
 	@$(TORTURE_RUN) --kinds 502,404,timeout --san-kinds 502,404,timeout \
 		--publish-san-kinds 502,404,lost,422 $(TORTURE_LOG)
 
-# make check's suites, one a line, the longest first: tests/check.sh starts
-# them in this order, CHECK_JOBS at a time, after check-build (everything
-# they build, so that no two suites build the same file at once).
+# make check's suites, one a line, the longest first (test-live, which also
+# waits on held-open requests, before the CPU-bound ones): tests/check.sh
+# starts them in this order, CHECK_JOBS at a time, after check-build
+# (everything they build, so that no two suites build the same file at once).
 CHECK_SUITES := \
+	test-live \
 	test-torture \
 	lint \
-	test-live \
 	sanitize-check \
 	test-schemas \
 	test-fixtures \
@@ -266,9 +267,9 @@ CHECK_SUITES := \
 # binary and dist whatever the cache holds, fuzz campaigns of a fixed length.
 CHECK_FULL_SUITES := \
 	test-torture-full \
+	test-live \
 	fuzz-full \
 	lint \
-	test-live \
 	sanitize-check-full \
 	test-static \
 	test-dist \
