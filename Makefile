@@ -3,8 +3,9 @@
 #   make            build (needs cc, pkg-config, cJSON, libcurl, OpenSSL; says
 #                   what is missing and how to install it, installs nothing)
 #   make check      install what the tests need, then every test: unit,
-#                   fixtures, fuzz corpora, sanitizers, lint, two suites at
-#                   a time, with each suite's time at the end (tests/README.md)
+#                   fixtures, fuzz corpora, cmark-gfm differential, sanitizers,
+#                   lint, two suites at a time, with each suite's time at the
+#                   end (tests/README.md)
 #   make check-full everything make check runs, the whole torture matrix under
 #                   the sanitizers, the static binary and reproducible dist,
 #                   fuzz campaigns (nightly in CI, and before a release)
@@ -64,8 +65,8 @@ endif
 
 .PHONY: all check demo lint format fuzz bench clean deps deps-test install-deps \
 	install-deps-test test-make test-unit \
-	test-fixtures test-corpora test-cli test-fakehub test-live test-torture sanitize-check \
-	sanitize-check-full mutants
+	test-fixtures test-corpora test-cmark test-cli test-docs test-fakehub test-live \
+	test-torture sanitize-check sanitize-check-full mutants
 
 all: $(BIN)
 
@@ -130,6 +131,26 @@ $(BUILD)/tests/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/driver.c $(LIB_OBJ)
 	$(Q)$(CC) $(CFLAGS_ALL) -Isrc $(LDFLAGS_ALL) -o $@ $< tests/fuzz/driver.c \
 		$(LIB_OBJ) $(LIBS)
 
+# The differential test against GitHub's Markdown engine (tests/cmark/):
+# libcmark-gfm is linked into these two test binaries and nothing else.
+CMARK_SRC := tests/cmark/gfmdiff.c tests/cmark/specmodel.c
+CMARK_HDR := tests/cmark/gfmdiff.h tests/cmark/specmodel.h
+CMARK_CFLAGS = $(shell $(PKG_CONFIG) --cflags libcmark-gfm) -Itests/cmark
+CMARK_LIBS = $(shell $(PKG_CONFIG) --libs libcmark-gfm)
+
+$(BUILD)/tests/cmark_diff: tests/cmark/cmark_diff.c $(CMARK_SRC) $(CMARK_HDR) $(LIB_OBJ)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  LINK    $@",:)
+	$(Q)$(CC) $(CFLAGS_ALL) -Isrc $(CMARK_CFLAGS) $(LDFLAGS_ALL) -o $@ $< \
+		$(CMARK_SRC) $(LIB_OBJ) $(LIBS) $(CMARK_LIBS)
+
+$(BUILD)/tests/replay_cmark: tests/fuzz/fuzz_cmark.c tests/fuzz/driver.c $(CMARK_SRC) \
+		$(CMARK_HDR) $(LIB_OBJ)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  LINK    $@",:)
+	$(Q)$(CC) $(CFLAGS_ALL) -Isrc $(CMARK_CFLAGS) $(LDFLAGS_ALL) -o $@ $< \
+		tests/fuzz/driver.c $(CMARK_SRC) $(LIB_OBJ) $(LIBS) $(CMARK_LIBS)
+
 $(BUILD)/bench/bench_%: bench/bench_%.c $(LIB_OBJ)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LINK    $@",:)
@@ -182,11 +203,39 @@ test-schemas: deps-test $(BIN)
 	[ $$rc -eq 0 ] || { awk '/^ *not ok / { p = 1 } p { print } p && /^ *\.\.\.$$/ { p = 0 }' \
 		build/test-schemas.log | head -150; exit $$rc; }
 
-test-corpora: $(FUZZ_TARGETS:%=$(BUILD)/tests/replay_%)
-	@tests/fuzz/replay-corpora.sh $(BUILD)/tests $(FUZZ_TARGETS)
+# Is cmark-gfm here (with its extensions)? Asked only by the goals that
+# need it (a compile and link, so not on every make).
+ifneq ($(filter test-corpora test-cmark check-build-plain check-build-san,$(MAKECMDGOALS)),)
+CMARK_OK := $(shell $(BOOTSTRAP) --check-cmark && echo yes)
+endif
+
+# Without libcmark-gfm the cmark corpus is skipped, and says so.
+test-corpora: $(filter-out $(if $(CMARK_OK),,%/replay_cmark),$(FUZZ_TARGETS:%=$(BUILD)/tests/replay_%))
+	@CORPORA_SKIP="$(if $(CMARK_OK),,cmark)" \
+		tests/fuzz/replay-corpora.sh $(BUILD)/tests $(FUZZ_TARGETS)
+
+# Every comment body against cmark-gfm (tests/cmark/README.md): what
+# GitHub shows as a row, a fence or a needs-human marker, the program must
+# read the same way. Skipped, and says so, without libcmark-gfm.
+test-cmark: $(if $(CMARK_OK),$(BUILD)/tests/cmark_diff)
+	@if [ -n "$(CMARK_OK)" ]; then \
+		tests/cmark/run.sh $(BUILD)/tests/cmark_diff; \
+	else \
+		echo "test-cmark: SKIPPED (not passed): cmark-gfm with its extensions is missing;" \
+			"scripts/bootstrap --check installs it (libcmark-gfm-dev libcmark-gfm-extensions-dev)"; \
+	fi
 
 test-cli: $(BIN)
 	@tests/cli.sh $(BIN)
+
+# The documents explain the repository from inside it (tests/docs): no
+# reference outside it, every rule code defined in docs/rules/ or
+# docs/spec-notes.md, links into docs/rules/ resolve; the examples of
+# docs/conductor.md pass (or fail) lint and replay as the page says.
+test-docs: $(BIN)
+	@tests/docs/refs.sh
+	@command -v node >/dev/null 2>&1 || { echo "test-docs: node is missing (Debian/Ubuntu: apt-get install nodejs)" >&2; exit 1; }
+	@node tests/docs/conductor.mjs $(BIN)
 
 # fakehub's own tests, then the program live against it (differential,
 # Prism, budget, faults, secrets, identity, record/status, …).
@@ -196,6 +245,14 @@ test-fakehub: deps-test
 	@node --test tests/fakehub/test/ >build/test-fakehub.log 2>&1; rc=$$?; \
 		grep -E '^# (tests|pass|fail)' build/test-fakehub.log; \
 		[ $$rc -eq 0 ] || { grep -B2 -A20 '^not ok' build/test-fakehub.log | head -80; exit $$rc; }
+
+# The fake GitLab (tests/fakegitlab): its node tests, its answers checked
+# against @gitbeaker/core's types and GitLab's documented examples, and a
+# real client (Debian's python3-gitlab) against it (docs/rules/gitlab.md).
+.PHONY: test-fakegitlab
+test-fakegitlab: deps-test
+	@tests/peers/ensure.sh
+	@tests/fakegitlab/run.sh
 
 test-live: deps-test
 	@mkdir -p build
@@ -209,13 +266,13 @@ SAN := SANITIZE=address,undefined CC=clang
 # replays are the torture's fault-free runs: every fixture, gate and
 # publish, with its expectation's arguments, under the same sanitizers.
 sanitize-check:
-	@SANITIZED=1 $(MAKE) --no-print-directory $(SAN) test-unit test-corpora test-cli
+	@SANITIZED=1 $(MAKE) --no-print-directory $(SAN) test-unit test-corpora test-cmark test-cli
 
 # check-full adds the fixtures replayed by the sanitizer build, twice, as
 # test-fixtures replays them (the torture's fault-free pass replays them once).
 sanitize-check-full:
 	@SANITIZED=1 $(MAKE) --no-print-directory $(SAN) test-unit test-fixtures \
-		test-corpora test-cli
+		test-corpora test-cmark test-cli
 
 # Fail every GitHub call of every fixture in turn (tests/torture): never an
 # approval on a failed read, no leak, no UB. make check: the gate fixtures'
@@ -255,9 +312,12 @@ CHECK_SUITES := \
 	sanitize-check \
 	test-schemas \
 	test-fixtures \
+	test-cmark \
 	test-actions \
 	test-cli \
+	test-docs \
 	test-fakehub \
+	test-fakegitlab \
 	test-make \
 	test-unit \
 	test-corpora \
@@ -275,9 +335,12 @@ CHECK_FULL_SUITES := \
 	test-dist \
 	test-schemas \
 	test-fixtures \
+	test-cmark \
 	test-actions \
 	test-cli \
+	test-docs \
 	test-fakehub \
+	test-fakegitlab \
 	test-make \
 	test-unit \
 	test-corpora
@@ -292,15 +355,20 @@ CHECK_FLAGS ?=
 
 check-build: check-build-plain check-build-san
 
+# The corpus drivers check-build builds (cmark's only with libcmark-gfm).
+CHECK_FUZZ = $(filter-out $(if $(CMARK_OK),,cmark),$(FUZZ_TARGETS))
+
 check-build-plain:
 	@$(MAKE) --no-print-directory $(BIN) $(OFFLINE_BIN) $(UNIT_BIN) \
 		$(BUILD)/tests/fixture_check $(BUILD)/tests/print_queries \
-		$(FUZZ_TARGETS:%=$(BUILD)/tests/replay_%)
+		$(CHECK_FUZZ:%=$(BUILD)/tests/replay_%) \
+		$(if $(CMARK_OK),$(BUILD)/tests/cmark_diff)
 
 check-build-san:
 	@$(MAKE) --no-print-directory $(SAN) build/san/agentic-apply \
 		build/san/offline/agentic-apply $(UNIT_BIN:build/%=build/san/%) \
-		$(FUZZ_TARGETS:%=build/san/tests/replay_%)
+		$(CHECK_FUZZ:%=build/san/tests/replay_%) \
+		$(if $(CMARK_OK),build/san/tests/cmark_diff)
 
 # The static binary and the reproducibility of dist need OpenSSL, curl and
 # the rest built with musl (~5 minutes of 2 cores, scripts/static-build).
@@ -365,7 +433,7 @@ lint: deps
 
 format:
 	clang-format -i $(SRC) $(HDR) tests/unit/*.c tests/unit/*.h \
-		tests/fuzz/*.c tests/*.c
+		tests/fuzz/*.c tests/cmark/*.c tests/cmark/*.h tests/*.c
 
 fuzz: deps
 	@scripts/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)

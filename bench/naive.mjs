@@ -17,6 +17,7 @@ export const NAIVE_MODEL = 'one REST read per resource per PR and one GraphQL qu
 /** The reference workflows' measured costs (issue 13, same fake GitHub, one run). */
 export const REFERENCE = Object.freeze({
   gate_approve_requests: 26, // ours: 5
+  gate_approve_processes: 83, // bash, gh and jq processes started; ours: 1
   sweep50_requests: 733, // ours: 25
   sweep_requests_per_pr: 14.7, // 8 REST + 4 GraphQL points per stamped PR on GITHUB_TOKEN, + the PAT's
   sweep_rest_per_stamped_pr: 8,

@@ -149,6 +149,7 @@ const md = [
   '| | reference (measured) | this program |',
   '|---|---|---|',
   `| a gate evaluation that approves | ${ref.gate_approve_requests} requests | ${num(f.approve_path_requests)} requests (this run) |`,
+  `| processes started to approve | ${ref.gate_approve_processes} (bash, gh and jq) | 1 |`,
   `| a sweep of 50 PRs | ${ref.sweep50_requests} requests | ${d(50) ? `${d(50).cold.requests} requests cold, ${d(50).unchanged.requests} warm and unchanged (this run)` : '—'} |`,
   `| a sweep, per swept PR | ${ref.sweep_requests_per_pr} requests: ${ref.sweep_rest_per_stamped_pr} REST + ${ref.sweep_points_per_stamped_pr} GraphQL points per stamped PR on the GITHUB_TOKEN, plus the machine account's token's | ${cold500 ? `${(cold500.requests / 500).toFixed(2)} requests, ${(cold500.rest / 500).toFixed(3)} REST + ${(cold500.graphqlPoints / 500).toFixed(2)} GraphQL points per PR, cold at 500 PRs (this run)` : '—'} |`,
   `| apply of a verdict comment | ${ref.apply_requests} requests | ${num(f.apply_requests)} requests (this run) |`,

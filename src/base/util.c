@@ -306,3 +306,15 @@ void mem_wipe(void *p, size_t n)
 
 	wipe(p, 0, n);
 }
+
+bool ref_name_valid(const char *s)
+{
+	size_t n = strlen(s), i;
+
+	if (n == 0 || n > 255)
+		return false;
+	for (i = 0; i < n; i++)
+		if ((unsigned char)s[i] <= 0x20 || (unsigned char)s[i] == 0x7f)
+			return false;
+	return true;
+}

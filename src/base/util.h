@@ -61,6 +61,10 @@ static inline bool is_hex(int c)
 {
 	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
+static inline bool is_alpha(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
 static inline bool is_alnum(int c)
 {
 	return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
@@ -111,6 +115,9 @@ int64_t clock_mono_ms(void);
 /* A8: is s an OWNER/NAME repository name: each part of A-Z a-z 0-9 - _ .
  * within the limits above, neither part "." or ".."? */
 bool repo_name_valid(const char *s);
+/* A branch name as this program accepts one: 1 to 255 bytes, none of them
+ * whitespace or a control character. */
+bool ref_name_valid(const char *s);
 
 /*
  * Parse s (len bytes, all of them decimal digits, at least one) into an

@@ -14,6 +14,7 @@
 #include "cmd/commands.h"
 #include "base/json.h"
 #include "cmd/log.h"
+#include "core/kind.h"
 #include "core/marker.h"
 #include "formats/report.h"
 
@@ -140,6 +141,9 @@ static void lint_nh_lines(struct lint *l)
 			say(l, no, "%s — NOT READ, after the leading marker run "
 				   "(which ended at line %zu)",
 			    nh_kind_name(k, v), nh->run_end_line);
+		else if (k == NHL_BASE)
+			say(l, no, "base: %s%.*s%s", v.n ? "\"" : "(empty)",
+			    (int)v.n, v.p, v.n ? "\"" : "");
 		else
 			say(l, no, "%s", nh_kind_name(k, v));
 	}
@@ -214,10 +218,16 @@ static void lint_needs_human(struct lint *l)
 	if (!nh->present)
 		say(l, 0, "=> NOT A VERDICT%s",
 		    nh->trigger ? " (the yes line still adds the label)" : "");
-	else if (!nh->malformed)
+	else if (!nh->malformed) {
 		say(l, 0, "=> well-formed: needs-human: %s, head %s, base \"%.*s\"",
 		    nh->value == NH_YES ? "yes" : "no", nh->head, (int)nh->base.n,
 		    nh->base.p);
+		say(l, 0, "note: the gate approves only PRs into gated bases "
+			  "(setting bases; unset: the repository's default "
+			  "branch); a PR into \"%.*s\" is never approved "
+			  "unless that base is one (A13)",
+		    (int)nh->base.n, nh->base.p);
+	}
 	else
 		say(l, 0, "=> MALFORMED: the gate will never accept it%s",
 		    nh->trigger ? " (a yes line still adds the label)" : "");
@@ -272,31 +282,45 @@ static void lint_conflict(struct lint *l, const char *what, size_t a, size_t b)
 	buf_release(&m);
 }
 
-/* Code fences from line `from` on: never read (A3). */
+/*
+ * Code fences inside the check block (A12): read anyway. Every fence line
+ * GitHub renders, or that A3's form opens, is named once, with what it
+ * does and does not do there.
+ */
 static void lint_fences(struct lint *l, size_t from)
 {
 	struct marker_fence fence;
-	struct mview line;
-	size_t off = 0, no = 0, open = 0;
+	struct marker_naive_fence naive;
+	struct mview line, v;
+	size_t off = 0, no = 0;
+	bool in = false, f;
 
 	memset(&fence, 0, sizeof(fence));
+	memset(&naive, 0, sizeof(naive));
 	while (marker_next_line(l->text, l->len, &off, &line)) {
 		no++;
-		if (!marker_fence_line(&fence, line, no) || no < from)
+		f = marker_fence_line(&fence, line, no);
+		f = marker_naive_fence_line(&naive, line, no) || f || fence.any;
+		if (no < from)
 			continue;
-		if (fence.ch && !open) {
-			open = fence.open_line;
-			say(l, no, "code fence opens: nothing is read until it "
-				   "closes");
-		} else if (!fence.ch && open) {
-			say(l, no, "code fence (opened at line %zu) closes",
-			    open);
-			open = 0;
+		if (f && !in)
+			say(l, no, "code fence: read anyway — inside the check "
+				   "block every line counts, fenced or not "
+				   "(A12)");
+		in = f;
+		if (f) {
+			enum check_line_kind k = marker_check_line(line, &v);
+
+			if (k == CKL_HEAD || k == CKL_ROUND || k == CKL_CLEAN)
+				say(l, no, "a %s line inside a code fence: it "
+					   "counts only when it disagrees with "
+					   "another, it never supplies the "
+					   "value (A12)",
+				    k == CKL_HEAD    ? "head:"
+				    : k == CKL_ROUND ? "round:"
+						     : "clean:");
 		}
 	}
-	if (open)
-		say(l, 0, "the code fence opened at line %zu is never closed: "
-			  "nothing after it is read", open);
 }
 
 static void lint_check(struct lint *l)
@@ -349,9 +373,10 @@ static void lint_check(struct lint *l)
 	if (l->m.too_long)
 		problem(l, "longer than 65,536 characters: apply refuses it (R1)");
 	if (c->second_line)
-		lint_conflict(l, "a second <!-- agentic:check v1 --> line outside "
-				 "code fences: the verdict is ambiguous and "
-				 "apply refuses it (R1)",
+		lint_conflict(l, "a second <!-- agentic:check v1 --> line (before "
+				 "the block outside code fences, inside it "
+				 "anywhere, A12): the verdict is ambiguous "
+				 "and apply refuses it (R1)",
 			      c->block_line, c->second_line);
 	if (!c->has_head)
 		problem(l, "no \"head: <40 hex>\" line in the block: apply "
@@ -376,10 +401,6 @@ static void lint_check(struct lint *l)
 			   "false");
 	if (c->invalid)
 		problem(l, "invalid rows make the verdict clean: false");
-	if (c->unclosed_fence)
-		problem(l, "a code fence opened inside the block is never "
-			   "closed: it hides the rest of the ledger, so the "
-			   "verdict is clean: false");
 	if (c->has_clean && c->clean && c->blocking)
 		problem(l, "clean: true with blocking rows: written as clean: "
 			   "false");
@@ -433,7 +454,8 @@ int cmd_lint(int argc, char **argv)
 	struct cli c = {.command = "lint"};
 	struct buf text = BUF_INIT(LINT_MAX_BYTES);
 	struct lint l;
-	bool ok;
+	enum comment_kind kind;
+	bool ok, quoted;
 
 	if (cli_parse(&c, argc, argv, command_options(c.command), 1) < 0)
 		return EXIT_USAGE;
@@ -451,11 +473,19 @@ int cmd_lint(int argc, char **argv)
 	l.text = text.ptr;
 	l.len = text.len;
 	marker_parse(&l.m, l.text, l.len);
+	kind = comment_kind(PLACE_ISSUE, l.text, l.len);
+	/* As apply reads it (core/kind.h): only a verdict's kind holds a
+	 * check block. */
+	quoted = kind == KIND_OTHER && kind_has_verdict_marker(l.text, l.len);
+	if (kind != KIND_CHECK_VERDICT)
+		l.m.check.present = false;
 	jw_init(&l.w, &l.out, true);
 	if (l.json) {
 		jw_obj_begin(&l.w);
 		jw_key(&l.w, "characters");
 		jw_int(&l.w, (int64_t)l.m.chars);
+		jw_key(&l.w, "kind");
+		jw_str(&l.w, comment_kind_name(kind));
 		jw_key(&l.w, "needs_human");
 		if (nh_seen(&l.m)) {
 			jw_obj_begin(&l.w);
@@ -473,7 +503,12 @@ int cmd_lint(int argc, char **argv)
 			jw_null(&l.w);
 		}
 	} else {
-		buf_addf(&l.out, "%zu characters\n", l.m.chars);
+		buf_addf(&l.out, "%zu characters, kind %s\n", l.m.chars,
+			 comment_kind_name(kind));
+		if (quoted)
+			buf_adds(&l.out, "  its first line is <!-- pr-review:sticky "
+					 "-->: a pr-review summary, whose verdict "
+					 "markers are quoted text, never a verdict\n");
 		if (nh_seen(&l.m))
 			lint_needs_human(&l);
 		if (l.m.check.present)

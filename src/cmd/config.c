@@ -340,6 +340,82 @@ out:
 	return error;
 }
 
+/* The AGENTIC_ names that are settings but not policy keys. */
+static const char *const other_settings[] = {
+	"token", "read_token", "sweep_state", "app_id", "app_private_key",
+	"app_private_key_file", "app_installation_id", "stats",
+	"replay_state", "http_timeout", "connect_timeout", "retries",
+	"retry_base_ms", "max_wait", "write_interval_ms", "sweep_state_ttl",
+	"http2_prior_knowledge", NULL};
+
+static bool known_setting(const char *key)
+{
+	size_t i;
+
+	for (i = 0; policy_keys[i]; i++)
+		if (strcmp(key, policy_keys[i]) == 0)
+			return true;
+	for (i = 0; other_settings[i]; i++)
+		if (strcmp(key, other_settings[i]) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * SNAPSHOT §2: an unknown key is an error, never a silent default. A name
+ * under AGENTIC_ or INPUT_ that looks like a setting — a known key spelled
+ * another way (AGENTIC_TRUSTED-LOGIN, AGENTIC_trusted_login), or a few
+ * edits from a policy key (AGENTIC_TRUSTEDLOGIN) — but is not one of the
+ * names the program reads stops the run. Other names are someone else's
+ * (AGENTIC_APPLY_* belongs to the tools around the program).
+ */
+static int check_names(struct buf *err)
+{
+	extern char **environ;
+	char **e, key[CONFIG_MAX_NAME], want[CONFIG_MAX_NAME];
+
+	for (e = environ; e && *e; e++) {
+		const char *name = *e, *eq = strchr(name, '='), *rest;
+		const char *prefix = strncmp(name, "AGENTIC_", 8) == 0 ? "AGENTIC_"
+				     : strncmp(name, "INPUT_", 6) == 0 ? "INPUT_"
+									 : NULL;
+		const char *near;
+		size_t n, i;
+
+		if (!prefix || !eq || strncmp(name, "AGENTIC_APPLY_", 14) == 0)
+			continue;
+		rest = name + strlen(prefix);
+		n = (size_t)(eq - rest);
+		if (n == 0 || n >= sizeof(key))
+			continue;
+		for (i = 0; i < n; i++)
+			key[i] = rest[i] == '-' ? '_'
+						: (char)tolower((unsigned char)rest[i]);
+		key[n] = '\0';
+		var_name(want, prefix, key, '_');
+		if (known_setting(key)) {
+			char hyphen[CONFIG_MAX_NAME];
+			size_t nl = (size_t)(eq - name);
+
+			var_name(hyphen, prefix, key, '-');
+			if ((strlen(want) == nl && memcmp(name, want, nl) == 0) ||
+			    (*prefix == 'I' && strlen(hyphen) == nl &&
+			     memcmp(name, hyphen, nl) == 0))
+				continue; /* a name the program reads */
+			buf_setf(err, "%.*s: not a name this program reads; "
+				      "write %s", (int)nl, name, want);
+			return AA_EUSAGE;
+		}
+		if ((near = policy_nearest_key(key)) != NULL) {
+			var_name(want, prefix, near, '_');
+			buf_setf(err, "%.*s: unknown setting (did you mean %s?)",
+				 (int)(eq - name), name, want);
+			return AA_EUSAGE;
+		}
+	}
+	return AA_OK;
+}
+
 /* GitHub App mode: id, key (text or file), installation. */
 static int load_app(struct env_config *e, struct buf *err)
 {
@@ -422,7 +498,7 @@ int env_load(struct env_config *e, struct policy *p, struct buf *err)
 	buf_init(&e->app_key, BUF_MAX_SMALL);
 	/* First: a configuration error below is an annotation under Actions. */
 	e->actions = env_true("GITHUB_ACTIONS");
-	if (load_server(e, err) < 0)
+	if (load_server(e, err) < 0 || check_names(err) < 0)
 		return AA_EUSAGE;
 	e->event_name = env("GITHUB_EVENT_NAME");
 	e->event_path = env("GITHUB_EVENT_PATH");

@@ -202,6 +202,17 @@ static void start_app(struct session *s)
 		s->engine.stop = true;
 		return;
 	}
+	if (s->policy.app_login && !str_eq_nocase(s->policy.app_login, bot)) {
+		/* app_bot names whose writes are the program's own (T3,
+		 * A10); in App mode that is this App and nothing else. */
+		report_note(&s->report, NOTE_ERROR,
+			    "config app_bot is \"%s\", but this GitHub App's "
+			    "bot is \"%s\"; nothing read or written",
+			    s->policy.app_login, bot);
+		report_merge_exit(&s->report, EXIT_USAGE);
+		s->engine.stop = true;
+		return;
+	}
 	free(s->policy.app_login);
 	s->policy.app_login = xstrdup(bot);
 }

@@ -5,6 +5,8 @@
  */
 #include "core/apply.h"
 
+#include "core/kind.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,8 +42,9 @@ static void say_release(struct apply_say *v, size_t n)
 #define DSAY(d, lvl, r, n) say((d)->say, ARRAY_SIZE((d)->say), &(d)->nsay, lvl, r, n)
 
 /* Why a trusted comment is no verdict: nothing, or a near-miss (A2, A3). */
-static void no_verdict(struct apply_decision *d, int64_t id)
+static void no_verdict(struct apply_decision *d, const struct snap_comment *c)
 {
+	int64_t id = c->id;
 	const struct marker_result *m = &d->marker;
 	struct buf why = BUF_INIT(BUF_MAX_SMALL);
 
@@ -60,7 +63,14 @@ static void no_verdict(struct apply_decision *d, int64_t id)
 			 (long long)id, m->nh.stray_line);
 		DSAY(d, SAY_INFO, why.ptr, NULL);
 	}
-	if (!m->check.fenced_line && !m->nh.stray_line) {
+	if (d->kind == KIND_OTHER &&
+	    kind_has_verdict_marker(c->body, c->body_len)) {
+		buf_setf(&why, "comment %lld is a pr-review summary (its first "
+			       "line is <!-- pr-review:sticky -->): the verdict "
+			       "markers in it are quoted text, never a verdict",
+			 (long long)id);
+		DSAY(d, SAY_INFO, why.ptr, NULL);
+	} else if (!m->check.fenced_line && !m->nh.stray_line) {
 		buf_setf(&why, "comment %lld has no verdict marker",
 			 (long long)id);
 		DSAY(d, SAY_INFO, why.ptr, NULL);
@@ -84,8 +94,14 @@ void apply_classify(struct apply_decision *d, const struct apply_input *in)
 		goto out;
 	}
 	marker_parse(&d->marker, c->body, c->body_len);
+	d->kind = comment_kind(PLACE_ISSUE, c->body, c->body_len);
+	if (d->kind != KIND_CHECK_VERDICT) {
+		/* core/kind.h: only a verdict's kind holds a check block; a
+		 * pr-review summary quoting one is nobody's. */
+		d->marker.check.present = false;
+	}
 	if (!m->nh.present && !m->check.present && !m->nh.trigger) {
-		no_verdict(d, c->id);
+		no_verdict(d, c);
 		d->outcome = APPLY_SKIPPED;
 		goto out;
 	}
@@ -258,6 +274,22 @@ static bool round_holds(struct apply_check *c,
 	return false;
 }
 
+/* Which rows made the block unclean (issue 24: an operator must be able
+ * to tell which id was foreign, and why a row was invalid). */
+static void row_details(struct buf *t, const struct check_judgement *j)
+{
+	if (j->invalid_line)
+		buf_addf(t, "; line %zu is an invalid row: %s",
+			 j->invalid_line,
+			 marker_row_error_str(j->invalid_error));
+	if (j->foreign_line)
+		buf_addf(t, "; line %zu names %.*s, which is not an AI "
+			    "reviewer's review thread of this PR",
+			 j->foreign_line,
+			 (int)(j->foreign_id.n > 80 ? 80 : j->foreign_id.n),
+			 j->foreign_id.p);
+}
+
 /* §3.3: judge the rows; the status to write, or that it already says so. */
 static void judge(struct apply_check *c, const struct apply_check_input *in)
 {
@@ -275,14 +307,14 @@ static void judge(struct apply_check *c, const struct apply_check_input *in)
 		buf_setf(&t, "PR #%lld: two clean: lines disagree (lines %zu "
 			     "and %zu); treated as clean: false",
 			 pr, k->clean_line, k->clean_conflict);
+	else if (!j.has_clean && k->fenced_key)
+		buf_setf(&t, "PR #%lld: the check block has no clean: line "
+			     "outside code fences (A12: a key line inside a "
+			     "fence, line %zu, never supplies its key); treated "
+			     "as clean: false", pr, k->fenced_key);
 	else if (!j.has_clean)
 		buf_setf(&t, "PR #%lld: the check block has no clean: line; "
 			     "treated as clean: false", pr);
-	else if (j.said_clean && j.unclosed_fence)
-		buf_setf(&t, "PR #%lld: a code fence opened at line %zu of the "
-			     "check block is never closed and hides the rest "
-			     "of the ledger: treated as clean: false",
-			 pr, j.unclosed_fence);
 	else if (j.said_clean && !j.clean)
 		buf_setf(&t, "PR #%lld: the verdict says clean: true, but %zu "
 			     "invalid, %zu foreign and %zu blocking rows make "
@@ -291,11 +323,7 @@ static void judge(struct apply_check *c, const struct apply_check_input *in)
 	if (t.len)
 		CSAY(c, SAY_WARNING, NULL, t.ptr);
 	buf_reset(&t);
-	if (j.unclosed_fence)
-		buf_setf(&t, "not clean: a code fence opened at line %zu is "
-			     "never closed and hides the rest of the ledger",
-			 j.unclosed_fence);
-	else if (!j.clean)
+	if (!j.clean) {
 		buf_setf(&t, "not clean: clean: %s, %zu invalid, %zu foreign, "
 			     "%zu blocking of %zu rows",
 			 k->clean_conflict ? "conflicting"
@@ -303,6 +331,8 @@ static void judge(struct apply_check *c, const struct apply_check_input *in)
 			 : j.said_clean	   ? "true"
 					   : "false",
 			 j.invalid, j.foreign, j.blocking, j.rows);
+		row_details(&t, &j);
+	}
 	if (t.len)
 		CSAY(c, SAY_INFO, t.ptr, NULL);
 	c->state = j.clean ? "success" : "failure";

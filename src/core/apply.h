@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "base/buf.h"
+#include "core/kind.h"
 #include "core/marker.h"
 #include "core/model.h"
 #include "core/policy.h"
@@ -50,6 +51,8 @@ struct apply_decision {
 	enum apply_outcome outcome;
 	bool quiet;              /* a refusal that is normal operation (A9) */
 	struct marker_result marker;
+	enum comment_kind kind;  /* core/kind.h: only a check verdict's kind
+				  * may hold a check block */
 	const char *needs_human; /* "yes", "no", "malformed" or NULL */
 	char head[SHA_BUF];      /* the head the verdict names (N3), or "" */
 	bool label;              /* §3.1: add the label */

@@ -318,10 +318,16 @@ static bool esc_no_verdict(const struct gate_input *in, const struct policy *p,
 static bool esc_hold_lifted(const struct nh_lookup *lk, const struct unlabel *u,
 			    const struct policy *p, struct buf *why)
 {
-	if (!lk->hold || /* a hold at the epoch is still a hold */
+	if (!lk->held || /* a hold at the epoch is still a hold */
 	    (u->authorized && u->newest->created_at > lk->hold_at))
 		return true;
-	if (lk->hold_edited)
+	if (lk->hold_event)
+		buf_setf(why, "%s added the %s label (the escalation judge's "
+			      "yes), and no allowed person has removed it "
+			      "since (the hold stays even if the yes comment "
+			      "was deleted or the label renamed or deleted)",
+			 lk->hold_event->actor, p->label);
+	else if (lk->hold_edited)
 		buf_setf(why, "comment %lld of the machine account was edited "
 			      "by %s, which could have removed a needs-human: "
 			      "yes; an allowed person must remove the %s "

@@ -5,13 +5,16 @@
  * A needs-human verdict is a comment whose first non-blank line is its
  * header, read from the run of whole-line HTML comments right after it
  * (A2); the check ledger is everything from the first line outside fenced
- * code that contains "<!-- agentic:check v1 -->" to the end, fenced code
- * skipped (A3), every bullet line a row (A4). Both are read in one pass
- * over the lines, with views into the caller's text and no allocation.
- * Every line is looked at a bounded number of times, so the work is linear
- * in the input whatever it holds.
+ * code that contains "<!-- agentic:check v1 -->" to the end (A3), every
+ * line of it read, fenced or not (A12), every line that looks like a row a
+ * row (A4, A11). Fences are the ones GitHub renders (core/mdblock.c). Both
+ * verdicts are read in one pass over the lines, with views into the
+ * caller's text and no allocation. Every line is looked at a bounded
+ * number of times, so the work is linear in the input whatever it holds.
  */
 #include "core/marker.h"
+
+#include "core/visible.h"
 
 #include <string.h>
 
@@ -151,6 +154,11 @@ bool marker_is_blank(struct mview line)
 	return trim(line).n == 0;
 }
 
+bool marker_names_row_field(struct mview line)
+{
+	return visible_names_row_field(line.p, line.n);
+}
+
 enum nh_line_kind marker_nh_line(struct mview line, struct mview *value)
 {
 	struct mview in;
@@ -196,16 +204,69 @@ static bool all_digits(struct mview v)
 	return true;
 }
 
-enum check_line_kind marker_check_line(struct mview line, struct mview *value)
-{
-	struct mview l = trim(line), t;
+/* --- A11: which lines are rows --- */
 
-	*value = mv(NULL, 0);
-	if (l.n && (l.p[0] == '-' || l.p[0] == '*' || l.p[0] == '+')) {
-		*value = l; /* A4: a ledger has no prose bullets */
-		return CKL_ROW;
+/*
+ * How a row-shaped line starts, after leading whitespace and any ">"
+ * quote markers (A11). ROW_OK is A4's own "-"; the others name the shape
+ * that makes the row invalid.
+ */
+static const char *const other_bullets[] = {
+	"\xe2\x80\xa2", /* • U+2022 */
+	"\xe2\x80\xa3", /* ‣ U+2023 */
+	"\xe2\x97\xa6", /* ◦ U+25E6 */
+	"\xe2\x81\x83", /* ⁃ U+2043 */
+	"\xe2\x88\x99", /* ∙ U+2219 */
+	"\xc2\xb7",     /* · U+00B7 */
+};
+
+static bool starts_with(struct mview v, const char *w)
+{
+	size_t n = strlen(w);
+
+	return v.n >= n && memcmp(v.p, w, n) == 0;
+}
+
+/* A line's row shape: ROW_OK for "-", an error for another row marker,
+ * ROW_NO_MARKER when no marker starts it (then it is a row only if it
+ * names a field). *quoted: it stood inside a ">" quote. */
+static enum row_error row_marker(struct mview l, bool *quoted)
+{
+	size_t i;
+
+	*quoted = false;
+	while (l.n && l.p[0] == '>') {
+		*quoted = true;
+		l.p++;
+		l.n--;
+		skip_ws(&l);
 	}
-	t = l;
+	if (!l.n)
+		return ROW_NO_MARKER;
+	if (l.p[0] == '-')
+		return ROW_OK;
+	if (l.p[0] == '*' || l.p[0] == '+')
+		return ROW_BAD_BULLET;
+	if (l.p[0] == '|')
+		return ROW_TABLE;
+	if (l.n >= 3 && l.p[0] == '<' && to_lower((unsigned char)l.p[1]) == 'l' &&
+	    to_lower((unsigned char)l.p[2]) == 'i')
+		return ROW_HTML_ITEM;
+	for (i = 0; i < ARRAY_SIZE(other_bullets); i++)
+		if (starts_with(l, other_bullets[i]))
+			return ROW_OTHER_BULLET;
+	for (i = 0; i < l.n && is_digit((unsigned char)l.p[i]); i++)
+		;
+	if (i && i < l.n && (l.p[i] == '.' || l.p[i] == ')'))
+		return ROW_ORDERED;
+	return ROW_NO_MARKER;
+}
+
+/* A line that is a head:, round: or clean: line (A3's exact forms). */
+static enum check_line_kind key_line(struct mview l, struct mview *value)
+{
+	struct mview t = l;
+
 	if (eat_key(&t, "head") && sha_parse(NULL, t.p, t.n)) {
 		*value = t;
 		return CKL_HEAD;
@@ -222,6 +283,183 @@ enum check_line_kind marker_check_line(struct mview line, struct mview *value)
 		return CKL_CLEAN;
 	}
 	return CKL_NONE;
+}
+
+/* "threads:" alone: the ledger's list header, never a row. */
+static bool threads_line(struct mview l)
+{
+	return eat_key(&l, "threads") && !l.n;
+}
+
+/* "<name" (any case) then attributes up to ">": consumed from *v. */
+static bool eat_tag(struct mview *v, const char *name)
+{
+	struct mview t = *v;
+	const char *gt;
+
+	if (!eat_char(&t, '<') || !eat_word(&t, name) ||
+	    (t.n && t.p[0] != '>' && !is_ws((unsigned char)t.p[0])))
+		return false;
+	gt = memchr(t.p, '>', t.n);
+	if (!gt)
+		return false;
+	v->n -= (size_t)(gt + 1 - v->p);
+	v->p = gt + 1;
+	return true;
+}
+
+/*
+ * A <details> or <summary> line (§2.2: ignored, never a row, A11): the
+ * tags alone, or "<summary>…</summary>" (after an optional <details>).
+ * Anything else on the line makes it an ordinary line.
+ */
+static bool details_line(struct mview l)
+{
+	struct mview v = l;
+
+	if (eat_tag(&v, "details")) {
+		skip_ws(&v);
+		if (!v.n)
+			return true;
+	} else if (eat_tag(&v, "/details") || eat_tag(&v, "/summary")) {
+		skip_ws(&v);
+		return !v.n;
+	}
+	if (!eat_tag(&v, "summary"))
+		return false;
+	v = trim(v);
+	return v.n >= 10 && mem_eq_nocase(v.p + v.n - 10, 10, "</summary>");
+}
+
+/*
+ * A <details> or <summary> line is no row (§2.2, A11) — unless what it
+ * shows starts like one ("<summary>- id: …"): then GitHub shows a row,
+ * and it is read as an invalid one.
+ */
+static bool details_shows_row(struct mview l)
+{
+	const char *gt = memchr(l.p, '>', l.n);
+	struct mview in;
+	bool quoted;
+	enum row_error m;
+
+	while (gt) {
+		in = mv(gt + 1, l.n - (size_t)(gt + 1 - l.p));
+		skip_ws(&in);
+		if (!in.n || in.p[0] != '<')
+			break;
+		gt = memchr(in.p, '>', in.n); /* <details><summary>… */
+	}
+	if (!gt)
+		return false;
+	m = row_marker(in, &quoted);
+	return m != ROW_NO_MARKER || quoted;
+}
+
+/* A table row without a leading pipe ("id | status", GFM): a "|" before
+ * the reason makes a row. */
+static bool has_pipe(struct mview l)
+{
+	size_t i;
+
+	for (i = 0; i < l.n; i++) {
+		if (l.p[i] == '|')
+			return true;
+		if (i + 7 <= l.n && mem_eq_nocase(l.p + i, 7, "reason:"))
+			return false;
+	}
+	return false;
+}
+
+/* A CR that is not the line's last character: lines end at LF (§2),
+ * but GitHub's renderer ends a line at a lone CR too. */
+static bool bare_cr(struct mview l)
+{
+	const char *cr = memchr(l.p, '\r', l.n);
+
+	return cr && cr != l.p + l.n - 1;
+}
+
+/* A11: a row, whatever its marker; ROW_OK when it has A4's "-". */
+static bool row_line(struct mview l, enum row_error *shape)
+{
+	bool quoted;
+	enum row_error m = row_marker(l, &quoted);
+	struct mview v;
+
+	if (bare_cr(l) && (m != ROW_NO_MARKER || has_pipe(l) ||
+			   marker_names_row_field(l))) {
+		*shape = ROW_BARE_CR; /* what follows the CR shows as a line */
+		return true;
+	}
+
+	if (m == ROW_NO_MARKER) {
+		if (details_line(l)) {
+			if (!details_shows_row(l))
+				return false;
+		} else if (key_line(l, &v) != CKL_NONE || threads_line(l)) {
+			return false;
+		} else if (has_pipe(l)) {
+			m = ROW_TABLE;
+		} else if (!marker_names_row_field(l)) {
+			return false;
+		}
+	}
+	*shape = quoted ? ROW_QUOTED : m;
+	return true;
+}
+
+/* A table's delimiter row: "|", "-", ":" and whitespace, a pipe and a
+ * dash at least ("| --- | :-: |", "--- | ---"). */
+static bool delimiter_row(struct mview l)
+{
+	size_t i;
+	bool pipe = false, dash = false;
+
+	for (i = 0; i < l.n; i++) {
+		if (l.p[i] == '|')
+			pipe = true;
+		else if (l.p[i] == '-')
+			dash = true;
+		else if (l.p[i] != ':' && !is_ws((unsigned char)l.p[i]))
+			return false;
+	}
+	return pipe && dash;
+}
+
+/*
+ * A GFM table takes every following line up to a blank line as a row,
+ * pipe or not ("e7e7" under an id | status header shows in the id
+ * column): once a delimiter row is seen, a line that is nothing else is a
+ * table row (A11). Not knowing where another block would end the table
+ * only makes more rows, which fail closed.
+ */
+bool marker_table_line(struct marker_table *t, struct mview line)
+{
+	struct mview l = trim(line), v;
+	bool in = t->open;
+
+	if (!l.n) {
+		t->open = false;
+		return false;
+	}
+	if (delimiter_row(l))
+		t->open = true;
+	return in && key_line(l, &v) == CKL_NONE && !threads_line(l) &&
+	       !details_line(l);
+}
+
+enum check_line_kind marker_check_line(struct mview line, struct mview *value)
+{
+	struct mview l = trim(line);
+	enum row_error shape;
+
+	*value = mv(NULL, 0);
+	if (row_line(l, &shape)) {
+		*value = l;
+		return CKL_ROW;
+	}
+	return key_line(l, value);
 }
 
 static const char *const status_names[] = {
@@ -252,6 +490,26 @@ const char *marker_row_error_str(enum row_error e)
 	case ROW_BAD_BULLET:
 		return "a row starts with \"- \"; a \"*\" or \"+\" bullet is not "
 		       "a row";
+	case ROW_QUOTED:
+		return "a row inside a \">\" quote: rows start with \"- \" at "
+		       "the start of the line, never quoted";
+	case ROW_ORDERED:
+		return "a numbered item (\"1.\" or \"1)\"): rows start with "
+		       "\"- \"";
+	case ROW_OTHER_BULLET:
+		return "a \"\xe2\x80\xa2\"-style bullet: rows start with "
+		       "\"- \"";
+	case ROW_TABLE:
+		return "a table row (\"|\"): rows start with \"- \"";
+	case ROW_HTML_ITEM:
+		return "an HTML list item (\"<li\"): rows start with \"- \"";
+	case ROW_BARE_CR:
+		return "a carriage return inside the line: lines end at LF, "
+		       "but GitHub shows the text after it as a line of its "
+		       "own";
+	case ROW_NO_MARKER:
+		return "a line that names an id: or status: is a row, and a row "
+		       "starts with \"- \"";
 	case ROW_NO_ID:
 		return "a row starts with \"- id:\"; every bullet line of the "
 		       "block is a row";
@@ -336,9 +594,17 @@ void marker_parse_row(struct marker_row *row, struct mview line)
 	struct mview v = trim(line), tok;
 	int k;
 
+	enum row_error shape;
+
 	memset(row, 0, sizeof(*row));
 	row->text = v;
 	row->severity = SEV_NIT;
+	if (!row_line(v, &shape))
+		shape = ROW_NO_MARKER; /* not a row at all: say what rows are */
+	if (shape != ROW_OK) {
+		row->error = shape;
+		return;
+	}
 	if (!eat_char(&v, '-')) {
 		row->error = ROW_BAD_BULLET;
 		return;
@@ -430,8 +696,18 @@ static bool fence_run(struct mview line, char *ch, size_t *len,
 	return true;
 }
 
-bool marker_fence_line(struct marker_fence *f, struct mview line,
-		       size_t lineno)
+/* A12's CommonMark rule: a backtick fence's info string holds no
+ * backtick (```go`x` is text). */
+static bool opener_ok(struct mview line, char ch, size_t len)
+{
+	const char *run = memchr(line.p, ch, line.n);
+	size_t off = (size_t)(run - line.p) + len;
+
+	return ch != '`' || !memchr(line.p + off, '`', line.n - off);
+}
+
+bool marker_naive_fence_line(struct marker_naive_fence *f, struct mview line,
+			     size_t lineno)
 {
 	char ch;
 	size_t len;
@@ -440,6 +716,8 @@ bool marker_fence_line(struct marker_fence *f, struct mview line,
 	if (!fence_run(line, &ch, &len, &bare))
 		return f->ch != 0;
 	if (!f->ch) {
+		if (!opener_ok(line, ch, len))
+			return false;
 		f->ch = ch;
 		f->len = len;
 		f->open_line = lineno;
@@ -447,6 +725,24 @@ bool marker_fence_line(struct marker_fence *f, struct mview line,
 		f->ch = 0;
 	}
 	return true;
+}
+
+bool marker_fence_line(struct marker_fence *f, struct mview line,
+		       size_t lineno)
+{
+	struct md_line ml;
+	bool fenced;
+
+	(void)lineno; /* the tracker counts lines itself */
+	md_block_line(&f->md, line.p, line.n, &ml);
+	fenced = ml.fenced && ml.plain;
+	f->any = ml.fenced;
+	if (fenced) {
+		f->open_line = ml.open_line;
+		f->len = f->md.flen;
+	}
+	f->ch = fenced && f->md.leaf == MD_FENCE ? f->md.fch : 0;
+	return fenced;
 }
 
 struct nh_scan {
@@ -494,6 +790,18 @@ static void nh_run_line(struct marker_nh *nh, struct nh_scan *s,
 	}
 }
 
+/*
+ * A marker line indented by 4 columns or more is an indented code block
+ * on GitHub, not the HTML comment it looks like (issue 20's differential
+ * against cmark-gfm): it neither starts nor continues a leading run. At
+ * the top of a comment, after nothing but HTML comments and blank lines,
+ * that is the only way a whole-line comment is not an HTML block.
+ */
+static bool md_code(struct mview line)
+{
+	return md_indent(line.p, line.n) >= 4;
+}
+
 /* Every line, fenced or not: the trigger, the header and its run. */
 static void nh_line(struct marker_nh *nh, struct nh_scan *s, struct mview line,
 		    size_t lineno, bool fenced)
@@ -509,12 +817,14 @@ static void nh_line(struct marker_nh *nh, struct nh_scan *s, struct mview line,
 		s->any_yes = true;
 	}
 	if (s->where == NH_BEFORE && !marker_is_blank(line)) {
-		s->where = kind == NHL_VERDICT && !fenced ? NH_RUN : NH_AFTER;
+		s->where = kind == NHL_VERDICT && !fenced && !md_code(line)
+				   ? NH_RUN
+				   : NH_AFTER;
 		nh->present = s->where == NH_RUN;
 		if (nh->present)
 			return;
 	} else if (s->where == NH_RUN && !marker_is_blank(line)) {
-		if (marker_is_comment_line(line)) {
+		if (marker_is_comment_line(line) && !md_code(line)) {
 			nh_run_line(nh, s, kind, value);
 			return;
 		}
@@ -558,55 +868,89 @@ static void nh_finish(struct marker_nh *nh, const struct nh_scan *s,
 	}
 }
 
-/* A3: the same key twice with different values. */
-static bool round_differs(const struct marker_check *c, struct mview value)
-{
-	int64_t v;
+/* The values a key took on the lines read so far (A3's conflicts). */
+struct key_seen {
+	struct marker_table table;
+	bool head, round, clean;
+	char head_sha[SHA_BUF];
+	bool round_valid;
+	int64_t round_v;
+	bool clean_v;
+};
 
-	if (parse_decimal(&v, value.p, value.n, INT64_MAX) != 0)
-		return c->round_valid; /* unrepresentable: differs from a valid */
-	return !c->round_valid || v != c->round;
-}
-
-static void check_line(struct marker_check *c, struct mview line, size_t lineno)
+/*
+ * One line of the block. A12: every line counts; a head:, round: or
+ * clean: line inside a fence only counts for A3's conflicts, it never
+ * supplies the key.
+ */
+static void check_line(struct marker_check *c, struct key_seen *k,
+		       struct mview line, size_t lineno, bool fenced)
 {
 	struct marker_row row;
 	struct mview value;
 	char sha[SHA_BUF];
+	int64_t v;
+	bool valid, b;
+	enum check_line_kind kind = marker_check_line(line, &value);
 
-	switch (marker_check_line(line, &value)) {
+	if (fenced && kind != CKL_NONE && kind != CKL_ROW && !c->fenced_key)
+		c->fenced_key = lineno;
+	if (kind == CKL_NONE && marker_table_line(&k->table, line)) {
+		c->rows++; /* a GFM table's row without a pipe (A11) */
+		c->invalid++;
+		return;
+	}
+	if (kind != CKL_NONE)
+		marker_table_line(&k->table, line);
+	else if (marker_is_blank(line))
+		k->table.open = false;
+	switch (kind) {
 	case CKL_NONE:
 		break;
 	case CKL_HEAD:
 		sha_parse(sha, value.p, value.n);
-		if (!c->has_head) {
+		if (!k->head) {
+			k->head = true;
+			memcpy(k->head_sha, sha, SHA_BUF);
+		} else if (strcmp(k->head_sha, sha) != 0 && !c->head_conflict) {
+			c->head_conflict = lineno;
+		}
+		if (!fenced && !c->has_head) {
 			c->has_head = true;
 			memcpy(c->head, sha, SHA_BUF);
 			c->head_line = lineno;
-		} else if (strcmp(c->head, sha) != 0 && !c->head_conflict) {
-			c->head_conflict = lineno;
 		}
 		break;
 	case CKL_ROUND:
-		if (!c->has_round) {
+		valid = parse_decimal(&v, value.p, value.n, INT64_MAX) == 0;
+		if (!k->round) {
+			k->round = true;
+			k->round_valid = valid;
+			k->round_v = v;
+		} else if ((valid != k->round_valid ||
+			    (valid && v != k->round_v)) &&
+			   !c->round_conflict) {
+			c->round_conflict = lineno;
+		}
+		if (!fenced && !c->has_round) {
 			c->has_round = true;
 			c->round_line = lineno;
-			c->round_valid = parse_decimal(&c->round, value.p,
-						       value.n, INT64_MAX) == 0;
-		} else if (round_differs(c, value) && !c->round_conflict) {
-			c->round_conflict = lineno;
+			c->round_valid = valid;
+			c->round = valid ? v : 0;
 		}
 		break;
 	case CKL_CLEAN:
-		if (!c->has_clean && !c->clean_conflict) {
-			c->has_clean = true;
-			c->clean = view_eq_nocase(value, "true");
-			c->clean_line = lineno;
-		} else if (c->has_clean &&
-			   c->clean != view_eq_nocase(value, "true")) {
+		b = view_eq_nocase(value, "true");
+		if (!k->clean) {
+			k->clean = true;
+			k->clean_v = b;
+		} else if (b != k->clean_v && !c->clean_conflict) {
 			c->clean_conflict = lineno;
-			c->has_clean = false; /* two answers: none (A3) */
-			c->clean = false;
+		}
+		if (!fenced && !c->clean_line) {
+			c->has_clean = true;
+			c->clean = b;
+			c->clean_line = lineno;
 		}
 		break;
 	case CKL_ROW:
@@ -621,30 +965,22 @@ static void check_line(struct marker_check *c, struct mview line, size_t lineno)
 	}
 }
 
-/* The check marker line, outside fences: the block, or a second one. */
-static void check_open(struct marker_check *c, size_t line_off, size_t lineno)
-{
-	if (!c->present) {
-		c->present = true;
-		c->block_off = line_off;
-		c->block_line = lineno;
-	} else if (!c->second_line) {
-		c->second_line = lineno;
-	}
-}
-
 void marker_parse(struct marker_result *out, const char *untrusted_body,
 		  size_t len)
 {
 	struct marker_fence fence;
+	struct marker_naive_fence naive;
 	struct nh_scan scan;
+	struct key_seen seen;
 	struct mview line;
 	size_t off = 0, lineno = 0, i, line_off;
-	bool fenced, opens;
+	bool fenced, naive_fenced, opens;
 
 	memset(out, 0, sizeof(*out));
 	memset(&scan, 0, sizeof(scan));
 	memset(&fence, 0, sizeof(fence));
+	memset(&naive, 0, sizeof(naive));
+	memset(&seen, 0, sizeof(seen));
 	for (i = 0; i < len; i++)
 		if (((unsigned char)untrusted_body[i] & 0xC0) != 0x80)
 			out->chars++;
@@ -654,23 +990,35 @@ void marker_parse(struct marker_result *out, const char *untrusted_body,
 	       marker_next_line(untrusted_body, len, &off, &line)) {
 		lineno++;
 		fenced = marker_fence_line(&fence, line, lineno);
+		naive_fenced = marker_naive_fence_line(&naive, line, lineno);
 		nh_line(&out->nh, &scan, line, lineno, fenced);
 		opens = contains(line, MARKER_CHECK_OPEN);
+		if (out->check.present) {
+			/* A12: inside the block every line is read. */
+			if (opens && !out->check.second_line)
+				out->check.second_line = lineno;
+			fenced = fenced || naive_fenced || fence.any;
+			if (fenced && !out->check.block_fence)
+				out->check.block_fence = lineno;
+			check_line(&out->check, &seen, line, lineno, fenced);
+			continue;
+		}
 		if (opens && fenced && !out->check.fenced_line) {
 			out->check.fenced_line = lineno;
 			out->check.fenced_open = fence.ch ? fence.open_line
 							  : lineno;
 		}
-		if (fenced)
+		if (fenced || !opens)
 			continue;
-		if (opens)
-			check_open(&out->check, line_off, lineno);
-		if (out->check.present)
-			check_line(&out->check, line, lineno);
+		out->check.present = true;
+		out->check.block_off = line_off;
+		out->check.block_line = lineno;
+		check_line(&out->check, &seen, line, lineno, false);
 	}
-	if (fence.ch && out->check.present &&
-	    fence.open_line > out->check.block_line)
-		out->check.unclosed_fence = fence.open_line;
+	if (out->check.clean_conflict) { /* A3: two answers are none */
+		out->check.has_clean = false;
+		out->check.clean = false;
+	}
 	nh_finish(&out->nh, &scan, out->too_long);
 }
 
@@ -689,12 +1037,19 @@ bool marker_rows_next(struct marker_rows *it, struct marker_row *row)
 	struct mview line, value;
 
 	while (marker_next_line(it->text, it->len, &it->off, &line)) {
-		it->line++;
-		if (marker_fence_line(&it->fence, line, it->line))
-			continue;
-		if (marker_check_line(line, &value) != CKL_ROW)
-			continue;
-		marker_parse_row(row, line);
+		bool table = marker_table_line(&it->table, line);
+
+		it->line++; /* A12: fenced or not, every line of the block */
+		if (marker_check_line(line, &value) != CKL_ROW) {
+			if (!table)
+				continue;
+			memset(row, 0, sizeof(*row));
+			row->text = trim(line);
+			row->severity = SEV_NIT;
+			row->error = ROW_TABLE;
+		} else {
+			marker_parse_row(row, line);
+		}
 		row->line = it->line;
 		return true;
 	}

@@ -8,10 +8,14 @@
  * time linear in the length of the text, whatever the text is.
  *
  * Amendments: a needs-human verdict is read only from the leading marker
- * run of a comment that starts with its header (A2); fenced code is never
- * read, and one check block may not say two things (A3); every bullet line
- * of the block is a row (A4). The label trigger stays eager: it sees a
- * header and a yes anywhere, fences included.
+ * run of a comment that starts with its header (A2); fenced code before
+ * the check block is never read, and one check block may not say two
+ * things (A3); every line of the block that looks like a row is a row,
+ * whatever its marker, and only the exact "- id: …" shape is a valid one
+ * (A4, A11); inside the block every line is read, fenced or not, and a
+ * head/round/clean line inside a fence never supplies its key (A12).
+ * Fences are the ones GitHub renders (core/mdblock.h). The label trigger
+ * stays eager: it sees a header and a yes anywhere, fences included.
  */
 #ifndef AA_MARKER_H
 #define AA_MARKER_H
@@ -21,6 +25,7 @@
 #include <stdint.h>
 
 #include "base/util.h"
+#include "core/mdblock.h"
 
 /* GitHub's limit on an issue comment body, in characters. */
 #define MARKER_MAX_CHARS 65536
@@ -89,6 +94,13 @@ enum row_severity { SEV_CRITICAL, SEV_HIGH, SEV_SHOULD_FIX, SEV_NIT };
 enum row_error {
 	ROW_OK,
 	ROW_BAD_BULLET,    /* a "*" or "+" bullet: rows start with "-" (A4) */
+	ROW_QUOTED,        /* a row inside a ">" quote (A11) */
+	ROW_ORDERED,       /* a numbered item, "1." or "1)" (A11) */
+	ROW_OTHER_BULLET,  /* a "•", "‣", "◦", "⁃", "∙" or "·" bullet (A11) */
+	ROW_TABLE,         /* a table row, "|" first (A11) */
+	ROW_HTML_ITEM,     /* an HTML list item, "<li" first (A11) */
+	ROW_NO_MARKER,     /* names an id: or status: without "- " (A11) */
+	ROW_BARE_CR,       /* a CR inside the line: GitHub shows two lines */
 	ROW_NO_ID,         /* the bullet is not followed by "id:" (A4) */
 	ROW_BAD_ID,        /* id empty, or holds whitespace or control chars */
 	ROW_NO_STATUS,     /* ", status:" does not follow the id */
@@ -118,6 +130,9 @@ struct marker_check {
 	size_t second_line; /* A3: a second such line (ambiguous: R1), or 0 */
 	size_t fenced_line; /* first fenced line holding the marker, or 0 */
 	size_t fenced_open; /* ... and the line that opened its fence */
+	/* A12: the first line inside the block that GitHub renders as a
+	 * code fence, or a fence by A3's letter (read anyway), or 0. */
+	size_t block_fence;
 	bool has_head;
 	char head[SHA_BUF];
 	size_t head_line;
@@ -129,15 +144,15 @@ struct marker_check {
 	bool clean;
 	size_t clean_line;
 	/* A3: a later line of the same key with another value (line number;
-	 * 0 when none). head → R1, round → R3, clean → no clean: line. */
+	 * 0 when none). head → R1, round → R3, clean → no clean: line. A12:
+	 * fenced key lines count here, though they never supply the key. */
 	size_t head_conflict;
 	size_t round_conflict;
 	size_t clean_conflict;
-	/* A fence opened inside the block and never closed hides every line
-	 * after it, rows included: the block cannot be clean (its line, or
-	 * 0). A closed fence is only skipped. */
-	size_t unclosed_fence;
-	size_t rows;           /* lines that start a row */
+	/* A12: the first key line inside a fence (head, round or clean), or
+	 * 0: it counted only for the conflicts. */
+	size_t fenced_key;
+	size_t rows;           /* lines that are rows (A4, A11) */
 	size_t invalid;        /* rows with any error (blocking nits included) */
 	size_t blocking;       /* well-shaped rows with a blocking status */
 };
@@ -168,26 +183,51 @@ const char *marker_row_error_str(enum row_error e);
  *	while (marker_rows_next(&it, &row)) ...
  */
 /*
- * Fenced code (A3): feed every line of a comment in order; returns true
- * when the line is fenced (a fence line, or inside a fence). A line that
- * starts, after at most 3 spaces, with 3 or more backticks or tildes opens
- * a fence; it closes at a line of at least as many of the same character
- * and nothing but whitespace; an unclosed fence runs to the end.
+ * Fenced code (A3, A12): feed every line of a comment in order (zero the
+ * struct first); returns true when the line is fenced (a fence line, or
+ * inside a fence). A fence is honoured when A3's form opens it — a line
+ * that starts, after at most 3 spaces, with 3 or more backticks or tildes,
+ * a backtick fence's info string holding no backtick — AND GitHub renders
+ * it as fenced code (core/mdblock.h: not inside an HTML block, ended where
+ * its container ends); it closes at a line of at least as many of the
+ * same character and nothing but whitespace; an unclosed fence runs to
+ * the end.
  */
 struct marker_fence {
 	char ch;          /* '`' or '~' while a fence is open, else 0 */
 	size_t len;       /* length of the opening run */
 	size_t open_line; /* line that opened the fence */
+	bool any;         /* the last line is fenced code on GitHub, even in
+			   * a fence A3's form does not open (quoted, deep) */
+	struct md_block md;
 };
 bool marker_fence_line(struct marker_fence *f, struct mview line,
 		       size_t lineno);
+/* A3's letter alone (with CommonMark's info-string rule), for A12's rule
+ * that a key line inside any fence never supplies its key: the same
+ * contract as marker_fence_line, without GitHub's view. */
+struct marker_naive_fence {
+	char ch;
+	size_t len;
+	size_t open_line;
+};
+bool marker_naive_fence_line(struct marker_naive_fence *f, struct mview line,
+			     size_t lineno);
+
+/* A GFM table open in the block (its lines are rows, A11). */
+struct marker_table {
+	bool open;
+};
+/* Feed every line of the block in order (zero the struct first): is this
+ * line a row only because a table holds it? */
+bool marker_table_line(struct marker_table *t, struct mview line);
 
 struct marker_rows {
 	const char *text;
 	size_t len;
 	size_t off;
 	size_t line;
-	struct marker_fence fence;
+	struct marker_table table;
 };
 void marker_rows_init(struct marker_rows *it, const char *untrusted_body,
 		      size_t len, const struct marker_check *check);
@@ -208,19 +248,25 @@ enum nh_line_kind marker_nh_line(struct mview line, struct mview *value);
 bool marker_is_comment_line(struct mview line);
 /* Is the line empty or whitespace only? */
 bool marker_is_blank(struct mview line);
+/* A11: does the visible text of the line (markup, entities and invisible
+ * characters as GitHub renders them) name an id: or status: before its
+ * first reason:? */
+bool marker_names_row_field(struct mview line);
 
 enum check_line_kind {
 	CKL_NONE,
 	CKL_HEAD,  /* head: <40 hex> */
 	CKL_ROUND, /* round: <digits> */
 	CKL_CLEAN, /* clean: true|false */
-	CKL_ROW    /* first non-ws character is "-", "*" or "+" (A4) */
+	CKL_ROW    /* a row: a list marker, "|", "<li" or an id:/status:
+		    * before the first reason: (A4, A11) */
 };
 enum check_line_kind marker_check_line(struct mview line, struct mview *value);
 /* Parse one row line (which marker_check_line classified as CKL_ROW). */
 void marker_parse_row(struct marker_row *row, struct mview line);
 
-/* Split text into lines: returns false at the end. `off` advances. */
+/* Split text into lines at LF (§2; a trailing CR is whitespace): returns
+ * false at the end. `off` advances. */
 bool marker_next_line(const char *text, size_t len, size_t *off,
 		      struct mview *line);
 

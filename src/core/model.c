@@ -116,6 +116,7 @@ void snap_pull_release(struct snap_pull *p)
 	free(p->head_ref);
 	free(p->head_repo);
 	free(p->base_ref);
+	free(p->default_branch);
 	strv_free(p->labels, p->nlabels);
 	free(p->commits);
 	for (i = 0; i < p->ncomments; i++)
@@ -145,6 +146,7 @@ void snapshot_release(struct snapshot *s)
 
 	free(s->repository);
 	free(s->viewer);
+	free(s->default_branch);
 	strv_free(s->config_keys, s->nconfig);
 	strv_free(s->config_values, s->nconfig);
 	free(s->event_name);
@@ -270,6 +272,7 @@ void snap_pull_copy(struct snap_pull *dst, const struct snap_pull *src,
 		dst->head_ref = xstrdup(src->head_ref);
 		dst->head_repo = xstrdup(src->head_repo);
 		dst->base_ref = xstrdup(src->base_ref);
+		dst->default_branch = xstrdup_or_null(src->default_branch);
 		memcpy(dst->base_sha, src->base_sha, SHA_BUF);
 		dst->updated_at = src->updated_at;
 	}

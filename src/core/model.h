@@ -42,7 +42,7 @@ struct snap_comment {
 	int64_t updated_at; /* 0 when unknown (PUBLISH §8) */
 };
 
-enum tl_kind { TL_OTHER, TL_UNLABELED, TL_BASE_REF_CHANGED };
+enum tl_kind { TL_OTHER, TL_UNLABELED, TL_BASE_REF_CHANGED, TL_LABELED };
 
 struct snap_event {
 	int64_t id;
@@ -126,6 +126,9 @@ struct snap_pull {
 	struct snap_review *reviews;
 	size_t nreviews;
 	int64_t updated_at; /* 0 when unknown */
+	/* A13: the repository's default branch as read with the PR (live:
+	 * defaultBranchRef; replay: the snapshot's); NULL when unknown. */
+	char *default_branch;
 	/* PUBLISH §8 (optional): */
 	char base_sha[SHA_BUF];  /* "" when unknown */
 	struct snap_review_comment *review_comments;
@@ -210,6 +213,7 @@ struct snapshot {
 	int64_t version;
 	char *repository;   /* owner/name */
 	char *viewer;       /* login of the write token (T4) */
+	char *default_branch; /* A13: NULL means "main" (SNAPSHOT §2) */
 	/* "config": key/value pairs in string form, validated at load. */
 	char **config_keys;
 	char **config_values;

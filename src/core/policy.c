@@ -8,6 +8,7 @@
  */
 #include "core/policy.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,7 +18,8 @@ const char *const policy_keys[] = {
 	"trusted_login",  "unlabelers",	    "ai_reviewers",   "label",
 	"clean_context",  "escalation_context", "approve_drafts",
 	"sweep_deadline", "deadline", "review_login", "review_context",
-	"inline_cap", "ramp_p2_last_iteration", "max_findings", NULL};
+	"inline_cap", "ramp_p2_last_iteration", "max_findings", "bases",
+	"app_bot", NULL};
 
 static const char *const default_ai_reviewers[] = {
 	"copilot", "copilot-pull-request-reviewer", "github-actions"};
@@ -55,6 +57,7 @@ void policy_release(struct policy *p)
 	free(p->app_login);
 	free(p->review_login);
 	free(p->review_context);
+	strv_free(p->bases, p->nbases);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -178,6 +181,53 @@ static int set_count(int64_t *out, const char *key, const char *value,
 	return AA_OK;
 }
 
+/* A branch pattern: 1 to 255 printable characters, no whitespace or
+ * comma (they separate patterns). */
+static bool pattern_valid(const char *s)
+{
+	size_t n = strlen(s), i;
+
+	if (n == 0 || n > POLICY_MAX_CONTEXT)
+		return false;
+	for (i = 0; i < n; i++)
+		if ((unsigned char)s[i] <= 0x20 || (unsigned char)s[i] == 0x7f)
+			return false;
+	return true;
+}
+
+/* A13: comma- or space-separated branch patterns. */
+static int set_bases(struct policy *p, const char *value, struct buf *err)
+{
+	char **list = NULL;
+	size_t nr = 0, alloc = 0;
+	const char *s = value;
+
+	while (*s) {
+		size_t len = strcspn(s, ", \t\n");
+		char *item;
+
+		if (len == 0) {
+			s++;
+			continue;
+		}
+		item = xstrndup(s, len);
+		s += len;
+		if (!pattern_valid(item) || nr == POLICY_MAX_LIST) {
+			buf_setf(err, "config bases: \"%s\" is not a branch "
+				      "pattern", item);
+			free(item);
+			strv_free(list, nr);
+			return AA_EUSAGE;
+		}
+		ALLOC_GROW(list, nr + 1, alloc);
+		list[nr++] = item;
+	}
+	strv_free(p->bases, p->nbases);
+	p->bases = list;
+	p->nbases = nr;
+	return AA_OK;
+}
+
 int policy_set(struct policy *p, const char *key, const char *value,
 	       struct buf *err)
 {
@@ -231,6 +281,18 @@ int policy_set(struct policy *p, const char *key, const char *value,
 				 err);
 	if (strcmp(key, "max_findings") == 0)
 		return set_count(&p->max_findings, key, value, 100000, err);
+	if (strcmp(key, "bases") == 0)
+		return set_bases(p, value, err);
+	if (strcmp(key, "app_bot") == 0) {
+		if (*value && !policy_login_valid(value)) {
+			buf_setf(err, "config app_bot: \"%s\" is not a GitHub "
+				      "login", value);
+			return AA_EUSAGE;
+		}
+		free(p->app_login);
+		p->app_login = *value ? xstrdup(value) : NULL;
+		return AA_OK;
+	}
 	return AA_ENOTFOUND;
 }
 
@@ -273,6 +335,10 @@ int policy_get(const struct policy *p, const char *key, struct buf *out)
 		buf_addf(out, "%lld", (long long)p->ramp_p2_last_iteration);
 	else if (strcmp(key, "max_findings") == 0)
 		buf_addf(out, "%lld", (long long)p->max_findings);
+	else if (strcmp(key, "bases") == 0)
+		join(out, p->bases, p->nbases);
+	else if (strcmp(key, "app_bot") == 0)
+		buf_adds(out, p->app_login ? p->app_login : "");
 	else
 		return AA_ENOTFOUND;
 	return AA_OK;
@@ -341,4 +407,112 @@ bool policy_is_ai_reviewer(const struct policy *p, const char *login)
 bool policy_is_label(const struct policy *p, const char *name)
 {
 	return name && str_eq_nocase(name, p->label);
+}
+
+bool policy_is_own_writer(const struct policy *p, const char *login)
+{
+	return policy_is_trusted(p, login) ||
+	       (login && p->app_login && str_eq_nocase(login, p->app_login));
+}
+
+/* Does `s` match `pat`, where "*" is any run of characters? Iterative,
+ * with one backtrack point: linear in |s| times the number of stars. */
+static bool glob(const char *pat, const char *s)
+{
+	const char *star = NULL, *mark = NULL;
+
+	while (*s) {
+		if (*pat == '*') {
+			star = pat++;
+			mark = s;
+		} else if (*pat == *s) {
+			pat++;
+			s++;
+		} else if (star) {
+			pat = star + 1;
+			s = ++mark;
+		} else {
+			return false;
+		}
+	}
+	while (*pat == '*')
+		pat++;
+	return !*pat;
+}
+
+bool policy_base_gated(const struct policy *p, const char *base,
+		       const char *default_branch)
+{
+	size_t i;
+
+	if (!base)
+		return false;
+	if (!p->nbases)
+		return default_branch && strcmp(base, default_branch) == 0;
+	for (i = 0; i < p->nbases; i++)
+		if (glob(p->bases[i], base))
+			return true;
+	return false;
+}
+
+void policy_bases_describe(const struct policy *p, const char *default_branch,
+			   struct buf *out)
+{
+	if (!p->nbases) {
+		if (default_branch)
+			buf_addf(out, "the default branch \"%s\" (setting "
+				      "bases unset)", default_branch);
+		else
+			buf_adds(out, "the default branch, which is unknown "
+				      "(setting bases unset)");
+		return;
+	}
+	buf_adds(out, "bases \"");
+	join(out, p->bases, p->nbases);
+	buf_adds(out, "\"");
+}
+
+/* Edit distance of two short names, case, "-" and "_" folded. */
+static size_t distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j, row[64], prev, tmp;
+
+	if (la >= 63 || lb >= 63)
+		return SIZE_MAX;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			int ca = a[i - 1] == '-' ? '_' : to_lower((unsigned char)a[i - 1]);
+			int cb = b[j - 1] == '-' ? '_' : to_lower((unsigned char)b[j - 1]);
+			size_t best = prev + (ca != cb);
+
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			tmp = row[j];
+			row[j] = best;
+			prev = tmp;
+		}
+	}
+	return row[lb];
+}
+
+const char *policy_nearest_key(const char *name)
+{
+	const char *best = NULL;
+	size_t i, d, bestd = SIZE_MAX;
+
+	for (i = 0; policy_keys[i]; i++) {
+		d = distance(name, policy_keys[i]);
+		if (d < bestd) {
+			bestd = d;
+			best = policy_keys[i];
+		}
+	}
+	/* A few edits, fewer for short names: "did you mean", not a guess. */
+	return best && bestd <= 1 + strlen(best) / 4 ? best : NULL;
 }

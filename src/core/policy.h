@@ -41,8 +41,13 @@ struct policy {
 	int64_t inline_cap;
 	int64_t ramp_p2_last_iteration;
 	int64_t max_findings;
-	/* Not a configuration key: in GitHub App mode, the App's bot login
-	 * ("<slug>[bot]"), whose statuses are this program's own (T3). */
+	/* A13: the branch patterns whose PRs may be approved ("*" matches
+	 * any run of characters, "/" included); none: the default branch. */
+	char **bases;
+	size_t nbases;
+	/* Key app_bot, and in GitHub App mode the App's own bot login
+	 * ("<slug>[bot]"): its statuses are this program's own (T3), its
+	 * labeled events set the hold like the trusted login's (A10). */
 	char *app_login;
 };
 
@@ -81,5 +86,24 @@ bool policy_is_review_login(const struct policy *p, const char *login);
 
 /* Is `name` the escalation label (labels are case-insensitive)? */
 bool policy_is_label(const struct policy *p, const char *name);
+/* Is `login` this program's own writer: the trusted login, or the App's
+ * bot (A10, T3)? */
+bool policy_is_own_writer(const struct policy *p, const char *login);
+
+/*
+ * A13: may a PR into `base` be approved? With no `bases` set only the
+ * repository's default branch is (`default_branch`; NULL, unknown: no
+ * base is). Branch names compare exactly.
+ */
+bool policy_base_gated(const struct policy *p, const char *base,
+		       const char *default_branch);
+/* The `bases` setting as a reason shows it ("the default branch main"). */
+void policy_bases_describe(const struct policy *p, const char *default_branch,
+			   struct buf *out);
+
+/* The known key nearest to an unknown `name` (case, "-" and "_" folded;
+ * a few edits away at most), or NULL: the "did you mean" of a usage
+ * error. */
+const char *policy_nearest_key(const char *name);
 
 #endif

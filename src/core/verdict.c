@@ -8,6 +8,8 @@
  */
 #include "core/verdict.h"
 
+#include "core/kind.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,23 +111,27 @@ void verdict_judge_check(struct check_judgement *out,
 		struct idref key;
 
 		out->rows++;
-		if (row.error != ROW_OK)
-			out->invalid++;
+		if (row.error != ROW_OK && !out->invalid++) {
+			out->invalid_line = row.line;
+			out->invalid_error = row.error;
+		}
 		if (row.error != ROW_OK && row.error != ROW_BLOCKING_NIT)
 			continue;
 		if (marker_status_blocks(row.status))
 			out->blocking++;
 		key.p = row.id.p;
 		key.n = row.id.n;
-		if (!bsearch(&key, ai, nai, sizeof(*ai), cmp_idref))
-			out->foreign++;
+		if (!bsearch(&key, ai, nai, sizeof(*ai), cmp_idref) &&
+		    !out->foreign++) {
+			out->foreign_line = row.line;
+			out->foreign_id = row.id;
+		}
 	}
 	free(ai);
 	out->has_clean = check->has_clean;
 	out->said_clean = check->has_clean && check->clean;
-	out->unclosed_fence = check->unclosed_fence;
 	out->clean = out->said_clean && !out->invalid && !out->foreign &&
-		     !out->blocking && !out->unclosed_fence;
+		     !out->blocking;
 }
 
 bool verdict_names_head(const struct marker_nh *nh, const char *head)
@@ -144,12 +150,35 @@ bool verdict_names_head(const struct marker_nh *nh, const char *head)
 static void hold(struct nh_lookup *out, const struct snap_comment *c,
 		 int64_t at, const char *editor, bool edited)
 {
-	if (out->hold && at <= out->hold_at)
+	if (out->held && at <= out->hold_at)
 		return;
+	out->held = true;
 	out->hold = c;
+	out->hold_event = NULL;
 	out->hold_at = at;
 	out->hold_editor = editor;
 	out->hold_edited = edited;
+}
+
+/*
+ * A10: the label added by this program's own writer is a hold too. A
+ * writer can delete any comment, the yes included, and GitHub records no
+ * event for it; the machine's own labeled event stays.
+ */
+static void hold_labeled(struct nh_lookup *out, const struct snap_event *e,
+			 const struct policy *p)
+{
+	if (e->kind != TL_LABELED || !policy_is_label(p, e->label) ||
+	    !policy_is_own_writer(p, e->actor))
+		return;
+	if (out->held && e->created_at <= out->hold_at)
+		return;
+	out->held = true;
+	out->hold = NULL;
+	out->hold_event = e;
+	out->hold_at = e->created_at;
+	out->hold_editor = NULL;
+	out->hold_edited = false;
 }
 
 void verdict_lookup(struct nh_lookup *out, const struct snap_pull *pull,
@@ -165,6 +194,7 @@ void verdict_lookup(struct nh_lookup *out, const struct snap_pull *pull,
 		if (e->kind == TL_BASE_REF_CHANGED &&
 		    (!out->retarget || e->id > out->retarget->id))
 			out->retarget = e;
+		hold_labeled(out, e, p);
 	}
 	for (i = 0; i < pull->ncomments; i++) {
 		const struct snap_comment *c = &pull->comments[i];
@@ -192,7 +222,11 @@ void verdict_lookup(struct nh_lookup *out, const struct snap_pull *pull,
 			out->quoted = c;
 			out->quoted_line = m.nh.stray_line;
 		}
-		if (!m.nh.present || !verdict_names_head(&m.nh, head))
+		/* Only a verdict's kind can be one (core/kind.h); a pr-review
+		 * summary quoting a verdict is nobody's. */
+		if (!m.nh.present || !verdict_names_head(&m.nh, head) ||
+		    comment_kind(PLACE_ISSUE, c->body, c->body_len) ==
+			    KIND_OTHER)
 			continue;
 		if (out->retarget && c->created_at <= out->retarget->created_at) {
 			out->dropped++;

@@ -45,7 +45,12 @@ struct check_judgement {
 	bool has_clean;  /* a clean: line was present */
 	bool said_clean; /* ... and said true */
 	bool clean;      /* the value the status is written from */
-	size_t unclosed_fence; /* line of a fence that hides the block's end */
+	/* The first invalid row and the first foreign one (their line, 0
+	 * when none), so a reason can name them. */
+	size_t invalid_line;
+	enum row_error invalid_error;
+	size_t foreign_line;
+	struct mview foreign_id; /* a view into the body */
 };
 
 void verdict_judge_check(struct check_judgement *out,
@@ -62,9 +67,13 @@ struct nh_lookup {
 	size_t dropped;                     /* candidates older than retarget */
 	/* A1: Y, the latest time a yes (any head, any base, malformed or
 	 * not) was said by a trusted comment, or a comment of the trusted
-	 * login was edited by someone else; valid when `hold` is set. */
+	 * login was edited by someone else; A10: or the trusted login (or the
+	 * App's bot) added the label. Valid when `held` is set. */
+	bool held;
 	int64_t hold_at;
-	const struct snap_comment *hold;    /* the comment that set hold_at */
+	const struct snap_comment *hold;    /* the comment that set hold_at,
+					     * or NULL: */
+	const struct snap_event *hold_event; /* the labeled event that did */
 	const char *hold_editor;            /* non-NULL: held by tampering */
 	bool hold_edited;                   /* ... by an edit (editor unknown
 					     * when hold_editor is NULL) */

@@ -126,6 +126,8 @@ static int load_event(void *item, const cJSON *o, const char *path,
 		return AA_ERR;
 	if (strcmp(e->event, "unlabeled") == 0)
 		e->kind = TL_UNLABELED;
+	else if (strcmp(e->event, "labeled") == 0)
+		e->kind = TL_LABELED;
 	else if (strcmp(e->event, "base_ref_changed") == 0)
 		e->kind = TL_BASE_REF_CHANGED;
 	else
@@ -475,9 +477,17 @@ static int load_config(struct snapshot *s, const cJSON *cfg, struct buf *err)
 			goto out;
 		}
 		r = policy_set(&scratch, item->string, value, err);
-		if (r == AA_ENOTFOUND) { /* unknown keys are ignored */
+		if (r == AA_ENOTFOUND) {
+			/* SNAPSHOT §2: a misspelled key must never fall back
+			 * to the default silently. */
+			const char *near = policy_nearest_key(item->string);
+
+			buf_setf(err, "%s: unknown configuration key", path.ptr);
+			if (near)
+				buf_addf(err, " (did you mean \"%s\"?)", near);
 			free(value);
-			continue;
+			error = AA_ERR;
+			goto out;
 		}
 		if (r < 0) {
 			free(value);
@@ -588,6 +598,8 @@ int snapshot_from_json(struct snapshot *s, const char *text, size_t len,
 	}
 	if (jget_str(&s->repository, root, "", "repository", 0, err) ||
 	    jget_str(&s->viewer, root, "", "viewer", JOPT | JNULL, err) ||
+	    jget_str(&s->default_branch, root, "", "default_branch",
+		     JOPT | JNULL, err) ||
 	    jget_time(&s->now, root, "", "now", JOPT | JNULL, err) ||
 	    snapshot_load_command(s, root, err) ||
 	    jget_obj(&ev, root, "", "event", s->command ? JOPT | JNULL : 0,
@@ -605,6 +617,10 @@ int snapshot_from_json(struct snapshot *s, const char *text, size_t len,
 	}
 	if (s->viewer && !policy_login_valid(s->viewer)) {
 		buf_setf(err, "viewer: not a GitHub login");
+		goto out;
+	}
+	if (s->default_branch && !ref_name_valid(s->default_branch)) {
+		buf_setf(err, "default_branch: not a branch name");
 		goto out;
 	}
 	payload_text = payload ? cJSON_PrintUnformatted(payload) : NULL;

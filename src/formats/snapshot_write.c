@@ -251,6 +251,10 @@ void snapshot_to_json(const struct snapshot *s, struct buf *out)
 		jw_key(&w, "viewer");
 		jw_str(&w, s->viewer);
 	}
+	if (s->default_branch) {
+		jw_key(&w, "default_branch");
+		jw_str(&w, s->default_branch);
+	}
 	if (s->now) {
 		jw_key(&w, "now");
 		jw_time(&w, s->now);

@@ -22,12 +22,13 @@
 
 #include "base/buf.h"
 #include "base/util.h"
+#include "core/kind.h"
 #include "core/merge.h"
 #include "core/review.h"
 
 /* The marker lines of §5.2 block 1 and §5.4. */
-#define STICKY_MARKER        "<!-- pr-review:sticky -->"
-#define ROOT_MARKER          "<!-- pr-review:finding-root -->"
+#define STICKY_MARKER        KIND_STICKY_MARKER
+#define ROOT_MARKER          KIND_ROOT_MARKER
 #define STICKY_VERSION       2
 #define STICKY_STATE_VERSION 1
 /* §5.5: the ⏸️ reasons' cap in degradation step 4 (code points). */

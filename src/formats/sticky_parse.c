@@ -596,11 +596,12 @@ static void rows_line(struct review_state *st, struct rows_scan *rs,
 
 static void parse_rows(struct review_state *st, const char *body, size_t len)
 {
-	struct marker_fence fence = {0, 0, 0};
+	struct marker_fence fence;
 	struct rows_scan rs = {-1, 0};
 	struct mview line;
 	size_t off = 0, no = 0;
 
+	memset(&fence, 0, sizeof(fence));
 	st->from_rows = true;
 	st->complete = true;
 	while (marker_next_line(body, len, &off, &line)) {
@@ -614,11 +615,12 @@ int sticky_parse(struct sticky_info *out, const char *untrusted_body,
                  size_t len)
 {
 	struct scan s;
-	struct marker_fence fence = {0, 0, 0};
+	struct marker_fence fence;
 	struct mview line;
 	size_t off = 0, no = 0;
 
 	memset(out, 0, sizeof(*out));
+	memset(&fence, 0, sizeof(fence));
 	if (rv_codepoints(untrusted_body, len) > RV_BODY_LIMIT)
 		return AA_ERR;
 	memset(&s, 0, sizeof(s));

@@ -121,6 +121,7 @@ void live_prefetch(struct github *gh, const int64_t *prs, size_t n)
 	struct buf *bodies = xcalloc(nb ? nb : 1, sizeof(*bodies));
 	struct buf q = BUF_INIT(BUF_MAX_DOC), v = BUF_INIT(BUF_MAX_SMALL),
 		   err = BUF_INIT(BUF_MAX_SMALL);
+	char *dflt = NULL;
 
 	if (app_token(l) < 0)
 		nb = 0; /* nothing read ahead: each PR is read (and fails) alone */
@@ -150,6 +151,9 @@ void live_prefetch(struct github *gh, const int64_t *prs, size_t n)
 		    jget_obj(&repo, data, "data", "repository", 0, &err) < 0)
 			goto next;
 		gql_count(l, GQL_AHEAD, data);
+		free(dflt);
+		if (dec_default_branch(&dflt, repo, &err) < 0)
+			goto next;
 		for (i = 0; i < docs[b].count; i++) {
 			struct prefetched one;
 			char alias[32];
@@ -161,6 +165,7 @@ void live_prefetch(struct github *gh, const int64_t *prs, size_t n)
 									   alias),
 				       in[i], &one, &err))
 				continue;
+			one.pull.default_branch = xstrdup_or_null(dflt);
 			ALLOC_GROW(l->ahead, l->nahead + 1, l->aahead);
 			l->ahead[l->nahead++] = one;
 		}
@@ -170,6 +175,7 @@ next:
 		buf_release(&items[b].err);
 		buf_release(&bodies[b]);
 	}
+	free(dflt);
 	free(items);
 	free(bodies);
 	free(sel);

@@ -104,6 +104,19 @@ int dec_conn(const cJSON **nodes, bool *more, char **cursor,
 	return AA_OK;
 }
 
+int dec_default_branch(char **out, const cJSON *repo, struct buf *err)
+{
+	const cJSON *ref;
+
+	*out = NULL;
+	if (jget_obj(&ref, repo, "repository", "defaultBranchRef", JNULL,
+		     err) < 0)
+		return AA_ERR;
+	if (ref && jget_str(out, ref, "defaultBranchRef", "name", 0, err) < 0)
+		return AA_ERR;
+	return AA_OK;
+}
+
 int dec_pull_fields(struct snap_pull *p, const cJSON *o,
 		    struct buf *err)
 {
@@ -230,6 +243,9 @@ static int dec_timeline(struct snap_pull *p, const cJSON *nodes,
 		if (strcmp(type, "UnlabeledEvent") == 0) {
 			e->kind = TL_UNLABELED;
 			e->event = xstrdup("unlabeled");
+		} else if (strcmp(type, "LabeledEvent") == 0) {
+			e->kind = TL_LABELED; /* A10: the hold's other half */
+			e->event = xstrdup("labeled");
 		} else if (strcmp(type, "BaseRefChangedEvent") == 0) {
 			e->kind = TL_BASE_REF_CHANGED;
 			e->event = xstrdup("base_ref_changed");
@@ -242,7 +258,7 @@ static int dec_timeline(struct snap_pull *p, const cJSON *nodes,
 		if (dec_login(&e->actor, n, path, "actor", err) < 0 ||
 		    jget_time(&e->created_at, n, path, "createdAt", 0, err) < 0)
 			return AA_ERR;
-		if (e->kind == TL_UNLABELED &&
+		if ((e->kind == TL_UNLABELED || e->kind == TL_LABELED) &&
 		    (jget_obj(&label, n, path, "label", 0, err) < 0 ||
 		     jget_str(&e->label, label, "label", "name", 0, err) < 0))
 			return AA_ERR;

@@ -25,8 +25,9 @@ const struct conn_query conns[] = {
 	 "){nodes{id fullDatabaseId author{__typename login} body createdAt "
 	 "lastEditedAt editor{__typename login} url}"},
 	{PART_TIMELINE, "timelineItems", "timelineItems(first:100",
-	 ",itemTypes:[UNLABELED_EVENT,BASE_REF_CHANGED_EVENT]){nodes{"
-	 "__typename ... on UnlabeledEvent{actor{__typename login} createdAt label{name}} "
+	 ",itemTypes:[LABELED_EVENT,UNLABELED_EVENT,BASE_REF_CHANGED_EVENT]){nodes{"
+	 "__typename ... on LabeledEvent{actor{__typename login} createdAt label{name}} "
+	 "... on UnlabeledEvent{actor{__typename login} createdAt label{name}} "
 	 "... on BaseRefChangedEvent{actor{__typename login} createdAt}}"},
 	{PART_THREADS, "reviewThreads", "reviewThreads(first:100",
 	 "){nodes{id isResolved comments(first:1){totalCount "
@@ -58,8 +59,9 @@ void pull_query(struct buf *q, unsigned parts, bool edits)
 {
 	size_t i;
 
-	buf_addf(q, "%s{repository(owner:$owner,name:$name){pullRequest("
-		    "number:$number){", edits ? query_edits : query_number);
+	buf_addf(q, "%s{repository(owner:$owner,name:$name){%spullRequest("
+		    "number:$number){", edits ? query_edits : query_number,
+		 (parts & PART_PULL) ? "defaultBranchRef{name} " : "");
 	if (parts & PART_PULL)
 		buf_adds(q, pull_fields);
 	for (i = 0; i < ARRAY_SIZE(conns); i++) {
@@ -94,7 +96,7 @@ void batch_query(struct buf *q, const int64_t *prs, const int64_t *threads,
 	size_t i, k;
 
 	buf_adds(q, "query($owner:String!,$name:String!){repository(owner:"
-		    "$owner,name:$name){");
+		    "$owner,name:$name){defaultBranchRef{name} ");
 	for (i = 0; i < n; i++) {
 		buf_addf(q, "p%zu:pullRequest(number:%lld){%s", i,
 			 (long long)prs[i], pull_fields);

@@ -247,6 +247,9 @@ int dec_login(char **out, const cJSON *obj, const char *path,
 int dec_conn(const cJSON **nodes, bool *more, char **cursor,
 	     const cJSON *obj, const char *key, struct buf *err);
 int dec_pull_fields(struct snap_pull *p, const cJSON *o, struct buf *err);
+/* A13: repository.defaultBranchRef.name into *out (NULL when GitHub
+ * says null: an empty repository has no default branch). */
+int dec_default_branch(char **out, const cJSON *repo, struct buf *err);
 /* One page of the connection of `part`; comments may add to `pending`. */
 int dec_nodes(const struct live *l, struct snap_pull *p, unsigned part,
 	      const cJSON *nodes, struct history_reads *pending,

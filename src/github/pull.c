@@ -58,7 +58,9 @@ int bundle(struct live *l, int64_t number, unsigned parts,
 			 (long long)number);
 		goto out;
 	}
-	if ((parts & PART_PULL) && dec_pull_fields(out, pr, &err) < 0)
+	if ((parts & PART_PULL) &&
+	    (dec_pull_fields(out, pr, &err) < 0 ||
+	     dec_default_branch(&out->default_branch, repo, &err) < 0))
 		goto decode;
 	for (i = 0; i < ARRAY_SIZE(conns); i++) {
 		if (!(parts & conns[i].part))
@@ -157,10 +159,11 @@ static void take_parts(struct snap_pull *dst, struct snap_pull *src,
 		dst->head_ref = src->head_ref;
 		dst->head_repo = src->head_repo;
 		dst->base_ref = src->base_ref;
+		dst->default_branch = src->default_branch;
 		memcpy(dst->base_sha, src->base_sha, SHA_BUF);
 		dst->updated_at = src->updated_at;
 		src->state = src->author = src->head_ref = NULL;
-		src->head_repo = src->base_ref = NULL;
+		src->head_repo = src->base_ref = src->default_branch = NULL;
 	}
 	if (parts & PART_LABELS)
 		MOVE(labels, nlabels);

@@ -178,6 +178,11 @@ static int world_pull(struct github *gh, int64_t number, unsigned parts,
 			ok |= part_reads[i].part;
 	}
 	snap_pull_copy(&out->pull, p, ok);
+	if (ok & PART_PULL) { /* A13: SNAPSHOT §2's default */
+		free(out->pull.default_branch);
+		out->pull.default_branch = xstrdup(
+			w->s->default_branch ? w->s->default_branch : "main");
+	}
 	out->ok = ok;
 	out->failed = failed;
 	return AA_OK;
@@ -271,6 +276,31 @@ static int world_create_label(struct github *gh, int64_t pr, const char *name,
 	return AA_OK;
 }
 
+/* GitHub records the label write in the PR's timeline, by the token's
+ * login (A10 reads it). */
+static void labeled_event(struct world *w, struct snap_pull *p,
+			  const char *name)
+{
+	struct snap_event *e;
+	int64_t id = 0;
+	size_t i;
+
+	for (i = 0; i < p->ntimeline; i++)
+		if (p->timeline[i].id > id)
+			id = p->timeline[i].id;
+	p->timeline = xrealloc(p->timeline,
+			       st_mult(p->ntimeline + 1, sizeof(*p->timeline)));
+	e = &p->timeline[p->ntimeline++];
+	memset(e, 0, sizeof(*e));
+	e->id = id + 1;
+	e->kind = TL_LABELED;
+	e->event = xstrdup("labeled");
+	e->label = xstrdup(name);
+	e->actor = xstrdup(w->s->viewer ? w->s->viewer
+					: w->policy->trusted_login);
+	e->created_at = w->now;
+}
+
 static int world_add_label(struct github *gh, int64_t pr, const char *name)
 {
 	struct world *w = W(gh);
@@ -285,8 +315,10 @@ static int world_add_label(struct github *gh, int64_t pr, const char *name)
 	/* GitHub creates a label that does not exist yet. */
 	if (w->s->has_labels && !has_name(w->s->labels, w->s->nlabels, name))
 		add_name(&w->s->labels, &w->s->nlabels, name);
-	if (!has_name(p->labels, p->nlabels, name))
+	if (!has_name(p->labels, p->nlabels, name)) {
 		add_name(&p->labels, &p->nlabels, name);
+		labeled_event(w, p, name);
+	}
 	return AA_OK;
 }
 

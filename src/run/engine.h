@@ -84,5 +84,6 @@ extern const char engine_approve_body[];
 extern const char engine_dismiss_message[];
 extern const char engine_dismiss_changed_message[];
 extern const char engine_dismiss_duplicate_message[];
+extern const char engine_dismiss_ungated_message[];
 
 #endif

@@ -23,6 +23,9 @@ const char engine_dismiss_changed_message[] =
 	"agentic-apply: inputs changed while approving.";
 const char engine_dismiss_duplicate_message[] =
 	"agentic-apply: this head was already approved.";
+const char engine_dismiss_ungated_message[] =
+	"agentic-apply: this PR's base branch is not one it approves PRs "
+	"into.";
 
 /* One evaluation of the gate from fresh reads. */
 struct evaluation {
@@ -31,6 +34,7 @@ struct evaluation {
 	struct snap_statuses st;
 	bool st_ok;
 	bool skip;
+	bool ungated;             /* A13: the base is not a gated one */
 	struct buf skip_why;
 	struct gate_decision d;
 };
@@ -50,6 +54,10 @@ static void evaluate(struct engine *e, int64_t pr, unsigned fresh,
 	if (ev->status == AA_OK && (ev->g.ok & PART_PULL)) {
 		ev->skip = gate_skip(&ev->g.pull, e->repository, &ev->skip_why);
 		if (ev->skip)
+			return;
+		ev->ungated = !policy_base_gated(e->policy, ev->g.pull.base_ref,
+						 ev->g.pull.default_branch);
+		if (ev->ungated)
 			return;
 		ev->st_ok = e->gh->ops->statuses(e->gh, pr, ev->g.pull.head_sha,
 						 STATUS_NEED_CLEAN | STATUS_NEED_SKIP,
@@ -147,7 +155,7 @@ static void withhold(struct engine *e, size_t step, int64_t pr,
 static bool recheck_holds(const struct evaluation *first,
 			  const struct evaluation *again)
 {
-	return again->status == AA_OK && !again->skip &&
+	return again->status == AA_OK && !again->skip && !again->ungated &&
 	       again->d.outcome == GATE_APPROVE &&
 	       strcmp(again->g.pull.head_sha, first->g.pull.head_sha) == 0;
 }
@@ -163,7 +171,7 @@ static void recheck_failed(struct engine *e, size_t step, int64_t pr,
 	bool read_failed = again->status != AA_OK ||
 			   again->d.outcome == GATE_ERROR;
 
-	if (again->status == AA_OK && !again->skip)
+	if (again->status == AA_OK && !again->skip && !again->ungated)
 		record_decision(s, again);
 	step_reason(s, "the inputs changed between the decision and the "
 		       "approval");
@@ -294,6 +302,42 @@ static void approve(struct engine *e, size_t step, int64_t pr,
 }
 
 
+/*
+ * A13: a PR into a base that is not gated is never approved: the step is
+ * skipped, and approvals of the trusted login already on it are dismissed
+ * (branch protection that dismisses stale approvals is set up per branch,
+ * so an approval there could survive a push).
+ */
+static void ungated(struct engine *e, size_t step, int64_t pr,
+		    const struct evaluation *ev)
+{
+	struct report_step *s = &e->report->steps[step];
+	struct buf setting = BUF_INIT(BUF_MAX_SMALL);
+	int error = AA_OK;
+
+	memcpy(s->head, ev->g.pull.head_sha, SHA_BUF);
+	s->draft = ev->g.pull.draft;
+	policy_bases_describe(e->policy, ev->g.pull.default_branch, &setting);
+	step_reason(s, "PR #%lld targets base \"%s\", which is not a gated "
+		       "base (%s): it is never approved (A13)",
+		    (long long)pr, ev->g.pull.base_ref, setting.ptr);
+	buf_release(&setting);
+	if (ev->g.ok & PART_REVIEWS)
+		error = flow_dismiss_all(e, step, pr, ev->g.pull.reviews,
+					 ev->g.pull.nreviews,
+					 engine_dismiss_ungated_message);
+	else
+		report_note(e->report, NOTE_WARNING,
+			    "PR #%lld: the reviews could not be read; no "
+			    "approval could be dismissed", (long long)pr);
+	if (error == AA_EUSAGE || e->stop)
+		return;
+	if (!(ev->g.ok & PART_REVIEWS) || error < 0)
+		step_finish(e->report, s, OUT_ERROR, EXIT_API);
+	else
+		step_finish(e->report, s, OUT_SKIPPED, EXIT_OK);
+}
+
 void engine_gate(struct engine *e, int64_t pr)
 {
 	struct report_step *s;
@@ -316,6 +360,10 @@ void engine_gate(struct engine *e, int64_t pr)
 		s->draft = ev.g.pull.draft;
 		step_reason(s, "%s", ev.skip_why.ptr);
 		step_finish(e->report, s, OUT_SKIPPED, EXIT_OK);
+		goto out;
+	}
+	if (ev.ungated) {
+		ungated(e, step, pr, &ev);
 		goto out;
 	}
 	record_decision(s, &ev);

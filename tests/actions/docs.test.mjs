@@ -150,6 +150,29 @@ describe('figures: BENCHMARKS.md is their one source', () => {
     });
   }
 
+  it('README.md\'s comparison with the reference workflows quotes BENCHMARKS.md exactly', () => {
+    // The one table of figures outside BENCHMARKS.md (the README's first
+    // screen): each row's numbers are those of a row of BENCHMARKS.md's
+    // "Against the reference workflows", in order.
+    const ROWS = {
+      'requests to approve a PR': 'a gate evaluation that approves',
+      'processes started to approve a PR': 'processes started to approve',
+      'requests to sweep 50 PRs': 'a sweep of 50 PRs',
+    };
+    const numbers = (cells) => cells.join(' ').replace(/\(this run\)/g, '').match(/\d+(?:\.\d+)?/g) ?? [];
+    const rows = (text) => Object.fromEntries(text.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('|--'))
+      .map((l) => l.split('|').slice(1, -1).map((c) => c.trim())).map((c) => [c[0], c.slice(1)]));
+    const at = README.indexOf('<!-- figures: BENCHMARKS.md');
+    assert.ok(at >= 0, 'README.md marks its comparison table');
+    const table = rows(README.slice(at, README.indexOf('\n\n', at)));
+    const against = rows(section(bench, '## Against the reference workflows'));
+    assert.deepEqual(Object.keys(table).filter((k) => k !== ''), Object.keys(ROWS));
+    for (const [mine, theirs] of Object.entries(ROWS)) {
+      assert.ok(against[theirs], `BENCHMARKS.md has no row "${theirs}"`);
+      assert.deepEqual(numbers(table[mine]), numbers(against[theirs]), `README.md "${mine}" vs BENCHMARKS.md "${theirs}"`);
+    }
+  });
+
   it('the figures cited by name exist in BENCHMARKS.md; README.md and docs/actions.md cite it', () => {
     for (const rel of CITING) {
       for (const m of read(rel).matchAll(/`([a-z][a-z0-9]*(?:_[a-z0-9]+)+)`/g)) {

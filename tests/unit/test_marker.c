@@ -316,16 +316,42 @@ static const struct check_line_row check_line_rows[] = {
     {"\t+ id: x", CKL_ROW, "+ id: x"},
     {"-id: x", CKL_ROW, "-id: x"},
     {"-head: " HA, CKL_ROW, NULL},
-    /* not bullets: the first non-ws character is something else */
-    {"id: x", CKL_NONE, NULL},
-    {"> - id: x", CKL_NONE, NULL},
-    {"1. id: x, status: outstanding", CKL_NONE, NULL},
-    {"\xe2\x80\x93 id: x", CKL_NONE, NULL},
-    {"\xe2\x80\xa2 id: x", CKL_NONE, NULL},
-    {"\xc2\xa0- id: x", CKL_NONE, NULL},
-    {"x - id: x", CKL_NONE, NULL},
+    /* A11: every row-shaped line is a row, whatever its marker */
+    {"id: x", CKL_ROW, "id: x"},
+    {"> - id: x", CKL_ROW, "> - id: x"},
+    {"1. id: x, status: outstanding", CKL_ROW, NULL},
+    {"\xe2\x80\x93 id: x", CKL_ROW, NULL},
+    {"\xe2\x80\xa2 id: x", CKL_ROW, NULL},
+    {"\xe2\x80\xa2 anything", CKL_ROW, NULL},
+    {"\xc2\xa0- id: x", CKL_ROW, NULL},
+    {"x - id: x", CKL_ROW, NULL},
+    {"| PRRT_1 | fixed |", CKL_ROW, NULL},
+    {"<li>PRRT_1 fixed", CKL_ROW, NULL},
+    {"<LI>", CKL_ROW, NULL},
+    {"2) x", CKL_ROW, NULL},
+    {"Status : outstanding", CKL_ROW, NULL},
+    {"**id**: x", CKL_ROW, NULL},
+    {"id&#58; x", CKL_ROW, NULL},
+    {"i<!-- -->d: x", CKL_ROW, NULL},
+    {"[status](https://x): outstanding", CKL_ROW, NULL},
+    {"st\xe2\x80\x8b" "atus: outstanding", CKL_ROW, NULL},
+    {"\xef\xbd\x89\xef\xbd\x84\xef\xbc\x9a x", CKL_ROW, NULL},
+    {"valid: yes", CKL_ROW, NULL},
+    /* not rows: the keys, the list header, markup, a field after reason: */
+    {"reason: id: x", CKL_NONE, NULL},
+    {"Reason : status: x", CKL_NONE, NULL},
+    {"the id is x", CKL_NONE, NULL},
     {"threads:", CKL_NONE, NULL},
+    {"threads :  ", CKL_NONE, NULL},
     {"<details>", CKL_NONE, NULL},
+    {"</details>", CKL_NONE, NULL},
+    {"<summary>Machine ledger (conductor state)</summary>", CKL_NONE, NULL},
+    {"<summary>Legend: id: thread, status: what</summary>", CKL_NONE, NULL},
+    {"<DETAILS open>", CKL_NONE, NULL},
+    {"<detailsx id: x", CKL_ROW, NULL},
+    {"<!-- agentic:check v1 -->", CKL_NONE, NULL},
+    {"1.5 seconds", CKL_ROW, NULL},
+    {"x > y", CKL_NONE, NULL},
     {"", CKL_NONE, NULL},
 };
 
@@ -588,9 +614,9 @@ static const struct nh_row nh_rows[] = {
      true, false, true, NH_NO, 0, HA, "main", 1, false, 0},
     {"no final newline", NHV NO HEAD(HA) "<!-- base: main -->", true, false,
      true, NH_NO, 0, HA, "main", 1, false, 0},
-    {"indented markers",
-     "  <!-- agentic:needs-human v1 -->\n\t<!-- needs-human: no -->\t\n"
-     " <!-- head: " HA " -->\n    <!-- base: main -->   \n",
+    {"indented markers (up to 3 columns)",
+     "  <!-- agentic:needs-human v1 -->\n   <!-- needs-human: no -->\t\n"
+     " <!-- head: " HA " -->\n   <!-- base: main -->   \n",
      true, false, true, NH_NO, 0, HA, "main", 1, false, 0},
     {"case-insensitive keywords and value",
      "<!-- AGENTIC:NEEDS-HUMAN V1 -->\n<!-- NEEDS-HUMAN: NO -->\n"
@@ -971,10 +997,10 @@ static const struct ck_row ck_rows[] = {
      true, 1, true, HA, true, true, 901, true, true, 1, 0, 0, 0, 0, 0, 0, 0},
     /* A4: was "markdown list of other kinds is not a row" (0 rows): a
      * "*" bullet is an invalid row; an ordered list item is no bullet */
-    {"A4: a * bullet is an invalid row, 1. is not a row",
+    {"A11: a * bullet and a 1. item are invalid rows",
      OPEN "* id: a, status: outstanding, severity: high, reason: r\n"
           "1. id: b, status: outstanding, severity: high, reason: r\n",
-     true, 1, false, "", false, false, 0, false, false, 1, 1, 0, 0, 0, 0, 0, 0},
+     true, 1, false, "", false, false, 0, false, false, 2, 2, 0, 0, 0, 0, 0, 0},
 
     /* A4: every bullet line of the block is a row */
     {"A4: bullets of every kind are rows, invalid but one",
@@ -1052,20 +1078,21 @@ static const struct ck_row ck_rows[] = {
      "```\n" OPEN "head: " HB "\nround: 5\nclean: true\n```\n" OPEN CK_HEAD
      CK_ROUND "clean: false\n" ROW_OK_A,
      true, 7, true, HA, true, true, 901, true, false, 1, 0, 0, 0, 0, 0, 0, 2},
-    {"A3: fenced head, round, clean and rows in the block are ignored",
+    {"A12: fenced rows in the block count, fenced keys conflict",
      OPEN CK_HEAD CK_ROUND "clean: true\n```\nhead: " HB "\nround: 5\n"
      "clean: false\n- id: x, status: outstanding, severity: high, reason: "
      "r\n* bad\n```\n" ROW_OK_A,
-     true, 1, true, HA, true, true, 901, true, true, 1, 0, 0, 0, 0, 0, 0, 0},
-    {"A3: a second opener inside a fence is not ambiguous",
+     true, 1, true, HA, true, true, 901, false, false, 3, 1, 1, 0, 6, 7, 8, 0},
+    {"A12: a second opener inside a fence in the block is ambiguous",
      OPEN CK_HEAD "```\n" OPEN "```\n" CK_ROUND, true, 1, true, HA, true, true,
-     901, false, false, 0, 0, 0, 0, 0, 0, 0, 4},
+     901, false, false, 0, 0, 0, 4, 0, 0, 0, 0},
     {"A3: a longer opening fence is not closed by a shorter run",
      OPEN "````\n```\n" CK_HEAD "````\n" CK_ROUND, true, 1, false, "", true,
      true, 901, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
-    {"A3: a longer opening fence is closed by a longer run",
+    {"A3: a longer opening fence is closed by a longer run (A12: the "
+     "fenced head conflicts)",
      OPEN "````\nhead: " HB "\n`````\n" CK_HEAD, true, 1, true, HA, false,
-     false, 0, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
+     false, 0, false, false, 0, 0, 0, 0, 5, 0, 0, 0},
     {"A3: a ``` fence is not closed by ~~~",
      OPEN "```\n~~~\n" CK_HEAD "```\n" CK_ROUND, true, 1, false, "", true,
      true, 901, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
@@ -1075,9 +1102,10 @@ static const struct ck_row ck_rows[] = {
     {"A3: a closing run with text after it does not close",
      OPEN "```\n``` x\n" CK_HEAD "```\n" CK_ROUND, true, 1, false, "", true,
      true, 901, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
-    {"A3: a closing run with trailing ws and CR closes",
+    {"A3: a closing run with trailing ws and CR closes (A12: the fenced "
+     "head conflicts)",
      OPEN "```\nhead: " HB "\n```  \t\r\n" CK_HEAD, true, 1, true, HA, false,
-     false, 0, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
+     false, 0, false, false, 0, 0, 0, 0, 5, 0, 0, 0},
     {"A3: up to 3 spaces of indent open and close a fence",
      OPEN "   ```\n" CK_HEAD "   ```\n" CK_ROUND, true, 1, false, "", true,
      true, 901, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
@@ -1091,13 +1119,36 @@ static const struct ck_row ck_rows[] = {
      true, true, 901, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
     {"A3: two backticks are not a fence", OPEN "``\n" CK_HEAD, true, 1, true,
      HA, false, false, 0, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
-    {"A3: an unclosed fence runs to the end",
+    {"A12: after an unclosed fence keys are not supplied, rows count",
      OPEN CK_HEAD "```\n" CK_ROUND "clean: true\n" ROW_OK_A, true, 1, true, HA,
-     false, false, 0, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
-    {"A3: fenced conflicting keys are not conflicts",
+     false, false, 0, false, false, 1, 0, 0, 0, 0, 0, 0, 0},
+    {"A12: fenced conflicting keys are conflicts",
      OPEN CK_HEAD CK_ROUND "clean: true\n~~~\nhead: " HB "\nround: 7\n"
      "clean: false\n~~~\n",
-     true, 1, true, HA, true, true, 901, true, true, 0, 0, 0, 0, 0, 0, 0, 0},
+     true, 1, true, HA, true, true, 901, false, false, 0, 0, 0, 0, 6, 7, 8, 0},
+    {"A12: ```go`x` is no fence, the row after it counts",
+     OPEN CK_HEAD CK_ROUND "clean: true\n```go`memberQuery`\n"
+     "- id: x, status: outstanding, severity: high, reason: r\n```\n",
+     true, 1, true, HA, true, true, 901, true, true, 1, 0, 1, 0, 0, 0, 0, 0},
+    {"A12: <pre> then ``` hides no row",
+     OPEN CK_HEAD CK_ROUND "clean: true\n<pre>\n```\n"
+     "- id: x, status: outstanding, severity: high, reason: r\n```\n"
+     "</pre>\n",
+     true, 1, true, HA, true, true, 901, true, true, 1, 0, 1, 0, 0, 0, 0, 0},
+    {"A12: a clean: true only inside a fence supplies nothing",
+     OPEN CK_HEAD CK_ROUND "```\nclean: true\n```\n" ROW_OK_A,
+     true, 1, true, HA, true, true, 901, false, false, 1, 0, 0, 0, 0, 0, 0, 0},
+    {"A12: a fenced key before the unfenced one: the unfenced supplies",
+     OPEN "~~~\n" CK_HEAD "~~~\n" CK_HEAD CK_ROUND,
+     true, 1, true, HA, true, true, 901, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"A3/A12: before the block ```go`x` opens no fence",
+     "```go`x`\n" OPEN CK_HEAD CK_ROUND,
+     true, 2, true, HA, true, true, 901, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
+    /* GitHub shows the marker (no fence), so the block starts there; by
+     * A3's letter its keys stand in a fence, so A12 takes none of them */
+    {"A3: a fence after <details> (an HTML block) does not hide the marker",
+     "<details>\n```\n" OPEN CK_HEAD CK_ROUND "```\n",
+     true, 3, false, "", false, false, 0, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
 };
 
 static void test_marker__check_table(void **state)
@@ -1716,26 +1767,34 @@ static void test_marker__long_runs_of_fences(void **state)
 	assert_int_equal(m.check.fenced_open, 16001);
 	free(s);
 
-	/* a long opening run, then many shorter runs that never close it */
+	/* a long opening run, then many shorter runs that never close it:
+	 * A12 reads the row after them all */
 	s = repeat(OPEN "``````````\n", "`````````\n", 6000,
 	           "- id: a, status: outstanding, severity: high, reason: r\n",
 	           &len);
 	marker_parse(&m, s, len);
 	assert_true(m.check.present);
-	assert_int_equal(m.check.rows, 0);
+	assert_int_equal(m.check.rows, 1);
+	assert_int_equal(m.check.blocking, 1);
 	marker_rows_init(&it, s, len, &m.check);
+	assert_true(marker_rows_next(&it, &row));
+	assert_int_equal(row.line, 6003);
 	assert_false(marker_rows_next(&it, &row));
 	free(s);
 
-	/* fenced rows alternate with real ones: the iterator agrees */
+	/* fenced rows alternate with real ones: A12 reads both, and the
+	 * iterator agrees */
 	s = repeat(OPEN,
 	           "~~~\n- id: x, status: outstanding, severity: high, reason: "
 	           "r\n~~~\n" ROW_OK_A,
 	           1000, "", &len);
 	marker_parse(&m, s, len);
-	assert_int_equal(m.check.rows, 1000);
-	assert_int_equal(m.check.blocking, 0);
+	assert_int_equal(m.check.rows, 2000);
+	assert_int_equal(m.check.blocking, 1000);
 	marker_rows_init(&it, s, len, &m.check);
+	assert_true(marker_rows_next(&it, &row));
+	assert_int_equal(row.line, 3);
+	assert_true(marker_status_blocks(row.status));
 	assert_true(marker_rows_next(&it, &row));
 	assert_int_equal(row.line, 5);
 	assert_int_equal(row.error, ROW_OK);

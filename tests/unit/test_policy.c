@@ -40,7 +40,7 @@ static void test_policy__keys_listed(void **state)
 	    "label",          "clean_context", "escalation_context",
 	    "approve_drafts", "sweep_deadline", "deadline",
 	    "review_login",   "review_context", "inline_cap",
-	    "ramp_p2_last_iteration", "max_findings"};
+	    "ramp_p2_last_iteration", "max_findings", "bases", "app_bot"};
 	size_t i, j, n = 0;
 
 	(void)state;
@@ -127,6 +127,70 @@ static const struct set_row set_rows[] = {
     {"Trusted_Login", "robot", AA_ENOTFOUND},
     {"", "x", AA_ENOTFOUND},
 };
+
+/* A13: which bases are gated. */
+static void test_policy__bases_table(void **state)
+{
+	static const struct {
+		const char *bases; /* NULL: unset */
+		const char *base;
+		const char *dflt;
+		bool gated;
+	} rows[] = {
+	    {NULL, "main", "main", true},
+	    {NULL, "develop", "main", false},
+	    {NULL, "main", "develop", false},
+	    {NULL, "main", NULL, false},  /* default branch unknown */
+	    {NULL, "Main", "main", false}, /* names compare exactly */
+	    {"main", "main-next", "main", false},
+	    {"release/*", "release/1.2", "main", true},
+	    {"release/*", "release/a/b", "main", true}, /* "*" crosses "/" */
+	    {"release/*", "release", "main", false},
+	    {"release/*", "release/", "main", true},
+	    {"release/*", "main", "main", false}, /* bases replaces the default */
+	    {"main,develop", "develop", "x", true},
+	    {"main develop", "develop", "x", true},
+	    {"*", "anything/at/all", NULL, true},
+	    {"a*b*c", "aXbYc", NULL, true},
+	    {"a*b*c", "aXbY", NULL, false},
+	    {"*-stable", "v1-stable", NULL, true},
+	    {"*-stable", "v1-stable2", NULL, false},
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct policy p;
+		struct buf err = BUF_INIT(BUF_MAX_SMALL);
+
+		policy_init(&p);
+		if (rows[i].bases)
+			assert_int_equal(policy_set(&p, "bases", rows[i].bases,
+						    &err),
+					 0);
+		if (policy_base_gated(&p, rows[i].base, rows[i].dflt) !=
+		    rows[i].gated)
+			fail_msg("row %zu: %s into %s", i,
+				 rows[i].bases ? rows[i].bases : "(unset)",
+				 rows[i].base);
+		policy_release(&p);
+		buf_release(&err);
+	}
+}
+
+static void test_policy__nearest_key(void **state)
+{
+	(void)state;
+	assert_string_equal(policy_nearest_key("trusted-login"),
+			    "trusted_login");
+	assert_string_equal(policy_nearest_key("TRUSTED_LOGIN"),
+			    "trusted_login");
+	assert_string_equal(policy_nearest_key("trustedlogin"), "trusted_login");
+	assert_string_equal(policy_nearest_key("unlabeller"), "unlabelers");
+	assert_string_equal(policy_nearest_key("base"), "bases");
+	assert_null(policy_nearest_key("future_key"));
+	assert_null(policy_nearest_key("apply_bin"));
+}
 
 static void test_policy__set_table(void **state)
 {
@@ -411,6 +475,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_policy__defaults),
 	    cmocka_unit_test(test_policy__keys_listed),
+	    cmocka_unit_test(test_policy__bases_table),
+	    cmocka_unit_test(test_policy__nearest_key),
 	    cmocka_unit_test(test_policy__set_table),
 	    cmocka_unit_test(test_policy__set_values),
 	    cmocka_unit_test(test_policy__list_limit),

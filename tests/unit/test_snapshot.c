@@ -55,7 +55,7 @@ static const char full_snapshot[] =
     "{'snapshot': 1, 'repository': 'lf/svc', 'viewer': 'lfx-reviewer',"
     " 'now': '2026-11-29T12:00:00Z',"
     " 'config': {'unlabelers': ['alice', 'bob'], 'approve_drafts': true,"
-    "   'sweep_deadline': 300, 'label': 'needs-human', 'unknown_key': 5},"
+    "   'sweep_deadline': 300, 'label': 'needs-human'},"
     " 'event': {'name': 'issue_comment', 'payload': {'action': 'created',"
     "   'issue': {'number': 7}, 'x': [1, 2, {'y': null}]}},"
     " 'pulls': [{"
@@ -249,7 +249,6 @@ static void test_snapshot__full_snapshot_fields(void **state)
 	assert_string_equal(s.repository, "lf/svc");
 	assert_string_equal(s.viewer, "lfx-reviewer");
 	assert_int_equal(s.now, tm("2026-11-29T12:00:00Z"));
-	/* the unknown config key is ignored */
 	assert_int_equal(s.nconfig, 4);
 	assert_string_equal(s.config_keys[0], "unlabelers");
 	assert_string_equal(s.config_values[0], "alice,bob");
@@ -307,7 +306,7 @@ static void test_snapshot__full_snapshot_fields(void **state)
 	assert_int_equal(p->timeline[1].kind, TL_BASE_REF_CHANGED);
 	assert_null(p->timeline[1].actor);
 	assert_null(p->timeline[1].label);
-	assert_int_equal(p->timeline[2].kind, TL_OTHER);
+	assert_int_equal(p->timeline[2].kind, TL_LABELED); /* A10 */
 	assert_string_equal(p->timeline[2].event, "labeled");
 	assert_int_equal(p->nthreads, 2);
 	assert_true(p->threads[0].resolved);
@@ -728,12 +727,48 @@ static void test_snapshot__minimal_and_defaults(void **state)
 	buf_release(&err);
 }
 
+/* SNAPSHOT §2: an unknown config key is a usage error naming it, and the
+ * nearest known key when there is one; other unknown keys are ignored. */
+static void test_snapshot__unknown_config_key_is_an_error(void **state)
+{
+	static const struct {
+		const char *config;
+		const char *want;
+	} rows[] = {
+	    {"'trusted-login': 'x'", "config.trusted-login: unknown configuration "
+				     "key (did you mean \"trusted_login\"?)"},
+	    {"'trustedlogin': 'x'", "did you mean \"trusted_login\"?"},
+	    {"'unlabeller': ['a']", "did you mean \"unlabelers\"?"},
+	    {"'Bases': 'main'", "did you mean \"bases\"?"},
+	    {"'future_key': 'x'", "config.future_key: unknown configuration key"},
+	};
+	struct buf text = BUF_INIT(BUF_MAX_SMALL);
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct snapshot s;
+		struct buf err = BUF_INIT(BUF_MAX_SMALL);
+
+		buf_setf(&text, "{'snapshot': 1, 'repository': 'lf/svc', "
+				"'event': {'name': 'schedule'}, 'pulls': [], "
+				"'config': {%s}}",
+			 rows[i].config);
+		assert_int_not_equal(load(&s, text.ptr, &err), 0);
+		if (!strstr(err.ptr, rows[i].want))
+			fail_msg("row %zu: %s", i, err.ptr);
+		snapshot_release(&s);
+		buf_release(&err);
+	}
+	buf_release(&text);
+}
+
 static void test_snapshot__unknown_keys_ignored(void **state)
 {
 	static const char text[] =
 	    "{'snapshot': 1, 'zz': {'deep': [1, 2]}, 'repository': 'lf/svc',"
 	    " 'event': {'name': 'schedule', 'zz': 1, 'payload': {'zz': 2}},"
-	    " 'config': {'future_key': 'x', 'trusted_login': 'robot'},"
+	    " 'config': {'trusted_login': 'robot'},"
 	    " 'pulls': [{'number': 7, 'zz': 1,"
 	    "   'head': {'sha': '" H
 	    "', 'zz': 1}, 'base': {'ref': 'main', 'zz': 1},"
@@ -1114,6 +1149,7 @@ int main(void)
 	    cmocka_unit_test(test_snapshot__full_snapshot_fields),
 	    cmocka_unit_test(test_snapshot__round_trip),
 	    cmocka_unit_test(test_snapshot__round_trip_config_applies),
+	    cmocka_unit_test(test_snapshot__unknown_config_key_is_an_error),
 	    cmocka_unit_test(test_snapshot__errors_name_the_field),
 	    cmocka_unit_test(test_snapshot__not_json),
 	    cmocka_unit_test(test_snapshot__minimal_and_defaults),

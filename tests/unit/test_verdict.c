@@ -829,9 +829,81 @@ static void test_verdict__lookup_hold_table(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/* --- A10: the machine's own labeled event is a hold --- */
+
+struct a10_row {
+	const char *name;
+	const char *actor;
+	const char *label;
+	bool labeled;        /* "labeled" (else "unlabeled") */
+	const char *at;
+	const char *app_bot; /* config app_bot, or NULL */
+	bool held;
+};
+
+static const struct a10_row a10_rows[] = {
+    {"trusted login labels", TR, "needs-human", true, "10:00:00", NULL, true},
+    {"login and label compare without case", "LFX-Reviewer", "Needs-Human",
+     true, "10:00:00", NULL, true},
+    {"the App's bot labels", "agentic[bot]", "needs-human", true,
+     "10:00:00", "agentic[bot]", true},
+    {"a bot that is not configured", "agentic[bot]", "needs-human", true,
+     "10:00:00", NULL, false},
+    {"a writer labels: no hold", "carol", "needs-human", true, "10:00:00",
+     NULL, false},
+    {"the [bot] look-alike of the trusted login", TR "[bot]", "needs-human",
+     true, "10:00:00", NULL, false},
+    {"another label", TR, "bug", true, "10:00:00", NULL, false},
+    {"an unlabel is no hold", TR, "needs-human", false, "10:00:00", NULL,
+     false},
+    {"no actor", NULL, "needs-human", true, "10:00:00", NULL, false},
+};
+
+static void test_verdict__a10_labeled_event_holds(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(a10_rows); i++) {
+		const struct a10_row *r = &a10_rows[i];
+		struct snap_pull p;
+		struct nh_lookup lk;
+		struct policy pol;
+		struct buf err = BUF_INIT(BUF_MAX_SMALL);
+
+		policy_init(&pol);
+		if (r->app_bot)
+			assert_int_equal(policy_set(&pol, "app_bot", r->app_bot,
+						    &err),
+					 0);
+		memset(&p, 0, sizeof(p));
+		p.timeline = xcalloc(1, sizeof(*p.timeline));
+		p.ntimeline = 1;
+		p.timeline[0].id = 9000;
+		p.timeline[0].kind = r->labeled ? TL_LABELED : TL_UNLABELED;
+		p.timeline[0].event = xstrdup(r->labeled ? "labeled"
+							 : "unlabeled");
+		p.timeline[0].label = xstrdup(r->label);
+		p.timeline[0].actor = xstrdup_or_null(r->actor);
+		p.timeline[0].created_at = tm(r->at);
+		verdict_lookup(&lk, &p, H, &pol);
+		if (lk.held != r->held)
+			fail_msg("row %zu (%s): held %d", i, r->name, lk.held);
+		if (r->held) {
+			assert_ptr_equal(lk.hold_event, &p.timeline[0]);
+			assert_null(lk.hold);
+			assert_int_equal(lk.hold_at, tm(r->at));
+		}
+		snap_pull_release(&p);
+		policy_release(&pol);
+		buf_release(&err);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_verdict__a10_labeled_event_holds),
 	    cmocka_unit_test(test_verdict__trust_table),
 	    cmocka_unit_test(test_verdict__edit_history_table),
 	    cmocka_unit_test(test_verdict__history_and_approvals),

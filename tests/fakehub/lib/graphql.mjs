@@ -424,6 +424,8 @@ const RESOLVERS = {
     resourcePath: (r) => `/${r.fullName}`,
     isFork: (r, _, ctx) => !isThisRepo(ctx, r),
     isPrivate: () => false,
+    // A Ref that is the default branch: { defaultName }; a head ref: { pull }.
+    defaultBranchRef: (r, _, ctx) => (isThisRepo(ctx, r) ? { defaultName: ctx.state.defaultBranch } : null),
     pullRequest: (r, { number }, ctx) => repositoryPull(ctx, number),
     issueOrPullRequest: (r, { number }, ctx) => repositoryPull(ctx, number),
     pullRequests: (r, args, ctx) => {
@@ -546,11 +548,12 @@ const RESOLVERS = {
   },
 
   Ref: {
-    id: (r, _, ctx) => nodeId('REF', `${ctx.state.headRepository(r.pull)}:${ctx.state.headRef(r.pull)}`),
-    name: (r, _, ctx) => ctx.state.headRef(r.pull),
+    id: (r, _, ctx) => (r.defaultName ? nodeId('REF', `${ctx.state.fullName}:${r.defaultName}`)
+      : nodeId('REF', `${ctx.state.headRepository(r.pull)}:${ctx.state.headRef(r.pull)}`)),
+    name: (r, _, ctx) => r.defaultName ?? ctx.state.headRef(r.pull),
     prefix: () => 'refs/heads/',
-    target: (r) => M.commit(r.pull.head.sha),
-    repository: (r, _, ctx) => M.repository(ctx.state.headRepository(r.pull)),
+    target: (r, _, ctx) => (r.defaultName ? M.commit(ctx.state.branchRootSha(r.defaultName)) : M.commit(r.pull.head.sha)),
+    repository: (r, _, ctx) => M.repository(r.defaultName ? ctx.state.fullName : ctx.state.headRepository(r.pull)),
   },
 
   Commit: {

@@ -192,7 +192,7 @@ export class Shapes {
       pushed_at: '2020-01-01T00:00:00Z',
       created_at: '2020-01-01T00:00:00Z',
       updated_at: '2020-01-01T00:00:00Z',
-      default_branch: 'main',
+      default_branch: this.state.defaultBranch,
     };
   }
 

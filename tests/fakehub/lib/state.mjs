@@ -302,6 +302,8 @@ export class State {
   // ---- repository -------------------------------------------------------
 
   get fullName() { return this.data.repository; }
+  // SNAPSHOT §2: the repository's default branch (BEHAVIOR A13), main unless given.
+  get defaultBranch() { return this.data.default_branch ?? 'main'; }
   get owner() { return this.data.repository.split('/')[0]; }
   get name() { return this.data.repository.split('/')[1]; }
   get repoId() { return isInt(this.data.repository_id) ? this.data.repository_id : stableInt(`repo:${this.fullName.toLowerCase()}`, 100000); }

@@ -1,0 +1,166 @@
+/*
+ * test_kind.c - the one classifier of what the machine account writes:
+ * every comment is exactly one kind, and a verdict marker anywhere wins
+ * (PUBLISH B1; the write-path rule of SECURITY.md).
+ */
+#include "unit.h"
+
+#include "core/kind.h"
+
+struct kind_row {
+	enum comment_place where;
+	const char *body;
+	enum comment_kind want;
+};
+
+#define CHECK "<!-- agentic:check v1 -->"
+#define NH    "<!-- agentic:needs-human v1 -->"
+#define STK   "<!-- pr-review:sticky -->"
+#define ROOT  "<!-- pr-review:finding-root -->"
+
+static const struct kind_row rows[] = {
+    {PLACE_ISSUE, "", KIND_OTHER},
+    {PLACE_ISSUE, "hello", KIND_OTHER},
+    {PLACE_ISSUE, STK "\nbody", KIND_STICKY},
+    {PLACE_ISSUE, STK, KIND_STICKY},
+    {PLACE_ISSUE, STK " \r\nbody", KIND_STICKY},
+    {PLACE_ISSUE, " " STK "\nbody", KIND_OTHER},      /* B1: first line */
+    {PLACE_ISSUE, "x\n" STK "\nbody", KIND_OTHER},    /* B1: first line */
+    {PLACE_ISSUE, "> " STK "\nbody", KIND_OTHER},
+    {PLACE_REVIEW, STK "\nbody", KIND_OTHER},         /* not on the diff */
+    {PLACE_ISSUE, ROOT "\nbody", KIND_OTHER},
+    {PLACE_REVIEW, ROOT "\nbody", KIND_FINDING_ROOT},
+    /* A root stays a root; review comments are never verdicts. */
+    {PLACE_REVIEW, ROOT "\n" CHECK, KIND_FINDING_ROOT},
+    {PLACE_REVIEW, CHECK "\nhead: x", KIND_OTHER},
+    /* B1: a verdict marker anywhere: never a sticky. With the sticky's
+     * first line it is quoted text: nobody's. */
+    {PLACE_ISSUE, STK "\n" CHECK "\nhead: x", KIND_OTHER},
+    {PLACE_ISSUE, STK "\n> " CHECK, KIND_OTHER},
+    {PLACE_ISSUE, STK "\n```\n" CHECK "\n```", KIND_OTHER},
+    {PLACE_ISSUE, STK "\nquote: " CHECK " end", KIND_OTHER},
+    {PLACE_ISSUE, STK "\n" NH "\n<!-- needs-human: yes -->", KIND_OTHER},
+    {PLACE_ISSUE, STK "\n> " NH, KIND_OTHER},
+    {PLACE_ISSUE, STK "\n<!--agentic:needs-human\tv1-->", KIND_OTHER},
+    {PLACE_ISSUE, STK "\n<!--  AGENTIC:Needs-Human   V1  -->", KIND_OTHER},
+    {PLACE_ISSUE, STK "\n<!--Agentic:Check v1-->", KIND_OTHER},
+    {PLACE_ISSUE, STK "\n<!-- agentic:check v1 --!>", KIND_OTHER},
+    /* Without the sticky's first line, the marker makes a verdict. */
+    {PLACE_ISSUE, "Quote:\n> " STK "\n" CHECK, KIND_CHECK_VERDICT},
+    {PLACE_ISSUE, "x\n<!--agentic:needs-human\tv1-->", KIND_NEEDS_HUMAN},
+    {PLACE_ISSUE, "x\n<!--Agentic:Check v1-->", KIND_CHECK_VERDICT},
+    /* Not markers: no delimiter, no version, no separator. */
+    {PLACE_ISSUE, STK "\nagentic:check v1", KIND_STICKY},
+    {PLACE_ISSUE, STK "\n<!-- agentic:checkv1 -->", KIND_STICKY},
+    {PLACE_ISSUE, STK "\n<!-- agentic:check -->", KIND_STICKY},
+    {PLACE_ISSUE, STK "\n<!-- agentic:needs-human: yes -->", KIND_STICKY},
+    /* Both verdicts: the check marker decides. */
+    {PLACE_ISSUE, NH "\n" CHECK, KIND_CHECK_VERDICT},
+    {PLACE_ISSUE, NH "\n<!-- needs-human: no -->", KIND_NEEDS_HUMAN},
+    {PLACE_ISSUE, "text\n" CHECK "\nhead: x", KIND_CHECK_VERDICT},
+    /* A marker split over two lines is no line marker. */
+    {PLACE_ISSUE, STK "\n<!--\nagentic:check v1 -->", KIND_STICKY},
+    {PLACE_ISSUE, "<<<!-- agentic:check v1", KIND_CHECK_VERDICT},
+};
+
+static void test_kind__comment_table(void **state)
+{
+	size_t i;
+	int bad = 0;
+
+	(void)state;
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const struct kind_row *r = &rows[i];
+		enum comment_kind k =
+			comment_kind(r->where, r->body, strlen(r->body));
+
+		if (k != r->want) {
+			print_error("row %zu: %s, want %s\n", i,
+				    comment_kind_name(k),
+				    comment_kind_name(r->want));
+			bad++;
+		}
+		if (r->where == PLACE_ISSUE && r->want != KIND_OTHER &&
+		    kind_has_verdict_marker(r->body, strlen(r->body)) !=
+			    (r->want == KIND_CHECK_VERDICT ||
+			     r->want == KIND_NEEDS_HUMAN)) {
+			print_error("row %zu: has_verdict_marker\n", i);
+			bad++;
+		}
+	}
+	assert_int_equal(bad, 0);
+}
+
+/* The body need not be NUL-terminated: a marker cut by len is none. */
+static void test_kind__length_bounds(void **state)
+{
+	const char body[] = STK "\n" CHECK;
+
+	(void)state;
+	assert_int_equal(comment_kind(PLACE_ISSUE, body, strlen(STK)),
+			 KIND_STICKY);
+	assert_int_equal(comment_kind(PLACE_ISSUE, body, strlen(STK) + 10),
+			 KIND_STICKY);
+	assert_int_equal(comment_kind(PLACE_ISSUE, body, sizeof(body) - 1),
+			 KIND_OTHER);
+	assert_int_equal(comment_kind(PLACE_ISSUE, body + strlen(STK) + 1,
+				      strlen(CHECK)),
+			 KIND_CHECK_VERDICT);
+	assert_int_equal(comment_kind(PLACE_ISSUE, body, 5), KIND_OTHER);
+}
+
+struct skind_row {
+	const char *context;
+	const char *state;
+	const char *desc;
+	int64_t pr;
+	enum status_kind want;
+};
+
+static const struct skind_row srows[] = {
+    {"agentic-review/clean", "pending",
+     "conductor pr=#7: awaiting review round", 7, SKIND_ROUND_STAMP},
+    {"agentic-review/clean", "success", "conductor pr=#7: clean=true", 7,
+     SKIND_CLEAN_VERDICT},
+    {"agentic-review/clean", "failure", "conductor pr=#7: clean=false", 7,
+     SKIND_CLEAN_VERDICT},
+    {"agentic-review/clean", "pending", "conductor pr=#70: x", 7,
+     SKIND_OTHER},
+    {"agentic-review/escalation", "success",
+     "skipped pr=#7: needs-human label set", 7, SKIND_SKIP_MARKER},
+    {"agentic-review/escalation", "failure",
+     "skipped pr=#7: needs-human label set", 7, SKIND_OTHER},
+    {"agentic-review/escalation", "success", "pr=#7: judged", 7,
+     SKIND_OTHER},
+    {"pr-review", "success", "anything", 7, SKIND_REVIEW},
+    {"ci/build", "success", "pr=#7:", 7, SKIND_OTHER},
+    {NULL, NULL, NULL, 7, SKIND_OTHER},
+};
+
+static void test_kind__status_table(void **state)
+{
+	const struct kind_contexts ctx = {"agentic-review/clean",
+					  "agentic-review/escalation",
+					  "pr-review"};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(srows) / sizeof(srows[0]); i++) {
+		const struct skind_row *r = &srows[i];
+
+		if (status_kind(&ctx, r->context, r->state, r->desc, r->pr) !=
+		    r->want)
+			fail_msg("status row %zu", i);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_kind__comment_table),
+	    cmocka_unit_test(test_kind__length_bounds),
+	    cmocka_unit_test(test_kind__status_table),
+	};
+
+	return cmocka_run_group_tests_name("kind", tests, NULL, NULL);
+}
