@@ -205,7 +205,7 @@ test-schemas: deps-test $(BIN)
 
 # Is cmark-gfm here (with its extensions)? Asked only by the goals that
 # need it (a compile and link, so not on every make).
-ifneq ($(filter test-corpora test-cmark check-build-plain check-build-san,$(MAKECMDGOALS)),)
+ifneq ($(filter test-corpora test-cmark check-build check-build-plain check-build-san,$(MAKECMDGOALS)),)
 CMARK_OK := $(shell $(BOOTSTRAP) --check-cmark && echo yes)
 endif
 
@@ -254,11 +254,18 @@ test-fakegitlab: deps-test
 	@tests/peers/ensure.sh
 	@tests/fakegitlab/run.sh
 
-test-live: deps-test
+# make check: the per-fixture columns (live = replay, --dry-run, Prism) over
+# a rotating share of the fixtures, 1/LIVE_SHARE and every faulted one
+# (tests/integration/lib/fixtures.mjs), every other live test whole;
+# test-live-full (check-full): every column over every fixture.
+LIVE_SHARE ?= 4
+.PHONY: test-live-full
+test-live test-live-full: deps-test
 	@mkdir -p build
-	@tests/integration/run.sh >build/test-live.log 2>&1; rc=$$?; \
-		grep -E '^# (tests|pass|fail|skipped)' build/test-live.log; \
-		[ $$rc -eq 0 ] || { grep -B2 -A30 '^not ok' build/test-live.log | head -120; exit $$rc; }
+	@LIVE_SHARE=$(if $(filter test-live-full,$@),1,$(LIVE_SHARE)) \
+		tests/integration/run.sh >build/$@.log 2>&1; rc=$$?; \
+		grep -E '^# (tests|pass|fail|skipped) [0-9]|^# [a-z -]+: [0-9]+ of [0-9]+ fixtures' build/$@.log; \
+		[ $$rc -eq 0 ] || { grep -B2 -A30 '^not ok' build/$@.log | head -120; exit $$rc; }
 
 SAN := SANITIZE=address,undefined CC=clang
 
@@ -327,7 +334,7 @@ CHECK_SUITES := \
 # binary and dist whatever the cache holds, fuzz campaigns of a fixed length.
 CHECK_FULL_SUITES := \
 	test-torture-full \
-	test-live \
+	test-live-full \
 	fuzz-full \
 	lint \
 	sanitize-check-full \
