@@ -58,17 +58,19 @@ function nameHash(name) {
 
 /**
  * The fixtures a column runs: all of them (LIVE_SHARE unset or 1), else the
- * faulted ones, the ones `always` names, and the column's share. `offset`
+ * faulted ones (unless `faulted` is false), the ones `always` names, and
+ * the column's share. `offset`
  * sets the column apart (0, 1, 2…); the line the column prints says which
  * share it ran (LIVE_SEED=N repeats it).
  */
-export function shareOf(fixtures, { column, offset = 0, always = [] } = {}) {
+export function shareOf(fixtures, { column, offset = 0, always = [], faulted = true } = {}) {
   const s = liveShare();
   if (s.k === 1) return fixtures;
   const pinned = new Set(always);
   const slot = (s.n + offset) % s.k;
-  const kept = fixtures.filter((fx) => (fx.snapshot?.faults?.length ?? 0) > 0 || pinned.has(fx.name)
+  const kept = fixtures.filter((fx) => (faulted && (fx.snapshot?.faults?.length ?? 0) > 0) || pinned.has(fx.name)
     || nameHash(fx.name) % s.k === slot);
-  console.log(`# ${column}: ${kept.length} of ${fixtures.length} fixtures (LIVE_SHARE=${s.k}: the faulted ones${pinned.size ? `, ${pinned.size} pinned` : ''} and the names hashing to ${slot} mod ${s.k}; seed ${s.n} from ${s.from}, LIVE_SEED=${s.n} repeats it; make check-full runs all)`);
+  const also = [faulted && 'the faulted ones', pinned.size && `${pinned.size} pinned`].filter(Boolean).join(', ');
+  console.log(`# ${column}: ${kept.length} of ${fixtures.length} fixtures (LIVE_SHARE=${s.k}: ${also ? `${also} and ` : ''}the names hashing to ${slot} mod ${s.k}; seed ${s.n} from ${s.from}, LIVE_SEED=${s.n} repeats it; make check-full runs all)`);
   return kept;
 }
