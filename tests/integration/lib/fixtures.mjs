@@ -71,6 +71,6 @@ export function shareOf(fixtures, { column, offset = 0, always = [], faulted = t
   const kept = fixtures.filter((fx) => (faulted && (fx.snapshot?.faults?.length ?? 0) > 0) || pinned.has(fx.name)
     || nameHash(fx.name) % s.k === slot);
   const also = [faulted && 'the faulted ones', pinned.size && `${pinned.size} pinned`].filter(Boolean).join(', ');
-  console.log(`# ${column}: ${kept.length} of ${fixtures.length} fixtures (LIVE_SHARE=${s.k}: ${also ? `${also} and ` : ''}the names hashing to ${slot} mod ${s.k}; seed ${s.n} from ${s.from}, LIVE_SEED=${s.n} repeats it; make check-full runs all)`);
+  console.log(`${column}: ${kept.length} of ${fixtures.length} fixtures (LIVE_SHARE=${s.k}: ${also ? `${also} and ` : ''}the names hashing to ${slot} mod ${s.k}; seed ${s.n} from ${s.from}, LIVE_SEED=${s.n} repeats it; make check-full runs all)`);
   return kept;
 }
