@@ -63,7 +63,7 @@ else
 Q := @
 endif
 
-.PHONY: all check demo lint format fuzz bench clean deps deps-test install-deps \
+.PHONY: all check demo lint format format-all fuzz fuzz-keep bench clean deps deps-test deps-node install-deps \
 	install-deps-test test-make test-unit \
 	test-fixtures test-corpora test-cmark test-cli test-docs test-fakehub test-live \
 	test-torture sanitize-check sanitize-check-full mutants
@@ -169,6 +169,11 @@ deps:
 deps-test:
 	@$(BOOTSTRAP) --need-test
 
+# The node suites ask for node and npm alone (issue 24: test-actions does
+# not stop for cmocka, which it does not use).
+deps-node:
+	@$(BOOTSTRAP) --need-node
+
 install-deps:
 	@$(BOOTSTRAP) --build
 
@@ -192,7 +197,7 @@ test-fixtures: $(BIN) $(OFFLINE_BIN) $(BUILD)/tests/fixture_check
 # every fixture's report against report.schema.json (tests/schemas/,
 # node --test with ajv from tests/peers).
 .PHONY: test-schemas
-test-schemas: deps-test $(BIN)
+test-schemas: deps-node $(BIN)
 	@tests/peers/ensure.sh
 	@mkdir -p build
 	@AGENTIC_APPLY_BIN="$(abspath $(BIN))" node --test tests/schemas/ \
@@ -227,6 +232,7 @@ test-cmark: $(if $(CMARK_OK),$(BUILD)/tests/cmark_diff)
 
 test-cli: $(BIN)
 	@tests/cli.sh $(BIN)
+	@tests/demo/extract.py $(BIN) --check
 
 # The documents explain the repository from inside it (tests/docs): no
 # reference outside it, every rule code defined in docs/rules/ or
@@ -239,7 +245,7 @@ test-docs: $(BIN)
 
 # fakehub's own tests, then the program live against it (differential,
 # Prism, budget, faults, secrets, identity, record/status, …).
-test-fakehub: deps-test
+test-fakehub: deps-node
 	@tests/peers/ensure.sh
 	@mkdir -p build
 	@node --test tests/fakehub/test/ >build/test-fakehub.log 2>&1; rc=$$?; \
@@ -260,7 +266,7 @@ test-fakegitlab: deps-test
 # test-live-full (check-full): every column over every fixture.
 LIVE_SHARE ?= 4
 .PHONY: test-live-full
-test-live test-live-full: deps-test
+test-live test-live-full: deps-node
 	@mkdir -p build
 	@LIVE_SHARE=$(if $(filter test-live-full,$@),1,$(LIVE_SHARE)) \
 		tests/integration/run.sh >build/$@.log 2>&1; rc=$$?; \
@@ -424,26 +430,55 @@ mutants: install-deps-test
 # agent's findings are published (docs/publish.md). The second is skipped in a
 # tree without fixtures/demo/ (tests/make/deps.sh copies 000-demo.json only).
 DEMO_PUBLISH := fixtures/demo/publish.json
+# The demo: each scenario's input, the summary replay prints, and where its
+# JSON report went (issue 24: no screens of JSON). The two .md files are
+# checked against their snapshots by make test-cli (tests/demo/extract.py).
 demo: install-deps
 	@$(MAKE) --no-print-directory $(BIN)
-	@echo "== agentic-apply replay fixtures/000-demo.json" >&2
-	@echo "== a verdict comment arrives on PR #42: apply sets the clean status, the gate approves" >&2
-	@$(BIN) replay fixtures/000-demo.json
-	@echo >&2
-	@echo "== agentic-apply replay $(DEMO_PUBLISH)" >&2
-	@echo "== a pr-review agent found a P1 and a P3 on PR #7; publish posts the summary" >&2
-	@echo "== comment, one inline thread (the P1) and the pr-review status" >&2
-	@$(BIN) replay $(DEMO_PUBLISH)
+	@mkdir -p $(BUILD)/demo
+	@echo "== 1. The conductor posts this verdict comment on PR #42 (fixtures/demo/verdict-comment.md):"
+	@echo
+	@sed 's/^/    /' fixtures/demo/verdict-comment.md
+	@echo
+	@echo "== agentic-apply replay fixtures/000-demo.json: apply sets the clean status, the gate approves"
+	@echo
+	@$(BIN) replay fixtures/000-demo.json 2>&1 >$(BUILD)/demo/verdict-report.json
+	@echo "   (the JSON report: $(BUILD)/demo/verdict-report.json)"
+	@echo
+	@echo "== 2. A pr-review agent found a P1 and a P3 on PR #7."
+	@echo "== agentic-apply replay $(DEMO_PUBLISH): publish posts the summary comment,"
+	@echo "== one inline thread (the P1) and the pr-review status"
+	@echo
+	@$(BIN) replay $(DEMO_PUBLISH) 2>&1 >$(BUILD)/demo/publish-report.json
+	@echo "   (the JSON report: $(BUILD)/demo/publish-report.json)"
+	@echo
+	@echo "== The summary comment it posted (fixtures/demo/publish-summary.md):"
+	@echo
+	@sed 's/^/    /' fixtures/demo/publish-summary.md
 
 lint: deps
 	@scripts/lint
 
+# make format formats the lines changed since HEAD (git clang-format):
+# the tree as committed is the reference, so a clean tree stays clean
+# (issue 24: Debian's clang-format would rewrite files nobody touched).
+# make format-all reformats every file.
 format:
+	@git clang-format --binary clang-format --force -q HEAD -- $(SRC) $(HDR) \
+		tests/unit/*.c tests/unit/*.h tests/fuzz/*.c tests/cmark/*.c \
+		tests/cmark/*.h tests/*.c || true
+
+format-all:
 	clang-format -i $(SRC) $(HDR) tests/unit/*.c tests/unit/*.h \
 		tests/fuzz/*.c tests/cmark/*.c tests/cmark/*.h tests/*.c
 
+# make fuzz leaves the tree clean (issue 24); make fuzz-keep merges what
+# adds coverage into tests/fuzz/corpus, to be committed.
 fuzz: deps
-	@scripts/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+	@FUZZ_KEEP=0 scripts/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+fuzz-keep: deps
+	@FUZZ_KEEP=1 scripts/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 bench: deps
 	@scripts/bench

@@ -24,7 +24,7 @@ ACTION_FILES = action.yml $(wildcard .github/workflows/*.yml) $(wildcard example
 
 .PHONY: test-actions release-checksum
 
-test-actions: deps-test $(BIN)
+test-actions: deps-node $(BIN)
 	@tests/peers/ensure.sh
 	@mkdir -p build
 	@AGENTIC_APPLY_BIN="$(abspath $(BIN))" node --test --test-concurrency=2 tests/actions/ \

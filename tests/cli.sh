@@ -187,6 +187,28 @@ stderr_has "--repo with --snapshot" "gate: --repo cannot be used with --snapshot
 expect "--repos with --snapshot" 2 "$bin" sweep --snapshot "$demo" --repos lf/svc,a/b
 stderr_has "--repos with --snapshot" "sweep: --repos cannot be used with --snapshot"
 if grep -q "is not OWNER/NAME" "$tmp/err"; then bad "--repos with --snapshot: blamed the name"; else ok; fi
+# --pr OWNER/NAME#N with --snapshot: the snapshot's repository or an error
+# naming both; never "--repo" when --repo was not typed (issue 24).
+expect "--pr OWNER/NAME#N with --snapshot" 0 "$bin" review-plan --snapshot "$demo" --pr lf/member-service#42
+expect "--pr another repo with --snapshot" 2 "$bin" review-plan --snapshot "$demo" --pr https://github.com/a/b/pull/42
+stderr_has "--pr another repo with --snapshot" "--pr names a/b, but the snapshot is lf/member-service"
+# publish --snapshot F: nothing reads the event; a hand-written one may lack it.
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d.pop("event"); print(json.dumps(d))' "$demo" >"$tmp/noevent.json"
+expect "publish --snapshot without an event" 0 "$bin" review-plan --snapshot "$tmp/noevent.json" --pr 42
+expect "run --snapshot still needs its event" 2 "$bin" replay "$tmp/noevent.json"
+stderr_has "run --snapshot still needs its event" "event: missing"
+# Issue 24: a round id naming someone else's status says whose it is.
+expect "R4 names the stamp's poster" 1 "$bin" replay fixtures/036-check-r4-untrusted-stamp.json
+stderr_has "R4 names the stamp's poster" "status 1003 on this head was posted by dev1, not the trusted login"
+# Issue 24: near misses are named.
+expect "--dryrun: did you mean" 2 "$bin" gate --snapshot "$demo" --pr 42 --dryrun
+stderr_has "--dryrun: did you mean" "gate: unknown option '--dryrun' (did you mean --dry-run?)"
+printf '<!-- agentic:check v1 -->\nround: 1001\nhead: 47bceea\nclean: true\nthreads:\n' >"$tmp/shorthead.md"
+expect "lint: a short head" 1 "$bin" lint "$tmp/shorthead.md"
+stdout_has "lint: a short head" 'line 3: head: "47bceea" is not a full 40-hex SHA'
+expect "sweep --dry-run --state says it saves nothing" 0 "$bin" sweep --snapshot fixtures/150-sweep-mixed.json --dry-run --state "$tmp/dry-state.json"
+stderr_has "sweep --dry-run --state says it saves nothing" "was read, not saved"
+if [ ! -e "$tmp/dry-state.json" ]; then ok; else bad "sweep --dry-run --state wrote the state"; fi
 expect "--pr 0 names its command" 2 "$bin" gate --snapshot "$demo" --pr 0
 stderr_has "--pr 0 names its command" "gate: --pr: '0' is not a number"
 

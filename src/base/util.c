@@ -318,3 +318,41 @@ bool ref_name_valid(const char *s)
 			return false;
 	return true;
 }
+
+/* Edit distance of two short names, case, "-" and "_" folded. */
+size_t name_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j, row[64], prev, tmp;
+
+	if (la >= 63 || lb >= 63)
+		return SIZE_MAX;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			int ca = a[i - 1] == '-'
+			             ? '_'
+			             : to_lower((unsigned char)a[i - 1]);
+			int cb = b[j - 1] == '-'
+			             ? '_'
+			             : to_lower((unsigned char)b[j - 1]);
+			size_t best = prev + (ca != cb);
+
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			tmp = row[j];
+			row[j] = best;
+			prev = tmp;
+		}
+	}
+	return row[lb];
+}
+
+bool name_near(size_t d, const char *known)
+{
+	return d <= 1 + strlen(known) / 4;
+}

@@ -126,4 +126,10 @@ bool ref_name_valid(const char *s);
  */
 int parse_decimal(int64_t *out, const char *s, size_t len, int64_t max);
 
+/* The edit distance of two short names, case folded and "-" read as "_"
+ * (SIZE_MAX past 62 bytes): what "did you mean" messages rank by. */
+size_t name_distance(const char *a, const char *b);
+/* A few edits, fewer for short names: "did you mean", not a guess. */
+bool name_near(size_t d, const char *known);
+
 #endif

@@ -256,7 +256,9 @@ static int combinations(const struct cli *c)
 		log_error("%s: %s needs --watch", c->command, alone);
 		return -1;
 	}
-	if (c->snapshot && (c->repo || c->repos)) {
+	/* --pr OWNER/NAME#N sets c->repo too: checked against the
+	 * snapshot's repository when it loads (session_open). */
+	if (c->snapshot && ((c->repo && c->repo != c->pr_repo) || c->repos)) {
 		log_error("%s: %s cannot be used with --snapshot (the snapshot "
 			  "names its repository)", c->command,
 			  c->repo ? "--repo" : "--repos");
@@ -279,6 +281,29 @@ static size_t find_option(const char *a, size_t len, unsigned allowed)
 			first = k;
 	}
 	return first;
+}
+
+/* The option of this command a mistyped one is a few edits from. */
+static const char *nearest_option(const char *a, size_t len, unsigned allowed)
+{
+	const char *best = NULL;
+	char typed[64];
+	size_t k, d, bestd = SIZE_MAX;
+
+	if (len >= sizeof(typed))
+		return NULL;
+	memcpy(typed, a, len);
+	typed[len] = '\0';
+	for (k = 0; k < ARRAY_SIZE(options); k++) {
+		if (!(allowed & options[k].bit))
+			continue;
+		d = name_distance(typed, options[k].name);
+		if (d < bestd) {
+			bestd = d;
+			best = options[k].name;
+		}
+	}
+	return best && name_near(bestd, best) ? best : NULL;
 }
 
 int cli_parse(struct cli *c, int argc, char **argv, unsigned allowed,
@@ -320,9 +345,17 @@ int cli_parse(struct cli *c, int argc, char **argv, unsigned allowed,
 		 * first of that name (for the message). */
 		k = find_option(a, len, allowed);
 		if (k == ARRAY_SIZE(options)) {
-			log_error("%s: unknown option '%.*s' (agentic-apply "
-				  "help %s lists its options)", c->command,
-				  (int)len, a, c->command);
+			const char *near = nearest_option(a, len, allowed);
+
+			if (near)
+				log_error("%s: unknown option '%.*s' (did you "
+				          "mean %s?)",
+				          c->command, (int)len, a, near);
+			else
+				log_error("%s: unknown option '%.*s' "
+				          "(agentic-apply help %s lists its "
+				          "options)",
+				          c->command, (int)len, a, c->command);
 			return -1;
 		}
 		if (!(allowed & options[k].bit)) {

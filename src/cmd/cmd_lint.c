@@ -77,6 +77,49 @@ static void problem(struct lint *l, const char *what)
 		say(l, 0, "PROBLEM: %s", what);
 }
 
+/*
+ * No head line apply reads: say which line looks like one and why it is
+ * not (issue 24: "head: 47bceea" is a short SHA, not a missing line).
+ */
+static void lint_no_head(struct lint *l, size_t block_line)
+{
+	struct buf why = BUF_INIT(BUF_MAX_SMALL);
+	size_t no = 1, i = 0;
+
+	while (i < l->len) {
+		const char *nl = memchr(l->text + i, '\n', l->len - i);
+		size_t end = nl ? (size_t)(nl - l->text) : l->len, k = i;
+
+		while (k < end && (l->text[k] == ' ' || l->text[k] == '\t'))
+			k++;
+		if (no > block_line && end - k >= 5 &&
+		    mem_eq_nocase(l->text + k, 5, "head:")) {
+			struct mview v = {l->text + k + 5, end - k - 5};
+
+			while (v.n && (v.p[0] == ' ' || v.p[0] == '\t')) {
+				v.p++;
+				v.n--;
+			}
+			while (v.n &&
+			       (v.p[v.n - 1] == ' ' || v.p[v.n - 1] == '\t' ||
+			        v.p[v.n - 1] == '\r'))
+				v.n--;
+			buf_setf(&why,
+			         "line %zu: head: \"%.*s\" is not a full "
+			         "40-hex SHA: apply refuses it (R1)",
+			         no, (int)(v.n > 60 ? 60 : v.n), v.p);
+			problem(l, why.ptr);
+			buf_release(&why);
+			return;
+		}
+		i = end + 1;
+		no++;
+	}
+	buf_release(&why);
+	problem(l, "no \"head: <40 hex>\" line in the block: apply refuses "
+	           "it (R1)");
+}
+
 static const char *nh_kind_name(enum nh_line_kind k, struct mview v)
 {
 	switch (k) {
@@ -379,8 +422,7 @@ static void lint_check(struct lint *l)
 				 "and apply refuses it (R1)",
 			      c->block_line, c->second_line);
 	if (!c->has_head)
-		problem(l, "no \"head: <40 hex>\" line in the block: apply "
-			   "refuses it (R1)");
+		lint_no_head(l, c->block_line);
 	else if (c->head_conflict)
 		lint_conflict(l, "two head: lines name different commits: apply "
 				 "refuses it (R1)",

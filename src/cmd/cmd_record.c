@@ -163,7 +163,9 @@ static int record(struct session *s, const struct cli *c)
 			 (long long)c->pr);
 		snap.event_payload = buf_detach(&payload, NULL);
 		if ((code = record_pull(s, &snap, c->pr)) < 0) {
-			code = code == AA_ENOTFOUND ? EXIT_USAGE : EXIT_API;
+			code = code == AA_ENOTFOUND || s->gh->no_repo
+				       ? EXIT_USAGE
+				       : EXIT_API;
 			goto out;
 		}
 		code = EXIT_API;

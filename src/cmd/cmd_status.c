@@ -215,7 +215,8 @@ int cmd_status(int argc, char **argv)
 	} else if ((error = fingerprint(&s, c.pr, &fp, &line)) < 0) {
 		log_error("status: PR #%lld: %s", (long long)c.pr,
 			  error == AA_ENOTFOUND ? "not found" : s.gh->error.ptr);
-		code = error == AA_ENOTFOUND ? EXIT_USAGE : EXIT_API;
+		code = error == AA_ENOTFOUND || s.gh->no_repo ? EXIT_USAGE
+							       : EXIT_API;
 	} else {
 		say(line.ptr);
 	}

@@ -504,6 +504,8 @@ int env_load(struct env_config *e, struct policy *p, struct buf *err)
 	e->event_path = env("GITHUB_EVENT_PATH");
 	e->step_summary = env("GITHUB_STEP_SUMMARY");
 	e->server_url = env("GITHUB_SERVER_URL");
+	e->action_repo = env("GITHUB_ACTION_REPOSITORY");
+	e->action_ref = env("GITHUB_ACTION_REF");
 	e->output = env("GITHUB_OUTPUT");
 	e->ca_file = env("SSL_CERT_FILE");
 	e->ca_path = env("SSL_CERT_DIR");

@@ -29,6 +29,8 @@ struct env_config {
 	const char *step_summary; /* GITHUB_STEP_SUMMARY */
 	const char *output;       /* GITHUB_OUTPUT */
 	const char *server_url;   /* GITHUB_SERVER_URL: links in the summary */
+	const char *action_repo;  /* GITHUB_ACTION_REPOSITORY: rule links */
+	const char *action_ref;   /* GITHUB_ACTION_REF */
 	const char *ca_file;      /* SSL_CERT_FILE */
 	const char *ca_path;      /* SSL_CERT_DIR (default /etc/ssl/certs) */
 	long timeout_s;           /* AGENTIC_HTTP_TIMEOUT (30) */

@@ -92,15 +92,16 @@ static int open_live(struct session *s, const struct cli *c, struct buf *err)
 	return github_live_new(&s->gh, &lc, &s->policy, err);
 }
 
-static int open_offline(struct session *s, const char *path, bool *malformed,
-			struct buf *err)
+static int open_offline(struct session *s, const char *path, unsigned flags,
+			bool *malformed, struct buf *err)
 {
 	struct buf text = BUF_INIT(SNAP_MAX_BYTES);
 	int error;
 
 	error = file_read(&text, path, err);
 	if (error == AA_OK)
-		error = snapshot_from_json(&s->snap, text.ptr, text.len, err);
+		error = snapshot_from_json_flags(&s->snap, text.ptr, text.len,
+						 flags, err);
 	buf_release(&text);
 	if (error < 0 ||
 	    snapshot_apply_config(&s->snap, &s->policy, err) < 0) {
@@ -227,8 +228,21 @@ int session_open(struct session *s, const struct cli *c, const char *snapshot,
 	memset(s, 0, sizeof(*s));
 	*malformed = false;
 	policy_init(&s->policy);
-	error = path ? open_offline(s, path, malformed, &err)
-		     : open_live(s, c, &err);
+	if (path)
+		error = open_offline(s, path, !snapshot && strcmp(c->command, "run")
+							  ? SNAP_EVENT_OPTIONAL
+							  : 0,
+				     malformed, &err);
+	else
+		error = open_live(s, c, &err);
+	if (!error && path && c->pr_repo[0] &&
+	    !str_eq_nocase(c->pr_repo, s->snap.repository)) {
+		/* --pr OWNER/NAME#N names the snapshot's repository or none. */
+		buf_setf(&err, "--pr names %s, but the snapshot is %s",
+			 c->pr_repo, s->snap.repository);
+		*malformed = false;
+		error = AA_EUSAGE;
+	}
 	if (error < 0) {
 		if (path)
 			log_error("snapshot '%s': %s", path, err.ptr);
@@ -257,6 +271,16 @@ int session_open(struct session *s, const struct cli *c, const char *snapshot,
 					       ? s->env.server_url
 					       : "https://github.com");
 	s->report.repository = xstrdup_or_null(s->repository);
+	if (!s->offline && s->env.action_repo && s->env.action_ref &&
+	    repo_name_valid(s->env.action_repo) &&
+	    ref_name_valid(s->env.action_ref)) {
+		/* The action's own docs, at the version that runs. */
+		struct buf u = BUF_INIT(BUF_MAX_SMALL);
+
+		buf_addf(&u, "%s/%s/blob/%s/docs", s->report.server_url,
+			 s->env.action_repo, s->env.action_ref);
+		s->report.docs_url = buf_detach(&u, NULL);
+	}
 	engine_init(&s->engine, s->gh, &s->policy, s->repository, &s->report);
 	s->engine.deadline = s->gh->ops->now(s->gh) +
 			     s->policy.deadline * 1000;
@@ -415,9 +439,25 @@ static void print_stats(struct session *s)
 int session_close(struct session *s, bool json)
 {
 	struct buf out = BUF_INIT(BUF_MAX_DOC);
+	struct github *gh = s->gh;
 	size_t i;
 	int code;
 
+	while (gh && github_dryrun_inner(gh))
+		gh = github_dryrun_inner(gh);
+	if (gh && gh->no_repo) {
+		/* A typo in --repo is not a GitHub failure: no retry fixes it. */
+		report_note(&s->report, NOTE_ERROR,
+			    "a repository was not found: it does not exist, or "
+			    "the token cannot see it (check --repo, --repos or "
+			    "GITHUB_REPOSITORY)");
+		report_merge_exit(&s->report, EXIT_USAGE);
+	}
+	if (s->state_path && s->dry_run)
+		report_note(&s->report, NOTE_NOTICE,
+		            "--dry-run: the sweep state '%s' was read, not "
+		            "saved",
+		            s->state_path);
 	for (i = 0; i < s->report.nnotes; i++)
 		log_note(s->report.notes[i].level, s->report.notes[i].text);
 	s->report.sweep = s->sweep || (s->report.event &&
@@ -442,10 +482,6 @@ int session_close(struct session *s, bool json)
 	if (s->state_path && !s->dry_run)
 		save_state(s);
 	if (s->offline && s->env.stats) {
-		struct github *gh = s->gh;
-
-		while (gh && github_dryrun_inner(gh))
-			gh = github_dryrun_inner(gh);
 		fputs(s->trace.ptr, stderr);
 		fprintf(stderr, "agentic-apply: stats: calls=%lld\n",
 			(long long)github_world_calls(gh));

@@ -231,6 +231,43 @@ static bool refused_early(struct apply_check *c, int64_t pr,
 }
 
 /*
+ * Issue 24: a round id that names a status of this head which is not a
+ * trusted round stamp says so, and why, instead of reading as if it were
+ * absent.
+ */
+static void stamp_not_ours(struct buf *why, const struct apply_check_input *in,
+			   int64_t id)
+{
+	const struct snap_statuses *lists[2] = {in->statuses, in->history};
+	size_t i, k;
+
+	for (i = 0; i < ARRAY_SIZE(lists); i++) {
+		if (!lists[i])
+			continue;
+		for (k = 0; k < lists[i]->n; k++) {
+			const struct snap_status *st = &lists[i]->v[k];
+
+			if (st->id != id)
+				continue;
+			if (!stamp_trusted(st, in->policy))
+				buf_addf(why, "; status %lld on this head was "
+					      "posted by %s, not the trusted "
+					      "login",
+					 (long long)id,
+					 st->creator ? st->creator
+						     : "an unknown account");
+			else
+				buf_addf(why, "; status %lld on this head is "
+					      "not a round stamp of PR #%lld "
+					      "(context %s)",
+					 (long long)id, (long long)in->pr,
+					 st->context);
+			return;
+		}
+	}
+}
+
+/*
  * R4: round: is the newest trusted round stamp of (head, N). An older
  * round of the same head and PR lost a race to a push or a retarget (A9);
  * telling it apart needs the whole status history. Returns true when the
@@ -268,6 +305,7 @@ static bool round_holds(struct apply_check *c,
 			buf_setf(&why, "no trusted round stamp of PR #%lld on "
 				       "%.7s",
 				 (long long)in->pr, k->head);
+		stamp_not_ours(&why, in, k->round);
 		refuse(c, in->pr, "R4", why.ptr, false);
 	}
 	buf_release(&why);

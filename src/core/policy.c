@@ -148,7 +148,10 @@ static int set_bool(bool *dst, const char *key, const char *value,
 		   str_eq_nocase(value, "no") || !*value) {
 		*dst = false;
 	} else {
-		buf_setf(err, "config %s: expected true or false", key);
+		buf_setf(err,
+		         "config %s: expected true or false (yes, no, "
+		         "1, 0 and empty are read too)",
+		         key);
 		return AA_EUSAGE;
 	}
 	return AA_OK;
@@ -472,47 +475,17 @@ void policy_bases_describe(const struct policy *p, const char *default_branch,
 	buf_adds(out, "\"");
 }
 
-/* Edit distance of two short names, case, "-" and "_" folded. */
-static size_t distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), i, j, row[64], prev, tmp;
-
-	if (la >= 63 || lb >= 63)
-		return SIZE_MAX;
-	for (j = 0; j <= lb; j++)
-		row[j] = j;
-	for (i = 1; i <= la; i++) {
-		prev = row[0];
-		row[0] = i;
-		for (j = 1; j <= lb; j++) {
-			int ca = a[i - 1] == '-' ? '_' : to_lower((unsigned char)a[i - 1]);
-			int cb = b[j - 1] == '-' ? '_' : to_lower((unsigned char)b[j - 1]);
-			size_t best = prev + (ca != cb);
-
-			if (row[j] + 1 < best)
-				best = row[j] + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			tmp = row[j];
-			row[j] = best;
-			prev = tmp;
-		}
-	}
-	return row[lb];
-}
-
 const char *policy_nearest_key(const char *name)
 {
 	const char *best = NULL;
 	size_t i, d, bestd = SIZE_MAX;
 
 	for (i = 0; policy_keys[i]; i++) {
-		d = distance(name, policy_keys[i]);
+		d = name_distance(name, policy_keys[i]);
 		if (d < bestd) {
 			bestd = d;
 			best = policy_keys[i];
 		}
 	}
-	/* A few edits, fewer for short names: "did you mean", not a guess. */
-	return best && bestd <= 1 + strlen(best) / 4 ? best : NULL;
+	return best && name_near(bestd, best) ? best : NULL;
 }

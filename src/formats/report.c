@@ -49,6 +49,7 @@ void report_release(struct report *r)
 
 	free(r->event);
 	free(r->server_url);
+	free(r->docs_url);
 	free(r->repository);
 	for (i = 0; i < r->nsteps; i++)
 		step_release(&r->steps[i]);

@@ -111,6 +111,9 @@ struct report {
 	/* For links in the summary: the web server ("https://github.com")
 	 * and OWNER/NAME; NULL: no links. */
 	char *server_url;
+	/* https://SERVER/OWNER/NAME/blob/REF/docs of the running action, or
+	 * NULL: where the step summary's rule codes link to. */
+	char *docs_url;
 	char *repository;
 	struct report_step *steps;
 	size_t nsteps, asteps;
@@ -148,6 +151,9 @@ void report_note(struct report *r, enum note_level level, const char *fmt, ...)
 
 /* SNAPSHOT.md §3, pretty-printed. */
 void report_to_json(const struct report *r, struct buf *out);
+/* The page of docs/rules/ (no ".md") that defines a rule code, or NULL. */
+const char *summary_rule_page(const char *code);
+
 /*
  * The human summary (summary.c): a heading per PR that says what happened
  * and why, the four conditions as a table, what was written (or, in a dry

@@ -572,6 +572,12 @@ static int check_unique(const struct snapshot *s, struct buf *err)
 int snapshot_from_json(struct snapshot *s, const char *text, size_t len,
 		       struct buf *err)
 {
+	return snapshot_from_json_flags(s, text, len, 0, err);
+}
+
+int snapshot_from_json_flags(struct snapshot *s, const char *text, size_t len,
+			     unsigned flags, struct buf *err)
+{
 	struct buf path = BUF_INIT(BUF_MAX_SMALL);
 	const cJSON *ev, *payload = NULL, *arr, *obj;
 	cJSON *root = NULL;
@@ -602,10 +608,13 @@ int snapshot_from_json(struct snapshot *s, const char *text, size_t len,
 		     JOPT | JNULL, err) ||
 	    jget_time(&s->now, root, "", "now", JOPT | JNULL, err) ||
 	    snapshot_load_command(s, root, err) ||
-	    jget_obj(&ev, root, "", "event", s->command ? JOPT | JNULL : 0,
+	    jget_obj(&ev, root, "", "event",
+		     s->command || (flags & SNAP_EVENT_OPTIONAL) ? JOPT | JNULL
+								 : 0,
 		     err))
 		goto out;
-	/* PUBLISH §8: with a command the event may be omitted. */
+	/* PUBLISH §8: with a command the event may be omitted (and for
+	 * `publish --snapshot F`, which never reads it). */
 	if (!ev)
 		s->event_name = xstrdup("workflow_dispatch");
 	else if (jget_str(&s->event_name, ev, "event", "name", 0, err) ||

@@ -20,6 +20,13 @@
 int snapshot_from_json(struct snapshot *s, const char *text, size_t len,
 		       struct buf *err);
 
+/* snapshot_from_json() with flags: SNAP_EVENT_OPTIONAL for a snapshot a
+ * command other than replay and run acts on (`publish --snapshot F`):
+ * nothing reads its event, so a hand-written one may leave it out. */
+#define SNAP_EVENT_OPTIONAL 1u
+int snapshot_from_json_flags(struct snapshot *s, const char *text, size_t len,
+			     unsigned flags, struct buf *err);
+
 /* "publish", "review-plan", "review-local" (PUBLISH §8). */
 const char *snapshot_command_name(enum snap_command_name n);
 

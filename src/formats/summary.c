@@ -211,6 +211,74 @@ static const char *in_words(const char *reason)
 	return reason;
 }
 
+/* The page of docs/rules/ that defines a rule code (R4, T2, A11, …), or
+ * NULL (tests/docs/refs.sh checks every answer against the pages). */
+const char *summary_rule_page(const char *code)
+{
+	static const struct {
+		const char *code, *page;
+	} a[] = {
+		{"A1", "gate"},      {"A2", "verdicts"}, {"A3", "verdicts"},
+		{"A4", "verdicts"},  {"A5", "trust"},    {"A6", "sweep"},
+		{"A7", "conduct"},   {"A8", "conduct"},  {"A9", "rounds"},
+		{"A10", "gate"},     {"A11", "verdicts"}, {"A12", "verdicts"},
+		{"A13", "gate"},     {"B1", "trust"},
+	};
+	size_t i;
+
+	switch (code[0]) {
+	case 'R':
+		return "rounds";
+	case 'T':
+	case 'U':
+		return "trust";
+	case 'A':
+	case 'B':
+		for (i = 0; i < ARRAY_SIZE(a); i++)
+			if (strcmp(code, a[i].code) == 0)
+				return a[i].page;
+		return code[0] == 'B' ? "publish" : NULL;
+	case 'I':
+	case 'M':
+	case 'H':
+	case 'W':
+	case 'X':
+		return "publish";
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * A reason in words, then the rule it applies as a link to the paragraph
+ * that defines it (issue 24): " ([R4](…/docs/rules/rounds.md#r4))" in an
+ * Action, " (R4, docs/rules/rounds.md#r4)" elsewhere.
+ */
+static void md_reason(struct buf *out, const struct report *r,
+		      const char *reason)
+{
+	const char *words = in_words(reason), *page;
+	char code[8], anchor[8];
+	size_t i;
+
+	md_text(out, words);
+	if (words == reason)
+		return;
+	memcpy(code, reason, 2);
+	code[2] = '\0';
+	page = summary_rule_page(code);
+	if (!page)
+		return;
+	for (i = 0; i < 3; i++)
+		anchor[i] = (char)to_lower((unsigned char)code[i]);
+	if (r->docs_url && url_ok(r->docs_url))
+		buf_addf(out, " ([%s](%s/rules/%s.md#%s))", code, r->docs_url,
+			 page, anchor);
+	else
+		buf_addf(out, " (%s, docs/rules/%s.md#%s)", code, page,
+			 anchor);
+}
+
 /* The pr-review steps (PUBLISH §9) in words. */
 static const char *review_outcome_words(const struct report *r,
 					const struct report_step *s)
@@ -347,7 +415,7 @@ static void md_step(struct buf *out, const struct report *r,
 		md_head(out, r, s);
 	if (extra) {
 		buf_adds(out, " — ");
-		md_text(out, in_words(extra));
+		md_reason(out, r, extra);
 	}
 	buf_adds(out, "\n\n");
 	if (s->kind == STEP_GATE && s->has_conditions)
@@ -357,7 +425,7 @@ static void md_step(struct buf *out, const struct report *r,
 		if (s->reasons[i] == extra || in_table(s, s->reasons[i]))
 			continue;
 		buf_adds(out, "- ");
-		md_text(out, in_words(s->reasons[i]));
+		md_reason(out, r, s->reasons[i]);
 		buf_adds(out, "\n");
 		listed = true;
 	}
@@ -376,7 +444,7 @@ static void md_step_line(struct buf *out, const struct report *r,
 	buf_addf(out, ": %s", outcome_words(r, s));
 	for (i = 0; i < s->nreasons; i++) {
 		buf_adds(out, i ? "; " : " — ");
-		md_text(out, in_words(s->reasons[i]));
+		md_reason(out, r, s->reasons[i]);
 	}
 	buf_adds(out, "\n");
 }

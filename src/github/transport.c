@@ -32,6 +32,19 @@ static bool missing_pull(const cJSON *e)
 	       strcmp(p1->valuestring, "pullRequest") == 0;
 }
 
+/* A NOT_FOUND error on `repository` itself: the repository does not exist
+ * or the token cannot see it, a usage error no retry fixes. */
+static bool missing_repo(const cJSON *e)
+{
+	const cJSON *type = cJSON_GetObjectItemCaseSensitive(e, "type");
+	const cJSON *path = cJSON_GetObjectItemCaseSensitive(e, "path");
+	const cJSON *p0 = cJSON_GetArrayItem(path, 0);
+
+	return cJSON_IsString(type) && strcmp(type->valuestring, "NOT_FOUND") == 0 &&
+	       cJSON_GetArraySize(path) == 1 && cJSON_IsString(p0) &&
+	       strcmp(p0->valuestring, "repository") == 0;
+}
+
 /*
  * POST a GraphQL document. On success *root is the parsed answer and
  * *data its "data" object. AA_ENOTFOUND when GitHub says the pull request
@@ -105,6 +118,14 @@ int gql_as(struct live *l, enum gql_kind kind, const char *query,
 			if (missing_pull(e)) {
 				error = AA_ENOTFOUND;
 				buf_setf(&l->gh.error, "pull request not found");
+				goto out;
+			}
+		cJSON_ArrayForEach(e, errors)
+			if (missing_repo(e)) {
+				l->gh.no_repo = true;
+				buf_setf(&l->gh.error,
+					 "the repository does not exist, or "
+					 "the token cannot see it");
 				goto out;
 			}
 		/* Any other error fails the read, even with partial data. */

@@ -197,6 +197,9 @@ struct github {
 	 * read, retry or wait goes past it; a read cut off by it fails. Set
 	 * it with github_set_deadline(). */
 	int64_t deadline;
+	/* GitHub said the repository does not exist or is not visible: the
+	 * run ends as a usage error (exit 2), whatever else failed. */
+	bool no_repo;
 };
 
 /* Release a gh_pull's contents. */

@@ -261,3 +261,26 @@ describe('A6: status --watch', () => {
     assert.doesNotMatch(r.stderr, /deadline|poll-error/);
   });
 });
+
+// Issue 24: a misspelled repository is a usage error (exit 2) that says so,
+// never "a GitHub call failed" (exit 3, which a retry would not fix).
+describe('a repository that does not exist is a usage error', () => {
+  let hub;
+  before(async () => {
+    hub = await Hub.start();
+  });
+  after(async () => {
+    await hub?.stop();
+  });
+
+  for (const command of [['gate', '--pr', '7', '--json'], ['sweep', '--json'], ['run', '--json'], ['review-plan', '--pr', '7'], ['status', '--pr', '7'], ['record', '--pr', '7', '--out', '/dev/null']]) {
+    it(`${command[0]} on lf/nope: exit 2, named, nothing written`, async () => {
+      const fx = structuredClone(fixture('050-gate-all-hold-approve'));
+      await hub.load(fx.snapshot);
+      const r = await runLive(fx.snapshot, hub, { command, env: { GITHUB_REPOSITORY: 'lf/nope' } });
+      assert.equal(r.code, 2, r.stderr.slice(-600));
+      assert.match(r.stderr, /does not exist, or the token cannot see it/);
+      assert.ok(!(await hub.log()).some(isWrite), 'nothing written');
+    });
+  }
+});

@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 
+#include "base/file.h"
 #include "base/json.h"
 #include "formats/report.h"
 
@@ -682,10 +683,17 @@ static void test_report__markdown_heading_names_cause(void **state)
 	report_to_markdown(&r, &out);
 	assert_non_null(strstr(out.ptr, "### PR #7: not approved — the PR is a "
 					"draft\n"));
-	/* codes stay in the JSON; people read words */
+	/* words first; the code after them, where its rule is defined */
 	assert_non_null(strstr(out.ptr, "verdict refused — round 998 was "
-					"superseded by round 1001\n"));
-	assert_null(strstr(out.ptr, "R4"));
+					"superseded by round 1001 (R4, "
+					"docs/rules/rounds.md#r4)\n"));
+	assert_null(strstr(out.ptr, "R4:"));
+	buf_reset(&out);
+	r.docs_url = xstrdup("https://github.com/o/agentic-apply/blob/v1/docs");
+	report_to_markdown(&r, &out);
+	assert_non_null(strstr(out.ptr, "superseded by round 1001 ([R4]("
+					"https://github.com/o/agentic-apply/"
+					"blob/v1/docs/rules/rounds.md#r4))\n"));
 	report_release(&r);
 	buf_release(&out);
 }
@@ -757,6 +765,44 @@ static void test_report__markdown_sweep_overview_size(void **state)
 	buf_release(&out);
 }
 
+/* Every rule code a reason may start with links to a page of docs/rules/
+ * that defines it under that anchor (issue 24). */
+static void test_report__rule_pages_define_their_codes(void **state)
+{
+	static const char *const codes[] = {
+	    "R1", "R2", "R3", "R4", "T1", "T2", "T3", "T4", "A1", "A2",
+	    "A3", "A4", "A5", "A6", "A7", "A8", "A9", "A10", "A11", "A12",
+	    "A13", "B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8", "U1",
+	    "U2", "U3", "U4", "U5", "U6", "W1", "W5", "I5", "M1", "H3"};
+	size_t i, k;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(codes); i++) {
+		struct buf path = BUF_INIT(BUF_MAX_SMALL);
+		struct buf text = BUF_INIT(BUF_MAX_DOC);
+		struct buf err = BUF_INIT(BUF_MAX_SMALL);
+		struct buf anchor = BUF_INIT(BUF_MAX_SMALL);
+		const char *page = summary_rule_page(codes[i]);
+
+		assert_non_null(page);
+		buf_addf(&path, "docs/rules/%s.md", page);
+		assert_int_equal(file_read(&text, path.ptr, &err), 0);
+		buf_adds(&anchor, "<a id=\"");
+		for (k = 0; codes[i][k]; k++)
+			buf_addf(&anchor, "%c",
+				 to_lower((unsigned char)codes[i][k]));
+		buf_adds(&anchor, "\">");
+		if (!strstr(text.ptr, anchor.ptr))
+			fail_msg("%s: %s has no %s", codes[i], path.ptr,
+				 anchor.ptr);
+		buf_release(&path);
+		buf_release(&text);
+		buf_release(&err);
+		buf_release(&anchor);
+	}
+	assert_null(summary_rule_page("N7"));
+}
+
 static void test_report__markdown_links_only_safe_urls(void **state)
 {
 	static const struct {
@@ -817,6 +863,7 @@ int main(void)
 	    cmocka_unit_test(test_report__markdown_nothing_says_why),
 	    cmocka_unit_test(test_report__markdown_sweep_overview_size),
 	    cmocka_unit_test(test_report__markdown_links_only_safe_urls),
+	    cmocka_unit_test(test_report__rule_pages_define_their_codes),
 	};
 
 	return cmocka_run_group_tests_name("report", tests, NULL, NULL);
