@@ -4,7 +4,13 @@
 #                   what is missing and how to install it, installs nothing)
 #   make check      install what the tests need, then every test: unit,
 #                   fixtures, fuzz corpora, cmark-gfm differential, sanitizers,
-#                   lint
+#                   lint, two suites at a time, with each suite's time at the
+#                   end (tests/README.md)
+#   make check-full everything make check runs, the whole torture matrix under
+#                   the sanitizers, the static binary and reproducible dist,
+#                   fuzz campaigns (nightly in CI, and before a release)
+#   make mutants    plant faults one at a time; make check must fail on each
+#                   (tests/mutants/)
 #   make demo       install what the build needs, build, replay the bundled examples
 #   make dist       the release binary, reproducibly (mk/dist.mk)
 #   make lint       clang-tidy, cppcheck, banned functions
@@ -60,8 +66,7 @@ endif
 .PHONY: all check demo lint format format-all fuzz fuzz-keep bench clean deps deps-test deps-node install-deps \
 	install-deps-test test-make test-unit \
 	test-fixtures test-corpora test-cmark test-cli test-docs test-fakehub test-live \
-	test-torture \
-	sanitize-check
+	test-torture sanitize-check sanitize-check-full mutants
 
 all: $(BIN)
 
@@ -74,6 +79,32 @@ $(BIN): $(BUILD)/obj/cmd/main.o $(LIB_OBJ)
 	@$(if $(Q),echo "  LINK    $@",:)
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
 
+# The offline build: the same objects, with tests/offline/http_none.c (every
+# call aborts) in place of the libcurl layer. Replay never reaches that
+# layer; without libcurl and the ~30 libraries it pulls the program starts
+# in a third of the time: the torture's replays run it (tests/README.md).
+OFFLINE_BIN := $(BUILD)/offline/agentic-apply
+OFFLINE_LIBS := $(shell $(PKG_CONFIG) --libs libcjson openssl 2>/dev/null) -lm
+
+$(BUILD)/obj/offline/http_none.o: tests/offline/http_none.c $(HDR) | deps
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<",:)
+	$(Q)$(CC) $(CFLAGS_ALL) -Isrc -c $< -o $@
+
+$(OFFLINE_BIN): $(BUILD)/obj/cmd/main.o \
+		$(filter-out $(BUILD)/obj/github/http.o,$(LIB_OBJ)) \
+		$(BUILD)/obj/offline/http_none.o
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  LINK    $@",:)
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(OFFLINE_LIBS)
+
+# The library objects as an archive, for test tools that need only a part
+# of them: with --as-needed they load no library they do not call (the
+# fixture checker starts twice per fixture).
+$(BUILD)/libagentic.a: $(LIB_OBJ)
+	@$(if $(Q),echo "  AR      $@",:)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
 # The test binaries link the library objects with cmocka.
 $(BUILD)/tests/test_%: tests/unit/test_%.c tests/unit/unit.h $(LIB_OBJ)
 	@mkdir -p $(@D)
@@ -82,10 +113,11 @@ $(BUILD)/tests/test_%: tests/unit/test_%.c tests/unit/unit.h $(LIB_OBJ)
 		$(LDFLAGS_ALL) -o $@ $< $(LIB_OBJ) $(LIBS) \
 		$(shell $(PKG_CONFIG) --libs cmocka)
 
-$(BUILD)/tests/fixture_check: tests/fixture_check.c $(LIB_OBJ)
+$(BUILD)/tests/fixture_check: tests/fixture_check.c $(BUILD)/libagentic.a
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LINK    $@",:)
-	$(Q)$(CC) $(CFLAGS_ALL) -Isrc $(LDFLAGS_ALL) -o $@ $< $(LIB_OBJ) $(LIBS)
+	$(Q)$(CC) $(CFLAGS_ALL) -Isrc $(LDFLAGS_ALL) -o $@ $< \
+		-Wl,--as-needed $(BUILD)/libagentic.a $(LIBS)
 
 $(BUILD)/tests/print_queries: tests/print_queries.c $(LIB_OBJ)
 	@mkdir -p $(@D)
@@ -158,9 +190,9 @@ test-make:
 test-unit: $(UNIT_BIN)
 	@tests/run-unit.sh $(UNIT_BIN)
 
-test-fixtures: $(BIN) $(BUILD)/tests/fixture_check
+test-fixtures: $(BIN) $(OFFLINE_BIN) $(BUILD)/tests/fixture_check
 	@tests/fixtures-generated.sh
-	@tests/fixtures.sh $(BIN) $(BUILD)/tests/fixture_check
+	@tests/fixtures.sh $(BIN) $(BUILD)/tests/fixture_check --again $(OFFLINE_BIN)
 
 # docs/schemas/: every fixture snapshot against snapshot.schema.json and
 # every fixture's report against report.schema.json (tests/schemas/,
@@ -179,7 +211,7 @@ test-schemas: deps-node $(BIN)
 
 # Is cmark-gfm here (with its extensions)? Asked only by the goals that
 # need it (a compile and link, so not on every make).
-ifneq ($(filter test-corpora test-cmark,$(MAKECMDGOALS)),)
+ifneq ($(filter test-corpora test-cmark check-build check-build-plain check-build-san,$(MAKECMDGOALS)),)
 CMARK_OK := $(shell $(BOOTSTRAP) --check-cmark && echo yes)
 endif
 
@@ -229,46 +261,169 @@ test-fakegitlab: deps-test
 	@tests/peers/ensure.sh
 	@tests/fakegitlab/run.sh
 
-test-live: deps-node
+# make check: the per-fixture columns (live = replay, --dry-run, Prism) over
+# a rotating share of the fixtures, 1/LIVE_SHARE and every faulted one
+# (tests/integration/lib/fixtures.mjs), every other live test whole;
+# test-live-full (check-full): every column over every fixture.
+LIVE_SHARE ?= 4
+.PHONY: test-live-full
+test-live test-live-full: deps-node
 	@mkdir -p build
-	@tests/integration/run.sh >build/test-live.log 2>&1; rc=$$?; \
-		grep -E '^# (tests|pass|fail|skipped)' build/test-live.log; \
-		[ $$rc -eq 0 ] || { grep -B2 -A30 '^not ok' build/test-live.log | head -120; exit $$rc; }
+	@LIVE_SHARE=$(if $(filter test-live-full,$@),1,$(LIVE_SHARE)) \
+		tests/integration/run.sh >build/$@.log 2>&1; rc=$$?; \
+		grep -E '^# (tests|pass|fail|skipped) [0-9]|^# [a-z -]+: [0-9]+ of [0-9]+ fixtures' build/$@.log; \
+		[ $$rc -eq 0 ] || { grep -B2 -A30 '^not ok' build/$@.log | head -120; exit $$rc; }
 
+SAN := SANITIZE=address,undefined CC=clang
+
+# The sanitizer build's unit tests, corpora and command line. Its fixture
+# replays are the torture's fault-free runs: every fixture, gate and
+# publish, with its expectation's arguments, under the same sanitizers.
 sanitize-check:
-	@SANITIZED=1 $(MAKE) SANITIZE=address,undefined CC=clang test-unit test-fixtures \
+	@SANITIZED=1 $(MAKE) --no-print-directory $(SAN) test-unit test-corpora test-cmark test-cli
+
+# check-full adds the fixtures replayed by the sanitizer build, twice, as
+# test-fixtures replays them (the torture's fault-free pass replays them once).
+sanitize-check-full:
+	@SANITIZED=1 $(MAKE) --no-print-directory $(SAN) test-unit test-fixtures \
 		test-corpora test-cmark test-cli
 
-# Fail every GitHub call of every fixture in turn (tests/torture), under
-# ASan+UBSan: never an approval on a failed read, no leak, no UB.
-test-torture:
-	@$(MAKE) --no-print-directory all
-	@$(MAKE) --no-print-directory SANITIZE=address,undefined CC=clang build/san/agentic-apply
-	@TORTURE_NO_BUILD=1 tests/torture/run.sh >build/test-torture.log 2>&1; \
-		rc=$$?; tail -n 2 build/test-torture.log; exit $$rc
+# Fail every GitHub call of every fixture in turn (tests/torture): never an
+# approval on a failed read, no leak, no UB. make check: the gate fixtures'
+# 502 and 404 columns (a "timeout" call fault is the same failure as a 502
+# to replay: port/world.c gives both AA_EAPI, only the message differs) and
+# the publish matrix, on the offline build; every fault-free run, and a
+# rotating 1/TORTURE_SAN_SHARE of the faulted runs, on the sanitizer build.
+# test-torture-full: every column, every run under the sanitizers.
+TORTURE_SAN_SHARE ?= 16
+TORTURE_BINS := $(OFFLINE_BIN) build/san/offline/agentic-apply
+TORTURE_RUN = TORTURE_NO_BUILD=1 tests/torture/run.sh
+TORTURE_LOG = >build/$@.log 2>&1; rc=$$?; \
+	if [ $$rc -eq 0 ]; then grep '^torture:' build/$@.log | tail -n 1; tail -n 1 build/$@.log; \
+	else head -n 120 build/$@.log; tail -n 30 build/$@.log; fi; exit $$rc
+
+.PHONY: test-torture-full torture-bins
+torture-bins:
+	@$(MAKE) --no-print-directory $(OFFLINE_BIN)
+	@$(MAKE) --no-print-directory $(SAN) build/san/offline/agentic-apply
+
+test-torture: torture-bins
+	@$(TORTURE_RUN) --kinds 502,404 --san-kinds '' --publish-san-kinds '' \
+		--san-share $(TORTURE_SAN_SHARE) $(TORTURE_LOG)
+
+test-torture-full: torture-bins
+	@$(TORTURE_RUN) --kinds 502,404,timeout --san-kinds 502,404,timeout \
+		--publish-san-kinds 502,404,lost,422 $(TORTURE_LOG)
+
+# make check's suites, one a line, the longest first (test-live, which also
+# waits on held-open requests, before the CPU-bound ones): tests/check.sh
+# starts them in this order, CHECK_JOBS at a time, after check-build
+# (everything they build, so that no two suites build the same file at once).
+CHECK_SUITES := \
+	test-live \
+	test-torture \
+	lint \
+	sanitize-check \
+	test-schemas \
+	test-fixtures \
+	test-cmark \
+	test-actions \
+	test-cli \
+	test-docs \
+	test-fakehub \
+	test-fakegitlab \
+	test-make \
+	test-unit \
+	test-corpora \
+	check-static
+
+# check-full: everything. The torture and the sanitizers whole, the static
+# binary and dist whatever the cache holds, fuzz campaigns of a fixed length.
+CHECK_FULL_SUITES := \
+	test-torture-full \
+	test-live-full \
+	fuzz-full \
+	lint \
+	sanitize-check-full \
+	test-static \
+	test-dist \
+	test-schemas \
+	test-fixtures \
+	test-cmark \
+	test-actions \
+	test-cli \
+	test-docs \
+	test-fakehub \
+	test-fakegitlab \
+	test-make \
+	test-unit \
+	test-corpora
+
+CHECK_JOBS ?= 2
+# The wall time make check keeps to on 2 cores (tests/README.md): a line says
+# when a run went over it.
+CHECK_BUDGET ?= 900
+CHECK_FLAGS ?=
+
+.PHONY: check-full check-build check-build-plain check-build-san check-static fuzz-full
+
+check-build: check-build-plain check-build-san
+
+# The corpus drivers check-build builds (cmark's only with libcmark-gfm).
+CHECK_FUZZ = $(filter-out $(if $(CMARK_OK),,cmark),$(FUZZ_TARGETS))
+
+check-build-plain:
+	@$(MAKE) --no-print-directory $(BIN) $(OFFLINE_BIN) $(UNIT_BIN) \
+		$(BUILD)/tests/fixture_check $(BUILD)/tests/print_queries \
+		$(CHECK_FUZZ:%=$(BUILD)/tests/replay_%) \
+		$(if $(CMARK_OK),$(BUILD)/tests/cmark_diff)
+
+check-build-san:
+	@$(MAKE) --no-print-directory $(SAN) build/san/agentic-apply \
+		build/san/offline/agentic-apply $(UNIT_BIN:build/%=build/san/%) \
+		$(CHECK_FUZZ:%=build/san/tests/replay_%) \
+		$(if $(CMARK_OK),build/san/tests/cmark_diff)
+
+# The static binary and the reproducibility of dist need OpenSSL, curl and
+# the rest built with musl (~5 minutes of 2 cores, scripts/static-build).
+# With them cached (make static) only src/ is compiled, and make check runs
+# both; without, check-full and CI's static job build them, and make check
+# says it skipped them.
+STATIC_CACHED = libs=$$(sed -n 's/^PKGS=(\(.*\))$$/\1/p' scripts/static-build); \
+	[ -n "$$libs" ] || exit 1; \
+	for p in $$libs; do ls $(STATIC_DIR)/deps/$$p-*/.done >/dev/null 2>&1 || exit 1; done
+
+check-static:
+	@if ($(STATIC_CACHED)); then \
+		$(MAKE) --no-print-directory test-static test-dist; \
+	else \
+		echo "check-static: test-static and test-dist skipped: no static libraries cached in $(STATIC_DIR)/deps (make static builds them; make check-full runs both)"; \
+	fi
+
+# Fuzz campaigns of a fixed length (FUZZ_FULL_SECONDS per target).
+FUZZ_FULL_SECONDS ?= 60
+fuzz-full: deps
+	@scripts/fuzz $(FUZZ_FULL_SECONDS) $(FUZZ_TARGETS)
 
 # Installs what is missing first; the sub-makes then find it (the pkg-config
 # flags above are read when a make starts).
 check: install-deps-test
-	$(MAKE) all
-	$(MAKE) test-unit
-	$(MAKE) test-fixtures
-	$(MAKE) test-schemas
-	$(MAKE) test-corpora
-	$(MAKE) test-cmark
-	$(MAKE) test-cli
-	$(MAKE) test-docs
-	$(MAKE) test-fakehub
-	$(MAKE) test-fakegitlab
-	$(MAKE) test-live
-	$(MAKE) test-static
-	$(MAKE) test-dist
-	$(MAKE) test-make
-	$(MAKE) test-actions
-	$(MAKE) sanitize-check
-	$(MAKE) test-torture
-	$(MAKE) lint
-	@echo "make check: all suites passed"
+	@tests/check.sh --jobs $(CHECK_JOBS) --build check-build \
+		--budget $(CHECK_BUDGET) $(CHECK_FLAGS) $(CHECK_SUITES)
+
+check-full: install-deps-test
+	@tests/check.sh --jobs $(CHECK_JOBS) --build check-build \
+		--name "make check-full" $(CHECK_FLAGS) $(CHECK_FULL_SUITES)
+
+.PHONY: check-suites
+check-suites:
+	@echo $(CHECK_SUITES)
+
+# Plant faults in the rules that matter, one at a time, in a copy of the
+# tree; make check must fail on every one (tests/mutants/, tests/README.md).
+# MUTANTS=NAME... plants only those.
+mutants: install-deps-test
+	@tests/mutants/run.sh $(MUTANTS)
 
 # Installs what is missing, then builds in a new make (see check).
 # Two offline replays, each printing its JSON report (stdout) and the human

@@ -358,6 +358,20 @@ describe('release and CI', () => {
     assert.ok(!steps(ci).some((s) => s.step.uses?.startsWith('actions/cache')), 'no cache: the ledger line comes from Debian\'s sources alone');
   });
 
+  it('ci runs make check-full nightly, and the release builds only after make check-full passed on the tag', () => {
+    assert.ok(Array.isArray(ci.on.schedule) && ci.on.schedule.length === 1 && /^\S+ \S+ \* \* \*$/.test(ci.on.schedule[0].cron), 'a daily schedule');
+    const full = ci.jobs['check-full'];
+    assert.ok(full, 'a check-full job');
+    assert.match(full.if, /github\.event_name == 'schedule'/);
+    assert.match(full.steps.map((s) => s.run ?? '').join('\n'), /^make check-full$/m);
+    for (const name of ['check', 'static', 'fuzz']) assert.match(ci.jobs[name].if ?? '', /github\.event_name != 'schedule'/, `${name} leaves the night to check-full`);
+    const rfull = release.jobs['check-full'];
+    assert.ok(rfull, 'release.yml has a check-full job');
+    assert.match(rfull.steps.map((s) => s.run ?? '').join('\n'), /^make check-full$/m);
+    assert.equal(rfull.if, undefined, 'it always runs');
+    assert.deepEqual([].concat(release.jobs.build.needs), ['check-full']);
+  });
+
   it('release runs on v* tags in Debian 12 and publishes only a verified build', () => {
     assert.deepEqual(release.on.push.tags, ['v*']);
     assert.match(release.jobs.build.container, /^debian:12@sha256:[0-9a-f]{64}$/);

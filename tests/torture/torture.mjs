@@ -13,7 +13,14 @@
 //   node tests/torture/torture.mjs [options] [FIXTURE-PREFIX...]
 //     --bin PATH        plain build (default build/agentic-apply)
 //     --san PATH        sanitizer build (default build/san/agentic-apply)
+//     --kinds LIST      the gate fixtures' fault kinds (default 502,404,timeout)
 //     --san-kinds LIST  fault kinds run with the sanitizer build (default 502,404,timeout)
+//     --san-share K     also a 1/K share of every other faulted run with the
+//                       sanitizer build: the runs whose cell (fixture, call,
+//                       kind) hashes to the seed mod K; over K consecutive
+//                       seeds every cell is sanitized once
+//     --san-seed N      the share's seed (default: TORTURE_SAN_SEED, else the
+//                       number of commits up to HEAD, else the day number)
 //     --no-san          run everything with the plain build
 //     --jobs N          parallel runs (default: number of CPUs)
 //     --max-failures N  failures printed in full (default 60)
@@ -27,7 +34,7 @@
 // "publish/" selects them all. Their checks are PUBLISH's (checkPublish).
 //
 // Prints "N passed, N failed" and exits 1 when a run failed.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -55,7 +62,10 @@ function parseArgs(argv) {
   const o = {
     bin: path.join(ROOT, 'build/agentic-apply'),
     san: path.join(ROOT, 'build/san/agentic-apply'),
+    kinds: KINDS,
     sanKinds: new Set(KINDS.map(String)),
+    sanShare: 0,
+    sanSeed: null,
     publishSanKinds: new Set(['502']),
     variants: true,
     jobs: Math.max(1, os.availableParallelism?.() ?? os.cpus().length),
@@ -67,9 +77,12 @@ function parseArgs(argv) {
     const a = argv[i];
     if (a === '--bin') o.bin = path.resolve(argv[++i]);
     else if (a === '--san') o.san = path.resolve(argv[++i]);
+    else if (a === '--kinds') o.kinds = argv[++i].split(',').filter(Boolean).map((k) => (/^\d+$/.test(k) ? Number(k) : k));
+    else if (a === '--san-share') o.sanShare = Math.max(0, Number(argv[++i]));
+    else if (a === '--san-seed') o.sanSeed = Number(argv[++i]);
     else if (a === '--san-kinds') o.sanKinds = new Set(argv[++i].split(',').filter(Boolean));
     else if (a === '--publish-san-kinds') o.publishSanKinds = new Set(argv[++i].split(',').filter(Boolean));
-    else if (a === '--no-san') { o.sanKinds = new Set(); o.publishSanKinds = new Set(); }
+    else if (a === '--no-san') { o.sanKinds = new Set(); o.publishSanKinds = new Set(); o.sanShare = 0; }
     else if (a === '--no-variants') o.variants = false;
     else if (a === '--jobs') o.jobs = Math.max(1, Number(argv[++i]));
     else if (a === '--max-failures') o.maxFailures = Number(argv[++i]);
@@ -77,28 +90,93 @@ function parseArgs(argv) {
     else if (a.startsWith('-')) throw new Error(`unknown option ${a}`);
     else o.only.push(a);
   }
+  for (const k of o.kinds) if (!KINDS.includes(k)) throw new Error(`unknown kind ${k} (${KINDS.join(', ')})`);
+  if (o.sanShare && !Number.isInteger(o.sanShare)) throw new Error('--san-share takes a whole number');
+  if (o.sanShare && o.sanSeed === null) o.sanSeed = defaultSeed();
   return o;
+}
+
+/**
+ * The share's seed: TORTURE_SAN_SEED; else the number of commits up to HEAD
+ * (consecutive commits take consecutive shares, and the same commit always
+ * the same one); else, in a shallow clone or without git, the day number.
+ */
+function defaultSeed() {
+  const env = process.env.TORTURE_SAN_SEED;
+  if (env !== undefined && /^\d+$/.test(env)) return { n: Number(env), from: 'TORTURE_SAN_SEED' };
+  try {
+    const git = (...args) => execFileSync('git', ['-C', ROOT, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    if (git('rev-parse', '--is-shallow-repository') === 'false') {
+      return { n: Number(git('rev-list', '--count', 'HEAD')), from: `commit ${git('rev-parse', '--short', 'HEAD')}` };
+    }
+  } catch { /* no git, or not a checkout */ }
+  return { n: Math.floor(Date.now() / 86400000), from: 'the day number' };
+}
+
+/** A faulted run's cell, as a number: the same for the same fixture, call and kind. */
+function cellHash(name, n, kind) {
+  return createHash('sha256').update(`${name}\0${n}\0${kind}`).digest().readUInt32BE(0);
 }
 
 // --- running the program -------------------------------------------------
 
-function exec(bin, args, env) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(bin, args, {
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C.UTF-8', AGENTIC_STATS: 'trace', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const out = [];
-    const err = [];
-    child.stdout.on('data', (d) => out.push(d));
-    child.stderr.on('data', (d) => err.push(d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120000);
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
-    });
+// The runs go through long-lived sh processes, one per job: node's own
+// spawn costs ~15 ms of CPU a process (more than the offline build's whole
+// replay), sh's fork and exec about one. Each run: the program with its
+// environment, stdout and stderr to files, then sh echoes the exit status
+// (128 + N: killed by signal N).
+const SH_ENV = { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C.UTF-8', AGENTIC_STATS: 'trace' };
+const SIGNALS = Object.fromEntries(Object.entries(os.constants.signals).map(([k, v]) => [v, k]));
+const quote = (s) => `'${String(s).replace(/'/g, "'\\''")}'`;
+const shells = [];
+let outDir = null;
+let nextOut = 0;
+
+function startShell() {
+  const child = spawn('sh', [], { stdio: ['pipe', 'pipe', 'inherit'], env: SH_ENV, detached: true });
+  const sh = { child, buf: '', waiter: null, dead: false };
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (d) => {
+    sh.buf += d;
+    const i = sh.buf.indexOf('\n');
+    if (i < 0 || !sh.waiter) return;
+    const line = sh.buf.slice(0, i);
+    sh.buf = sh.buf.slice(i + 1);
+    const w = sh.waiter;
+    sh.waiter = null;
+    w(line);
   });
+  child.on('close', () => { sh.dead = true; if (sh.waiter) { const w = sh.waiter; sh.waiter = null; w(null); } });
+  child.stdin.on('error', () => {});
+  return sh;
+}
+
+function stopShells() {
+  for (const sh of shells.splice(0)) if (!sh.dead) sh.child.stdin.end();
+}
+
+async function exec(bin, args, env) {
+  outDir ??= mkdtempSync(path.join(os.tmpdir(), 'aa-torture-out-'));
+  let sh = shells.pop();
+  if (!sh || sh.dead) sh = startShell();
+  const n = nextOut++;
+  const out = path.join(outDir, `${n}.out`);
+  const err = path.join(outDir, `${n}.err`);
+  const vars = Object.entries(env).map(([k, v]) => `${k}=${quote(v)}`).join(' ');
+  const line = await new Promise((resolve) => {
+    const timer = setTimeout(() => { try { process.kill(-sh.child.pid, 'SIGKILL'); } catch { /* gone */ } }, 120000);
+    sh.waiter = (l) => { clearTimeout(timer); resolve(l); };
+    sh.child.stdin.write(`${vars} ${[bin, ...args].map(quote).join(' ')} </dev/null >${quote(out)} 2>${quote(err)}; echo "$?"\n`);
+  });
+  const read = (f) => { try { return readFileSync(f, 'utf8'); } catch { return ''; } };
+  const res = { code: null, signal: null, stdout: read(out), stderr: read(err) };
+  rmSync(out, { force: true });
+  rmSync(err, { force: true });
+  if (line === null) res.signal = 'SIGKILL'; // the time limit ended the run, and its sh
+  else if (Number(line) > 128) res.signal = SIGNALS[Number(line) - 128] ?? `signal ${Number(line) - 128}`;
+  else res.code = Number(line);
+  if (!sh.dead) shells.push(sh);
+  return res;
 }
 
 const TRACE = /^call (\d+): (read|write) (\w+) pr=(\d+)(?: sha=([0-9a-f]{40}))?$/;
@@ -995,7 +1073,11 @@ async function replay(bin, args, env, stateFile) {
 
 async function main() {
   const o = parseArgs(process.argv.slice(2));
-  for (const b of [o.bin, ...(o.sanKinds.size || o.publishSanKinds.size ? [o.san] : [])]) if (!existsSync(b)) throw new Error(`${b} is not built (tests/torture/run.sh builds it)`);
+  const sanUsed = o.sanKinds.size > 0 || o.publishSanKinds.size > 0 || o.sanShare > 0;
+  const seed = o.sanShare ? (typeof o.sanSeed === 'number' ? { n: o.sanSeed, from: '--san-seed' } : o.sanSeed) : null;
+  if (seed) console.log(`torture: sanitizer share 1/${o.sanShare}: the faulted runs whose cell hashes to ${seed.n % o.sanShare} mod ${o.sanShare} (seed ${seed.n}, from ${seed.from}; --san-seed ${seed.n} repeats it)`);
+  const inShare = (fx, n, kind) => seed !== null && cellHash(fx.name, n, kind) % o.sanShare === seed.n % o.sanShare;
+  for (const b of [o.bin, ...(sanUsed ? [o.san] : [])]) if (!existsSync(b)) throw new Error(`${b} is not built (tests/torture/run.sh builds it)`);
   const started = Date.now();
   const work = mkdtempSync(path.join(os.tmpdir(), 'aa-torture-'));
   const fixtures = loadFixtures(o.only);
@@ -1019,10 +1101,11 @@ async function main() {
   let stateSeen = false;
   const sanKindsOf = (fx) => (fx.family === 'publish' ? (fx.variantOf ? new Set() : o.publishSanKinds) : o.sanKinds);
   try {
-    // 1. Fault-free traced replays (sanitizer build when any kind uses it):
-    // the fixtures, then their variants (checked against them).
+    // 1. Fault-free traced replays (the sanitizer build when it is used;
+    // the B1-B3 variants on the plain one): the fixtures, then their
+    // variants (checked against them).
     const firstPass = async (fx, i) => {
-      const san = sanKindsOf(fx).size > 0;
+      const san = sanUsed && !fx.variantOf;
       const run = await replay(san ? o.san : o.bin, [...fx.args, fx.file], san ? SAN_ENV : {}, path.join(work, `base-${i}.state.json`));
       byFamily[fx.family].fixtures++;
       let report = null;
@@ -1076,7 +1159,7 @@ async function main() {
     for (const fx of fixtures) {
       if (!fx.base.report) continue;
       if (fx.family !== 'publish') {
-        for (let n = 1; n <= fx.calls.length; n++) for (const kind of KINDS) jobs.push({ fx, n, kind, inject: { call: n, status: kind } });
+        for (let n = 1; n <= fx.calls.length; n++) for (const kind of o.kinds) jobs.push({ fx, n, kind, inject: { call: n, status: kind } });
         continue;
       }
       for (const c of fx.calls) {
@@ -1099,7 +1182,7 @@ async function main() {
       snap.faults = [...(Array.isArray(snap.faults) ? snap.faults : []), j.inject];
       const file = path.join(work, `${i}.json`);
       writeFileSync(file, JSON.stringify(snap));
-      const san = sanKindsOf(j.fx).has(String(j.kind));
+      const san = sanKindsOf(j.fx).has(String(j.kind)) || inShare(j.fx, j.n, j.kind);
       bySan[san ? 'san' : 'plain']++;
       byFamily[j.fx.family].runs++;
       let run;
@@ -1122,7 +1205,9 @@ async function main() {
       } else passed++;
     });
   } finally {
+    stopShells();
     rmSync(work, { recursive: true, force: true });
+    if (outDir) rmSync(outDir, { recursive: true, force: true });
   }
   const secs = ((Date.now() - started) / 1000).toFixed(1);
   failures.sort((a, b) => a.fixture.localeCompare(b.fixture) || (a.fault?.call ?? 0) - (b.fault?.call ?? 0));
@@ -1145,7 +1230,7 @@ async function main() {
   if (o.json) writeFileSync(o.json, JSON.stringify(failures, null, 1));
   if (byFamily.publish.fixtures && !stateSeen) console.log('torture: this build does not print the final snapshot (AGENTIC_REPLAY_STATE): the publish sticky checks ran on the report only');
   const nVariants = fixtures.filter((x) => x.variantOf).length;
-  console.log(`torture: ${fixtures.length} fixtures (${byFamily.gate.fixtures} gate, ${byFamily.publish.fixtures - nVariants} publish, ${nVariants} B1-B3 variants of them), ${passed + failures.length} runs (${bySan.san} sanitizer, ${bySan.plain} plain, plus ${fixtures.length} fault-free; publish ${byFamily.publish.runs}) in ${secs} s`);
+  console.log(`torture: ${fixtures.length} fixtures (${byFamily.gate.fixtures} gate, ${byFamily.publish.fixtures - nVariants} publish, ${nVariants} B1-B3 variants of them), ${passed + failures.length} runs (${bySan.san} sanitizer, ${bySan.plain} plain, plus ${fixtures.length} fault-free${sanUsed ? ' (the fixtures with the sanitizer build)' : ''}; gate kinds ${o.kinds.join(',')}; publish ${byFamily.publish.runs}) in ${secs} s`);
   console.log(`${passed} passed, ${failures.length} failed`);
   process.exitCode = failures.length ? 1 : 0;
 }

@@ -143,6 +143,11 @@ export class FakeHub {
       this.server.on('connection', (socket) => this.track(socket));
     } else {
       this.h1 = http.createServer(handler);
+      // Idle keep-alive connections outlive the client's (undici, 4 s):
+      // with node's default of 5 s, a busy machine lets a test's next
+      // control request meet a socket the server is just closing ("fetch
+      // failed", undici issue 3141). The client closes first this way.
+      this.h1.keepAliveTimeout = 60000;
       this.h2 = http2.createServer({}, handler);
       this.server = net.createServer((socket) => {
         this.track(socket);

@@ -65,7 +65,9 @@ export class Prism {
     return new Promise((resolve, reject) => {
       let early = '';
       let listening = false;
-      const timer = setTimeout(() => reject(new Error(`prism did not start in 60 s:\n${early}`)), 60000);
+      // ~3 s on an idle machine; make check runs two suites at once, and a
+      // busy machine has been seen to need more than a minute.
+      const timer = setTimeout(() => reject(new Error(`prism did not start in 180 s:\n${early}`)), 180000);
       const onLine = (raw) => {
         const line = raw.replace(STRIP, '');
         if (!listening) early += `${line}\n`;
