@@ -154,6 +154,9 @@ static int dec_page_edits(struct snap_pull *p, size_t from,
 		}
 		for (size_t i = 0; i < pending->n; i++)
 			if (pending->v[i].comment == c->id) {
+				/* pending's node ids are copies of their own,
+				 * never this comment's `node` above. */
+				/* NOLINTNEXTLINE(clang-analyzer-unix.Malloc) */
 				free(pending->v[i].node);
 				pending->v[i] = pending->v[--pending->n];
 				break;

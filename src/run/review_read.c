@@ -63,6 +63,8 @@ static void find_stickies(struct engine *e, struct rv_pr *p)
 		if (!is_sticky(c))
 			continue;
 		if (policy_is_review_login(e->policy, c->author)) {
+			/* An array of pointers: sizeof(*stickies) is meant. */
+			/* NOLINTNEXTLINE(bugprone-sizeof-expression) */
 			ALLOC_GROW(p->stickies, p->nstickies + 1, alloc);
 			p->stickies[p->nstickies++] = c;
 		} else {

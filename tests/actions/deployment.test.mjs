@@ -492,7 +492,7 @@ describe('the deployment rules catch planted faults', () => {
     assert.match(sweepInAGroup(w).join('\n'), /has a concurrency group/);
   });
 
-  for (const rel of ['examples/pr-review-publish.yml', 'docs/publish.md:582']) {
+  for (const rel of ['examples/pr-review-publish.yml', 'docs/publish.md:617']) {
     it(`item 3: ${rel} without each of its checks (the old docs/publish.md example)`, () => {
       const base = () => clone(load(rel).data);
       assert.deepEqual(workflowRunUnchecked(base()), []);

@@ -137,7 +137,7 @@ describe('issue 23: what the documents say', () => {
   });
 
   it('item 3: the publish example of docs/publish.md is the example file, step for step', () => {
-    const doc = load('docs/publish.md:582').data;
+    const doc = load('docs/publish.md:617').data;
     const file = load('examples/pr-review-publish.yml').data;
     assert.deepEqual(doc, file);
   });

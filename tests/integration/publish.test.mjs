@@ -29,6 +29,11 @@ const SKIP = new Map([
   ['1167-b7-command-pr-other-repository-exit-2', 'live, --pr OWNER/NAME#N names the repository the run acts on'],
 ]);
 
+// Fixtures Prism cannot route: an OpenAPI path parameter holds no "/",
+// while GitHub's compare takes a branch name with one as it stands
+// (`compare/release/1.2+lts...SHA`); fakehub serves it in the live column.
+const PRISM_SKIP = new Set(['1130-b3-plan-encoded-base-incremental']);
+
 function publishFixtures() {
   return readdirSync(DIR)
     .filter((f) => /^[0-9].*\.json$/.test(f) && !f.endsWith('.expect.json'))
@@ -227,7 +232,7 @@ describe('publish through Prism: requests and answers match GitHub\'s OpenAPI de
   after(async () => { await Promise.all(stacks.map((st) => st.stop())); });
 
   const cases = [
-    ...fixtures.filter((fx) => !fx.snapshot.command.dry_run && !SKIP.has(fx.name)).map((fx) => [fx.name, () => fx.snapshot]),
+    ...fixtures.filter((fx) => !fx.snapshot.command.dry_run && !SKIP.has(fx.name) && !PRISM_SKIP.has(fx.name)).map((fx) => [fx.name, () => fx.snapshot]),
     ['review_login edited sticky', () => otherReviewLogin(null)],
     // The one GraphQL read failing (its statuses): the parts are read
     // apart, REST's review comments and the sticky's node id included.

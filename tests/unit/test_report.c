@@ -634,9 +634,11 @@ static void test_report__oversized_documents_fail(void **state)
 	assert_int_not_equal(json_parse(&root, out.ptr, out.len, &err), 0);
 	buf_reset(&out);
 	assert_int_equal(report_to_markdown(&r, &out), AA_ETOOBIG);
+	buf_release(&out);
 	buf_init(&out, 40);
 	assert_int_equal(report_outputs(&r, &out), AA_ETOOBIG);
 	/* the same report fits a document's ceiling */
+	buf_release(&out);
 	buf_init(&out, BUF_MAX_DOC);
 	assert_int_equal(report_to_json(&r, &out), 0);
 	assert_int_equal(json_parse(&root, out.ptr, out.len, &err), 0);
