@@ -185,6 +185,7 @@ install-deps-test:
 test-make:
 	@tests/make/deps.sh
 	@tests/make/layers.sh
+	@tests/make/format.sh
 	@tests/make/static-pins.sh
 
 test-unit: $(UNIT_BIN)
