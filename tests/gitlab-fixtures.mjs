@@ -131,7 +131,7 @@ function completeStep(step) {
       if (Array.isArray(st.payloads.review)) st.payloads.review = st.payloads.review.map((r) => ({ body: '', ...r }));
     }
   } else if (st.step === 'plan' && ['planned', 'noop'].includes(st.outcome)) {
-    st.plan = { ...PLAN_DEFAULTS(st), ...(st.plan ?? {}) };
+    st.plan = merge(PLAN_DEFAULTS(st), st.plan ?? {});
   }
   return st;
 }
