@@ -12,13 +12,17 @@
 //      the SHA-256 of its fixtures/gitlab/bodies/ file;
 //  (b) the fake GitLab loads the snapshot (node tests/fakegitlab/server.mjs
 //      --snapshot F --port 0 prints its URL; it exits 2 on a malformed one)
-//      and serves it back (GET /_fake/state names the command's MR).
+//      and serves it back (GET /_fake/state names the command's MR);
+//  (c) the folder is exactly what fixtures/tools/f_gitlab.py writes (a hand
+//      edit would be lost on the next generation; skipped without python3
+//      or when GITLAB_FIXTURES_DIR points elsewhere).
 //
 // Prints one line per failure and `gitlab fixtures: N passed, N failed`.
 // Environment: GITLAB_FIXTURES_DIR (default fixtures/gitlab).
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -259,11 +263,40 @@ async function main() {
     }
     queue.push({ f, file, problems, iid: snap ? commandIid(snap) : undefined });
   }
+  // (c) generated, not hand-edited.
+  if (!process.env.GITLAB_FIXTURES_DIR) {
+    const out = mkdtempSync(path.join(tmpdir(), 'gitlab-fixtures-'));
+    const gen = spawnSync('python3', [path.join(ROOT, 'fixtures/tools/f_gitlab.py')],
+      { env: { ...process.env, FIXTURES_OUT: out }, encoding: 'utf8' });
+    if (gen.error) {
+      console.log('note: python3 not found, the generation check is skipped');
+    } else if (gen.status !== 0) {
+      queue.push({ f: 'f_gitlab.py', file: path.join(ROOT, 'fixtures/tools/f_gitlab.py'), problems: [`the generator failed: ${gen.stderr.trim()}`], iid: null });
+    } else {
+      const same = (rel) => {
+        const a = path.join(DIR, rel);
+        const b = path.join(out, 'gitlab', rel);
+        return existsSync(a) && existsSync(b) && readFileSync(a).equals(readFileSync(b));
+      };
+      for (const q of queue) {
+        const base = q.f.replace(/\.json$/, '');
+        const rels = [q.f, `${base}.expect.json`,
+          ...readdirSync(path.join(out, 'gitlab', 'bodies')).filter((b) => b.startsWith(base + '.')).map((b) => `bodies/${b}`)];
+        for (const rel of rels) if (!same(rel)) q.problems.push(`${rel} differs from what fixtures/tools/f_gitlab.py writes`);
+      }
+      const extra = ['README.md'].filter((rel) => !same(rel));
+      const written = new Set(readdirSync(path.join(out, 'gitlab')).filter((f) => f.endsWith('.json')));
+      for (const f of readdirSync(DIR).filter((f) => f.endsWith('.json'))) if (!written.has(f)) extra.push(`${f} (not written by the generator)`);
+      if (extra.length) queue.push({ f: 'README.md', file: path.join(DIR, 'README.md'), problems: extra.map((e) => `${e} differs from what fixtures/tools/f_gitlab.py writes`), iid: null });
+    }
+    rmSync(out, { recursive: true, force: true });
+  }
   // (b), four fakes at a time.
   let next = 0;
   await Promise.all(Array.from({ length: 4 }, async () => {
     while (next < queue.length) {
       const q = queue[next++];
+      if (q.iid === null) continue;                 // (c)'s own entries
       if (q.iid === undefined && !q.problems.length) q.problems.push('no MR to look for');
       if (q.problems.length && q.iid === undefined) continue;
       const p = await loadInFake(q.file, q.iid);
