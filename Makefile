@@ -364,6 +364,7 @@ CHECK_FULL_SUITES := \
 	test-docs \
 	test-fakehub \
 	test-fakegitlab \
+	test-gitlab-fixtures \
 	test-make \
 	test-unit \
 	test-corpora
