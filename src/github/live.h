@@ -5,7 +5,7 @@
 #ifndef AA_GITHUB_LIVE_H
 #define AA_GITHUB_LIVE_H
 
-#include "port/github.h"
+#include "port/port.h"
 #include "github/http.h"
 #include "core/policy.h"
 

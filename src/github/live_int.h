@@ -29,7 +29,7 @@
 #include "core/policy.h"
 #include "github/http.h"
 #include "github/live.h"
-#include "port/github.h"
+#include "port/port.h"
 
 /* Pages followed per connection or list before giving up (fail closed). */
 #define LIVE_MAX_PAGES 100

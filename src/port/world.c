@@ -1,5 +1,5 @@
 /*
- * github_world.c - the GitHub port over a snapshot in memory (replay and
+ * world.c - the GitHub port over a snapshot in memory (replay and
  * unit tests).
  *
  * Reads copy out of the snapshot; writes change it the way GitHub would (a
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "port/github.h"
+#include "port/port.h"
 #include "port/world_int.h"
 #include "formats/sweepstate.h"
 #include "base/util.h"

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "port/github.h"
+#include "port/port.h"
 
 struct world {
 	struct github gh;

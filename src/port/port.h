@@ -1,5 +1,5 @@
 /*
- * github.h - the GitHub port: every read and write the decision code makes.
+ * port.h - the GitHub port: every read and write the decision code makes.
  *
  * A small table of function pointers (libgit2's pluggable streams): one
  * implementation serves a snapshot in memory (port/world.c: replay, unit
@@ -11,8 +11,8 @@
  * of the last failure is in gh->error. Results are owned by the caller and
  * released with the snapshot.h release functions.
  */
-#ifndef AA_GITHUB_H
-#define AA_GITHUB_H
+#ifndef AA_PORT_H
+#define AA_PORT_H
 
 #include <stdbool.h>
 #include <stdint.h>
