@@ -8,8 +8,8 @@
  * installation tokens; transport.c posts GraphQL; decode.c decodes
  * answers; history.c reads edit histories (A5); pull.c reads a PR's
  * parts; statuses.c reads status histories (with the cache); reads.c the
- * other reads; ahead.c reads ahead for a sweep; writes.c writes;
- * review.c the pr-review reads and writes (PUBLISH.md), review_trust.c
+ * other reads; ahead.c reads ahead for a sweep; writes.c every write
+ * (one sender); review.c the pr-review reads (PUBLISH.md), review_trust.c
  * their trust inputs (U2); fuzz.c
  * runs the decoders without a network. Errors are AA_* codes, with the
  * message in l->gh.error unless a function says it writes `err`.
@@ -425,5 +425,13 @@ int live_approve(struct github *gh, int64_t pr, const char *commit_id,
 		 const char *text, int64_t *review_id);
 int live_dismiss(struct github *gh, int64_t pr, int64_t review_id,
 		 const char *message);
+int live_comment_create(struct github *gh, int64_t pr, const char *body,
+			int64_t *id, char **html_url);
+int live_comment_update(struct github *gh, int64_t pr, int64_t id,
+			const char *body);
+int live_comment_delete(struct github *gh, int64_t pr, int64_t id);
+int live_review_post(struct github *gh, int64_t pr, const char *commit_id,
+		     const char *body, const struct gh_inline *inl, size_t n,
+		     struct gh_review_posted *out);
 
 #endif

@@ -10,6 +10,14 @@
  * logs can name it. Reads return 0, AA_ENOTFOUND, or AA_EAPI; the message
  * of the last failure is in gh->error. Results are owned by the caller and
  * released with the snapshot.h release functions.
+ *
+ * One write contract for every write of every port: AA_OK when GitHub
+ * answered that it was made; AA_ELOST when no answer came back (a
+ * transport failure, a timeout, a 5xx): the write may have landed, and the
+ * port does not guess — the flow reads again and asks core/landed.h
+ * whether its effect shows (BEHAVIOR §8, PUBLISH §7.2); AA_ENOTFOUND (404),
+ * AA_EREJECTED (422: refused for its content, nothing made) and AA_EAPI
+ * (any other failure, nothing made) are answers: the write failed.
  */
 #ifndef AA_PORT_H
 #define AA_PORT_H
@@ -20,6 +28,9 @@
 #include "base/buf.h"
 #include "core/doctor.h"
 #include "core/model.h"
+
+/* A write's answer was lost (above); beside base/util.h's AA_* codes. */
+#define AA_ELOST (-8)
 
 struct github;
 
@@ -129,10 +140,8 @@ void gh_review_pull_release(struct gh_review_pull *r);
 
 /*
  * The writes and reads only the pr-review commands make (PUBLISH.md §10):
- * a port without them (NULL) cannot publish. Writes return AA_OK,
- * AA_ENOTFOUND (404), AA_EREJECTED (422: GitHub refused the content, and
- * nothing was created) or AA_EAPI (failed, or the answer was lost: the
- * caller re-reads to learn which, §7.2).
+ * a port without them (NULL) cannot publish. Writes follow the write
+ * contract above.
  */
 struct github_review_ops {
 	/*
