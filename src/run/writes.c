@@ -38,47 +38,50 @@ void engine_identity_set(struct engine *e, const char *login,
 	e->identity = state;
 }
 
-int flow_identity(struct engine *e, size_t step)
+int flow_identity_check(struct engine *e, struct report_step *s,
+			const char *want, const char *role)
 {
-	struct report_step *s = &e->report->steps[step];
-	const char *want = e->policy->trusted_login;
 	char *login = NULL;
-	int error;
+	int error = AA_OK;
 
-	switch (engine_identity(e, want)) {
-	case ID_TRUSTED:
+	if (engine_identity(e, want) == ID_TRUSTED)
 		return AA_OK;
-	case ID_FAILED:
-		return AA_EUSAGE;
-	case ID_UNCHECKED:
-		break;
-	}
-	error = e->gh->ops->user(e->gh, &login);
-	if (error < 0) {
+	if (e->gh->ops->user(e->gh, &login) < 0) {
 		step_reason(s, "the token's identity could not be read");
 		report_note(e->report, NOTE_ERROR,
 			    "cannot read the token's identity (GET /user): %s; "
 			    "nothing written", flow_error(e));
-		step_finish(e->report, s, OUT_ERROR, EXIT_API);
 		error = AA_EAPI;
-	} else if (!policy_is_trusted(e->policy, login)) {
-		step_reason(s, "the token belongs to %s, not the trusted "
-			       "login %s", login, e->policy->trusted_login);
+	} else if (!str_eq_nocase(login, want)) {
+		step_reason(s, "the token belongs to %s, not the %s %s", login,
+			    role, want);
 		report_note(e->report, NOTE_ERROR,
-			    "the write token belongs to '%s', not the trusted "
-			    "login '%s'; nothing written", login,
-			    e->policy->trusted_login);
-		step_finish(e->report, s, OUT_ERROR, EXIT_USAGE);
+			    "the write token belongs to '%s', not the %s '%s'; "
+			    "nothing written", login, role, want);
 		error = AA_EUSAGE;
 	}
 	free(login);
+	if (error == AA_OK)
+		engine_identity_set(e, want, ID_TRUSTED);
+	return error;
+}
+
+int flow_identity(struct engine *e, size_t step)
+{
+	struct report_step *s = &e->report->steps[step];
+	const char *want = e->policy->trusted_login;
+	int error;
+
+	if (engine_identity(e, want) == ID_FAILED)
+		return AA_EUSAGE;
+	error = flow_identity_check(e, s, want, "trusted login");
 	if (error < 0) {
+		step_finish(e->report, s, OUT_ERROR,
+			    error == AA_EUSAGE ? EXIT_USAGE : EXIT_API);
 		engine_identity_set(e, want, ID_FAILED);
 		e->stop = true;
-		return error;
 	}
-	engine_identity_set(e, want, ID_TRUSTED);
-	return AA_OK;
+	return error;
 }
 
 /*
