@@ -37,6 +37,10 @@ void cache_drop_sha(struct live *l, const char *sha)
 {
 	size_t i = 0;
 
+	/* The newest status per context read with a pull is stale too. */
+	if (l->contexts.valid && strcmp(l->contexts.sha, sha) == 0)
+		l->contexts.valid = false;
+
 	while (i < l->ncache) {
 		if (strcmp(l->cache[i].st.sha, sha) != 0) {
 			i++;
