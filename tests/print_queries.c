@@ -70,8 +70,8 @@ static void print_all(struct buf *out)
 	emit_query(&w, "open pulls", open_pulls_query);
 	emit_query(&w, "probe", probe_query);
 	buf_reset(&q);
-	batch_query(&q, (const int64_t[]){7, 8, 9}, (const int64_t[]){0, 14, 100},
-		    3);
+	batch_query(&q, (const int64_t[]){7, 8, 9},
+	            (const int64_t[]){0, 14, 100}, 3);
 	emit_query(&w, "prefetch", q.ptr);
 	buf_reset(&q);
 	details_query(&q, (const int64_t[]){7, 8, 9}, 3);

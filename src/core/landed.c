@@ -16,14 +16,14 @@
 #include "core/verdict.h"
 
 bool landed_same_body(const char *have, size_t have_len, const char *want,
-		      size_t want_len)
+                      size_t want_len)
 {
 	size_t i = 0, j = 0, end = have_len;
 
 	/* GitHub keeps the body minus its final LFs (and CRs before them). */
-	while (end && (have[end - 1] == '\n' ||
-		       (have[end - 1] == '\r' && end < have_len &&
-			have[end] == '\n')))
+	while (end &&
+	       (have[end - 1] == '\n' ||
+	        (have[end - 1] == '\r' && end < have_len && have[end] == '\n')))
 		end--;
 	while (i < end) {
 		if (have[i] == '\r' && i + 1 < have_len && have[i + 1] == '\n')
@@ -37,14 +37,14 @@ bool landed_same_body(const char *have, size_t have_len, const char *want,
 }
 
 static bool by_writer(const struct landed_write *w, const char *login,
-		      const struct policy *p)
+                      const struct policy *p)
 {
 	return w->as_review_login ? policy_is_review_login(p, login)
-				  : policy_is_trusted(p, login);
+	                          : policy_is_trusted(p, login);
 }
 
 static ptrdiff_t label_shows(const struct landed_write *w,
-			     const struct landed_seen *s)
+                             const struct landed_seen *s)
 {
 	for (size_t i = 0; i < s->nlabels; i++)
 		if (str_eq_nocase(s->labels[i], w->label))
@@ -55,8 +55,8 @@ static ptrdiff_t label_shows(const struct landed_write *w,
 /* The newest status of ours in the context (of the PR, when the write
  * names one) says exactly what was written. */
 static ptrdiff_t status_shows(const struct landed_write *w,
-			      const struct landed_seen *s,
-			      const struct policy *p)
+                              const struct landed_seen *s,
+                              const struct policy *p)
 {
 	ptrdiff_t best = -1;
 
@@ -67,7 +67,7 @@ static ptrdiff_t status_shows(const struct landed_write *w,
 		    (w->pr && !stamp_desc_has_pr(x->description, w->pr)))
 			continue;
 		if (!(w->as_review_login ? policy_is_review_login(p, x->creator)
-					 : stamp_trusted(x, p)))
+		                         : stamp_trusted(x, p)))
 			continue;
 		if (best < 0 || x->id > s->statuses[best].id)
 			best = (ptrdiff_t)i;
@@ -76,10 +76,10 @@ static ptrdiff_t status_shows(const struct landed_write *w,
 		return -1;
 	{
 		const struct snap_status *x = &s->statuses[best];
-		bool url = w->target_url ? x->target_url &&
-						   strcmp(x->target_url,
-							  w->target_url) == 0
-					 : !x->target_url;
+		bool url = w->target_url
+		               ? x->target_url &&
+		                     strcmp(x->target_url, w->target_url) == 0
+		               : !x->target_url;
 
 		if (strcmp(x->state, w->state) != 0 ||
 		    strcmp(x->description, w->description) != 0 || !url)
@@ -90,8 +90,8 @@ static ptrdiff_t status_shows(const struct landed_write *w,
 
 /* Our newest approval of that very commit. */
 static ptrdiff_t approval_shows(const struct landed_write *w,
-				const struct landed_seen *s,
-				const struct policy *p)
+                                const struct landed_seen *s,
+                                const struct policy *p)
 {
 	ptrdiff_t best = -1;
 
@@ -108,7 +108,7 @@ static ptrdiff_t approval_shows(const struct landed_write *w,
 }
 
 static ptrdiff_t dismissal_shows(const struct landed_write *w,
-				 const struct landed_seen *s)
+                                 const struct landed_seen *s)
 {
 	for (size_t i = 0; i < s->nreviews; i++)
 		if (s->reviews[i].id == w->id && s->reviews[i].state &&
@@ -120,25 +120,24 @@ static ptrdiff_t dismissal_shows(const struct landed_write *w,
 /* Created: a comment of ours newer than the newest known before, holding
  * the body. Patched: that comment holds the body. */
 static ptrdiff_t comment_shows(const struct landed_write *w,
-			       const struct landed_seen *s,
-			       const struct policy *p)
+                               const struct landed_seen *s,
+                               const struct policy *p)
 {
 	for (size_t i = 0; i < s->ncomments; i++) {
 		const struct snap_comment *c = &s->comments[i];
 		bool which = w->kind == LANDED_COMMENT_PATCH
-				     ? c->id == w->id
-				     : c->id > w->id &&
-					       by_writer(w, c->author, p);
+		                 ? c->id == w->id
+		                 : c->id > w->id && by_writer(w, c->author, p);
 
 		if (which && landed_same_body(c->body, c->body_len, w->body,
-					      w->body_len))
+		                              w->body_len))
 			return (ptrdiff_t)i;
 	}
 	return -1;
 }
 
 static ptrdiff_t deletion_shows(const struct landed_write *w,
-				const struct landed_seen *s)
+                                const struct landed_seen *s)
 {
 	for (size_t i = 0; i < s->ncomments; i++)
 		if (s->comments[i].id == w->id)
@@ -147,7 +146,7 @@ static ptrdiff_t deletion_shows(const struct landed_write *w,
 }
 
 static ptrdiff_t root_shows(const struct landed_write *w,
-			    const struct landed_seen *s)
+                            const struct landed_seen *s)
 {
 	const struct inline_root *r;
 
@@ -158,7 +157,7 @@ static ptrdiff_t root_shows(const struct landed_write *w,
 }
 
 ptrdiff_t landed(const struct landed_write *w, const struct landed_seen *seen,
-		 const struct policy *p)
+                 const struct policy *p)
 {
 	switch (w->kind) {
 	case LANDED_CREATE_LABEL:

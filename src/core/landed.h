@@ -41,17 +41,17 @@ struct landed_write {
 	 * writes, U5) or else the trusted login (T4; a status may also be by
 	 * the App's bot, T3). */
 	bool as_review_login;
-	const char *label;       /* CREATE_LABEL, ADD_LABEL */
+	const char *label; /* CREATE_LABEL, ADD_LABEL */
 	/* STATUS: what the status says; target_url NULL when it had none. */
 	const char *state, *context, *description, *target_url;
 	/* STATUS: the PR whose `pr=#N:` the description carries, 0 when it
 	 * names none (publish's). */
 	int64_t pr;
-	const char *commit_id;   /* APPROVE */
+	const char *commit_id; /* APPROVE */
 	/* DISMISS: the review; COMMENT_PATCH, _DELETE: the comment;
 	 * COMMENT_CREATE: the newest comment id known before the write. */
 	int64_t id;
-	const char *body;        /* COMMENT_CREATE, _PATCH */
+	const char *body; /* COMMENT_CREATE, _PATCH */
 	size_t body_len;
 	const struct rv_finding *finding; /* ROOT: the finding it is for */
 	const char *head;                 /* ROOT: the head it was posted on */
@@ -65,11 +65,11 @@ struct landed_seen {
 	size_t nlabels;
 	const struct snap_status *statuses; /* STATUS: the commit's */
 	size_t nstatuses;
-	const struct snap_review *reviews;  /* APPROVE, DISMISS: the PR's */
+	const struct snap_review *reviews; /* APPROVE, DISMISS: the PR's */
 	size_t nreviews;
 	const struct snap_comment *comments; /* COMMENT_*: the PR's */
 	size_t ncomments;
-	const struct inline_root *roots;    /* ROOT: U3's roots of the PR */
+	const struct inline_root *roots; /* ROOT: U3's roots of the PR */
 	size_t nroots;
 };
 
@@ -80,11 +80,11 @@ struct landed_seen {
  * deletion, which show by a presence or an absence).
  */
 ptrdiff_t landed(const struct landed_write *w, const struct landed_seen *seen,
-		 const struct policy *p);
+                 const struct policy *p);
 
 /* CRLF → LF, final LFs trimmed: is `have` the body GitHub shows for
  * `want` (W1)? */
 bool landed_same_body(const char *have, size_t have_len, const char *want,
-		      size_t want_len);
+                      size_t want_len);
 
 #endif

@@ -26,7 +26,7 @@ static bool batch_retry(const struct http_batch_item *it)
 /* A handle of its own for a batch item: a copy of the client's, pointed
  * at `url`. NULL when libcurl refuses any of it (the item then fails). */
 static CURL *batch_handle(struct http *h, struct http_batch_item *it,
-			  const char *url)
+                          const char *url)
 {
 	CURL *c = curl_easy_duphandle(h->curl);
 	CURLcode rc;
@@ -55,12 +55,12 @@ static CURL *batch_handle(struct http *h, struct http_batch_item *it,
 }
 
 static void batch_done(struct http *h, CURL *c, struct http_batch_item *it,
-		       CURLcode rc)
+                       CURLcode rc)
 {
 	h->stats.requests++;
 	if (rc == CURLE_OK)
 		rc = curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE,
-				       &it->resp.status);
+		                       &it->resp.status);
 	if (rc != CURLE_OK) {
 		it->resp.status = 0;
 		it->error = AA_EAPI;
@@ -114,7 +114,7 @@ static void batch_fail(struct http_batch_item *it, const char *why)
  * failed request, never one sent without it.
  */
 static int batch_start(struct http *h, struct http_batch_item *it, CURL **c,
-		       struct buf *url)
+                       struct buf *url)
 {
 	buf_reset(url);
 	*c = NULL;
@@ -144,7 +144,7 @@ static int batch_start(struct http *h, struct http_batch_item *it, CURL **c,
 /* Run the batch through the multi handle: false when libcurl failed (the
  * items still in flight, or never started, have no answer). */
 static bool batch_run(struct http *h, struct http_batch_item *items,
-		      CURL **easy, size_t n, int parallel)
+                      CURL **easy, size_t n, int parallel)
 {
 	struct buf url = BUF_INIT(BUF_MAX_SMALL);
 	size_t next = 0, running = 0, i;
@@ -175,8 +175,8 @@ static bool batch_run(struct http *h, struct http_batch_item *items,
 			if (drop)
 				goto out;
 		}
-		if (still && curl_multi_poll(h->multi, NULL, 0, 1000, NULL) !=
-				     CURLM_OK)
+		if (still &&
+		    curl_multi_poll(h->multi, NULL, 0, 1000, NULL) != CURLM_OK)
 			goto out;
 	}
 	ok = true;
@@ -186,7 +186,7 @@ out:
 }
 
 void http_request_many(struct http *h, struct http_batch_item *items, size_t n,
-		       int parallel)
+                       int parallel)
 {
 	CURL **easy = xcalloc(n ? n : 1, sizeof(*easy));
 	bool answered = false, drop = false;
@@ -200,7 +200,7 @@ void http_request_many(struct http *h, struct http_batch_item *items, size_t n,
 	}
 	if (!h->multi && (h->multi = curl_multi_init()) &&
 	    curl_multi_setopt(h->multi, CURLMOPT_PIPELINING,
-			      (long)CURLPIPE_MULTIPLEX) != CURLM_OK) {
+	                      (long)CURLPIPE_MULTIPLEX) != CURLM_OK) {
 		curl_multi_cleanup(h->multi);
 		h->multi = NULL;
 	}
@@ -210,10 +210,10 @@ void http_request_many(struct http *h, struct http_batch_item *items, size_t n,
 	/* On every path, every handle leaves the multi handle; an item it
 	 * did not answer gets the careful path below. */
 	for (i = 0; i < n; i++) {
-		if (easy[i] || (!answered && !items[i].error &&
-				!items[i].resp.status))
+		if (easy[i] ||
+		    (!answered && !items[i].error && !items[i].resp.status))
 			batch_fail(&items[i], "the batch stopped before its "
-					      "answer");
+			                      "answer");
 		batch_detach(h, easy, i, &drop);
 	}
 	free(easy);
@@ -232,7 +232,6 @@ void http_request_many(struct http *h, struct http_batch_item *items, size_t n,
 		h->stats.reads--; /* http_request counts it again */
 		buf_reset(&it->err);
 		it->error = http_request(h, it->body ? "POST" : "GET", it->url,
-					 it->body, true, &it->resp, &it->err);
+		                         it->body, true, &it->resp, &it->err);
 	}
 }
-

@@ -22,15 +22,15 @@ struct http {
 	int64_t last_write_ms;      /* pacing of writes */
 	struct curl_slist *headers; /* one holds the token: wiped at free */
 	char *api_url;
-	char *origin;               /* scheme://host:port */
+	char *origin; /* scheme://host:port */
 	struct http_config cfg;
 	struct http_stats stats;
 	uint64_t rng;
-	bool timed_out;             /* the last request ended in a timeout */
-	bool no_timeout_retries;    /* http_retry_timeouts(h, false) */
-	bool broken;                /* the last token could not be set: every
-				     * request fails (never the old token) */
-	int burst;                  /* writes left to send unpaced */
+	bool timed_out;          /* the last request ended in a timeout */
+	bool no_timeout_retries; /* http_retry_timeouts(h, false) */
+	bool broken;             /* the last token could not be set: every
+	                          * request fails (never the old token) */
+	int burst;               /* writes left to send unpaced */
 };
 
 /*
@@ -38,7 +38,7 @@ struct http {
  * request that fails (fail closed), never one sent without it. SETOPT runs
  * an option only while every one before it in `rc` succeeded.
  */
-#define SETOPT(rc, c, opt, val)                                              \
+#define SETOPT(rc, c, opt, val)                                                \
 	((rc) == CURLE_OK ? ((rc) = curl_easy_setopt((c), (opt), (val))) : (rc))
 
 /* Milliseconds left before the run's deadline: -1 when there is none, 0

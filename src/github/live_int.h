@@ -219,6 +219,31 @@ int app_token(struct live *l);
 /* The client for statuses and labels: the App's in App mode. */
 struct http *label_status_client(struct live *l);
 
+/* --- REST reads (rest.c) --- */
+
+/*
+ * GET `path` (or a URL on the API origin) with `client` and parse the
+ * answer: AA_OK with *root (the caller frees it) on 200; AA_ENOTFOUND on
+ * 404; AA_EDENIED on 401 or 403; AA_EAPI on anything else. The message,
+ * in l->gh.error, names `what`. `keep` (optional) receives the answer
+ * itself (its headers, its next page), released first.
+ */
+int rest_get(struct live *l, struct http *client, const char *path,
+             const char *what, cJSON **root, struct http_response *keep);
+/* What a page callback answers: read on (the next page, if any), or stop
+ * here; AA_ERR (message in err) on an answer it cannot decode. */
+#define REST_MORE 0
+#define REST_STOP 1
+typedef int (*rest_page_fn)(const cJSON *root, void *ctx, struct buf *err);
+/*
+ * The one REST pager: GET `path` with the read client and every next page
+ * (at most `max_pages`), calling `page` on each page's JSON. rest_get's
+ * codes for the first page (AA_ENOTFOUND: no such list); a later page
+ * that fails, too many pages or an undecodable page are AA_EAPI.
+ */
+int rest_pages(struct live *l, const char *path, const char *what,
+               int max_pages, rest_page_fn page, void *ctx);
+
 /* --- transport (transport.c) --- */
 
 /* What an HTTP status says beyond its number (" (bad credentials)"). */
@@ -426,12 +451,12 @@ int live_approve(struct github *gh, int64_t pr, const char *commit_id,
 int live_dismiss(struct github *gh, int64_t pr, int64_t review_id,
 		 const char *message);
 int live_comment_create(struct github *gh, int64_t pr, const char *body,
-			int64_t *id, char **html_url);
+                        int64_t *id, char **html_url);
 int live_comment_update(struct github *gh, int64_t pr, int64_t id,
-			const char *body);
+                        const char *body);
 int live_comment_delete(struct github *gh, int64_t pr, int64_t id);
 int live_review_post(struct github *gh, int64_t pr, const char *commit_id,
-		     const char *body, const struct gh_inline *inl, size_t n,
-		     struct gh_review_posted *out);
+                     const char *body, const struct gh_inline *inl, size_t n,
+                     struct gh_review_posted *out);
 
 #endif

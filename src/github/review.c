@@ -27,70 +27,40 @@ static int dec_user(char **out, const cJSON *obj, const char *path,
 	return who ? jget_str(out, who, key, "login", 0, err) : AA_OK;
 }
 
+struct items {
+	item_fn fn;
+	void *ctx;
+};
+
+/* A page of a list: `fn` on each of its items. */
+static int each_item(const cJSON *root, void *ctx, struct buf *err)
+{
+	const struct items *it = ctx;
+	const cJSON *item;
+
+	if (!cJSON_IsArray(root)) {
+		buf_setf(err, "expected an array");
+		return AA_ERR;
+	}
+	cJSON_ArrayForEach (item, root) {
+		if (it->fn(it->ctx, item, err) < 0)
+			return AA_ERR;
+	}
+	return REST_MORE;
+}
+
 /*
- * GET `path` and every further page (Link rel=next), calling `fn` on each
- * item of each page's array. AA_ENOTFOUND when the first page is a 404,
- * AA_EAPI on any other failure; the message names `what`.
+ * GET `path` and every further page, calling `fn` on each item of each
+ * page's array. AA_ENOTFOUND when the first page is a 404, AA_EAPI on any
+ * other failure; the message names `what`.
  */
 static int get_pages(struct live *l, const char *path, const char *what,
 		     item_fn fn, void *ctx)
 {
-	struct buf err = BUF_INIT(BUF_MAX_SMALL);
-	struct http_response r;
-	char *next = NULL;
-	cJSON *root = NULL;
-	const cJSON *item;
-	int pages = 0, error = AA_EAPI;
+	struct items it = {fn, ctx};
+	int error = rest_pages(l, path, what, LIVE_MAX_PAGES, each_item, &it);
 
-	http_response_init(&r);
-	if (app_token(l) < 0)
-		goto out;
-	for (;;) {
-		if (++pages > LIVE_MAX_PAGES) {
-			buf_setf(&l->gh.error, "GET %s: more than %d pages", what,
-				 LIVE_MAX_PAGES);
-			goto out;
-		}
-		if (http_request(l->read_http, "GET", next ? next : path, NULL,
-				 true, &r, &err) < 0) {
-			buf_setf(&l->gh.error, "%s", err.ptr);
-			goto out;
-		}
-		if (r.status != 200) {
-			buf_setf(&l->gh.error, "GET %s: HTTP %ld%s", what,
-				 r.status, http_what((int)r.status));
-			if (r.status == 404 && pages == 1)
-				error = AA_ENOTFOUND;
-			goto out;
-		}
-		if (json_parse(&root, r.body.ptr, r.body.len, &err) < 0 ||
-		    !cJSON_IsArray(root)) {
-			buf_setf(&l->gh.error, "GET %s: %s", what,
-				 err.len ? err.ptr : "expected an array");
-			goto out;
-		}
-		cJSON_ArrayForEach(item, root)
-		{
-			if (fn(ctx, item, &err) < 0) {
-				buf_setf(&l->gh.error, "GET %s: %s", what,
-					 err.ptr);
-				goto out;
-			}
-		}
-		cJSON_Delete(root);
-		root = NULL;
-		free(next);
-		next = r.next ? xstrdup(r.next) : NULL;
-		if (!next)
-			break;
-	}
-	error = AA_OK;
-out:
-	free(next);
-	cJSON_Delete(root);
-	http_response_release(&r);
-	buf_release(&err);
-	return error;
+	return error == AA_OK || error == AA_ENOTFOUND ? error : AA_EAPI;
 }
 
 /* --- review comments --- */
@@ -271,47 +241,37 @@ static int live_compare(struct github *gh, int64_t pr, const char *base,
 			const char *head, struct gh_compare *out)
 {
 	struct live *l = L(gh);
-	struct buf path = BUF_INIT(BUF_MAX_SMALL), err = BUF_INIT(BUF_MAX_SMALL);
-	struct http_response r;
+	struct buf path = BUF_INIT(BUF_MAX_SMALL),
+	           err = BUF_INIT(BUF_MAX_SMALL),
+	           what = BUF_INIT(BUF_MAX_SMALL);
 	cJSON *root = NULL;
-	int error = AA_EAPI;
+	int error;
 
 	(void)pr;
 	memset(out, 0, sizeof(*out));
-	http_response_init(&r);
-	if (app_token(l) < 0)
-		goto out;
 	/* per_page=1: the status and merge base, not the commit list. */
 	buf_addf(&path, "/repos/%s/%s/compare/", l->owner, l->name);
 	add_ref(&path, base);
 	buf_adds(&path, "...");
 	add_ref(&path, head);
 	buf_adds(&path, "?per_page=1");
-	if (http_request(l->read_http, "GET", path.ptr, NULL, true, &r, &err) <
-	    0) {
-		buf_setf(&gh->error, "%s", err.ptr);
+	buf_addf(&what, "compare %.12s...%.12s", base, head);
+	error = rest_get(l, l->read_http, path.ptr, what.ptr, &root, NULL);
+	if (error < 0) {
+		if (error != AA_ENOTFOUND)
+			error = AA_EAPI;
 		goto out;
 	}
-	if (r.status != 200) {
-		buf_setf(&gh->error, "GET compare %.12s...%.12s: HTTP %ld%s",
-			 base, head, r.status, http_what((int)r.status));
-		if (r.status == 404)
-			error = AA_ENOTFOUND;
-		goto out;
-	}
-	if (json_parse(&root, r.body.ptr, r.body.len, &err) < 0 ||
-	    dec_compare(root, out, &err) < 0) {
-		buf_setf(&gh->error, "GET compare %.12s...%.12s: %s", base, head,
-			 err.ptr);
+	if (dec_compare(root, out, &err) < 0) {
+		buf_setf(&gh->error, "GET %s: %s", what.ptr, err.ptr);
 		memset(out, 0, sizeof(*out));
-		goto out;
+		error = AA_EAPI;
 	}
-	error = AA_OK;
 out:
 	cJSON_Delete(root);
-	http_response_release(&r);
 	buf_release(&path);
 	buf_release(&err);
+	buf_release(&what);
 	return error;
 }
 

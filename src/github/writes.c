@@ -26,8 +26,8 @@
  * answer, or when nothing was sent. The message is in l->gh.error.
  */
 static int send_write(struct live *l, struct http *client, const char *method,
-		      const char *path, const char *body, long ok,
-		      struct http_response *r)
+                      const char *path, const char *body, long ok,
+                      struct http_response *r)
 {
 	struct buf err = BUF_INIT(BUF_MAX_SMALL);
 	cJSON *root = NULL;
@@ -53,7 +53,7 @@ static int send_write(struct live *l, struct http *client, const char *method,
 	if (msg && cJSON_IsString(msg))
 		text = msg->valuestring;
 	buf_setf(&l->gh.error, "%s %s: HTTP %ld%s%s", method, path, r->status,
-		 text ? ": " : http_what((int)r->status), text ? text : "");
+	         text ? ": " : http_what((int)r->status), text ? text : "");
 	if (r->status == 404)
 		error = AA_ENOTFOUND;
 	else if (r->status == 422)
@@ -67,8 +67,7 @@ out:
 }
 
 /* `"key":"value"` (null when value is NULL), after a comma unless first. */
-static void field(struct buf *b, const char *key, const char *value,
-		  bool first)
+static void field(struct buf *b, const char *key, const char *value, bool first)
 {
 	if (!first)
 		buf_addch(b, ',');
@@ -86,7 +85,7 @@ static void field(struct buf *b, const char *key, const char *value,
  * much as one that timed out: AA_ELOST, and the flow reads to find it.
  */
 static int dec_created(struct live *l, const struct http_response *r,
-		       const char *what, int64_t *id, char **html_url)
+                       const char *what, int64_t *id, char **html_url)
 {
 	struct buf err = BUF_INIT(BUF_MAX_SMALL);
 	cJSON *root = NULL;
@@ -96,8 +95,10 @@ static int dec_created(struct live *l, const struct http_response *r,
 	    jget_int(id, root, what, "id", 0, 1, JSON_MAX_INT, &err) < 0 ||
 	    (html_url &&
 	     jget_str(html_url, root, what, "html_url", 0, &err) < 0)) {
-		buf_setf(&l->gh.error, "%s made, but its answer is unreadable: "
-				       "%s", what, err.ptr);
+		buf_setf(&l->gh.error,
+		         "%s made, but its answer is unreadable: "
+		         "%s",
+		         what, err.ptr);
 		*id = 0;
 		if (html_url) {
 			free(*html_url);
@@ -113,16 +114,15 @@ out:
 }
 
 /* One write whose answer needs nothing but its status. */
-static int write_simple(struct live *l, struct http *client,
-			const char *method, const struct buf *path,
-			const struct buf *body, long ok)
+static int write_simple(struct live *l, struct http *client, const char *method,
+                        const struct buf *path, const struct buf *body, long ok)
 {
 	struct http_response r;
 	int error;
 
 	http_response_init(&r);
-	error = send_write(l, client, method, path->ptr, body ? body->ptr : NULL, ok,
-		     &r);
+	error = send_write(l, client, method, path->ptr,
+	                   body ? body->ptr : NULL, ok, &r);
 	http_response_release(&r);
 	return error;
 }
@@ -133,7 +133,8 @@ int live_create_label(struct github *gh, int64_t pr, const char *name,
 		      const char *color, const char *description)
 {
 	struct live *l = L(gh);
-	struct buf path = BUF_INIT(BUF_MAX_SMALL), body = BUF_INIT(BUF_MAX_SMALL);
+	struct buf path = BUF_INIT(BUF_MAX_SMALL),
+	           body = BUF_INIT(BUF_MAX_SMALL);
 	int error;
 
 	(void)pr;
@@ -143,8 +144,8 @@ int live_create_label(struct github *gh, int64_t pr, const char *name,
 	field(&body, "color", color, false);
 	field(&body, "description", description, false);
 	buf_addch(&body, '}');
-	error = write_simple(l, label_status_client(l), "POST", &path, &body,
-			     201);
+	error =
+	    write_simple(l, label_status_client(l), "POST", &path, &body, 201);
 	buf_release(&path);
 	buf_release(&body);
 	return error;
@@ -153,7 +154,8 @@ int live_create_label(struct github *gh, int64_t pr, const char *name,
 int live_add_label(struct github *gh, int64_t pr, const char *name)
 {
 	struct live *l = L(gh);
-	struct buf path = BUF_INIT(BUF_MAX_SMALL), body = BUF_INIT(BUF_MAX_SMALL);
+	struct buf path = BUF_INIT(BUF_MAX_SMALL),
+	           body = BUF_INIT(BUF_MAX_SMALL);
 	int error;
 
 	buf_addf(&path, "/repos/%s/%s/issues/%lld/labels", l->owner, l->name,
@@ -161,8 +163,8 @@ int live_add_label(struct github *gh, int64_t pr, const char *name)
 	buf_adds(&body, "{\"labels\":[");
 	json_quote(&body, name, strlen(name));
 	buf_adds(&body, "]}");
-	error = write_simple(l, label_status_client(l), "POST", &path, &body,
-			     200);
+	error =
+	    write_simple(l, label_status_client(l), "POST", &path, &body, 200);
 	buf_release(&path);
 	buf_release(&body);
 	return error;
@@ -173,7 +175,8 @@ int live_create_status(struct github *gh, int64_t pr, const char *sha,
 		       const char *description, const char *target_url)
 {
 	struct live *l = L(gh);
-	struct buf path = BUF_INIT(BUF_MAX_SMALL), body = BUF_INIT(BUF_MAX_SMALL);
+	struct buf path = BUF_INIT(BUF_MAX_SMALL),
+	           body = BUF_INIT(BUF_MAX_SMALL);
 	int error;
 
 	(void)pr;
@@ -185,8 +188,8 @@ int live_create_status(struct github *gh, int64_t pr, const char *sha,
 	if (target_url)
 		field(&body, "target_url", target_url, false);
 	buf_addch(&body, '}');
-	error = write_simple(l, label_status_client(l), "POST", &path, &body,
-			     201);
+	error =
+	    write_simple(l, label_status_client(l), "POST", &path, &body, 201);
 	cache_drop_sha(l, sha); /* the history changed, or may have */
 	buf_release(&path);
 	buf_release(&body);
@@ -224,7 +227,8 @@ int live_dismiss(struct github *gh, int64_t pr, int64_t review_id,
 		 const char *message)
 {
 	struct live *l = L(gh);
-	struct buf path = BUF_INIT(BUF_MAX_SMALL), body = BUF_INIT(BUF_MAX_SMALL);
+	struct buf path = BUF_INIT(BUF_MAX_SMALL),
+	           body = BUF_INIT(BUF_MAX_SMALL);
 	int error;
 
 	buf_addf(&path, "/repos/%s/%s/pulls/%lld/reviews/%lld/dismissals",
@@ -242,7 +246,7 @@ int live_dismiss(struct github *gh, int64_t pr, int64_t review_id,
 /* --- the pr-review's comments and reviews (PUBLISH §7.2) --- */
 
 int live_comment_create(struct github *gh, int64_t pr, const char *body,
-			int64_t *id, char **html_url)
+                        int64_t *id, char **html_url)
 {
 	struct live *l = L(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL), b = BUF_INIT(BUF_MAX_DOC);
@@ -253,7 +257,7 @@ int live_comment_create(struct github *gh, int64_t pr, const char *body,
 	*html_url = NULL;
 	http_response_init(&r);
 	buf_addf(&path, "/repos/%s/%s/issues/%lld/comments", l->owner, l->name,
-		 (long long)pr);
+	         (long long)pr);
 	buf_addch(&b, '{');
 	field(&b, "body", body, true);
 	buf_addch(&b, '}');
@@ -267,7 +271,7 @@ int live_comment_create(struct github *gh, int64_t pr, const char *body,
 }
 
 int live_comment_update(struct github *gh, int64_t pr, int64_t id,
-			const char *body)
+                        const char *body)
 {
 	struct live *l = L(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL), b = BUF_INIT(BUF_MAX_DOC);
@@ -275,7 +279,7 @@ int live_comment_update(struct github *gh, int64_t pr, int64_t id,
 
 	(void)pr;
 	buf_addf(&path, "/repos/%s/%s/issues/comments/%lld", l->owner, l->name,
-		 (long long)id);
+	         (long long)id);
 	buf_addch(&b, '{');
 	field(&b, "body", body, true);
 	buf_addch(&b, '}');
@@ -293,7 +297,7 @@ int live_comment_delete(struct github *gh, int64_t pr, int64_t id)
 
 	(void)pr;
 	buf_addf(&path, "/repos/%s/%s/issues/comments/%lld", l->owner, l->name,
-		 (long long)id);
+	         (long long)id);
 	error = write_simple(l, l->http, "DELETE", &path, NULL, 204);
 	buf_release(&path);
 	return error;
@@ -301,7 +305,7 @@ int live_comment_delete(struct github *gh, int64_t pr, int64_t id)
 
 /* The review's body: {commit_id, event, body, comments[]} (§5.4). */
 static void review_body(struct buf *b, const char *commit_id, const char *body,
-			const struct gh_inline *inl, size_t n)
+                        const struct gh_inline *inl, size_t n)
 {
 	buf_addch(b, '{');
 	field(b, "commit_id", commit_id, true);
@@ -317,7 +321,7 @@ static void review_body(struct buf *b, const char *commit_id, const char *body,
 		field(b, "side", "RIGHT", false);
 		if (inl[i].start_line) {
 			buf_addf(b, ",\"start_line\":%lld",
-				 (long long)inl[i].start_line);
+			         (long long)inl[i].start_line);
 			field(b, "start_side", "RIGHT", false);
 		}
 		field(b, "body", inl[i].body, false);
@@ -327,8 +331,8 @@ static void review_body(struct buf *b, const char *commit_id, const char *body,
 }
 
 int live_review_post(struct github *gh, int64_t pr, const char *commit_id,
-		     const char *body, const struct gh_inline *inl, size_t n,
-		     struct gh_review_posted *out)
+                     const char *body, const struct gh_inline *inl, size_t n,
+                     struct gh_review_posted *out)
 {
 	struct live *l = L(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL), b = BUF_INIT(BUF_MAX_DOC);
@@ -338,14 +342,14 @@ int live_review_post(struct github *gh, int64_t pr, const char *commit_id,
 	memset(out, 0, sizeof(*out));
 	http_response_init(&r);
 	buf_addf(&path, "/repos/%s/%s/pulls/%lld/reviews", l->owner, l->name,
-		 (long long)pr);
+	         (long long)pr);
 	review_body(&b, commit_id, body, inl, n);
 	error = send_write(l, l->http, "POST", path.ptr, b.ptr, 200, &r);
 	/* The answer names the review only: its comments' ids and links
 	 * come from the flow's next read of the review comments (W5). */
 	if (error == AA_OK)
 		error = dec_created(l, &r, "review", &out->review_id,
-				    &out->html_url);
+		                    &out->html_url);
 	http_response_release(&r);
 	buf_release(&path);
 	buf_release(&b);

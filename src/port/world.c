@@ -25,7 +25,7 @@ static int fault_hit(struct world *w, enum fault_op op, int kind, int64_t pr,
 }
 
 static int write_fault(struct world *w, enum gh_write kind, int64_t pr,
-		       const char *sha, bool *lost)
+                       const char *sha, bool *lost)
 {
 	return world_fault(w, FAULT_WRITE, (int)kind, pr, sha, 0, lost);
 }
@@ -60,7 +60,7 @@ int world_fault(struct world *w, enum fault_op op, int kind, int64_t pr,
 			if (f->status == 404)
 				return AA_ENOTFOUND;
 			return op == FAULT_WRITE && no_answer(f) ? AA_ELOST
-								 : AA_EAPI;
+			                                         : AA_EAPI;
 		}
 		if (f->op != op || f->kind != kind)
 			continue;
@@ -90,8 +90,9 @@ int world_fault(struct world *w, enum fault_op op, int kind, int64_t pr,
 				 pr ? " of PR #" : "", (long long)pr);
 		else
 			buf_setf(&w->gh.error, "%s %s%s%.0lld: HTTP %d",
-				 op == FAULT_READ ? "read" : "write", name,
-				 pr ? " of PR #" : "", (long long)pr, f->status);
+			         op == FAULT_READ ? "read" : "write", name,
+			         pr ? " of PR #" : "", (long long)pr,
+			         f->status);
 		if (f->status == 404)
 			return AA_ENOTFOUND;
 		if (op == FAULT_READ)

@@ -22,7 +22,7 @@ const char *flow_error(const struct engine *e);
  * someone else's. The reason goes to step `s`, the note to the report.
  */
 int flow_identity_check(struct engine *e, struct report_step *s,
-			const char *want, const char *role);
+                        const char *want, const char *role);
 /*
  * T4: before the first write of a run, the token must be the trusted
  * login. On failure the step ends as an error and the run stops.

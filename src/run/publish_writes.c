@@ -96,7 +96,7 @@ static int judged(struct pub *u, const struct buf *why, bool shows)
 /* After a lost answer: the comment `w` created or patched, read again
  * (NULL when it does not show). */
 static const struct snap_comment *find_written(struct pub *u,
-					       const struct landed_write *w)
+                                               const struct landed_write *w)
 {
 	const struct snap_pull *pull = &u->p.pull.pull;
 	struct landed_seen seen = {0};
@@ -124,11 +124,11 @@ int pub_sticky_create(struct pub *u, const struct buf *body)
 {
 	const struct github_review_ops *r = u->e->gh->ops->review;
 	const struct landed_write w = {
-		.kind = LANDED_COMMENT_CREATE,
-		.as_review_login = true,
-		.id = max_comment_id(&u->p),
-		.body = body->ptr,
-		.body_len = body->len,
+	    .kind = LANDED_COMMENT_CREATE,
+	    .as_review_login = true,
+	    .id = max_comment_id(&u->p),
+	    .body = body->ptr,
+	    .body_len = body->len,
 	};
 	int64_t id = 0;
 	char *url = NULL;
@@ -198,11 +198,11 @@ int pub_sticky_patch(struct pub *u, int64_t id, const struct buf *body)
 {
 	const struct github_review_ops *r = u->e->gh->ops->review;
 	const struct landed_write w = {
-		.kind = LANDED_COMMENT_PATCH,
-		.as_review_login = true,
-		.id = id,
-		.body = body->ptr,
-		.body_len = body->len,
+	    .kind = LANDED_COMMENT_PATCH,
+	    .as_review_login = true,
+	    .id = id,
+	    .body = body->ptr,
+	    .body_len = body->len,
 	};
 	int error = may_touch(u, id, "edit");
 
@@ -234,7 +234,7 @@ int pub_delete_comment(struct pub *u, int64_t id)
 {
 	const struct github_review_ops *r = u->e->gh->ops->review;
 	const struct landed_write lw = {.kind = LANDED_COMMENT_DELETE,
-					.id = id};
+	                                .id = id};
 	struct report_write *w;
 	int error = may_touch(u, id, "delete");
 
@@ -248,8 +248,8 @@ int pub_delete_comment(struct pub *u, int64_t id)
 		buf_adds(&why, u->e->gh->error.ptr);
 		if (rv_pr_reread_comments(u->e, &u->p) == AA_OK) {
 			struct landed_seen seen = {
-				.comments = u->p.pull.pull.comments,
-				.ncomments = u->p.pull.pull.ncomments,
+			    .comments = u->p.pull.pull.comments,
+			    .ncomments = u->p.pull.pull.ncomments,
 			};
 
 			gone = landed(&lw, &seen, u->e->policy) >= 0;
@@ -270,12 +270,12 @@ int pub_delete_comment(struct pub *u, int64_t id)
 int pub_set_status(struct pub *u, const char *state, const char *desc)
 {
 	const struct landed_write w = {
-		.kind = LANDED_STATUS,
-		.as_review_login = true,
-		.state = state,
-		.context = u->e->policy->review_context,
-		.description = desc,
-		.target_url = u->sticky_url,
+	    .kind = LANDED_STATUS,
+	    .as_review_login = true,
+	    .state = state,
+	    .context = u->e->policy->review_context,
+	    .description = desc,
+	    .target_url = u->sticky_url,
 	};
 	int error = u->e->gh->ops->create_status(
 		u->e->gh, u->pr, u->in->head, state,
@@ -295,8 +295,7 @@ int pub_set_status(struct pub *u, const char *state, const char *desc)
 			seen.statuses = u->st.v;
 			seen.nstatuses = u->st.n;
 		}
-		error = judged(u, &why,
-			       landed(&w, &seen, u->e->policy) >= 0);
+		error = judged(u, &why, landed(&w, &seen, u->e->policy) >= 0);
 		buf_release(&why);
 	}
 	if (error < 0)
@@ -352,12 +351,12 @@ void pub_thread_failed(struct pub *u, size_t i)
 static const struct inline_root *root_now(struct pub *u, size_t i)
 {
 	const struct landed_write w = {
-		.kind = LANDED_ROOT,
-		.finding = &u->m.f[u->plan.v[i].finding],
-		.head = u->in->head,
+	    .kind = LANDED_ROOT,
+	    .finding = &u->m.f[u->plan.v[i].finding],
+	    .head = u->in->head,
 	};
 	const struct landed_seen seen = {.roots = u->p.roots,
-					 .nroots = u->p.nroots};
+	                                 .nroots = u->p.nroots};
 	ptrdiff_t at = landed(&w, &seen, u->e->policy);
 
 	return at < 0 ? NULL : &u->p.roots[at];

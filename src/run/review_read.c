@@ -220,7 +220,7 @@ uint32_t rv_next_id(const struct rv_pr *p, const struct review_model *m,
 int rv_identity(struct engine *e, struct report_step *s)
 {
 	return flow_identity_check(e, s, policy_review_login(e->policy),
-				   "review login");
+	                           "review login");
 }
 
 void rv_pr_url(struct buf *out, const struct engine *e, int64_t pr)

@@ -39,7 +39,7 @@ void engine_identity_set(struct engine *e, const char *login,
 }
 
 int flow_identity_check(struct engine *e, struct report_step *s,
-			const char *want, const char *role)
+                        const char *want, const char *role)
 {
 	char *login = NULL;
 	int error = AA_OK;
@@ -49,15 +49,17 @@ int flow_identity_check(struct engine *e, struct report_step *s,
 	if (e->gh->ops->user(e->gh, &login) < 0) {
 		step_reason(s, "the token's identity could not be read");
 		report_note(e->report, NOTE_ERROR,
-			    "cannot read the token's identity (GET /user): %s; "
-			    "nothing written", flow_error(e));
+		            "cannot read the token's identity (GET /user): %s; "
+		            "nothing written",
+		            flow_error(e));
 		error = AA_EAPI;
 	} else if (!str_eq_nocase(login, want)) {
 		step_reason(s, "the token belongs to %s, not the %s %s", login,
-			    role, want);
+		            role, want);
 		report_note(e->report, NOTE_ERROR,
-			    "the write token belongs to '%s', not the %s '%s'; "
-			    "nothing written", login, role, want);
+		            "the write token belongs to '%s', not the %s '%s'; "
+		            "nothing written",
+		            login, role, want);
 		error = AA_EUSAGE;
 	}
 	free(login);
@@ -77,7 +79,7 @@ int flow_identity(struct engine *e, size_t step)
 	error = flow_identity_check(e, s, want, "trusted login");
 	if (error < 0) {
 		step_finish(e->report, s, OUT_ERROR,
-			    error == AA_EUSAGE ? EXIT_USAGE : EXIT_API);
+		            error == AA_EUSAGE ? EXIT_USAGE : EXIT_API);
 		engine_identity_set(e, want, ID_FAILED);
 		e->stop = true;
 	}
@@ -92,7 +94,7 @@ int flow_identity(struct engine *e, size_t step)
  * not NULL) is the approval that shows.
  */
 static int settle(struct engine *e, int error, int64_t pr, const char *sha,
-		  const struct landed_write *w, int64_t *review_id)
+                  const struct landed_write *w, int64_t *review_id)
 {
 	struct buf why = BUF_INIT(BUF_MAX_SMALL);
 	struct landed_seen seen = {0};
@@ -108,7 +110,7 @@ static int settle(struct engine *e, int error, int64_t pr, const char *sha,
 	switch (w->kind) {
 	case LANDED_CREATE_LABEL:
 		if (e->gh->ops->label_exists(e->gh, pr, w->label, &exists) ==
-			    AA_OK &&
+		        AA_OK &&
 		    exists) {
 			label = xstrdup(w->label);
 			seen.labels = &label;
@@ -117,7 +119,7 @@ static int settle(struct engine *e, int error, int64_t pr, const char *sha,
 		break;
 	case LANDED_ADD_LABEL:
 		if (e->gh->ops->pull(e->gh, pr, PART_LABELS | PART_FRESH, &p) ==
-			    AA_OK &&
+		        AA_OK &&
 		    (p.ok & PART_LABELS)) {
 			seen.labels = p.pull.labels;
 			seen.nlabels = p.pull.nlabels;
@@ -125,14 +127,14 @@ static int settle(struct engine *e, int error, int64_t pr, const char *sha,
 		break;
 	case LANDED_STATUS:
 		if (e->gh->ops->statuses(e->gh, pr, sha, STATUS_NEED_CLEAN,
-					 &st) == AA_OK) {
+		                         &st) == AA_OK) {
 			seen.statuses = st.v;
 			seen.nstatuses = st.n;
 		}
 		break;
 	default: /* LANDED_APPROVE, LANDED_DISMISS */
 		if (e->gh->ops->pull(e->gh, pr, PART_REVIEWS | PART_FRESH,
-				     &p) == AA_OK &&
+		                     &p) == AA_OK &&
 		    (p.ok & PART_REVIEWS)) {
 			seen.reviews = p.pull.reviews;
 			seen.nreviews = p.pull.nreviews;
@@ -176,17 +178,16 @@ int flow_create_label(struct engine *e, size_t step, int64_t pr)
 	int error;
 
 	const struct landed_write lw = {.kind = LANDED_CREATE_LABEL,
-					.label = e->policy->label};
+	                                .label = e->policy->label};
 
 	if ((error = flow_identity(e, step)) < 0)
 		return error;
 	error = e->gh->ops->create_label(e->gh, pr, e->policy->label,
-					 label_color, label_description);
+	                                 label_color, label_description);
 	/* 422 "already_exists": someone created it meanwhile, which is what
 	 * this write was for — judged like a lost answer, by looking. */
-	if (error < 0 &&
-	    settle(e, error == AA_EREJECTED ? AA_ELOST : error, pr, NULL, &lw,
-		   NULL) < 0) {
+	if (error < 0 && settle(e, error == AA_EREJECTED ? AA_ELOST : error, pr,
+	                        NULL, &lw, NULL) < 0) {
 		label_missing(e, pr); /* so is the label it was to carry */
 		return failed(e, step, "creating the label");
 	}
@@ -201,7 +202,7 @@ int flow_add_label(struct engine *e, size_t step, int64_t pr)
 	int error;
 
 	const struct landed_write lw = {.kind = LANDED_ADD_LABEL,
-					.label = e->policy->label};
+	                                .label = e->policy->label};
 
 	if ((error = flow_identity(e, step)) < 0)
 		return error;
@@ -223,19 +224,19 @@ int flow_set_status(struct engine *e, size_t step, int64_t pr,
 	int error;
 
 	const struct landed_write lw = {
-		.kind = LANDED_STATUS,
-		.state = state,
-		.context = e->policy->clean_context,
-		.description = description,
-		.target_url = target_url,
-		.pr = pr,
+	    .kind = LANDED_STATUS,
+	    .state = state,
+	    .context = e->policy->clean_context,
+	    .description = description,
+	    .target_url = target_url,
+	    .pr = pr,
 	};
 
 	if ((error = flow_identity(e, step)) < 0)
 		return error;
 	error = e->gh->ops->create_status(e->gh, pr, sha, state,
-					  e->policy->clean_context, description,
-					  target_url);
+	                                  e->policy->clean_context, description,
+	                                  target_url);
 	if (settle(e, error, pr, sha, &lw, NULL) < 0)
 		return failed(e, step, "writing the status");
 	w = report_add_write(e->report, W_STATUS, pr);
@@ -254,12 +255,12 @@ int flow_approve(struct engine *e, size_t step, int64_t pr,
 	int error;
 
 	const struct landed_write lw = {.kind = LANDED_APPROVE,
-					.commit_id = head};
+	                                .commit_id = head};
 
 	if ((error = flow_identity(e, step)) < 0)
 		return error;
 	error = e->gh->ops->approve(e->gh, pr, head, engine_approve_body,
-				    review_id);
+	                            review_id);
 	if (settle(e, error, pr, NULL, &lw, review_id) < 0)
 		return failed(e, step, "approving");
 	w = report_add_write(e->report, W_APPROVE, pr);
@@ -289,7 +290,7 @@ int flow_dismiss_all(struct engine *e, size_t step, int64_t pr,
 	qsort(mine, nmine, sizeof(const struct snap_review *), cmp_review_id);
 	for (i = 0; i < nmine; i++) {
 		const struct landed_write lw = {.kind = LANDED_DISMISS,
-						.id = mine[i]->id};
+		                                .id = mine[i]->id};
 		struct report_write *w;
 
 		if ((r = flow_identity(e, step)) < 0) {

@@ -12,11 +12,11 @@
 #include "base/util.h"
 #include "core/policy.h"
 
-#define H "7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e"
-#define O "0101010101010101010101010101010101010101"
-#define TR "lfx-reviewer"
-#define CTX "agentic-review/clean"
-#define RCTX "pr-review"
+#define H      "7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e"
+#define O      "0101010101010101010101010101010101010101"
+#define TR     "lfx-reviewer"
+#define CTX    "agentic-review/clean"
+#define RCTX   "pr-review"
 #define CLEAN7 "conductor pr=#7: clean=true"
 
 /* A row's re-read, in literals; seen_open() turns it into a landed_seen. */
@@ -40,21 +40,30 @@ struct seen_lit {
 	bool roots; /* the two roots below */
 };
 
-#define LABELS(...) .labels = {__VA_ARGS__}
+#define LABELS(...)   .labels = {__VA_ARGS__}
 #define STATUSES(...) .st = {__VA_ARGS__}
-#define REVIEWS(...) .rv = {__VA_ARGS__}
+#define REVIEWS(...)  .rv = {__VA_ARGS__}
 #define COMMENTS(...) .cm = {__VA_ARGS__}
-#define ST(i, st, ctx, desc, who, url) {(i), (st), (ctx), (desc), (who), (url)}
-#define RV(i, who, st, sha) {(i), (who), (st), (sha)}
-#define CM(i, who, text) {(i), (who), (text)}
+#define ST(i, st, ctx, desc, who, url)                                         \
+	{                                                                      \
+		(i), (st), (ctx), (desc), (who), (url)                         \
+	}
+#define RV(i, who, st, sha)                                                    \
+	{                                                                      \
+		(i), (who), (st), (sha)                                        \
+	}
+#define CM(i, who, text)                                                       \
+	{                                                                      \
+		(i), (who), (text)                                             \
+	}
 
 /* The findings and roots of the ROOT rows. */
 static char slug3[] = "null-deref", slug4[] = "leak";
 static struct rv_finding f3 = {.id = 3, .slug = slug3};
 static struct rv_finding f4 = {.id = 4, .slug = slug4};
 static const struct inline_root roots[] = {
-	{.id = 4, .slug = "leak", .head = O, .comment_id = 90},
-	{.id = 3, .slug = "null-deref", .head = H, .comment_id = 91},
+    {.id = 4, .slug = "leak", .head = O, .comment_id = 90},
+    {.id = 3, .slug = "null-deref", .head = H, .comment_id = 91},
 };
 
 struct row {
@@ -65,150 +74,220 @@ struct row {
 };
 
 static const struct row rows[] = {
-	/* --- labels (§3.1) --- */
-	{"create: the label exists", {.kind = LANDED_CREATE_LABEL,
-	 .label = "needs-human"}, {LABELS("needs-human")}, 0},
-	{"create: not there", {.kind = LANDED_CREATE_LABEL,
-	 .label = "needs-human"}, {.labels = {NULL}}, -1},
-	{"add: on the PR, other case", {.kind = LANDED_ADD_LABEL,
-	 .label = "needs-human"}, {LABELS("bug", "Needs-Human")}, 0},
-	{"add: another label only", {.kind = LANDED_ADD_LABEL,
-	 .label = "needs-human"}, {LABELS("bug", "needs-humans")}, -1},
+    /* --- labels (§3.1) --- */
+    {"create: the label exists",
+     {.kind = LANDED_CREATE_LABEL, .label = "needs-human"},
+     {LABELS("needs-human")},
+     0},
+    {"create: not there",
+     {.kind = LANDED_CREATE_LABEL, .label = "needs-human"},
+     {.labels = {NULL}},
+     -1},
+    {"add: on the PR, other case",
+     {.kind = LANDED_ADD_LABEL, .label = "needs-human"},
+     {LABELS("bug", "Needs-Human")},
+     0},
+    {"add: another label only",
+     {.kind = LANDED_ADD_LABEL, .label = "needs-human"},
+     {LABELS("bug", "needs-humans")},
+     -1},
 
-	/* --- statuses (§3.3; W3, W6) --- */
-	{"status: the newest of ours says it",
-	 {.kind = LANDED_STATUS, .state = "success", .context = CTX,
-	  .description = CLEAN7, .target_url = "u", .pr = 7},
-	 {STATUSES(ST(10, "failure", CTX, "conductor pr=#7: clean=false", TR,
-		      "u"),
-		   ST(11, "success", CTX, CLEAN7, TR, "u"),
-		   ST(12, "failure", CTX, "conductor pr=#8: clean=false", TR,
-		      NULL))},
-	 1},
-	{"status: a newer one of ours says otherwise",
-	 {.kind = LANDED_STATUS, .state = "success", .context = CTX,
-	  .description = CLEAN7, .pr = 7},
-	 {STATUSES(ST(11, "success", CTX, CLEAN7, TR, NULL),
-		   ST(13, "failure", CTX, "conductor pr=#7: clean=false", TR,
-		      NULL))},
-	 -1},
-	{"status: only someone else's says it",
-	 {.kind = LANDED_STATUS, .state = "success", .context = CTX,
-	  .description = CLEAN7, .pr = 7},
-	 {STATUSES(ST(14, "success", CTX, CLEAN7, "mallory", NULL))}, -1},
-	{"status: no creator is not ours",
-	 {.kind = LANDED_STATUS, .state = "success", .context = CTX,
-	  .description = CLEAN7, .pr = 7},
-	 {STATUSES(ST(14, "success", CTX, CLEAN7, NULL, NULL))}, -1},
-	{"status: someone else's newer one does not hide ours",
-	 {.kind = LANDED_STATUS, .state = "success", .context = CTX,
-	  .description = CLEAN7, .pr = 7},
-	 {STATUSES(ST(11, "success", CTX, CLEAN7, TR, NULL),
-		   ST(15, "failure", CTX, "conductor pr=#7: clean=false",
-		      "mallory", NULL))},
-	 0},
-	{"status: another context",
-	 {.kind = LANDED_STATUS, .state = "success", .context = CTX,
-	  .description = CLEAN7, .pr = 7},
-	 {STATUSES(ST(11, "success", "other", CLEAN7, TR, NULL))}, -1},
-	{"status: another PR's newer status does not count",
-	 {.kind = LANDED_STATUS, .state = "success", .context = CTX,
-	  .description = CLEAN7, .pr = 7},
-	 {STATUSES(ST(11, "success", CTX, CLEAN7, TR, NULL),
-		   ST(16, "failure", CTX, "conductor pr=#70: clean=false", TR,
-		      NULL))},
-	 0},
-	{"status: the URL differs",
-	 {.kind = LANDED_STATUS, .state = "success", .context = RCTX,
-	  .description = "passed", .target_url = "s#1", .as_review_login = true},
-	 {STATUSES(ST(20, "success", RCTX, "passed", TR, "s#2"))}, -1},
-	{"status: a URL where none was sent",
-	 {.kind = LANDED_STATUS, .state = "success", .context = RCTX,
-	  .description = "passed", .as_review_login = true},
-	 {STATUSES(ST(20, "success", RCTX, "passed", TR, "s#2"))}, -1},
-	{"status: publish's, by the review login",
-	 {.kind = LANDED_STATUS, .state = "pending", .context = RCTX,
-	  .description = "publishing", .target_url = "s#1",
-	  .as_review_login = true},
-	 {STATUSES(ST(19, "success", RCTX, "passed", TR, "s#1"),
-		   ST(20, "pending", RCTX, "publishing", TR, "s#1"))},
-	 1},
-	{"status: publish's, by the App's bot: not the review login",
-	 {.kind = LANDED_STATUS, .state = "pending", .context = RCTX,
-	  .description = "publishing", .target_url = "s#1",
-	  .as_review_login = true},
-	 {STATUSES(ST(20, "pending", RCTX, "publishing", "app[bot]",
-		      "s#1"))},
-	 -1},
-	{"status: the state differs",
-	 {.kind = LANDED_STATUS, .state = "success", .context = CTX,
-	  .description = CLEAN7, .pr = 7},
-	 {STATUSES(ST(11, "failure", CTX, CLEAN7, TR, NULL))}, -1},
+    /* --- statuses (§3.3; W3, W6) --- */
+    {"status: the newest of ours says it",
+     {.kind = LANDED_STATUS,
+      .state = "success",
+      .context = CTX,
+      .description = CLEAN7,
+      .target_url = "u",
+      .pr = 7},
+     {STATUSES(
+         ST(10, "failure", CTX, "conductor pr=#7: clean=false", TR, "u"),
+         ST(11, "success", CTX, CLEAN7, TR, "u"),
+         ST(12, "failure", CTX, "conductor pr=#8: clean=false", TR, NULL))},
+     1},
+    {"status: a newer one of ours says otherwise",
+     {.kind = LANDED_STATUS,
+      .state = "success",
+      .context = CTX,
+      .description = CLEAN7,
+      .pr = 7},
+     {STATUSES(
+         ST(11, "success", CTX, CLEAN7, TR, NULL),
+         ST(13, "failure", CTX, "conductor pr=#7: clean=false", TR, NULL))},
+     -1},
+    {"status: only someone else's says it",
+     {.kind = LANDED_STATUS,
+      .state = "success",
+      .context = CTX,
+      .description = CLEAN7,
+      .pr = 7},
+     {STATUSES(ST(14, "success", CTX, CLEAN7, "mallory", NULL))},
+     -1},
+    {"status: no creator is not ours",
+     {.kind = LANDED_STATUS,
+      .state = "success",
+      .context = CTX,
+      .description = CLEAN7,
+      .pr = 7},
+     {STATUSES(ST(14, "success", CTX, CLEAN7, NULL, NULL))},
+     -1},
+    {"status: someone else's newer one does not hide ours",
+     {.kind = LANDED_STATUS,
+      .state = "success",
+      .context = CTX,
+      .description = CLEAN7,
+      .pr = 7},
+     {STATUSES(ST(11, "success", CTX, CLEAN7, TR, NULL),
+               ST(15, "failure", CTX, "conductor pr=#7: clean=false", "mallory",
+                  NULL))},
+     0},
+    {"status: another context",
+     {.kind = LANDED_STATUS,
+      .state = "success",
+      .context = CTX,
+      .description = CLEAN7,
+      .pr = 7},
+     {STATUSES(ST(11, "success", "other", CLEAN7, TR, NULL))},
+     -1},
+    {"status: another PR's newer status does not count",
+     {.kind = LANDED_STATUS,
+      .state = "success",
+      .context = CTX,
+      .description = CLEAN7,
+      .pr = 7},
+     {STATUSES(
+         ST(11, "success", CTX, CLEAN7, TR, NULL),
+         ST(16, "failure", CTX, "conductor pr=#70: clean=false", TR, NULL))},
+     0},
+    {"status: the URL differs",
+     {.kind = LANDED_STATUS,
+      .state = "success",
+      .context = RCTX,
+      .description = "passed",
+      .target_url = "s#1",
+      .as_review_login = true},
+     {STATUSES(ST(20, "success", RCTX, "passed", TR, "s#2"))},
+     -1},
+    {"status: a URL where none was sent",
+     {.kind = LANDED_STATUS,
+      .state = "success",
+      .context = RCTX,
+      .description = "passed",
+      .as_review_login = true},
+     {STATUSES(ST(20, "success", RCTX, "passed", TR, "s#2"))},
+     -1},
+    {"status: publish's, by the review login",
+     {.kind = LANDED_STATUS,
+      .state = "pending",
+      .context = RCTX,
+      .description = "publishing",
+      .target_url = "s#1",
+      .as_review_login = true},
+     {STATUSES(ST(19, "success", RCTX, "passed", TR, "s#1"),
+               ST(20, "pending", RCTX, "publishing", TR, "s#1"))},
+     1},
+    {"status: publish's, by the App's bot: not the review login",
+     {.kind = LANDED_STATUS,
+      .state = "pending",
+      .context = RCTX,
+      .description = "publishing",
+      .target_url = "s#1",
+      .as_review_login = true},
+     {STATUSES(ST(20, "pending", RCTX, "publishing", "app[bot]", "s#1"))},
+     -1},
+    {"status: the state differs",
+     {.kind = LANDED_STATUS,
+      .state = "success",
+      .context = CTX,
+      .description = CLEAN7,
+      .pr = 7},
+     {STATUSES(ST(11, "failure", CTX, CLEAN7, TR, NULL))},
+     -1},
 
-	/* --- approvals and dismissals (§6.1, §6.2) --- */
-	{"approve: ours, that commit",
-	 {.kind = LANDED_APPROVE, .commit_id = H},
-	 {REVIEWS(RV(70, TR, "APPROVED", O), RV(71, TR, "APPROVED", H),
-		  RV(72, "mallory", "APPROVED", H))},
-	 1},
-	{"approve: ours, another commit",
-	 {.kind = LANDED_APPROVE, .commit_id = H},
-	 {REVIEWS(RV(70, TR, "APPROVED", O))}, -1},
-	{"approve: someone else's of that commit",
-	 {.kind = LANDED_APPROVE, .commit_id = H},
-	 {REVIEWS(RV(72, "mallory", "APPROVED", H))}, -1},
-	{"approve: ours, dismissed",
-	 {.kind = LANDED_APPROVE, .commit_id = H},
-	 {REVIEWS(RV(71, TR, "DISMISSED", H))}, -1},
-	{"approve: the newest of two",
-	 {.kind = LANDED_APPROVE, .commit_id = H},
-	 {REVIEWS(RV(75, TR, "APPROVED", H), RV(71, TR, "APPROVED", H))}, 0},
-	{"dismiss: that review dismissed",
-	 {.kind = LANDED_DISMISS, .id = 71},
-	 {REVIEWS(RV(70, TR, "DISMISSED", O), RV(71, TR, "DISMISSED", H))}, 1},
-	{"dismiss: still approved",
-	 {.kind = LANDED_DISMISS, .id = 71},
-	 {REVIEWS(RV(70, TR, "DISMISSED", O), RV(71, TR, "APPROVED", H))}, -1},
-	{"dismiss: gone", {.kind = LANDED_DISMISS, .id = 71}, {.rv = {{0}}},
-	 -1},
+    /* --- approvals and dismissals (§6.1, §6.2) --- */
+    {"approve: ours, that commit",
+     {.kind = LANDED_APPROVE, .commit_id = H},
+     {REVIEWS(RV(70, TR, "APPROVED", O), RV(71, TR, "APPROVED", H),
+              RV(72, "mallory", "APPROVED", H))},
+     1},
+    {"approve: ours, another commit",
+     {.kind = LANDED_APPROVE, .commit_id = H},
+     {REVIEWS(RV(70, TR, "APPROVED", O))},
+     -1},
+    {"approve: someone else's of that commit",
+     {.kind = LANDED_APPROVE, .commit_id = H},
+     {REVIEWS(RV(72, "mallory", "APPROVED", H))},
+     -1},
+    {"approve: ours, dismissed",
+     {.kind = LANDED_APPROVE, .commit_id = H},
+     {REVIEWS(RV(71, TR, "DISMISSED", H))},
+     -1},
+    {"approve: the newest of two",
+     {.kind = LANDED_APPROVE, .commit_id = H},
+     {REVIEWS(RV(75, TR, "APPROVED", H), RV(71, TR, "APPROVED", H))},
+     0},
+    {"dismiss: that review dismissed",
+     {.kind = LANDED_DISMISS, .id = 71},
+     {REVIEWS(RV(70, TR, "DISMISSED", O), RV(71, TR, "DISMISSED", H))},
+     1},
+    {"dismiss: still approved",
+     {.kind = LANDED_DISMISS, .id = 71},
+     {REVIEWS(RV(70, TR, "DISMISSED", O), RV(71, TR, "APPROVED", H))},
+     -1},
+    {"dismiss: gone", {.kind = LANDED_DISMISS, .id = 71}, {.rv = {{0}}}, -1},
 
-	/* --- comments (W1, W2, W5) --- */
-	{"create: ours, newer, the body",
-	 {.kind = LANDED_COMMENT_CREATE, .id = 500, .body = "sticky",
-	  .body_len = 6, .as_review_login = true},
-	 {COMMENTS(CM(500, TR, "sticky"), CM(501, "bob", "sticky"),
-		   CM(502, TR, "sticky\r\n\n"))},
-	 2},
-	{"create: only an older one holds the body",
-	 {.kind = LANDED_COMMENT_CREATE, .id = 500, .body = "sticky",
-	  .body_len = 6, .as_review_login = true},
-	 {COMMENTS(CM(500, TR, "sticky"), CM(501, "bob", "sticky"))}, -1},
-	{"create: ours, newer, another body",
-	 {.kind = LANDED_COMMENT_CREATE, .id = 500, .body = "sticky",
-	  .body_len = 6, .as_review_login = true},
-	 {COMMENTS(CM(502, TR, "sticky!"))}, -1},
-	{"patch: the comment holds the body",
-	 {.kind = LANDED_COMMENT_PATCH, .id = 501, .body = "a\nb",
-	  .body_len = 3},
-	 {COMMENTS(CM(500, TR, "a\nb"), CM(501, TR, "a\r\nb\n"))}, 1},
-	{"patch: the comment holds the old body",
-	 {.kind = LANDED_COMMENT_PATCH, .id = 501, .body = "a\nb",
-	  .body_len = 3},
-	 {COMMENTS(CM(500, TR, "a\nb"), CM(501, TR, "a\nc"))}, -1},
-	{"delete: gone",
-	 {.kind = LANDED_COMMENT_DELETE, .id = 501},
-	 {COMMENTS(CM(500, TR, "x"), CM(502, TR, "y"))}, 0},
-	{"delete: still there",
-	 {.kind = LANDED_COMMENT_DELETE, .id = 501},
-	 {COMMENTS(CM(500, TR, "x"), CM(501, TR, "y"))}, -1},
+    /* --- comments (W1, W2, W5) --- */
+    {"create: ours, newer, the body",
+     {.kind = LANDED_COMMENT_CREATE,
+      .id = 500,
+      .body = "sticky",
+      .body_len = 6,
+      .as_review_login = true},
+     {COMMENTS(CM(500, TR, "sticky"), CM(501, "bob", "sticky"),
+               CM(502, TR, "sticky\r\n\n"))},
+     2},
+    {"create: only an older one holds the body",
+     {.kind = LANDED_COMMENT_CREATE,
+      .id = 500,
+      .body = "sticky",
+      .body_len = 6,
+      .as_review_login = true},
+     {COMMENTS(CM(500, TR, "sticky"), CM(501, "bob", "sticky"))},
+     -1},
+    {"create: ours, newer, another body",
+     {.kind = LANDED_COMMENT_CREATE,
+      .id = 500,
+      .body = "sticky",
+      .body_len = 6,
+      .as_review_login = true},
+     {COMMENTS(CM(502, TR, "sticky!"))},
+     -1},
+    {"patch: the comment holds the body",
+     {.kind = LANDED_COMMENT_PATCH, .id = 501, .body = "a\nb", .body_len = 3},
+     {COMMENTS(CM(500, TR, "a\nb"), CM(501, TR, "a\r\nb\n"))},
+     1},
+    {"patch: the comment holds the old body",
+     {.kind = LANDED_COMMENT_PATCH, .id = 501, .body = "a\nb", .body_len = 3},
+     {COMMENTS(CM(500, TR, "a\nb"), CM(501, TR, "a\nc"))},
+     -1},
+    {"delete: gone",
+     {.kind = LANDED_COMMENT_DELETE, .id = 501},
+     {COMMENTS(CM(500, TR, "x"), CM(502, TR, "y"))},
+     0},
+    {"delete: still there",
+     {.kind = LANDED_COMMENT_DELETE, .id = 501},
+     {COMMENTS(CM(500, TR, "x"), CM(501, TR, "y"))},
+     -1},
 
-	/* --- inline roots (W4) --- */
-	{"root: the finding's root on the head",
-	 {.kind = LANDED_ROOT, .finding = &f3, .head = H},
-	 {.roots = true}, 1},
-	{"root: only on an older head",
-	 {.kind = LANDED_ROOT, .finding = &f4, .head = H},
-	 {.roots = true}, -1},
+    /* --- inline roots (W4) --- */
+    {"root: the finding's root on the head",
+     {.kind = LANDED_ROOT, .finding = &f3, .head = H},
+     {.roots = true},
+     1},
+    {"root: only on an older head",
+     {.kind = LANDED_ROOT, .finding = &f4, .head = H},
+     {.roots = true},
+     -1},
 };
 
 /* The snapshot structs own char *: copies of the row's literals. */
@@ -220,7 +299,7 @@ struct seen_buf {
 };
 
 static void seen_open(struct landed_seen *out, struct seen_buf *b,
-		      const struct seen_lit *l)
+                      const struct seen_lit *l)
 {
 	memset(out, 0, sizeof(*out));
 	memset(b, 0, sizeof(*b));
@@ -291,7 +370,7 @@ static void test_landed__table(void **state)
 		got = landed(&rows[i].w, &seen, &p);
 		if (got != rows[i].want) {
 			print_error("row %zu (%s): expected %td, got %td\n", i,
-				    rows[i].name, rows[i].want, got);
+			            rows[i].name, rows[i].want, got);
 			bad++;
 		}
 		seen_close(&seen, &b);
@@ -306,18 +385,12 @@ struct body_row {
 };
 
 static const struct body_row body_rows[] = {
-	{"abc", "abc", true},
-	{"abc\n", "abc", true},
-	{"abc\r\n\r\n", "abc", true},
-	{"a\r\nb", "a\nb", true},
-	{"abc\r", "abc", false},
-	{"abc\r", "abc\r", true},
-	{"abc\r\r\n", "abc\r", true},
-	{"ab", "abc", false},
-	{"abcd", "abc", false},
-	{"\n\n", "", true},
-	{"a\n\nb\n", "a\n\nb", true},
-	{"a\rb", "a\nb", false},
+    {"abc", "abc", true},         {"abc\n", "abc", true},
+    {"abc\r\n\r\n", "abc", true}, {"a\r\nb", "a\nb", true},
+    {"abc\r", "abc", false},      {"abc\r", "abc\r", true},
+    {"abc\r\r\n", "abc\r", true}, {"ab", "abc", false},
+    {"abcd", "abc", false},       {"\n\n", "", true},
+    {"a\n\nb\n", "a\n\nb", true}, {"a\rb", "a\nb", false},
 };
 
 static void test_landed__same_body(void **state)
@@ -329,7 +402,7 @@ static void test_landed__same_body(void **state)
 		const struct body_row *r = &body_rows[i];
 
 		if (landed_same_body(r->have, strlen(r->have), r->want,
-				     strlen(r->want)) != r->same) {
+		                     strlen(r->want)) != r->same) {
 			print_error("body row %zu: expected %d\n", i, r->same);
 			bad++;
 		}
@@ -340,8 +413,8 @@ static void test_landed__same_body(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_landed__table),
-		cmocka_unit_test(test_landed__same_body),
+	    cmocka_unit_test(test_landed__table),
+	    cmocka_unit_test(test_landed__same_body),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
