@@ -173,24 +173,6 @@ const struct rv_finding *review_find(const struct rv_finding *f, size_t n,
 	return NULL;
 }
 
-static int find_name(const char *const *names, int n, const char *s)
-{
-	for (int i = 0; s && i < n; i++)
-		if (strcmp(names[i], s) == 0)
-			return i;
-	return -1;
-}
-
-int rv_pcode_parse(const char *s)
-{
-	return find_name(rv_pcode_names, RV_PCODE_COUNT, s);
-}
-
-int rv_confidence_parse(const char *s)
-{
-	return find_name(rv_confidence_names, RV_CONFIDENCE_COUNT, s);
-}
-
 size_t rv_codepoints(const char *s, size_t len)
 {
 	size_t n = 0;

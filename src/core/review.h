@@ -274,7 +274,5 @@ const char *rv_fid(char out[RV_FID_BUF], uint32_t id);
 /* Look-ups used everywhere: NULL / -1 when absent. */
 const struct rv_finding *review_find(const struct rv_finding *f, size_t n,
 				     uint32_t id);
-int rv_pcode_parse(const char *s);      /* "P0" … "Q" */
-int rv_confidence_parse(const char *s); /* "high" … "low" */
 
 #endif
