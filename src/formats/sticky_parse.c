@@ -623,7 +623,7 @@ static void parse_rows(struct review_state *st, const char *body, size_t len)
 	memset(&fence, 0, sizeof(fence));
 	st->from_rows = true;
 	st->complete = true;
-	while (marker_next_line(body, len, &off, &line)) {
+	while (text_next_line(body, len, &off, &line)) {
 		if (marker_fence_line(&fence, line, ++no))
 			continue;
 		rows_line(st, &rs, rstrip(line));
@@ -648,7 +648,7 @@ int sticky_parse(struct sticky_info *out, const char *untrusted_body,
 	 * stands anywhere (core/kind.h decides, for every command). */
 	out->is_sticky = comment_kind(PLACE_ISSUE, untrusted_body, len) ==
 	                 KIND_STICKY;
-	while (marker_next_line(untrusted_body, len, &off, &line)) {
+	while (text_next_line(untrusted_body, len, &off, &line)) {
 		bool fenced = marker_fence_line(&fence, line, ++no);
 		struct mview l = rstrip(line);
 
@@ -757,7 +757,7 @@ static void root_texts(struct root_info *out, const char *body, size_t len,
 	size_t fence = 0, start = 0;
 	int stage = 0; /* 0 fields, 1 before the fence, 2 inside it */
 
-	while (marker_next_line(body, len, &off, &line)) {
+	while (text_next_line(body, len, &off, &line)) {
 		struct mview l = rstrip(line);
 
 		if (stage == 2) {
@@ -800,9 +800,9 @@ void root_parse(struct root_info *out, const char *untrusted_body, size_t len)
 	 * marker elsewhere does not matter on the diff, P46). */
 	if (comment_kind(PLACE_REVIEW, untrusted_body, len) !=
 	        KIND_FINDING_ROOT ||
-	    !marker_next_line(untrusted_body, len, &off, &line))
+	    !text_next_line(untrusted_body, len, &off, &line))
 		return;
-	while (marker_next_line(untrusted_body, len, &off, &line)) {
+	while (text_next_line(untrusted_body, len, &off, &line)) {
 		struct mview l = rstrip(line);
 
 		if (run && !l.n) {
