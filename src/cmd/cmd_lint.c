@@ -493,13 +493,10 @@ int cmd_lint(int argc, char **argv)
 	struct lint l;
 	enum comment_kind kind;
 	bool ok, quoted, cut;
+	int code;
 
-	if (cli_parse(&c, argc, argv, command_options(c.command), 1) < 0)
-		return EXIT_USAGE;
-	if (c.help) {
-		usage_command("lint");
-		return EXIT_OK;
-	}
+	if (cli_start(&c, argc, argv, 1, &code) < 0)
+		return code;
 	if (read_all(&text, c.arg ? c.arg : "-") < 0) {
 		buf_release(&text);
 		return EXIT_USAGE;

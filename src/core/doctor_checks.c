@@ -75,6 +75,20 @@ static const char *read_why(const struct setup_read *r)
 	return r->why ? r->why : "the read failed";
 }
 
+/*
+ * The one shape of "cannot tell": a read the check needs gave nothing.
+ * The detail is "<what> could not be read (<why>)"; `fix` is said as is.
+ */
+static void unread(struct doctor_result *r, const char *id,
+		   const char *subject, const char *what,
+		   const struct setup_read *rd, const char *fix_text)
+{
+	struct doctor_check *c = add(r, id, subject, DOCTOR_CANNOT_TELL);
+
+	detail(c, "%s could not be read (%s)", what, read_why(rd));
+	fix(c, "%s", fix_text);
+}
+
 static void check_token(struct doctor_result *r, const struct doctor_facts *f,
 			const struct policy *p)
 {
@@ -154,10 +168,10 @@ static void check_repo(struct doctor_result *r, const struct doctor_facts *f,
 	struct doctor_check *c;
 
 	if (f->repo_read.error != AA_OK || f->push < 0) {
-		c = add(r, "account-access", NULL, DOCTOR_CANNOT_TELL);
-		detail(c, "the repository's permissions for the token's account "
-			  "could not be read (%s)", read_why(&f->repo_read));
-		fix(c, "give the token Metadata: read on this repository");
+		unread(r, "account-access", NULL,
+		       "the repository's permissions for the token's account",
+		       &f->repo_read,
+		       "give the token Metadata: read on this repository");
 	} else if (f->push) {
 		c = add(r, "account-access", NULL, DOCTOR_OK);
 		detail(c, "the token's account can write to %s: its "
@@ -178,10 +192,8 @@ static void check_label(struct doctor_result *r, const struct doctor_facts *f,
 	struct doctor_check *c;
 
 	if (f->label_read.error != AA_OK) {
-		c = add(r, "label", p->label, DOCTOR_CANNOT_TELL);
-		detail(c, "the repository's labels could not be read (%s)",
-		       read_why(&f->label_read));
-		fix(c, "give the read token Issues: read");
+		unread(r, "label", p->label, "the repository's labels",
+		       &f->label_read, "give the read token Issues: read");
 	} else if (f->label_exists) {
 		c = add(r, "label", p->label, DOCTOR_OK);
 		detail(c, "the label %s exists", p->label);
@@ -509,11 +521,10 @@ static void check_app(struct doctor_result *r, const struct doctor_facts *f)
 		return;
 	}
 	if (a->read.error != AA_OK) {
-		c = add(r, "app", NULL, DOCTOR_CANNOT_TELL);
-		detail(c, "the App's installation could not be read (%s)",
-		       read_why(&a->read));
-		fix(c, "install the App on this repository and check app-id "
+		unread(r, "app", NULL, "the App's installation", &a->read,
+		       "install the App on this repository and check app-id "
 		       "and app-private-key");
+		buf_release(&lacks);
 		return;
 	}
 	for (i = 0; i < ARRAY_SIZE(need); i++)

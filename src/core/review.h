@@ -2,7 +2,7 @@
  * review.h - the model of one pr-review iteration (PUBLISH.md): the
  * findings input (§3) as formats/findings.c reads it, the prior state a
  * sticky carries (§5.3), and what the mechanical rules (§4, core/merge.c)
- * compute from them for rendering (§5, formats/sticky.c) and publishing.
+ * compute from them for rendering (§5, formats/sticky_render.c) and publishing.
  *
  * Every string is owned by the struct that points to it, NUL-terminated,
  * UTF-8, with CR/CRLF already turned into LF (I6). A NULL string is JSON

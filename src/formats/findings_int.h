@@ -1,7 +1,8 @@
 /*
- * findings_int.h - what findings.c (the tables of §3's objects and the
- * rules between their members) and findings_read.c (the JSON pointer,
- * messages, I6's normalisation and the typed member readers) share.
+ * findings_int.h - what findings.c and findings_entries.c (the tables of
+ * §3's objects and the rules between their members) and findings_read.c
+ * (the JSON pointer, messages, I6's normalisation and the typed member
+ * readers) share.
  * Private to them.
  */
 #ifndef AA_FINDINGS_INT_H
