@@ -30,6 +30,20 @@ void review_model_release(struct review_model *m)
 }
 
 /* Append " · " and then s to a heap string (NULL or "" gets just s). */
+bool review_model_incomplete(const struct review_model *m)
+{
+	for (size_t i = 0; i < m->n; i++)
+		switch (m->f[i].thread) {
+		case RV_THREAD_FAILED:
+		case RV_THREAD_DROPPED:
+		case RV_THREAD_PENDING:
+			return true;
+		default:
+			break;
+		}
+	return false;
+}
+
 static void append_reason(char **r, const char *s)
 {
 	struct buf b = BUF_INIT(BUF_MAX_DOC);

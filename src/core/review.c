@@ -173,6 +173,12 @@ const struct rv_finding *review_find(const struct rv_finding *f, size_t n,
 	return NULL;
 }
 
+const char *rv_tier_state(enum rv_tier tier)
+{
+	return tier == RV_PASSED || tier == RV_PASSED_WITH_NOTES ? "success"
+								 : "failure";
+}
+
 size_t rv_codepoints(const char *s, size_t len)
 {
 	size_t n = 0;

@@ -79,6 +79,9 @@ enum rv_tier {
 };
 /* "PASSED", "PASSED_WITH_NOTES", … (the status= token and §7.5 status). */
 extern const char *const rv_tier_tokens[RV_TIER_COUNT];
+/* §5.5: the final status's state for a tier: "success" for PASSED and
+ * PASSED WITH NOTES, else "failure". */
+const char *rv_tier_state(enum rv_tier tier);
 
 /* The thread a finding's row names (§5.2 `<thread>`, §9 `thread`). */
 enum rv_thread {
