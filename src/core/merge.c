@@ -33,14 +33,8 @@ void review_model_release(struct review_model *m)
 bool review_model_incomplete(const struct review_model *m)
 {
 	for (size_t i = 0; i < m->n; i++)
-		switch (m->f[i].thread) {
-		case RV_THREAD_FAILED:
-		case RV_THREAD_DROPPED:
-		case RV_THREAD_PENDING:
+		if (rv_thread_unfinished(m->f[i].thread))
 			return true;
-		default:
-			break;
-		}
 	return false;
 }
 

@@ -173,6 +173,12 @@ const struct rv_finding *review_find(const struct rv_finding *f, size_t n,
 	return NULL;
 }
 
+bool rv_thread_unfinished(enum rv_thread t)
+{
+	return t == RV_THREAD_FAILED || t == RV_THREAD_DROPPED ||
+	       t == RV_THREAD_PENDING;
+}
+
 const char *rv_tier_state(enum rv_tier tier)
 {
 	return tier == RV_PASSED || tier == RV_PASSED_WITH_NOTES ? "success"

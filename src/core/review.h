@@ -93,6 +93,10 @@ enum rv_thread {
 	RV_THREAD_PENDING,     /* attempted, outcome not known yet (S) */
 	RV_THREAD_COUNT
 };
+
+/* §7: a thread that did not end posted or kept: it failed, was dropped
+ * or is still pending (the publish is then incomplete). */
+bool rv_thread_unfinished(enum rv_thread t);
 extern const char *const rv_thread_names[RV_THREAD_COUNT];
 
 struct rv_reply {            /* author_reply (I3) */
