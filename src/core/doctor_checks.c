@@ -19,15 +19,8 @@
 static struct doctor_check *add(struct doctor_result *r, const char *id,
 				const char *subject, enum doctor_verdict v)
 {
-	struct doctor_check *c;
+	struct doctor_check *c = ALLOC_PUSH(r->checks, r->n, r->alloc);
 
-	if (r->n == r->alloc) {
-		r->alloc = r->alloc ? 2 * r->alloc : 16;
-		r->checks = xrealloc(r->checks,
-				     st_mult(r->alloc, sizeof(*r->checks)));
-	}
-	c = &r->checks[r->n++];
-	memset(c, 0, sizeof(*c));
 	c->id = id;
 	c->subject = xstrdup_or_null(subject);
 	c->verdict = v;
