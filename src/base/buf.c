@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/crypto.h>
+
 #include "base/util.h"
 
 char buf_empty_[1];
@@ -170,20 +172,9 @@ void strv_addf(char ***v, size_t *n, const char *fmt, ...)
 	va_end(ap);
 }
 
-void buf_rtrim(struct buf *b)
-{
-	while (b->len && (b->ptr[b->len - 1] == ' ' ||
-			  b->ptr[b->len - 1] == '\t' ||
-			  b->ptr[b->len - 1] == '\r' ||
-			  b->ptr[b->len - 1] == '\n'))
-		b->len--;
-	if (b->alloc)
-		b->ptr[b->len] = '\0';
-}
-
 void buf_wipe(struct buf *b)
 {
 	if (b->alloc)
-		mem_wipe(b->ptr, b->alloc);
+		OPENSSL_cleanse(b->ptr, b->alloc);
 	buf_release(b);
 }

@@ -65,9 +65,6 @@ void strv_addf(char ***v, size_t *n, const char *fmt, ...)
 void strv_vaddf(char ***v, size_t *n, const char *fmt, va_list ap)
 	__attribute__((format(printf, 3, 0)));
 
-/* Drop trailing spaces, tabs, CR and LF. */
-void buf_rtrim(struct buf *b);
-
 /* For a buf that held a secret (token, key, JWT): zero all of its memory
  * (OPENSSL_cleanse, which the compiler cannot drop), then release it. */
 void buf_wipe(struct buf *b);

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <openssl/crypto.h>
+
 #include "base/util.h"
 
 int file_read(struct buf *out, const char *path, struct buf *err)
@@ -41,7 +43,7 @@ int file_read(struct buf *out, const char *path, struct buf *err)
 	}
 out:
 	/* A secret (a key file) may pass through here: leave no copy. */
-	mem_wipe(chunk, sizeof(chunk));
+	OPENSSL_cleanse(chunk, sizeof(chunk));
 	if (f != stdin)
 		fclose(f);
 	if (error < 0)

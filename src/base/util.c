@@ -9,6 +9,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <openssl/evp.h>
+
 static void die_oom(size_t size)
 {
 	fprintf(stderr, "agentic-apply: out of memory (%zu bytes)\n", size);
@@ -77,6 +79,47 @@ size_t st_mult(size_t a, size_t b)
 		abort();
 	}
 	return a * b;
+}
+
+void *alloc_grow(void *p, size_t want, size_t *alloc, size_t size)
+{
+	size_t n = *alloc < 8 ? 8 : *alloc;
+
+	if (want <= *alloc)
+		return p;
+	while (n < want)
+		n = st_mult(n, 2);
+	p = xrealloc(p, st_mult(n, size));
+	*alloc = n;
+	return p;
+}
+
+void sha256_hex_parts(char out[SHA256_HEX_BUF], const void *const *parts,
+		      const size_t *lens, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int mdlen = 0, i;
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+
+	if (!ctx || EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) != 1)
+		abort(); /* OpenSSL cannot hash: nothing sensible to do */
+	for (size_t k = 0; k < n; k++)
+		if (EVP_DigestUpdate(ctx, parts[k], lens[k]) != 1)
+			abort();
+	if (EVP_DigestFinal_ex(ctx, md, &mdlen) != 1)
+		abort();
+	EVP_MD_CTX_free(ctx);
+	for (i = 0; i < mdlen && i < 32; i++) {
+		out[(size_t)i * 2] = hex[md[i] >> 4];
+		out[(size_t)i * 2 + 1] = hex[md[i] & 15];
+	}
+	out[(size_t)i * 2] = '\0';
+}
+
+void sha256_hex(char out[SHA256_HEX_BUF], const void *data, size_t len)
+{
+	sha256_hex_parts(out, &data, &len, 1);
 }
 
 bool str_eq_nocase(const char *a, const char *b)
@@ -298,13 +341,6 @@ int64_t clock_mono_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-void mem_wipe(void *p, size_t n)
-{
-	static void *(*const volatile wipe)(void *, int, size_t) = memset;
-
-	wipe(p, 0, n);
 }
 
 bool ref_name_valid(const char *s)

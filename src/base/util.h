@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Error codes shared by every module: 0 is success, errors are negative. */
 #define AA_OK 0
@@ -41,19 +42,27 @@ size_t st_add(size_t a, size_t b);
 size_t st_mult(size_t a, size_t b);
 
 /*
- * Grow the array `x` (with `nr` used and `alloc` allocated elements) so that
- * it holds at least `want` elements. git's ALLOC_GROW.
+ * The one growth rule for arrays (git's ALLOC_GROW): grow the array `x`,
+ * with `alloc` elements allocated, so that it holds at least `want`; the
+ * allocation at least doubles, so n pushes cost O(n) copies in all.
+ * ALLOC_PUSH appends one zeroed element to `x` (`nr` used) and is an
+ * expression: the new element's address.
  */
 #define ALLOC_GROW(x, want, alloc)                                         \
-	do {                                                               \
-		if ((want) > (alloc)) {                                    \
-			size_t aa_new_ = (alloc) < 8 ? 8 : (alloc);        \
-			while (aa_new_ < (want))                           \
-				aa_new_ = st_mult(aa_new_, 2);             \
-			(x) = xrealloc((x), st_mult(aa_new_, sizeof(*(x)))); \
-			(alloc) = aa_new_;                                 \
-		}                                                          \
-	} while (0)
+	((x) = alloc_grow((x), (want), &(alloc), sizeof(*(x))))
+#define ALLOC_PUSH(x, nr, alloc)                                           \
+	(ALLOC_GROW(x, st_add((nr), 1), alloc),                            \
+	 memset(&(x)[(nr)], 0, sizeof(*(x))), &(x)[(nr)++])
+/* ALLOC_GROW's body: p itself when *alloc >= want. */
+void *alloc_grow(void *p, size_t want, size_t *alloc, size_t size);
+
+/* A SHA-256 in lower-case hex, plus NUL. */
+#define SHA256_HEX_BUF 65
+/* The SHA-256 of len bytes at data, in hex. */
+void sha256_hex(char out[SHA256_HEX_BUF], const void *data, size_t len);
+/* The SHA-256 of n pieces laid end to end (piece i: lens[i] bytes). */
+void sha256_hex_parts(char out[SHA256_HEX_BUF], const void *const *parts,
+		      const size_t *lens, size_t n);
 
 /* ASCII-only, locale-independent character tests. */
 static inline bool is_ws(int c) { return c == ' ' || c == '\t'; }
@@ -104,9 +113,6 @@ void time_format(char out[32], int64_t ms);
  * A replay never reads either: its port has the snapshot's clock.
  */
 int64_t clock_wall_ms(void);
-/* Zero n bytes at p where the compiler cannot drop it as a dead store
- * (secrets: keys, tokens). */
-void mem_wipe(void *p, size_t n);
 int64_t clock_mono_ms(void);
 
 /* GitHub's limits: an owner (user or organization) has at most 39

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cmd/commands.h"
 #include "cmd/config.h"
 #include "cmd/log.h"
 #include "base/util.h"
@@ -401,4 +402,19 @@ int cli_parse(struct cli *c, int argc, char **argv, unsigned allowed,
 			return -1;
 	}
 	return combinations(c);
+}
+
+int cli_start(struct cli *c, int argc, char **argv, int max_args, int *code)
+{
+	if (cli_parse(c, argc, argv, command_options(c->command), max_args) <
+	    0) {
+		*code = EXIT_USAGE;
+		return -1;
+	}
+	if (c->help) {
+		usage_command(c->command);
+		*code = EXIT_OK;
+		return -1;
+	}
+	return 0;
 }

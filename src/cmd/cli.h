@@ -66,6 +66,14 @@ int cli_parse(struct cli *c, int argc, char **argv, unsigned allowed,
 	      int max_args);
 
 /*
+ * Every command's preamble: parse argv with the command's own options
+ * (commands.c) and at most `max_args` positional arguments, and answer
+ * --help. Returns 0 to go on; -1 when the command is over, with *code its
+ * exit code: EXIT_USAGE after one line, EXIT_OK after the help.
+ */
+int cli_start(struct cli *c, int argc, char **argv, int max_args, int *code);
+
+/*
  * A PR as --pr takes it (PUBLISH §2, B7: N, OWNER/NAME#N or a PR URL) into
  * c->pr, and c->repo/c->pr_repo when it names a repository. Returns -1
  * after printing one line (a GitLab merge request names GitLab); 0.

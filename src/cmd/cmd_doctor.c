@@ -2,7 +2,7 @@
  * cmd_doctor.c - `doctor`: is this repository set up so that the gate's
  * approvals mean what they should (docs/actions.md, Doctor)? Read what the
  * tokens may read through the port's setup operations, decide every check
- * (core/doctor.c), print them. Nothing is written; exit 0 only when every
+ * (core/doctor_checks.c), print them. Nothing is written; exit 0 only when every
  * check that matters is ok.
  */
 #include <stdio.h>
@@ -141,12 +141,8 @@ int cmd_doctor(int argc, char **argv)
 	bool malformed;
 	int code;
 
-	if (cli_parse(&c, argc, argv, command_options(c.command), 0) < 0)
-		return EXIT_USAGE;
-	if (c.help) {
-		usage_command(c.command);
-		return EXIT_OK;
-	}
+	if (cli_start(&c, argc, argv, 0, &code) < 0)
+		return code;
 	if (session_open(&s, &c, NULL, &malformed) != EXIT_OK)
 		return EXIT_USAGE;
 	if (!s.gh->ops->setup) {

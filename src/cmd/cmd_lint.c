@@ -156,7 +156,7 @@ static void lint_nh_lines(struct lint *l)
 	bool fenced;
 
 	memset(&fence, 0, sizeof(fence));
-	while (marker_next_line(l->text, l->len, &off, &line)) {
+	while (text_next_line(l->text, l->len, &off, &line)) {
 		enum nh_line_kind k = marker_nh_line(line, &v);
 
 		no++;
@@ -196,16 +196,7 @@ static void lint_nh_lines(struct lint *l)
 static void lint_needs_human(struct lint *l)
 {
 	const struct marker_nh *nh = &l->m.nh;
-	static const char *const bits[] = {
-		"no needs-human: yes/no line in the leading marker run",
-		"both yes and no",
-		"no head: line in the leading marker run",
-		"a head: that is not a full 40-hex SHA",
-		"several different heads",
-		"no base: line (or an empty one) in the leading marker run",
-		"several different bases", "longer than 65,536 characters",
-		"a needs-human: line says neither yes nor no"};
-	size_t b;
+	unsigned b;
 
 	if (!l->json) {
 		buf_adds(&l->out, nh->present
@@ -251,9 +242,13 @@ static void lint_needs_human(struct lint *l)
 		problem(l, "needs-human markers after the leading marker run "
 			   "are not read (the run ends at the first line that "
 			   "is not a whole <!-- --> comment)");
-	for (b = 0; nh->present && b < ARRAY_SIZE(bits); b++)
-		if (nh->malformed & (1u << b))
-			problem(l, bits[b]);
+	/* Every bit set, in bit order; the words are core's (one table). */
+	for (b = 0; nh->present && b < NHM_COUNT; b++) {
+		const struct nhm_reason *r = marker_nhm_reason(1u << b);
+
+		if ((nh->malformed & (1u << b)) && r)
+			problem(l, r->problem);
+	}
 	if (l->json) {
 		jw_arr_end(&l->w);
 		return;
@@ -340,7 +335,7 @@ static void lint_fences(struct lint *l, size_t from)
 
 	memset(&fence, 0, sizeof(fence));
 	memset(&naive, 0, sizeof(naive));
-	while (marker_next_line(l->text, l->len, &off, &line)) {
+	while (text_next_line(l->text, l->len, &off, &line)) {
 		no++;
 		f = marker_fence_line(&fence, line, no);
 		f = marker_naive_fence_line(&naive, line, no) || f || fence.any;
@@ -498,13 +493,10 @@ int cmd_lint(int argc, char **argv)
 	struct lint l;
 	enum comment_kind kind;
 	bool ok, quoted, cut;
+	int code;
 
-	if (cli_parse(&c, argc, argv, command_options(c.command), 1) < 0)
-		return EXIT_USAGE;
-	if (c.help) {
-		usage_command("lint");
-		return EXIT_OK;
-	}
+	if (cli_start(&c, argc, argv, 1, &code) < 0)
+		return code;
 	if (read_all(&text, c.arg ? c.arg : "-") < 0) {
 		buf_release(&text);
 		return EXIT_USAGE;

@@ -198,12 +198,8 @@ int cmd_record(int argc, char **argv)
 	bool malformed;
 	int code;
 
-	if (cli_parse(&c, argc, argv, command_options(c.command), 0) < 0)
-		return EXIT_USAGE;
-	if (c.help) {
-		usage_command("record");
-		return EXIT_OK;
-	}
+	if (cli_start(&c, argc, argv, 0, &code) < 0)
+		return code;
 	if (!c.out || (!c.pr == !c.all)) {
 		log_error("record: needs --out FILE and one of --pr N or --all");
 		return EXIT_USAGE;

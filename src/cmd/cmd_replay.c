@@ -36,13 +36,10 @@ int cmd_replay(int argc, char **argv)
 	struct cli c = {.command = "replay"};
 	struct session s;
 	bool malformed;
+	int code;
 
-	if (cli_parse(&c, argc, argv, command_options(c.command), 1) < 0)
-		return usage_exit(true);
-	if (c.help) {
-		usage_command("replay");
-		return EXIT_OK;
-	}
+	if (cli_start(&c, argc, argv, 1, &code) < 0)
+		return code == EXIT_USAGE ? usage_exit(true) : code;
 	if (!c.arg) {
 		log_error("replay: which snapshot? (replay SNAPSHOT.json)");
 		return usage_exit(true);

@@ -195,12 +195,8 @@ int cmd_status(int argc, char **argv)
 	bool malformed;
 	int code = EXIT_OK, error;
 
-	if (cli_parse(&c, argc, argv, command_options(c.command), 0) < 0)
-		return EXIT_USAGE;
-	if (c.help) {
-		usage_command("status");
-		return EXIT_OK;
-	}
+	if (cli_start(&c, argc, argv, 0, &code) < 0)
+		return code;
 	if (!c.pr) {
 		log_error("status: --pr N is required");
 		return EXIT_USAGE;

@@ -125,11 +125,3 @@ void log_warning(const char *fmt, ...)
 	va_end(ap);
 }
 
-void log_info(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vlog(NOTE_INFO, fmt, ap);
-	va_end(ap);
-}

@@ -22,7 +22,6 @@ void log_set_quiet(bool on);
 
 void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_note(enum note_level level, const char *text);
 /* An error line whose text carries its own subject, without "error: "
  * (PUBLISH B8: `agentic-apply: findings: <pointer>: <reason>`). */

@@ -201,6 +201,14 @@ void doctor_gated_bases(const struct policy *p, const char *default_branch,
 
 /* The teams ("org/slug") a CODEOWNERS text names, each once, in order. */
 void doctor_codeowners_teams(const char *text, char ***out, size_t *n);
+/* Where a CODEOWNERS text names `login` as an owner, and the first owner
+ * that is an e-mail address (line numbers from 1; 0: none). */
+struct owner_scan {
+	const char *login;
+	size_t named_line; /* the first line naming the login, 0: none */
+	size_t email_line; /* the first line naming an e-mail address */
+};
+void doctor_codeowners_scan(struct owner_scan *s, const char *text);
 
 enum doctor_verdict { DOCTOR_OK, DOCTOR_MISSING, DOCTOR_CANNOT_TELL,
 		      DOCTOR_SKIPPED };

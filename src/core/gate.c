@@ -191,27 +191,6 @@ static void find_unlabel(struct unlabel *u, const struct snap_pull *pull,
 	u->authorized = u->newest && policy_is_unlabeler(p, u->newest->actor);
 }
 
-static const char *malformed_why(unsigned m)
-{
-	if (m & NHM_TOO_LONG)
-		return "it is longer than 65,536 characters";
-	if (m & NHM_BOTH_VALUES)
-		return "it says both yes and no";
-	if (m & NHM_BAD_VALUE)
-		return "a needs-human: line says neither yes nor no";
-	if (m & NHM_NO_VALUE)
-		return "it has no needs-human: yes/no line";
-	if (m & NHM_BAD_HEAD)
-		return "a head: line is not a full 40-hex SHA";
-	if (m & NHM_HEAD_CONFLICT)
-		return "it names several heads";
-	if (m & NHM_NO_HEAD)
-		return "it has no head: line";
-	if (m & NHM_BASE_CONFLICT)
-		return "it names several bases";
-	return "it has no base: line";
-}
-
 static bool esc_verdict_yes(const struct nh_lookup *lk,
 			    const struct unlabel *u, struct buf *why)
 {
@@ -369,7 +348,7 @@ static bool cond_escalation(const struct gate_input *in,
 	if (nh->malformed) {
 		buf_setf(why, "the newest needs-human verdict for the head "
 			      "(comment %lld) is malformed: %s",
-			 (long long)lk.comment->id, malformed_why(nh->malformed));
+			 (long long)lk.comment->id, marker_nhm_why(nh->malformed));
 		return false;
 	}
 	if (nh->base.n != strlen(in->pull->base_ref) ||

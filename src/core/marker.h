@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/text.h"
 #include "base/util.h"
 #include "core/mdblock.h"
 
@@ -34,12 +35,6 @@
 #define MARKER_MAX_HEADS 4
 /* The line that opens the check block (matched as a substring). */
 #define MARKER_CHECK_OPEN "<!-- agentic:check v1 -->"
-
-/* A view: pointer and length into someone else's text. */
-struct mview {
-	const char *p;
-	size_t n;
-};
 
 enum nh_value { NH_MALFORMED = 0, NH_YES, NH_NO };
 
@@ -53,6 +48,26 @@ enum nh_value { NH_MALFORMED = 0, NH_YES, NH_NO };
 #define NHM_BASE_CONFLICT (1u << 6) /* several different bases */
 #define NHM_TOO_LONG (1u << 7)      /* over MARKER_MAX_CHARS */
 #define NHM_BAD_VALUE (1u << 8)     /* a needs-human: line with another value */
+#define NHM_COUNT 9                 /* the bits above: 1u << 0 .. 1u << 8 */
+
+/*
+ * What each NHM_* bit means, in words: one row per bit, keyed by its
+ * value (tests/unit/test_marker.c checks every bit has exactly one row).
+ * `why` completes "... is malformed: " in the gate's reason; `problem`
+ * is lint's line. The rows stand in the gate's order of precedence: a
+ * verdict malformed several ways is reported by the first that applies.
+ */
+struct nhm_reason {
+	unsigned bit;
+	const char *why;
+	const char *problem;
+};
+extern const struct nhm_reason marker_nhm_reasons[NHM_COUNT];
+/* The row of one bit, or NULL. */
+const struct nhm_reason *marker_nhm_reason(unsigned bit);
+/* The gate's reason for a malformed verdict: the first row, in
+ * precedence, whose bit is set (the last row when none is). */
+const char *marker_nhm_why(unsigned malformed);
 
 struct marker_nh {
 	/* A2: the first non-blank line is the agentic:needs-human v1 header;
@@ -264,10 +279,5 @@ enum check_line_kind {
 enum check_line_kind marker_check_line(struct mview line, struct mview *value);
 /* Parse one row line (which marker_check_line classified as CKL_ROW). */
 void marker_parse_row(struct marker_row *row, struct mview line);
-
-/* Split text into lines at LF (§2; a trailing CR is whitespace): returns
- * false at the end. `off` advances. */
-bool marker_next_line(const char *text, size_t len, size_t *off,
-		      struct mview *line);
 
 #endif

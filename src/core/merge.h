@@ -72,6 +72,9 @@ struct review_model {
 };
 
 void review_model_release(struct review_model *m);
+/* PUBLISH §7: is the publish incomplete — a finding whose thread failed,
+ * was dropped or is still pending? */
+bool review_model_incomplete(const struct review_model *m);
 
 /*
  * Apply M1–M8 to `in`. Its findings are moved into out (in->findings is

@@ -173,22 +173,16 @@ const struct rv_finding *review_find(const struct rv_finding *f, size_t n,
 	return NULL;
 }
 
-static int find_name(const char *const *names, int n, const char *s)
+bool rv_thread_unfinished(enum rv_thread t)
 {
-	for (int i = 0; s && i < n; i++)
-		if (strcmp(names[i], s) == 0)
-			return i;
-	return -1;
+	return t == RV_THREAD_FAILED || t == RV_THREAD_DROPPED ||
+	       t == RV_THREAD_PENDING;
 }
 
-int rv_pcode_parse(const char *s)
+const char *rv_tier_state(enum rv_tier tier)
 {
-	return find_name(rv_pcode_names, RV_PCODE_COUNT, s);
-}
-
-int rv_confidence_parse(const char *s)
-{
-	return find_name(rv_confidence_names, RV_CONFIDENCE_COUNT, s);
+	return tier == RV_PASSED || tier == RV_PASSED_WITH_NOTES ? "success"
+								 : "failure";
 }
 
 size_t rv_codepoints(const char *s, size_t len)

@@ -2,7 +2,7 @@
  * review.h - the model of one pr-review iteration (PUBLISH.md): the
  * findings input (§3) as formats/findings.c reads it, the prior state a
  * sticky carries (§5.3), and what the mechanical rules (§4, core/merge.c)
- * compute from them for rendering (§5, formats/sticky.c) and publishing.
+ * compute from them for rendering (§5, formats/sticky_render.c) and publishing.
  *
  * Every string is owned by the struct that points to it, NUL-terminated,
  * UTF-8, with CR/CRLF already turned into LF (I6). A NULL string is JSON
@@ -79,6 +79,9 @@ enum rv_tier {
 };
 /* "PASSED", "PASSED_WITH_NOTES", … (the status= token and §7.5 status). */
 extern const char *const rv_tier_tokens[RV_TIER_COUNT];
+/* §5.5: the final status's state for a tier: "success" for PASSED and
+ * PASSED WITH NOTES, else "failure". */
+const char *rv_tier_state(enum rv_tier tier);
 
 /* The thread a finding's row names (§5.2 `<thread>`, §9 `thread`). */
 enum rv_thread {
@@ -90,6 +93,10 @@ enum rv_thread {
 	RV_THREAD_PENDING,     /* attempted, outcome not known yet (S) */
 	RV_THREAD_COUNT
 };
+
+/* §7: a thread that did not end posted or kept: it failed, was dropped
+ * or is still pending (the publish is then incomplete). */
+bool rv_thread_unfinished(enum rv_thread t);
 extern const char *const rv_thread_names[RV_THREAD_COUNT];
 
 struct rv_reply {            /* author_reply (I3) */
@@ -274,7 +281,5 @@ const char *rv_fid(char out[RV_FID_BUF], uint32_t id);
 /* Look-ups used everywhere: NULL / -1 when absent. */
 const struct rv_finding *review_find(const struct rv_finding *f, size_t n,
 				     uint32_t id);
-int rv_pcode_parse(const char *s);      /* "P0" … "Q" */
-int rv_confidence_parse(const char *s); /* "high" … "low" */
 
 #endif

@@ -21,14 +21,13 @@ void event_release(struct event *ev)
 
 static int decode_comment(struct event *ev, const cJSON *root, struct buf *err)
 {
-	const cJSON *issue, *comment, *user, *pull;
+	const cJSON *issue, *comment, *user;
 
 	if (jget_obj(&issue, root, "payload", "issue", 0, err) ||
 	    jget_int(&ev->pr, issue, "payload.issue", "number", 0, 1,
 		     INT32_MAX, err))
 		return AA_ERR;
-	pull = cJSON_GetObjectItemCaseSensitive(issue, "pull_request");
-	ev->on_pull = pull && !cJSON_IsNull(pull);
+	ev->on_pull = json_has(issue, "pull_request");
 	if (!ev->action || strcmp(ev->action, "created") != 0)
 		return AA_OK;
 	if (jget_obj(&comment, root, "payload", "comment", 0, err) ||

@@ -1,7 +1,8 @@
 /*
- * findings_int.h - what findings.c (the tables of §3's objects and the
- * rules between their members) and findings_read.c (the JSON pointer,
- * messages, I6's normalisation and the typed member readers) share.
+ * findings_int.h - what findings.c and findings_entries.c (the tables of
+ * §3's objects and the rules between their members) and findings_read.c
+ * (the JSON pointer, messages, I6's normalisation and the typed member
+ * readers) share.
  * Private to them.
  */
 #ifndef AA_FINDINGS_INT_H
@@ -127,5 +128,17 @@ static inline bool fi_is_lower_alnum(char ch)
 {
 	return is_digit(ch) || (ch >= 'a' && ch <= 'z');
 }
+
+/* Shared by findings.c (the document) and findings_entries.c (its
+ * entries): the string rules the top level uses too, and the getters of
+ * the top level's members that are entries. */
+extern const struct text_rule fi_text_rule, fi_base_rule, fi_override_rule;
+int fi_get_mode(struct fi_ctx *c, const cJSON *v, void *dst, const void *arg);
+int fi_get_findings(struct fi_ctx *c, const cJSON *v, void *dst,
+		    const void *arg);
+int fi_get_verifications(struct fi_ctx *c, const cJSON *v, void *dst,
+			 const void *arg);
+int fi_get_gaps(struct fi_ctx *c, const cJSON *v, void *dst, const void *arg);
+int fi_get_clean(struct fi_ctx *c, const cJSON *v, void *dst, const void *arg);
 
 #endif

@@ -124,14 +124,12 @@ void status_description(struct buf *out, enum rv_tier tier,
                         const struct rv_finding *f, size_t n);
 
 /*
- * The status payload {"state", "target_url", "description", "context"}:
- * `success` for PASSED and PASSED_WITH_NOTES, else `failure`; with
- * `pending` the transitional `pending`/`publishing` of §7.2. Appends.
+ * The status payload {"state", "target_url", "description", "context"}
+ * (state from rv_tier_state(), or the transitional "pending" with
+ * "publishing" of §7.2). Appends.
  */
-void status_payload(struct buf *out, enum rv_tier tier,
-                    const struct rv_finding *f, size_t n,
-                    const char *target_url, const char *context, bool pending,
-                    bool pretty);
+void status_payload(struct buf *out, const char *state, const char *desc,
+                    const char *target_url, const char *context, bool pretty);
 
 /* --- reading back (U1-U3, §5.3, H5) --- */
 

@@ -1,6 +1,7 @@
 /*
- * sticky_int.h - what the sticky's renderer files share (private to
- * sticky_render.c and sticky_tables.c).
+ * sticky_int.h - what the sticky's files share, private to them: the
+ * renderer (sticky_render.c, sticky_tables.c) and the reading back
+ * (sticky_parse.c, sticky_state.c, sticky_root_read.c).
  */
 #ifndef AA_STICKY_INT_H
 #define AA_STICKY_INT_H
@@ -8,6 +9,7 @@
 #include <stdbool.h>
 
 #include "base/buf.h"
+#include "base/text.h"
 #include "core/merge.h"
 #include "core/review.h"
 #include "formats/sticky.h"
@@ -77,5 +79,35 @@ void sr_block_overview(struct rd *r);
 void sr_block_gaps(struct rd *r);
 void sr_block_clean(struct rd *r);
 void sr_block_footer(struct rd *r);
+
+/* --- reading back --- */
+
+#define STATE_OPEN "<!-- pr-review:state="
+
+/* One pass over a sticky's lines (sticky_parse.c). */
+struct sp_scan {
+	struct sticky_info *out;
+	int state; /* 0 before, 1 inside, 2 after a block */
+	size_t rows_alloc;
+	struct review_state st;
+	bool clean_seen;
+	bool bad;
+	/* markers */
+	int nsha, nstatus, nversion;
+	bool bad_marker;
+	char sha[SHA_BUF];
+	int status;
+	int version;
+};
+
+/* The value of a marker line `<prefix><value> -->`. */
+bool sp_marker_value(struct mview l, const char *prefix, struct mview *v);
+/* A finding's slug (§3) / its id "F<n>". */
+bool sp_slug_valid(const char *s, size_t n);
+bool sp_id_parse(uint32_t *out, const char *s, size_t n);
+/* The state block (sticky_state.c): its header line, then every line up
+ * to "-->" (s->state is 2 after it, s->bad when the block is no state). */
+bool sp_state_header(struct review_state *s, struct mview l);
+void sp_state_line(struct sp_scan *s, struct mview l);
 
 #endif

@@ -11,6 +11,8 @@
  * (trailing whitespace and CR aside) outside fenced code, found by the
  * one fence scanner the verdict parser uses (core/marker.h); a state
  * block that is not exactly what sticky_render() writes is no state.
+ * The state block's lines are read in sticky_state.c, a root in
+ * sticky_root_read.c; the markers and the rows of H5 here.
  */
 #include "formats/sticky.h"
 
@@ -19,73 +21,21 @@
 
 #include "base/json.h"
 #include "core/marker.h"
-
-#define E_CLIPBOARD  "\xF0\x9F\x93\x8B"         /* 📋 */
-#define E_PAUSE      "\xE2\x8F\xB8\xEF\xB8\x8F" /* ⏸️ */
-#define E_HOOK       "\xE2\x86\xAA"             /* ↪ */
-#define E_WRENCH     "\xF0\x9F\x94\xA7"         /* 🔧 */
-#define E_QUESTION   "\xE2\x9D\x93"             /* ❓ */
-#define E_WARN       "\xE2\x9A\xA0\xEF\xB8\x8F" /* ⚠️ */
-#define E_HOURGLASS  "\xE2\x8F\xB3"             /* ⏳ */
-#define DOT          " \xC2\xB7 "               /* · */
-#define DASH         " \xE2\x80\x94 "           /* — */
-
-#define STATE_OPEN   "<!-- pr-review:state="
-#define STATE_FIELDS 12
-/* Largest iteration a state block may carry (a status id's range). */
-#define STATE_MAX_ITERATION 2147483647
-
-static const char *const blasts[] = {"Local", "Module", "Cross-service",
-                                     "Data layer"};
-static const char *const justifications[] = {
-    "Reachable", "Precedent", "Asymmetric", "Historical", "Hygiene"};
-
-static struct mview mvw(const char *p, size_t n)
-{
-	struct mview v = {p, n};
-	return v;
-}
-
-/* The line without trailing whitespace and CR. */
-static struct mview rstrip(struct mview l)
-{
-	while (l.n && (is_ws(l.p[l.n - 1]) || l.p[l.n - 1] == '\r'))
-		l.n--;
-	return l;
-}
-
-static bool eq(struct mview l, const char *s)
-{
-	return l.n == strlen(s) && memcmp(l.p, s, l.n) == 0;
-}
-
-static bool starts(struct mview l, const char *s)
-{
-	size_t n = strlen(s);
-	return l.n >= n && memcmp(l.p, s, n) == 0;
-}
+#include "formats/sticky_int.h"
 
 /* The value of a marker line `<!-- pr-review:<key>=<value> -->`. */
-static bool marker_value(struct mview l, const char *prefix, struct mview *v)
+bool sp_marker_value(struct mview l, const char *prefix, struct mview *v)
 {
 	size_t n = strlen(prefix);
 
-	if (!starts(l, prefix) || l.n < n + 4 ||
+	if (!text_starts(l, prefix) || l.n < n + 4 ||
 	    memcmp(l.p + l.n - 4, " -->", 4) != 0)
 		return false;
-	*v = mvw(l.p + n, l.n - n - 4);
+	*v = mview_of(l.p + n, l.n - n - 4);
 	return true;
 }
 
-static int name_index(const char *const *names, size_t n, const char *s)
-{
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(names[i], s) == 0)
-			return (int)i;
-	return -1;
-}
-
-static bool slug_valid(const char *s, size_t n)
+bool sp_slug_valid(const char *s, size_t n)
 {
 	if (n == 0 || n > RV_MAX_SLUG || s[0] == '-' || s[n - 1] == '-')
 		return false;
@@ -99,7 +49,7 @@ static bool slug_valid(const char *s, size_t n)
 }
 
 /* "F<n>": ^F[1-9][0-9]{0,5}$ */
-static bool id_parse(uint32_t *out, const char *s, size_t n)
+bool sp_id_parse(uint32_t *out, const char *s, size_t n)
 {
 	int64_t v;
 
@@ -110,282 +60,9 @@ static bool id_parse(uint32_t *out, const char *s, size_t n)
 	return true;
 }
 
-/* --- the state block --- */
-
-struct fields {
-	struct mview v[STATE_FIELDS];
-	size_t n;
-};
-
-/* Split on single spaces; an empty field is malformed. */
-static bool split(struct fields *f, struct mview l, size_t max)
-{
-	size_t start = 0;
-
-	f->n = 0;
-	for (size_t i = 0; i <= l.n; i++) {
-		if (i < l.n && l.p[i] != ' ')
-			continue;
-		if (i == start || f->n == max)
-			return false;
-		f->v[f->n++] = mvw(l.p + start, i - start);
-		start = i + 1;
-	}
-	return true;
-}
-
-/* A decoded value (NULL for "-"), or AA_ERR. */
-static int field_str(char **out, struct mview v, bool nullable)
-{
-	struct buf b = BUF_INIT((size_t)RV_MAX_FILE * 4);
-	bool is_null;
-
-	*out = NULL;
-	if (sticky_pct_decode(&b, &is_null, v.p, v.n) ||
-	    (is_null && !nullable)) {
-		buf_release(&b);
-		return AA_ERR;
-	}
-	if (!is_null)
-		*out = buf_detach(&b, NULL);
-	buf_release(&b);
-	return 0;
-}
-
-static int field_line(int64_t *out, struct mview v)
-{
-	*out = 0;
-	if (v.n == 1 && v.p[0] == '-')
-		return 0;
-	if (parse_decimal(out, v.p, v.n, INT32_MAX) || *out < 1 ||
-	    v.p[0] == '0')
-		return AA_ERR;
-	return 0;
-}
-
-static int field_thread(struct rv_state_row *r, struct mview v)
-{
-	int64_t id;
-
-	r->thread = RV_THREAD_STICKY_ONLY;
-	if (eq(v, "none"))
-		return 0;
-	if (eq(v, "failed") || eq(v, "pending") || eq(v, "dropped")) {
-		r->thread = v.p[0] == 'f'   ? RV_THREAD_FAILED
-		            : v.p[0] == 'p' ? RV_THREAD_PENDING
-		                            : RV_THREAD_DROPPED;
-		return 0;
-	}
-	if (v.p[0] == '0' || parse_decimal(&id, v.p, v.n, JSON_MAX_INT) ||
-	    id < 1)
-		return AA_ERR;
-	r->thread = RV_THREAD_EXISTING;
-	r->root_id = id;
-	return 0;
-}
-
-static int enum_field(struct mview v, const char *const *names, size_t n,
-                      int *out)
-{
-	char *s = NULL;
-
-	if (field_str(&s, v, false))
-		return AA_ERR;
-	*out = name_index(names, n, s);
-	free(s);
-	return *out < 0 ? AA_ERR : 0;
-}
-
-static bool text_ok(const char *s, size_t max_bytes)
-{
-	size_t n = s ? strlen(s) : 0;
-
-	if (!s || n > max_bytes)
-		return s == NULL;
-	for (size_t i = 0; i < n; i++)
-		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7F)
-			return false;
-	return true;
-}
-
-static int state_row(struct rv_state_row *r, struct mview l)
-{
-	struct fields f;
-	int k;
-
-	memset(r, 0, sizeof(*r));
-	if (!split(&f, l, STATE_FIELDS) || f.n != STATE_FIELDS ||
-	    !id_parse(&r->id, f.v[0].p, f.v[0].n))
-		return AA_ERR;
-	if (enum_field(f.v[1], rv_pcode_names, RV_PCODE_COUNT, &k))
-		return AA_ERR;
-	r->p = (enum rv_pcode)k;
-	if (enum_field(f.v[2], rv_section_names, RV_SECTION_COUNT, &k))
-		return AA_ERR;
-	r->section = (enum rv_section)k;
-	if (field_thread(r, f.v[3]) ||
-	    enum_field(f.v[4], rv_confidence_names, RV_CONFIDENCE_COUNT, &k))
-		return AA_ERR;
-	r->confidence = (enum rv_confidence)k;
-	/* Blast, justification and category may be null ("-"): a
-	 * finding carried from H5 rows has none, and its state line must
-	 * read back. */
-	if (!eq(f.v[5], "-")) {
-		if (enum_field(f.v[5], blasts, ARRAY_SIZE(blasts), &k))
-			return AA_ERR;
-		r->blast = xstrdup(blasts[k]);
-	}
-	if (!eq(f.v[6], "-")) {
-		if (enum_field(f.v[6], justifications,
-		               ARRAY_SIZE(justifications), &k))
-			return AA_ERR;
-		r->justification = xstrdup(justifications[k]);
-	}
-	if (field_str(&r->slug, f.v[7], false) ||
-	    !slug_valid(r->slug, strlen(r->slug)) ||
-	    field_str(&r->file, f.v[8], true) ||
-	    !text_ok(r->file, RV_MAX_FILE) || (r->file && !r->file[0]) ||
-	    field_line(&r->line_start, f.v[9]) ||
-	    field_line(&r->line_end, f.v[10]) ||
-	    field_str(&r->category, f.v[11], true) ||
-	    !text_ok(r->category, (size_t)RV_MAX_CATEGORY * 4))
-		return AA_ERR;
-	/* I3's line rule: both or neither, start ≤ end, only with a file. */
-	if ((r->line_start > 0) != (r->line_end > 0) ||
-	    r->line_start > r->line_end || (r->line_start && !r->file))
-		return AA_ERR;
-	return 0;
-}
-
-static void row_free(struct rv_state_row *r)
-{
-	free(r->blast);
-	free(r->justification);
-	free(r->slug);
-	free(r->file);
-	free(r->category);
-	memset(r, 0, sizeof(*r));
-}
-
-/* `<!-- pr-review:state=1 iteration=<i> next=<m>[ base=<ref>]` (B3: a
- * state written before B3 has no base=, and binds no base). */
-static bool state_header(struct review_state *s, struct mview l)
-{
-	struct fields f;
-	int64_t v;
-
-	if (!split(&f, l, 5) || f.n < 4 || !eq(f.v[0], "<!--") ||
-	    !eq(f.v[1], "pr-review:state=1") || !starts(f.v[2], "iteration=") ||
-	    !starts(f.v[3], "next="))
-		return false;
-	if (f.v[2].p[10] == '0' ||
-	    parse_decimal(&v, f.v[2].p + 10, f.v[2].n - 10,
-	                  STATE_MAX_ITERATION) ||
-	    v < 1)
-		return false;
-	s->iteration = v;
-	if (f.v[3].p[5] == '0' ||
-	    parse_decimal(&v, f.v[3].p + 5, f.v[3].n - 5, RV_MAX_ID + 1) ||
-	    v < 1)
-		return false;
-	s->next = (uint32_t)v;
-	if (f.n == 5) {
-		if (!starts(f.v[4], "base=") ||
-		    field_str(&s->base, mvw(f.v[4].p + 5, f.v[4].n - 5),
-		              false) ||
-		    !s->base[0] || !text_ok(s->base, RV_MAX_BASE))
-			return false;
-	}
-	return true;
-}
-
-static bool clean_line(struct review_state *s, struct mview l)
-{
-	struct mview rest;
-
-	if (!starts(l, "clean ") || s->nclean)
-		return false;
-	rest = mvw(l.p + 6, l.n - 6);
-	while (rest.n) {
-		const char *sp = memchr(rest.p, ' ', rest.n);
-		struct mview v =
-		    mvw(rest.p, sp ? (size_t)(sp - rest.p) : rest.n);
-		char *slug = NULL;
-
-		if (s->nclean == STICKY_MAX_ROWS || field_str(&slug, v, false))
-			return false;
-		strv_addf(&s->clean, &s->nclean, "%s", slug);
-		free(slug);
-		if (!slug_valid(s->clean[s->nclean - 1],
-		                strlen(s->clean[s->nclean - 1])))
-			return false;
-		if (!sp)
-			break;
-		rest = mvw(sp + 1, rest.n - v.n - 1);
-		if (!rest.n)
-			return false; /* a trailing space */
-	}
-	return s->nclean > 0;
-}
-
-struct scan {
-	struct sticky_info *out;
-	int state; /* 0 before, 1 inside, 2 after a block */
-	size_t rows_alloc;
-	struct review_state st;
-	bool clean_seen;
-	bool bad;
-	/* markers */
-	int nsha, nstatus, nversion;
-	bool bad_marker;
-	char sha[SHA_BUF];
-	int status;
-	int version;
-};
-
-static void state_fail(struct scan *s)
-{
-	s->bad = true;
-	s->state = 2;
-}
-
-static void state_line(struct scan *s, struct mview l)
-{
-	struct rv_state_row r;
-
-	if (eq(l, "-->")) {
-		s->state = 2;
-		return;
-	}
-	if (s->clean_seen) {
-		state_fail(s);
-		return;
-	}
-	if (starts(l, "clean ")) {
-		s->clean_seen = true;
-		if (!clean_line(&s->st, l))
-			state_fail(s);
-		return;
-	}
-	if (s->st.nrows == STICKY_MAX_ROWS || state_row(&r, l)) {
-		if (s->st.nrows < STICKY_MAX_ROWS)
-			row_free(&r);
-		state_fail(s);
-		return;
-	}
-	for (size_t i = 0; i < s->st.nrows; i++)
-		if (s->st.rows[i].id == r.id) {
-			row_free(&r);
-			state_fail(s);
-			return;
-		}
-	ALLOC_GROW(s->st.rows, s->st.nrows + 1, s->rows_alloc);
-	s->st.rows[s->st.nrows++] = r;
-}
-
 /* --- markers --- */
 
-static void sha_line(struct scan *s, struct mview v)
+static void sha_line(struct sp_scan *s, struct mview v)
 {
 	char sha[SHA_BUF];
 
@@ -398,7 +75,7 @@ static void sha_line(struct scan *s, struct mview v)
 		memcpy(s->sha, sha, SHA_BUF);
 }
 
-static void status_line(struct scan *s, struct mview v)
+static void status_line(struct sp_scan *s, struct mview v)
 {
 	int t = -1;
 
@@ -414,7 +91,7 @@ static void status_line(struct scan *s, struct mview v)
 		s->status = t;
 }
 
-static void version_line(struct scan *s, struct mview v)
+static void version_line(struct sp_scan *s, struct mview v)
 {
 	int64_t n;
 
@@ -428,21 +105,21 @@ static void version_line(struct scan *s, struct mview v)
 		s->version = (int)n;
 }
 
-static void outside_line(struct scan *s, struct mview l)
+static void outside_line(struct sp_scan *s, struct mview l)
 {
 	struct mview v;
 
-	if (marker_value(l, "<!-- pr-review:sha=", &v))
+	if (sp_marker_value(l, "<!-- pr-review:sha=", &v))
 		sha_line(s, v);
-	else if (marker_value(l, "<!-- pr-review:status=", &v))
+	else if (sp_marker_value(l, "<!-- pr-review:status=", &v))
 		status_line(s, v);
-	else if (marker_value(l, "<!-- pr-review:version=", &v))
+	else if (sp_marker_value(l, "<!-- pr-review:version=", &v))
 		version_line(s, v);
-	else if (starts(l, "<!-- pr-review:sha=") ||
-	         starts(l, "<!-- pr-review:status="))
+	else if (text_starts(l, "<!-- pr-review:sha=") ||
+	         text_starts(l, "<!-- pr-review:status="))
 		s->bad_marker = true; /* a near-miss is never ignored */
-	else if (starts(l, STATE_OPEN)) {
-		if (s->state || !state_header(&s->st, l)) {
+	else if (text_starts(l, STATE_OPEN)) {
+		if (s->state || !sp_state_header(&s->st, l)) {
 			s->bad = true;
 			s->state = 2;
 		} else {
@@ -495,8 +172,8 @@ static void parse_thread(struct rv_state_row *r, struct mview t)
 	int64_t id;
 
 	r->thread = RV_THREAD_STICKY_ONLY;
-	if (starts(t, "[thread](") && t.n && t.p[t.n - 1] == ')') {
-		struct mview u = mvw(t.p + 9, t.n - 10);
+	if (text_starts(t, "[thread](") && t.n && t.p[t.n - 1] == ')') {
+		struct mview u = mview_of(t.p + 9, t.n - 10);
 		for (size_t i = 0; i + sizeof(key) - 1 <= u.n; i++) {
 			if (memcmp(u.p + i, key, sizeof(key) - 1) != 0)
 				continue;
@@ -509,11 +186,11 @@ static void parse_thread(struct rv_state_row *r, struct mview t)
 			}
 			return;
 		}
-	} else if (starts(t, E_WARN " thread failed to post")) {
+	} else if (text_starts(t, E_WARN " thread failed to post")) {
 		r->thread = RV_THREAD_FAILED;
-	} else if (starts(t, E_WARN " thread not posted")) {
+	} else if (text_starts(t, E_WARN " thread not posted")) {
 		r->thread = RV_THREAD_DROPPED;
-	} else if (starts(t, E_HOURGLASS " thread pending")) {
+	} else if (text_starts(t, E_HOURGLASS " thread pending")) {
 		r->thread = RV_THREAD_PENDING;
 	}
 }
@@ -539,7 +216,7 @@ static void rows_row(struct review_state *st, struct rows_scan *rs,
 
 	memset(&r, 0, sizeof(r));
 	q = memchr(p, '*', (size_t)(end - p));
-	if (!q || !id_parse(&r.id, p, (size_t)(q - p)) || end - q < 4 ||
+	if (!q || !sp_id_parse(&r.id, p, (size_t)(q - p)) || end - q < 4 ||
 	    memcmp(q, "** ", 3) != 0)
 		return;
 	p = q + 3;
@@ -555,7 +232,7 @@ static void rows_row(struct review_state *st, struct rows_scan *rs,
 	r.p = (enum rv_pcode)k;
 	p = q + 2;
 	q = memchr(p, '`', (size_t)(end - p));
-	if (!q || !slug_valid(p, (size_t)(q - p)))
+	if (!q || !sp_slug_valid(p, (size_t)(q - p)))
 		return;
 	for (size_t i = 0; i < st->nrows; i++)
 		if (st->rows[i].id == r.id)
@@ -565,19 +242,19 @@ static void rows_row(struct review_state *st, struct rows_scan *rs,
 	r.confidence = RV_HIGH;
 	p = q + 1;
 	if (rs->section != RV_SEC_ACCEPTED) {
-		struct mview rest = mvw(p, (size_t)(end - p));
+		struct mview rest = mview_of(p, (size_t)(end - p));
 		const char *dot = last_of(rest, DOT);
 		struct mview loc = rest;
 
 		if (dot) {
-			parse_thread(&r,
-			             mvw(dot + strlen(DOT),
+			parse_thread(
+			    &r, mview_of(dot + strlen(DOT),
 			                 (size_t)(end - dot) - strlen(DOT)));
 			loc.n = (size_t)(dot - p);
 		}
-		if (starts(loc, DASH))
-			parse_loc(&r, mvw(loc.p + strlen(DASH),
-			                  loc.n - strlen(DASH)));
+		if (text_starts(loc, DASH))
+			parse_loc(&r, mview_of(loc.p + strlen(DASH),
+			                       loc.n - strlen(DASH)));
 	}
 	ALLOC_GROW(st->rows, st->nrows + 1, rs->alloc);
 	st->rows[st->nrows++] = r;
@@ -586,20 +263,22 @@ static void rows_row(struct review_state *st, struct rows_scan *rs,
 static void rows_line(struct review_state *st, struct rows_scan *rs,
                       struct mview l)
 {
-	if (starts(l, "## " E_CLIPBOARD " Currently open ("))
+	if (text_starts(l, "## " E_CLIPBOARD " Currently open ("))
 		rs->section = RV_SEC_OPEN;
-	else if (starts(l, "## " E_PAUSE " Awaiting your decision ("))
+	else if (text_starts(l, "## " E_PAUSE " Awaiting your decision ("))
 		rs->section = RV_SEC_AWAITING;
-	else if (starts(l, "<details><summary>" E_HOOK " Accepted exceptions"))
+	else if (text_starts(l, "<details><summary>" E_HOOK
+	                        " Accepted exceptions"))
 		rs->section = RV_SEC_ACCEPTED;
-	else if (starts(l, "#") || starts(l, "<details>") ||
-	         starts(l, "</details>") || eq(l, "---"))
+	else if (text_starts(l, "#") || text_starts(l, "<details>") ||
+	         text_starts(l, "</details>") || text_eq(l, "---"))
 		rs->section = -1;
 	else if (rs->section < 0 || st->nrows == STICKY_MAX_ROWS)
 		return;
-	else if (starts(l, "- " E_WRENCH " ") || starts(l, "- " E_QUESTION " "))
+	else if (text_starts(l, "- " E_WRENCH " ") ||
+	         text_starts(l, "- " E_QUESTION " "))
 		st->complete = false;
-	else if (starts(l, "- **F"))
+	else if (text_starts(l, "- **F"))
 		rows_row(st, rs, l);
 }
 
@@ -623,17 +302,17 @@ static void parse_rows(struct review_state *st, const char *body, size_t len)
 	memset(&fence, 0, sizeof(fence));
 	st->from_rows = true;
 	st->complete = true;
-	while (marker_next_line(body, len, &off, &line)) {
+	while (text_next_line(body, len, &off, &line)) {
 		if (marker_fence_line(&fence, line, ++no))
 			continue;
-		rows_line(st, &rs, rstrip(line));
+		rows_line(st, &rs, text_rstrip(line));
 	}
 }
 
 int sticky_parse(struct sticky_info *out, const char *untrusted_body,
                  size_t len)
 {
-	struct scan s;
+	struct sp_scan s;
 	struct marker_fence fence;
 	struct mview line;
 	size_t off = 0, no = 0;
@@ -648,14 +327,14 @@ int sticky_parse(struct sticky_info *out, const char *untrusted_body,
 	 * stands anywhere (core/kind.h decides, for every command). */
 	out->is_sticky = comment_kind(PLACE_ISSUE, untrusted_body, len) ==
 	                 KIND_STICKY;
-	while (marker_next_line(untrusted_body, len, &off, &line)) {
+	while (text_next_line(untrusted_body, len, &off, &line)) {
 		bool fenced = marker_fence_line(&fence, line, ++no);
-		struct mview l = rstrip(line);
+		struct mview l = text_rstrip(line);
 
 		/* A state row never looks like a fence; one that does is
 		 * malformed, so the block is read whatever the scanner says. */
 		if (s.state == 1)
-			state_line(&s, l);
+			sp_state_line(&s, l);
 		else if (!fenced)
 			outside_line(&s, l);
 	}
@@ -697,149 +376,4 @@ void sticky_info_release(struct sticky_info *s)
 {
 	review_state_release(&s->state);
 	memset(s, 0, sizeof(*s));
-}
-
-/* --- U3: a root --- */
-
-static bool title_ok(struct root_info *r, struct mview l, uint32_t id)
-{
-	const char *p = l.p, *end = l.p + l.n, *q;
-	uint32_t tid;
-	int k;
-
-	if (!starts(l, "**F"))
-		return false;
-	p += 2;
-	q = memchr(p, ' ', (size_t)(end - p));
-	if (!q || !id_parse(&tid, p, (size_t)(q - p)) || tid != id)
-		return false;
-	p = q + 1;
-	q = memchr(p, ' ', (size_t)(end - p));
-	if (!q)
-		return false;
-	for (k = 0; k < RV_PCODE_COUNT; k++)
-		if (strlen(rv_pcode_names[k]) == (size_t)(q - p) &&
-		    memcmp(p, rv_pcode_names[k], (size_t)(q - p)) == 0)
-			break;
-	if (k == RV_PCODE_COUNT || end - q < 2 || q[1] != '`')
-		return false;
-	p = q + 2;
-	q = memchr(p, '`', (size_t)(end - p));
-	if (!q || !slug_valid(p, (size_t)(q - p)) ||
-	    (size_t)(end - q) < 1 + strlen("**" DOT) ||
-	    memcmp(q + 1, "**" DOT, strlen("**" DOT)) != 0)
-		return false;
-	r->p = (enum rv_pcode)k;
-	memcpy(r->slug, p, (size_t)(q - p));
-	r->slug[q - p] = '\0';
-	return true;
-}
-
-#define ROOT_FAILURE_MODE "**Failure mode**: "
-#define ROOT_MITIGATION   "**Mitigation**: "
-#define ROOT_EVIDENCE     "<details><summary>Evidence</summary>"
-
-/* A line of backticks only, at least three: its length, else 0. */
-static size_t fence_of(struct mview l)
-{
-	size_t i = 0;
-
-	while (i < l.n && l.p[i] == '`')
-		i++;
-	return i == l.n && i >= 3 ? i : 0;
-}
-
-/* The blocks after a root's title (§5.4): the texts H5 reads. */
-static void root_texts(struct root_info *out, const char *body, size_t len,
-                       size_t off)
-{
-	struct mview line;
-	size_t fence = 0, start = 0;
-	int stage = 0; /* 0 fields, 1 before the fence, 2 inside it */
-
-	while (marker_next_line(body, len, &off, &line)) {
-		struct mview l = rstrip(line);
-
-		if (stage == 2) {
-			if (l.n == fence && fence_of(l) == fence) {
-				size_t end = (size_t)(line.p - body);
-
-				out->evidence.p = body + start;
-				out->evidence.n = end > start ? end - start - 1 : 0;
-				return;
-			}
-		} else if (stage == 1) {
-			if (!l.n)
-				continue;
-			if (!(fence = fence_of(l)))
-				return;
-			start = off;
-			stage = 2;
-		} else if (starts(l, ROOT_FAILURE_MODE) && !out->failure_mode.p) {
-			out->failure_mode.p = l.p + strlen(ROOT_FAILURE_MODE);
-			out->failure_mode.n = l.n - strlen(ROOT_FAILURE_MODE);
-		} else if (starts(l, ROOT_MITIGATION) && !out->mitigation.p) {
-			out->mitigation.p = l.p + strlen(ROOT_MITIGATION);
-			out->mitigation.n = l.n - strlen(ROOT_MITIGATION);
-		} else if (eq(l, ROOT_EVIDENCE)) {
-			stage = 1;
-		}
-	}
-}
-
-void root_parse(struct root_info *out, const char *untrusted_body, size_t len)
-{
-	struct mview line, v;
-	size_t off = 0;
-	uint32_t id = 0, x;
-	int nhead = 0;
-	bool bad = false, head_bad = false, run = true;
-
-	memset(out, 0, sizeof(*out));
-	/* U3: the first line is the root marker (core/kind.c; a verdict
-	 * marker elsewhere does not matter on the diff, P46). */
-	if (comment_kind(PLACE_REVIEW, untrusted_body, len) !=
-	        KIND_FINDING_ROOT ||
-	    !marker_next_line(untrusted_body, len, &off, &line))
-		return;
-	while (marker_next_line(untrusted_body, len, &off, &line)) {
-		struct mview l = rstrip(line);
-
-		if (run && !l.n) {
-			run = false;
-			continue;
-		}
-		if (!run) {
-			if (!l.n)
-				continue;
-			if (!bad && id && title_ok(out, l, id)) {
-				out->is_root = true;
-				out->id = id;
-				root_texts(out, untrusted_body, len, off);
-			}
-			break;
-		}
-		if (marker_value(l, "<!-- pr-review:finding-id=", &v)) {
-			if (!id_parse(&x, v.p, v.n) || (id && id != x))
-				bad = true;
-			else
-				id = x;
-		} else if (marker_value(l, "<!-- pr-review:head=", &v)) {
-			char sha[SHA_BUF];
-			/* Two heads, or a bad one: no head (so the finding
-			 * counts as not yet posted on this head). */
-			if (!sha_parse(sha, v.p, v.n) ||
-			    (nhead && strcmp(sha, out->head) != 0))
-				head_bad = true;
-			else if (!nhead++)
-				memcpy(out->head, sha, SHA_BUF);
-		}
-	}
-	if (!out->is_root) {
-		memset(out, 0, sizeof(*out));
-		return;
-	}
-	out->has_head = nhead > 0 && !head_bad;
-	if (!out->has_head)
-		out->head[0] = '\0';
 }

@@ -198,12 +198,9 @@ static void block_heading(struct rd *r)
 static size_t unfinished_threads(const struct rd *r)
 {
 	size_t n = 0;
-	for (size_t i = 0; i < r->n; i++) {
-		enum rv_thread t = r->f[i].thread;
-		if (t == RV_THREAD_DROPPED || t == RV_THREAD_FAILED ||
-		    t == RV_THREAD_PENDING)
+	for (size_t i = 0; i < r->n; i++)
+		if (rv_thread_unfinished(r->f[i].thread))
 			n++;
-	}
 	return n;
 }
 

@@ -346,29 +346,20 @@ void status_description(struct buf *out, enum rv_tier tier,
 	buf_release(&b);
 }
 
-void status_payload(struct buf *out, enum rv_tier tier,
-                    const struct rv_finding *f, size_t n,
-                    const char *target_url, const char *context, bool pending,
-                    bool pretty)
+void status_payload(struct buf *out, const char *state, const char *desc,
+                    const char *target_url, const char *context, bool pretty)
 {
 	struct jw w;
-	struct buf desc = BUF_INIT(BUF_MAX_SMALL);
-	bool ok = tier == RV_PASSED || tier == RV_PASSED_WITH_NOTES;
 
-	if (pending)
-		buf_adds(&desc, "publishing");
-	else
-		status_description(&desc, tier, f, n);
 	jw_init(&w, out, pretty);
 	jw_obj_begin(&w);
 	jw_key(&w, "state");
-	jw_str(&w, pending ? "pending" : ok ? "success" : "failure");
+	jw_str(&w, state);
 	jw_key(&w, "target_url");
 	jw_str(&w, target_url);
 	jw_key(&w, "description");
-	jw_str(&w, desc.ptr);
+	jw_str(&w, desc);
 	jw_key(&w, "context");
 	jw_str(&w, context);
 	jw_obj_end(&w);
-	buf_release(&desc);
 }

@@ -8,6 +8,7 @@
  * outcome and any cause the table of the four conditions does not show.
  * A sweep leads with an overview and keeps one line per PR collapsed, so
  * the summary stays far below GitHub's 1 MiB limit at thousands of PRs.
+ * This file holds the markdown; outputs.c the Actions outputs.
  */
 #include "formats/report.h"
 
@@ -15,6 +16,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "formats/summary_int.h"
 
 /* Above this many steps the summary is an overview plus one line per PR. */
 #define SUMMARY_FULL_STEPS 10
@@ -22,86 +24,6 @@
 #define SUMMARY_MAX_BYTES ((size_t)512 * 1024)
 /* Approved or erroring PRs linked by number in the overview. */
 #define SUMMARY_MAX_LINKED 200
-
-/* --- outputs --- */
-
-/* Did this run write (or, dry, plan) an approval of PR `pr`? */
-static bool approval_written(const struct report *r, int64_t pr)
-{
-	size_t i;
-
-	for (i = 0; i < r->nwrites; i++)
-		if (r->writes[i].kind == W_APPROVE && r->writes[i].pr == pr)
-			return true;
-	return false;
-}
-
-static bool is_approve(const struct report_step *s)
-{
-	return s->kind == STEP_GATE && s->outcome == OUT_APPROVE;
-}
-
-/* Does an approval exist after the run (not merely planned)? */
-static bool approval_exists(const struct report *r, const struct report_step *s)
-{
-	return is_approve(s) && !(r->dry_run && approval_written(r, s->pr));
-}
-
-/* The step the outputs describe: the last gate step, else the last step. */
-static const struct report_step *deciding_step(const struct report *r)
-{
-	size_t i = r->nsteps;
-
-	while (i-- > 0)
-		if (r->steps[i].kind == STEP_GATE)
-			return &r->steps[i];
-	return r->nsteps ? &r->steps[r->nsteps - 1] : NULL;
-}
-
-static void pr_list(struct buf *out, const struct report *r, bool planned)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < r->nsteps; i++) {
-		const struct report_step *s = &r->steps[i];
-
-		if (!is_approve(s) || !approval_written(r, s->pr) ||
-		    r->dry_run != planned)
-			continue;
-		buf_addf(out, "%s%lld", n++ ? "," : "", (long long)s->pr);
-	}
-}
-
-int report_outputs(const struct report *r, struct buf *out)
-{
-	const struct report_step *last = deciding_step(r);
-	bool approved = false;
-	size_t i;
-
-	if (r->sweep)
-		buf_adds(out, "decision=sweep\npr=\nhead=\n");
-	else if (last)
-		buf_addf(out, "decision=%s\npr=%lld\nhead=%s\n",
-			 is_approve(last) && !approval_exists(r, last)
-				 ? "would-approve"
-				 : step_outcome_names[last->outcome],
-			 (long long)last->pr, last->head);
-	else
-		buf_adds(out, "decision=none\npr=\nhead=\n");
-	buf_adds(out, "approved_prs=");
-	pr_list(out, r, false);
-	buf_adds(out, "\nwould_approve_prs=");
-	pr_list(out, r, true);
-	if (r->sweep) {
-		for (i = 0; i < r->nsteps && !approved; i++)
-			approved = approval_exists(r, &r->steps[i]);
-	} else {
-		approved = last && approval_exists(r, last);
-	}
-	buf_addf(out, "\napproved=%s\ndry_run=%s\n", approved ? "true" : "false",
-		 r->dry_run ? "true" : "false");
-	return buf_error(out);
-}
 
 /* --- markdown --- */
 
@@ -334,8 +256,8 @@ static const char *outcome_words(const struct report *r,
 			return "comment skipped";
 		return "verdict not applied: a GitHub call failed";
 	}
-	if (is_approve(s))
-		return approval_exists(r, s) ? "approved" : "would approve";
+	if (summary_is_approve(s))
+		return summary_approval_exists(r, s) ? "approved" : "would approve";
 	if (s->outcome == OUT_WITHHOLD)
 		return "not approved";
 	if (s->outcome == OUT_SKIPPED)
@@ -555,12 +477,12 @@ static void md_overview_list(struct buf *out, const struct report *r,
 
 static bool pick_approved(const struct report *r, const struct report_step *s)
 {
-	return approval_exists(r, s);
+	return summary_approval_exists(r, s);
 }
 
 static bool pick_would(const struct report *r, const struct report_step *s)
 {
-	return is_approve(s) && !approval_exists(r, s);
+	return summary_is_approve(s) && !summary_approval_exists(r, s);
 }
 
 static bool pick_error(const struct report *r, const struct report_step *s)

@@ -7,8 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/evp.h>
-
 #include "base/json.h"
 #include "base/util.h"
 
@@ -115,28 +113,19 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* The lines sorted, each with its NUL, hashed end to end. */
 static void hex_digest(char out[SWEEPSTATE_DIGEST], struct lines *l)
 {
-	static const char hex[] = "0123456789abcdef";
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int mdlen = 0, i;
-	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	size_t *lens = xcalloc(l->n + 1, sizeof(*lens));
 	size_t k;
 
 	qsort(l->v, l->n, sizeof(*l->v), cmp_str);
-	if (!ctx || EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) != 1)
-		abort(); /* OpenSSL cannot hash: nothing sensible to do */
-	for (k = 0; k < l->n; k++) {
-		EVP_DigestUpdate(ctx, l->v[k], strlen(l->v[k]) + 1);
+	for (k = 0; k < l->n; k++)
+		lens[k] = strlen(l->v[k]) + 1;
+	sha256_hex_parts(out, (const void *const *)l->v, lens, l->n);
+	for (k = 0; k < l->n; k++)
 		free(l->v[k]);
-	}
-	EVP_DigestFinal_ex(ctx, md, &mdlen);
-	EVP_MD_CTX_free(ctx);
-	for (i = 0; i < mdlen && i < 32; i++) {
-		out[(size_t)i * 2] = hex[md[i] >> 4];
-		out[(size_t)i * 2 + 1] = hex[md[i] & 15];
-	}
-	out[(size_t)i * 2] = '\0';
+	free(lens);
 	free(l->v);
 	memset(l, 0, sizeof(*l));
 }

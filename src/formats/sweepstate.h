@@ -25,7 +25,7 @@
 #include "core/policy.h"
 #include "core/model.h"
 
-#define SWEEPSTATE_DIGEST 65 /* SHA-256 in hex, plus NUL */
+#define SWEEPSTATE_DIGEST SHA256_HEX_BUF /* SHA-256 in hex, plus NUL */
 
 struct sweep_entry {
 	int64_t number;

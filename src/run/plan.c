@@ -299,9 +299,7 @@ static void json_prior(struct jw *w, struct plan *pl)
 static bool state_incomplete(const struct review_state *st)
 {
 	for (size_t i = 0; st && i < st->nrows; i++)
-		if (st->rows[i].thread == RV_THREAD_FAILED ||
-		    st->rows[i].thread == RV_THREAD_PENDING ||
-		    st->rows[i].thread == RV_THREAD_DROPPED)
+		if (rv_thread_unfinished(st->rows[i].thread))
 			return true;
 	return false;
 }

@@ -148,16 +148,7 @@ void pub_doc_init(struct pub *u, struct sticky_doc *d, bool incomplete)
 /* Does any row say the publish is incomplete (§7)? */
 bool pub_rows_incomplete(const struct pub *u)
 {
-	for (size_t i = 0; i < u->m.n; i++)
-		switch (u->m.f[i].thread) {
-		case RV_THREAD_FAILED:
-		case RV_THREAD_DROPPED:
-		case RV_THREAD_PENDING:
-			return true;
-		default:
-			break;
-		}
-	return false;
+	return review_model_incomplete(&u->m);
 }
 
 int pub_render(struct pub *u, struct buf *out, bool incomplete,
@@ -202,8 +193,7 @@ void pub_status_fields(const struct pub *u, enum rv_tier tier,
 		buf_adds(desc, "publishing");
 		return;
 	}
-	*state = tier == RV_PASSED || tier == RV_PASSED_WITH_NOTES ? "success"
-								 : "failure";
+	*state = rv_tier_state(tier);
 	status_description(desc, tier, u->m.f, u->m.n);
 }
 
@@ -233,25 +223,6 @@ bool pub_status_matches(const struct pub *u, const char *state,
 	return x && strcmp(x->state, state) == 0 &&
 	       strcmp(x->description, desc) == 0 && x->target_url && url &&
 	       strcmp(x->target_url, url) == 0;
-}
-
-static void payload_status(struct buf *out, const char *state,
-			   const char *desc, const char *url,
-			   const char *context)
-{
-	struct jw w;
-
-	jw_init(&w, out, false);
-	jw_obj_begin(&w);
-	jw_key(&w, "state");
-	jw_str(&w, state);
-	jw_key(&w, "target_url");
-	jw_str(&w, url);
-	jw_key(&w, "description");
-	jw_str(&w, desc);
-	jw_key(&w, "context");
-	jw_str(&w, context);
-	jw_obj_end(&w);
 }
 
 /*
@@ -315,8 +286,8 @@ void pub_dry_run(struct pub *u, const struct buf *first, bool create,
 	u->sticky_action = create ? "create" : unchanged ? "unchanged"
 							 : "update";
 	pub_status_fields(u, final_tier, false, &state, &desc);
-	payload_status(&status, state, desc.ptr, url.ptr,
-		       u->e->policy->review_context);
+	status_payload(&status, state, desc.ptr, url.ptr,
+		       u->e->policy->review_context, false);
 
 	rc = xcalloc(u->plan.n ? u->plan.n : 1, sizeof(*rc));
 	bodies = xcalloc(u->plan.n ? u->plan.n : 1, sizeof(*bodies));

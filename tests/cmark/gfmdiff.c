@@ -31,7 +31,7 @@ size_t gfmdiff_count_lines(const char *body, size_t len)
 	size_t off = 0, n = 0;
 	struct mview line;
 
-	while (marker_next_line(body, len, &off, &line))
+	while (text_next_line(body, len, &off, &line))
 		n++;
 	return n;
 }
@@ -77,7 +77,7 @@ void gfmdiff_read_program(struct gfmdiff_reading *r, const char *body,
 	/* Before the block the fences decide where it starts (A3, A12). */
 	memset(&fence, 0, sizeof(fence));
 	run_end = m.nh.run_end_line ? m.nh.run_end_line : r->nlines + 1;
-	while (marker_next_line(body, len, &off, &line)) {
+	while (text_next_line(body, len, &off, &line)) {
 		lineno++;
 		if (!r->block_line || lineno < r->block_line) {
 			open = fence.ch ? fence.open_line : lineno;

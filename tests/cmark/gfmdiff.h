@@ -63,7 +63,7 @@ struct gfmdiff_reading {
 	size_t inconsistent;
 };
 
-/* Number of LF lines in a body, as marker_next_line() splits it. */
+/* Number of LF lines in a body, as text_next_line() splits it. */
 size_t gfmdiff_count_lines(const char *body, size_t len);
 
 /* Allocate a reading for a body of nlines lines; _release frees it. */

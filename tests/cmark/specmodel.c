@@ -127,7 +127,7 @@ void specmodel_read(struct gfmdiff_reading *r, const char *body, size_t len)
 		r->fence[i] = 0;
 	}
 	memset(&f, 0, sizeof(f));
-	while (marker_next_line(body, len, &off, &line)) {
+	while (text_next_line(body, len, &off, &line)) {
 		lineno++;
 		if (!r->block_line) {
 			open = f.ch ? f.open : lineno;

@@ -1257,7 +1257,7 @@ static void test_marker__fence_table(void **state)
 		char got[64];
 
 		memset(&f, 0, sizeof(f));
-		while (marker_next_line(r->text, len, &off, &line)) {
+		while (text_next_line(r->text, len, &off, &line)) {
 			assert_true(lineno < sizeof(got) - 1);
 			lineno++;
 			got[lineno - 1] =
@@ -1278,31 +1278,31 @@ static void test_marker__fence_state(void **state)
 
 	(void)state;
 	memset(&f, 0, sizeof(f));
-	assert_true(marker_next_line(text, strlen(text), &off, &line));
+	assert_true(text_next_line(text, strlen(text), &off, &line));
 	assert_false(marker_fence_line(&f, line, ++lineno));
 	assert_int_equal(f.ch, 0);
-	assert_true(marker_next_line(text, strlen(text), &off, &line));
+	assert_true(text_next_line(text, strlen(text), &off, &line));
 	assert_true(marker_fence_line(&f, line, ++lineno)); /* opens */
 	assert_int_equal(f.ch, '`');
 	assert_int_equal(f.len, 4);
 	assert_int_equal(f.open_line, 2);
-	assert_true(marker_next_line(text, strlen(text), &off, &line));
+	assert_true(text_next_line(text, strlen(text), &off, &line));
 	assert_true(marker_fence_line(&f, line, ++lineno)); /* inside */
-	assert_true(marker_next_line(text, strlen(text), &off, &line));
+	assert_true(text_next_line(text, strlen(text), &off, &line));
 	assert_true(marker_fence_line(&f, line, ++lineno)); /* too short */
 	assert_int_equal(f.ch, '`');
 	assert_int_equal(f.open_line, 2);
-	assert_true(marker_next_line(text, strlen(text), &off, &line));
+	assert_true(text_next_line(text, strlen(text), &off, &line));
 	assert_true(marker_fence_line(&f, line, ++lineno)); /* closes */
 	assert_int_equal(f.ch, 0);
-	assert_true(marker_next_line(text, strlen(text), &off, &line));
+	assert_true(text_next_line(text, strlen(text), &off, &line));
 	assert_false(marker_fence_line(&f, line, ++lineno));
-	assert_true(marker_next_line(text, strlen(text), &off, &line));
+	assert_true(text_next_line(text, strlen(text), &off, &line));
 	assert_true(marker_fence_line(&f, line, ++lineno)); /* stays open */
 	assert_int_equal(f.ch, '~');
 	assert_int_equal(f.len, 3);
 	assert_int_equal(f.open_line, 7);
-	assert_false(marker_next_line(text, strlen(text), &off, &line));
+	assert_false(text_next_line(text, strlen(text), &off, &line));
 }
 
 /* A3: where a fenced opener was, for the skip reason */
@@ -1487,7 +1487,7 @@ static void test_marker__line_numbers_of_markers(void **state)
 	assert_int_equal(m.check.round, 3);
 }
 
-/* --- marker_next_line --- */
+/* --- text_next_line --- */
 
 static void test_marker__next_line_splits_at_lf(void **state)
 {
@@ -1496,25 +1496,25 @@ static void test_marker__next_line_splits_at_lf(void **state)
 	struct mview l;
 
 	(void)state;
-	assert_true(marker_next_line(text, strlen(text), &off, &l));
+	assert_true(text_next_line(text, strlen(text), &off, &l));
 	assert_int_equal(l.n, 2); /* the CR stays in the line */
 	assert_memory_equal(l.p, "a\r", 2);
-	assert_true(marker_next_line(text, strlen(text), &off, &l));
+	assert_true(text_next_line(text, strlen(text), &off, &l));
 	assert_int_equal(l.n, 0);
-	assert_true(marker_next_line(text, strlen(text), &off, &l));
+	assert_true(text_next_line(text, strlen(text), &off, &l));
 	assert_int_equal(l.n, 2);
 	assert_memory_equal(l.p, "bc", 2);
-	assert_true(marker_next_line(text, strlen(text), &off, &l));
+	assert_true(text_next_line(text, strlen(text), &off, &l));
 	assert_int_equal(l.n, 1);
 	assert_memory_equal(l.p, "d", 1);
-	assert_false(marker_next_line(text, strlen(text), &off, &l));
+	assert_false(text_next_line(text, strlen(text), &off, &l));
 
 	off = 0;
-	assert_false(marker_next_line("", 0, &off, &l));
+	assert_false(text_next_line("", 0, &off, &l));
 	off = 0;
-	assert_true(marker_next_line("x\n", 2, &off, &l));
+	assert_true(text_next_line("x\n", 2, &off, &l));
 	assert_int_equal(l.n, 1);
-	assert_false(marker_next_line("x\n", 2, &off, &l));
+	assert_false(text_next_line("x\n", 2, &off, &l));
 }
 
 /* --- length limit (N24: code points) --- */
@@ -1953,6 +1953,36 @@ static void test_marker__names(void **state)
 	}
 }
 
+/* Every NHM_* bit has exactly one row of words, and no row names
+ * another bit: a new bit without its row fails here, not silently. */
+static void test_marker__nhm_one_reason_per_bit(void **state)
+{
+	unsigned all = 0;
+
+	(void)state;
+	for (unsigned b = 0; b < NHM_COUNT; b++) {
+		size_t rows = 0;
+
+		for (size_t i = 0; i < NHM_COUNT; i++)
+			rows += marker_nhm_reasons[i].bit == (1u << b);
+		assert_int_equal(rows, 1);
+		assert_non_null(marker_nhm_reason(1u << b));
+		assert_non_null(marker_nhm_reason(1u << b)->why);
+		assert_non_null(marker_nhm_reason(1u << b)->problem);
+	}
+	for (size_t i = 0; i < NHM_COUNT; i++)
+		all |= marker_nhm_reasons[i].bit;
+	assert_int_equal(all, (1u << NHM_COUNT) - 1);
+	/* Every bit the parser sets is below NHM_COUNT. */
+	assert_true(NHM_BAD_VALUE < (1u << NHM_COUNT));
+	/* Precedence: too long first; no base only when nothing else. */
+	assert_string_equal(marker_nhm_why(NHM_TOO_LONG | NHM_NO_HEAD),
+			    "it is longer than 65,536 characters");
+	assert_string_equal(marker_nhm_why(NHM_NO_BASE), "it has no base: line");
+	assert_string_equal(marker_nhm_why(NHM_NO_HEAD | NHM_NO_BASE),
+			    "it has no head: line");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1981,6 +2011,7 @@ int main(void)
 	    cmocka_unit_test(test_marker__body_not_nul_terminated),
 	    cmocka_unit_test(test_marker__status_blocks),
 	    cmocka_unit_test(test_marker__names),
+	    cmocka_unit_test(test_marker__nhm_one_reason_per_bit),
 	};
 
 	return cmocka_run_group_tests_name("marker", tests, NULL, NULL);

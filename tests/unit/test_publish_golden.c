@@ -12,6 +12,11 @@
  *                           step 4 (absent when there is none)
  *   <case>.status.json      the final status
  *
+ * Every step is one of the product's own functions, the ones publish
+ * calls (run/publish*.c): incompleteness is review_model_incomplete(),
+ * the final status rv_tier_state() + status_description() +
+ * status_payload(); nothing here restates a rule.
+ *
  * GOLDEN_UPDATE=1 rewrites the files instead (read every diff before
  * committing one). GOLDEN_DIR overrides the directory (default
  * tests/golden/publish, from the repository's top).
@@ -218,16 +223,6 @@ static void attempts(struct gcase *c, const char *url)
 	buf_release(&err);
 }
 
-static bool unfinished(const struct review_model *m)
-{
-	for (size_t i = 0; i < m->n; i++)
-		if (m->f[i].thread == RV_THREAD_DROPPED ||
-		    m->f[i].thread == RV_THREAD_FAILED ||
-		    m->f[i].thread == RV_THREAD_PENDING)
-			return true;
-	return false;
-}
-
 /* The sticky's state read back is the model. */
 static void check_round_trip(struct gcase *c, const struct buf *body,
                              const struct sticky_doc *d)
@@ -296,7 +291,7 @@ static void run_case(struct gcase *c)
 	d = (struct sticky_doc){&c->in,
 	                        &c->m,
 	                        ctx_bool(c, "publish_incomplete") ||
-	                            unfinished(&c->m),
+	                            review_model_incomplete(&c->m),
 	                        ctx_bool(c, "status_unwritten"),
 	                        obj_int(c->ctx, "iteration", 1),
 	                        c->m.next_id};
@@ -308,8 +303,16 @@ static void run_case(struct gcase *c)
 		check_round_trip(c, &out, &d);
 	}
 	buf_reset(&out);
-	status_payload(&out, sticky_tier(&d), c->m.f, c->m.n, url, "pr-review",
-	               false, true);
+	{
+		/* The final status as publish writes it (§5.5, §7.2). */
+		struct buf desc = BUF_INIT(BUF_MAX_SMALL);
+		enum rv_tier tier = sticky_tier(&d);
+
+		status_description(&desc, tier, c->m.f, c->m.n);
+		status_payload(&out, rv_tier_state(tier), desc.ptr, url,
+		               "pr-review", true);
+		buf_release(&desc);
+	}
 	check_file(c, "status.json", &out);
 out:
 	buf_release(&out);

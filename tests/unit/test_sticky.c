@@ -643,8 +643,14 @@ static void test_sticky__status_and_review(void **state)
 	add(&x, 1, RV_P1, "a", "a.c", 1, 1, RV_SEC_OPEN);
 	add(&x, 2, RV_Q, "b", NULL, 0, 0, RV_SEC_AWAITING);
 	add(&x, 3, RV_P2, "c", NULL, 0, 0, RV_SEC_FIXED);
-	status_payload(&b, RV_REVIEW_BEFORE_MERGE, x.m.f, x.m.n, URL,
-	               "pr-review", false, false);
+	{
+		struct buf d = BUF_INIT(BUF_MAX_SMALL);
+
+		status_description(&d, RV_REVIEW_BEFORE_MERGE, x.m.f, x.m.n);
+		status_payload(&b, rv_tier_state(RV_REVIEW_BEFORE_MERGE), d.ptr,
+		               URL, "pr-review", false);
+		buf_release(&d);
+	}
 	assert_string_equal(b.ptr,
 	                    "{\"state\":\"failure\",\"target_url\":\"" URL
 	                    "\",\"description\":\"REVIEW BEFORE "
@@ -652,11 +658,13 @@ static void test_sticky__status_and_review(void **state)
 	                    "1, Q\xC3\x97"
 	                    "1\",\"context\":\"pr-review\"}");
 	buf_reset(&b);
-	status_payload(&b, RV_PASSED, NULL, 0, URL, "pr-review", false, false);
-	assert_has(b.ptr, "\"state\":\"success\"");
-	assert_has(b.ptr, "\"description\":\"PASSED\"");
+	status_description(&b, RV_PASSED, NULL, 0);
+	assert_string_equal(b.ptr, "PASSED");
+	assert_string_equal(rv_tier_state(RV_PASSED), "success");
+	assert_string_equal(rv_tier_state(RV_PASSED_WITH_NOTES), "success");
+	assert_string_equal(rv_tier_state(RV_BLOCKED), "failure");
 	buf_reset(&b);
-	status_payload(&b, RV_BLOCKED, NULL, 0, URL, "pr-review", true, false);
+	status_payload(&b, "pending", "publishing", URL, "pr-review", false);
 	assert_has(b.ptr, "{\"state\":\"pending\"");
 	assert_has(b.ptr, "\"description\":\"publishing\"");
 	buf_reset(&b);
