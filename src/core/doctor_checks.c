@@ -199,11 +199,14 @@ static void check_label(struct doctor_result *r, const struct doctor_facts *f,
 	}
 }
 
-static void check_unlabelers(struct doctor_result *r, const struct policy *p)
+static void check_unlabelers(struct doctor_result *r,
+			     const struct doctor_facts *f,
+			     const struct policy *p)
 {
 	struct doctor_check *c;
 	struct buf list = BUF_INIT(BUF_MAX_SMALL);
 
+	(void)f;
 	if (!p->nunlabelers) {
 		c = add(r, "unlabelers", NULL, DOCTOR_MISSING);
 		detail(c, "unlabelers is empty: nobody can lift a hold, so one "
@@ -340,6 +343,7 @@ static void check_base(struct doctor_result *r, const struct doctor_facts *f,
 }
 
 static void check_codeowners(struct doctor_result *r,
+			     const struct doctor_facts *f,
 			     const struct setup_base *b,
 			     const struct policy *p)
 {
@@ -347,6 +351,7 @@ static void check_codeowners(struct doctor_result *r,
 	struct owner_scan s = {p->trusted_login, 0, 0};
 	size_t i;
 
+	(void)f;
 	if (b->codeowners_read.error == AA_ENOTFOUND) {
 		c = add(r, "codeowners", b->name, DOCTOR_OK);
 		detail(c, "%s has no CODEOWNERS file", b->name);
@@ -416,7 +421,8 @@ static void check_codeowners(struct doctor_result *r,
 }
 
 static void check_environment(struct doctor_result *r,
-			      const struct doctor_facts *f)
+			      const struct doctor_facts *f,
+			      const struct policy *p)
 {
 	const struct setup_env *e = &f->env;
 	const char *db = f->default_branch ? f->default_branch : "main";
@@ -425,6 +431,7 @@ static void check_environment(struct doctor_result *r,
 	bool only_default = true;
 	size_t i;
 
+	(void)p;
 	if (e->read.error == AA_ENOTFOUND) {
 		c = add(r, "environment", f->env_name, DOCTOR_MISSING);
 		detail(c, "the repository has no environment %s", f->env_name);
@@ -492,7 +499,8 @@ static bool level_at_least(const char *have, const char *want)
 	return strcmp(have, "write") == 0;
 }
 
-static void check_app(struct doctor_result *r, const struct doctor_facts *f)
+static void check_app(struct doctor_result *r, const struct doctor_facts *f,
+		      const struct policy *p)
 {
 	const struct setup_app *a = &f->app;
 	struct doctor_check *c;
@@ -508,6 +516,7 @@ static void check_app(struct doctor_result *r, const struct doctor_facts *f)
 		    {"Metadata", a->metadata, "read"}};
 	size_t i;
 
+	(void)p;
 	if (!a->enabled) {
 		c = add(r, "app", NULL, DOCTOR_SKIPPED);
 		detail(c, "GitHub App mode is off");
@@ -537,10 +546,12 @@ static void check_app(struct doctor_result *r, const struct doctor_facts *f)
 	buf_release(&lacks);
 }
 
-static void check_runner(struct doctor_result *r, const struct doctor_facts *f)
+static void check_runner(struct doctor_result *r, const struct doctor_facts *f,
+			 const struct policy *p)
 {
 	struct doctor_check *c;
 
+	(void)p;
 	switch (f->runner) {
 	case RUNNER_NOT_ACTIONS:
 		c = add(r, "runner", NULL, DOCTOR_SKIPPED);
@@ -568,43 +579,66 @@ static void check_runner(struct doctor_result *r, const struct doctor_facts *f)
 	}
 }
 
-void doctor_decide(struct doctor_result *out, const struct doctor_facts *f,
-		   const struct policy *p)
+/* Which bases are gated: nothing to check per base when it is unknown. */
+static void check_bases(struct doctor_result *r, const struct doctor_facts *f,
+			const struct policy *p)
 {
 	struct doctor_check *c;
-	size_t i;
 
-	memset(out, 0, sizeof(*out));
-	check_token(out, f, p);
-	check_repo(out, f, p);
-	check_app(out, f);
-	check_label(out, f, p);
-	check_unlabelers(out, p);
 	if (!f->default_branch && !p->nbases) {
-		c = add(out, "bases", NULL, DOCTOR_CANNOT_TELL);
+		c = add(r, "bases", NULL, DOCTOR_CANNOT_TELL);
 		detail(c, "the default branch could not be read, so which "
 			  "bases are gated is unknown");
 		fix(c, "give the token Metadata: read");
 	} else if (f->branches_read.error != AA_OK) {
-		c = add(out, "bases", NULL, DOCTOR_CANNOT_TELL);
+		c = add(r, "bases", NULL, DOCTOR_CANNOT_TELL);
 		detail(c, "the branches could not be listed for the patterns of "
 			  "bases (%s)", read_why(&f->branches_read));
 		fix(c, "give the read token Contents: read");
 	} else if (f->bases_cut) {
-		c = add(out, "bases", NULL, DOCTOR_CANNOT_TELL);
+		c = add(r, "bases", NULL, DOCTOR_CANNOT_TELL);
 		detail(c, "bases matches more than %d branches; the first %d "
 			  "are checked", DOCTOR_MAX_BASES, DOCTOR_MAX_BASES);
 		fix(c, "narrow bases, or check the rest by hand");
 	} else if (!f->nbases) {
-		c = add(out, "bases", NULL, DOCTOR_SKIPPED);
+		c = add(r, "bases", NULL, DOCTOR_SKIPPED);
 		detail(c, "bases matches no branch yet: nothing is approved");
 	}
-	for (i = 0; i < f->nbases; i++) {
-		check_base(out, f, &f->bases[i], p);
-		check_codeowners(out, &f->bases[i], p);
-	}
-	check_environment(out, f);
-	check_runner(out, f);
+}
+
+/*
+ * The checks, in the order doctor prints them: the repository's, each
+ * gated base's, then the workflow's. Every check is one function of the
+ * facts and the policy that adds its verdicts.
+ */
+typedef void repo_check_fn(struct doctor_result *r,
+			   const struct doctor_facts *f,
+			   const struct policy *p);
+typedef void base_check_fn(struct doctor_result *r,
+			   const struct doctor_facts *f,
+			   const struct setup_base *b, const struct policy *p);
+
+static repo_check_fn *const repo_checks[] = {
+	check_token, check_repo, check_app, check_label, check_unlabelers,
+	check_bases,
+};
+static base_check_fn *const base_checks[] = {check_base, check_codeowners};
+static repo_check_fn *const workflow_checks[] = {check_environment,
+						 check_runner};
+
+void doctor_decide(struct doctor_result *out, const struct doctor_facts *f,
+		   const struct policy *p)
+{
+	size_t i, k;
+
+	memset(out, 0, sizeof(*out));
+	for (k = 0; k < ARRAY_SIZE(repo_checks); k++)
+		repo_checks[k](out, f, p);
+	for (i = 0; i < f->nbases; i++)
+		for (k = 0; k < ARRAY_SIZE(base_checks); k++)
+			base_checks[k](out, f, &f->bases[i], p);
+	for (k = 0; k < ARRAY_SIZE(workflow_checks); k++)
+		workflow_checks[k](out, f, p);
 }
 
 int doctor_exit(const struct doctor_result *r)

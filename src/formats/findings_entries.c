@@ -66,39 +66,43 @@ int fi_get_mode(struct fi_ctx *c, const cJSON *v, void *dst,
 	return AA_OK;
 }
 
-static int get_pcode(struct fi_ctx *c, const cJSON *v, void *dst,
-		     const void *arg)
-{
-	size_t k;
+/* A member whose value names one of an enum's choices: the choice's
+ * index, stored as that enum (each enum type has its own store). */
+struct enum_member {
+	const struct choice *choice;
+	void (*store)(void *dst, size_t k);
+};
 
-	(void)arg;
-	if (fi_read_choice(c, v, &pcodes, &k) < 0)
-		return AA_ERR;
+static void store_pcode(void *dst, size_t k)
+{
 	*(enum rv_pcode *)dst = (enum rv_pcode)k;
-	return AA_OK;
 }
 
-static int get_confidence(struct fi_ctx *c, const cJSON *v, void *dst,
-			  const void *arg)
+static void store_confidence(void *dst, size_t k)
 {
-	size_t k;
-
-	(void)arg;
-	if (fi_read_choice(c, v, &confidences, &k) < 0)
-		return AA_ERR;
 	*(enum rv_confidence *)dst = (enum rv_confidence)k;
-	return AA_OK;
 }
 
-static int get_disposition(struct fi_ctx *c, const cJSON *v, void *dst,
-			   const void *arg)
+static void store_disposition(void *dst, size_t k)
 {
+	*(enum rv_disposition *)dst = (enum rv_disposition)k;
+}
+
+static const struct enum_member pcode_member = { &pcodes, store_pcode };
+static const struct enum_member confidence_member = { &confidences,
+						      store_confidence };
+static const struct enum_member disposition_member = { &dispositions,
+						       store_disposition };
+
+static int get_enum(struct fi_ctx *c, const cJSON *v, void *dst,
+		    const void *arg)
+{
+	const struct enum_member *m = arg;
 	size_t k;
 
-	(void)arg;
-	if (fi_read_choice(c, v, &dispositions, &k) < 0)
+	if (fi_read_choice(c, v, m->choice, &k) < 0)
 		return AA_ERR;
-	*(enum rv_disposition *)dst = (enum rv_disposition)k;
+	m->store(dst, k);
 	return AA_OK;
 }
 
@@ -116,50 +120,44 @@ static int get_emoji(struct fi_ctx *c, const cJSON *v, void *dst,
 	return AA_OK;
 }
 
-/* I3: ids unique (the later one is the violation). */
-static int get_finding_id(struct fi_ctx *c, const cJSON *v, void *dst,
-			  const void *arg)
-{
-	uint32_t *id = dst;
-	size_t j;
+/* An id ("F<n>") unique among the array's elements read before it (the
+ * later one is the violation): I3 for findings, I4 for prior_id, one
+ * spec gap per Q finding. `arg` reads element j's id. */
+typedef uint32_t id_at_fn(const struct review_input *in, size_t j);
 
-	(void)arg;
-	if (fi_read_fid(c, v, id) < 0)
-		return AA_ERR;
-	for (j = 0; j < c->cur; j++)
-		if (c->in->findings[j].id == *id)
-			return fi_fail(c, "duplicate F%u", *id);
-	return AA_OK;
+static uint32_t finding_id_at(const struct review_input *in, size_t j)
+{
+	return in->findings[j].id;
 }
 
-/* I4: a prior_id appears once. */
-static int get_prior_id(struct fi_ctx *c, const cJSON *v, void *dst,
-			const void *arg)
+static uint32_t prior_id_at(const struct review_input *in, size_t j)
 {
-	uint32_t *id = dst;
-	size_t j;
-
-	(void)arg;
-	if (fi_read_fid(c, v, id) < 0)
-		return AA_ERR;
-	for (j = 0; j < c->cur; j++)
-		if (c->in->verifications[j].prior_id == *id)
-			return fi_fail(c, "duplicate F%u", *id);
-	return AA_OK;
+	return in->verifications[j].prior_id;
 }
 
-/* A spec gap per Q finding. */
-static int get_gap_id(struct fi_ctx *c, const cJSON *v, void *dst,
-		      const void *arg)
+static uint32_t gap_id_at(const struct review_input *in, size_t j)
 {
+	return in->gaps[j].id;
+}
+
+struct id_member {
+	id_at_fn *id_at;
+};
+static const struct id_member finding_ids = { finding_id_at };
+static const struct id_member prior_ids = { prior_id_at };
+static const struct id_member gap_ids = { gap_id_at };
+
+static int get_unique_id(struct fi_ctx *c, const cJSON *v, void *dst,
+			 const void *arg)
+{
+	const struct id_member *m = arg;
 	uint32_t *id = dst;
 	size_t j;
 
-	(void)arg;
 	if (fi_read_fid(c, v, id) < 0)
 		return AA_ERR;
 	for (j = 0; j < c->cur; j++)
-		if (c->in->gaps[j].id == *id)
+		if (m->id_at(c->in, j) == *id)
 			return fi_fail(c, "duplicate F%u", *id);
 	return AA_OK;
 }
@@ -249,15 +247,16 @@ static int get_adjustment(struct fi_ctx *c, const cJSON *v, void *dst,
 }
 
 static const struct field finding_fields[] = {
-	{ "id", JS, 0, get_finding_id, FOFF(id), NULL },
-	{ "p_code", JS, 0, get_pcode, FOFF(p), NULL },
+	{ "id", JS, 0, get_unique_id, FOFF(id), &finding_ids },
+	{ "p_code", JS, 0, get_enum, FOFF(p), &pcode_member },
 	{ "severity_emoji", JS, F_NULL, get_emoji, 0, NULL },
 	{ "slug", JS, 0, fi_get_text, FOFF(slug), &slug_rule },
 	{ "category", JS, 0, fi_get_text, FOFF(category), &category_rule },
 	{ "file", JS, F_NULL, fi_get_text, FOFF(file), &file_rule },
 	{ "line_start", JN, F_NULL, fi_get_line, FOFF(line_start), NULL },
 	{ "line_end", JN, F_NULL, fi_get_line, FOFF(line_end), NULL },
-	{ "confidence", JS, 0, get_confidence, FOFF(confidence), NULL },
+	{ "confidence", JS, 0, get_enum, FOFF(confidence),
+	  &confidence_member },
 	{ "blast", JS, 0, fi_get_choice, FOFF(blast), &blasts },
 	{ "justification", JS, 0, fi_get_choice, FOFF(justification),
 	  &justifications },
@@ -265,7 +264,8 @@ static const struct field finding_fields[] = {
 	{ "mitigation", JS, 0, fi_get_text, FOFF(mitigation), &fi_text_rule },
 	{ "evidence", JS, 0, fi_get_text, FOFF(evidence), &evidence_rule },
 	{ "details", JS, F_NULL, fi_get_text, FOFF(details), &details_rule },
-	{ "disposition", JS, 0, get_disposition, FOFF(disposition), NULL },
+	{ "disposition", JS, 0, get_enum, FOFF(disposition),
+	  &disposition_member },
 	{ "author_reply", JO, F_NULL, get_reply, FOFF(reply), NULL },
 	{ "accepted_exception", JO, F_NULL, get_exception, FOFF(exception),
 	  NULL },
@@ -333,8 +333,8 @@ int fi_get_findings(struct fi_ctx *c, const cJSON *v, void *dst,
 /* --- I4 --- */
 
 static const struct field verification_fields[] = {
-	{ "prior_id", JS, 0, get_prior_id,
-	  offsetof(struct rv_verification, prior_id), NULL },
+	{ "prior_id", JS, 0, get_unique_id,
+	  offsetof(struct rv_verification, prior_id), &prior_ids },
 	{ "verification", JS, 0, fi_get_choice,
 	  offsetof(struct rv_verification, verification), &verifications },
 	{ "note", JS, 0, fi_get_text, offsetof(struct rv_verification, note),
@@ -385,7 +385,7 @@ static int get_questions(struct fi_ctx *c, const cJSON *v, void *dst,
 
 #define GOFF(m) offsetof(struct rv_gap, m)
 static const struct field gap_fields[] = {
-	{ "id", JS, 0, get_gap_id, GOFF(id), NULL },
+	{ "id", JS, 0, get_unique_id, GOFF(id), &gap_ids },
 	{ "section", JS, 0, fi_get_text, GOFF(section), &fi_text_rule },
 	{ "title", JS, 0, fi_get_text, GOFF(title), &fi_text_rule },
 	{ "spec_quote", JS, 0, fi_get_text, GOFF(spec_quote), &fi_text_rule },
