@@ -350,6 +350,21 @@ void edit_hints_release(struct live *l);
 
 /* --- a PR's parts (pull.c) --- */
 
+/* One further page of a PR's connection: decode the pullRequest node `pr`
+ * (updating the caller's `more` and cursor); AA_ERR with the message in
+ * err. */
+typedef int (*conn_page_fn)(void *ctx, const cJSON *pr, struct buf *err);
+/*
+ * The one pager of a PR's GraphQL connections: while *more, ask for the
+ * page of connection `c` of PR `number` after *cursor and give the PR
+ * node to `page` (at most LIVE_MAX_PAGES). gql()'s codes; AA_EAPI, with
+ * the message in l->gh.error, for too many pages or an answer `page`
+ * cannot decode.
+ */
+int conn_pages(struct live *l, int64_t number, const struct conn_query *c,
+               const bool *more, char *const *cursor, conn_page_fn page,
+               void *ctx);
+
 /* Read `parts` of PR `number`, every page, and the edit histories T2
  * needs. On failure nothing of `out` is kept. */
 int bundle(struct live *l, int64_t number, unsigned parts,

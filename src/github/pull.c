@@ -15,6 +15,70 @@
 #include "base/json.h"
 #include "github/http.h"
 
+int conn_pages(struct live *l, int64_t number, const struct conn_query *c,
+               const bool *more, char *const *cursor, conn_page_fn page,
+               void *ctx)
+{
+	struct buf q = BUF_INIT(BUF_MAX_SMALL), v = BUF_INIT(BUF_MAX_SMALL),
+	           err = BUF_INIT(BUF_MAX_SMALL);
+	const cJSON *data, *repo, *pr;
+	cJSON *root = NULL;
+	int pages, error = AA_OK;
+
+	for (pages = 1; *more; pages++) {
+		if (pages >= LIVE_MAX_PAGES) {
+			buf_setf(&l->gh.error,
+			         "%s of PR #%lld: more than %d "
+			         "pages",
+			         c->field, (long long)number, LIVE_MAX_PAGES);
+			error = AA_EAPI;
+			break;
+		}
+		buf_reset(&q);
+		page_query(&q, c);
+		vars(l, &v, number, *cursor);
+		if ((error = gql(l, q.ptr, v.ptr, &root, &data)) < 0)
+			break;
+		if (jget_obj(&repo, data, "data", "repository", 0, &err) < 0 ||
+		    jget_obj(&pr, repo, "repository", "pullRequest", 0, &err) <
+		        0 ||
+		    page(ctx, pr, &err) < 0) {
+			buf_setf(&l->gh.error,
+			         "POST /graphql: unexpected answer: %s",
+			         err.ptr);
+			error = AA_EAPI;
+			break;
+		}
+		cJSON_Delete(root);
+		root = NULL;
+	}
+	cJSON_Delete(root);
+	buf_release(&q);
+	buf_release(&v);
+	buf_release(&err);
+	return error;
+}
+
+/* A further page of one of bundle()'s connections. */
+struct bundle_page {
+	struct live *l;
+	struct snap_pull *out;
+	struct history_reads *pending;
+	const struct conn_query *c;
+	bool *more;
+	char **cursor;
+};
+
+static int bundle_page(void *ctx, const cJSON *pr, struct buf *err)
+{
+	struct bundle_page *b = ctx;
+	const cJSON *nodes;
+
+	if (dec_conn(&nodes, b->more, b->cursor, pr, b->c->field, err) < 0)
+		return AA_ERR;
+	return dec_nodes(b->l, b->out, b->c->part, nodes, b->pending, err);
+}
+
 /*
  * Read `parts` of PR `number` in one query, then every further page of each
  * connection, then the edit histories T2 needs (A5). On failure nothing of
@@ -34,7 +98,7 @@ int bundle(struct live *l, int64_t number, unsigned parts,
 		(parts & PART_COMMENTS) ? edit_hint_of(l, number) : NULL;
 	cJSON *hinted = NULL; /* the histories asked for beside the PR */
 	size_t i;
-	int error, pages;
+	int error;
 
 	memset(out, 0, sizeof(*out));
 	out->number = number;
@@ -75,31 +139,13 @@ int bundle(struct live *l, int64_t number, unsigned parts,
 	cJSON_Delete(root);
 	root = NULL;
 	for (i = 0; i < ARRAY_SIZE(conns); i++) {
-		for (pages = 1; more[i]; pages++) {
-			if (pages >= LIVE_MAX_PAGES) {
-				buf_setf(&l->gh.error, "%s of PR #%lld: more than "
-						       "%d pages",
-					 conns[i].field, (long long)number,
-					 LIVE_MAX_PAGES);
-				goto out;
-			}
-			buf_reset(&q);
-			page_query(&q, &conns[i]);
-			vars(l, &v, number, cursors[i]);
-			if ((error = gql(l, q.ptr, v.ptr, &root, &data)) < 0)
-				goto out;
-			error = AA_EAPI;
-			if (jget_obj(&repo, data, "data", "repository", 0, &err) < 0 ||
-			    jget_obj(&pr, repo, "repository", "pullRequest", 0,
-				     &err) < 0 ||
-			    dec_conn(&nodes, &more[i], &cursors[i], pr,
-				     conns[i].field, &err) < 0 ||
-			    dec_nodes(l, out, conns[i].part, nodes, &pending,
-				      &err) < 0)
-				goto decode;
-			cJSON_Delete(root);
-			root = NULL;
-		}
+		struct bundle_page bp = {l,         out,      &pending,
+		                         &conns[i], &more[i], &cursors[i]};
+
+		if ((error = conn_pages(l, number, &conns[i], &more[i],
+		                        &cursors[i], bundle_page, &bp)) < 0)
+			goto out;
+		error = AA_EAPI;
 	}
 	if (pending.n) {
 		/* The next read of this PR asks for these beside it. */

@@ -235,6 +235,21 @@ static int cmp_rc(const void *a, const void *b)
 	return (x->id > y->id) - (x->id < y->id);
 }
 
+/* A further page of connection review_conns[i] (conn_pages). */
+struct review_page {
+	const struct live *l;
+	struct gh_review_pull *out;
+	size_t i;
+	struct review_more *rest;
+};
+
+static int review_page(void *ctx, const cJSON *pr, struct buf *err)
+{
+	struct review_page *r = ctx;
+
+	return review_dec_page(r->l, r->out, r->i, pr, r->rest, err);
+}
+
 /* The query, its further pages, the histories left: AA_OK, AA_ENOTFOUND,
  * or AA_EAPI with nothing of out kept. */
 static int one_query(struct live *l, int64_t number, unsigned what,
@@ -248,7 +263,7 @@ static int one_query(struct live *l, int64_t number, unsigned what,
 	bool viewer = (what & RV_READ_VIEWER) && l->read_http == l->http;
 	char *login = NULL;
 	size_t i;
-	int error, pages;
+	int error;
 
 	review_more_init(&rest);
 	review_query(&q, what, viewer);
@@ -276,30 +291,15 @@ static int one_query(struct live *l, int64_t number, unsigned what,
 		goto decode;
 	cJSON_Delete(root);
 	root = NULL;
-	for (i = 0; i < ARRAY_SIZE(review_conns); i++)
-		for (pages = 1; rest.more[i]; pages++) {
-			if (pages >= LIVE_MAX_PAGES) {
-				buf_setf(&l->gh.error, "%s of PR #%lld: more "
-						       "than %d pages",
-					 review_conns[i].field,
-					 (long long)number, LIVE_MAX_PAGES);
-				goto out;
-			}
-			buf_reset(&q);
-			page_query(&q, &review_conns[i]);
-			vars(l, &v, number, rest.cursors[i]);
-			if ((error = gql(l, q.ptr, v.ptr, &root, &data)) < 0)
-				goto out;
-			error = AA_EAPI;
-			if (jget_obj(&repo, data, "data", "repository", 0,
-				     &err) < 0 ||
-			    jget_obj(&pr, repo, "repository", "pullRequest", 0,
-				     &err) < 0 ||
-			    review_dec_page(l, out, i, pr, &rest, &err) < 0)
-				goto decode;
-			cJSON_Delete(root);
-			root = NULL;
-		}
+	for (i = 0; i < ARRAY_SIZE(review_conns); i++) {
+		struct review_page rp = {l, out, i, &rest};
+
+		if ((error =
+		         conn_pages(l, number, &review_conns[i], &rest.more[i],
+		                    &rest.cursors[i], review_page, &rp)) < 0)
+			goto out;
+		error = AA_EAPI;
+	}
 	/* The histories longer than their first page; one the query held no
 	 * page of (none: every comment came with its own); then the threads
 	 * too long for one page. */

@@ -1,5 +1,5 @@
 /*
- * test_port.c - the port's error contract (port/github.h): every operation
+ * test_port.c - the port's error contract (port/port.h): every operation
  * that can fail starts with gh->error empty, so a failure never carries an
  * earlier one's message; a pull keeps the message of its failed parts
  * (gh_pull.error) for a flow that reports them after other calls. Over the
@@ -97,11 +97,93 @@ static void test_port__dry_run_error_is_per_operation(void **state)
 	snapshot_release(&s);
 }
 
+/* --- the write contract (port.h, N61): a lost answer is AA_ELOST --- */
+
+#define H "7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e"
+
+struct world_run {
+	struct snapshot s;
+	struct policy p;
+	struct github *gh;
+};
+
+static void world_open(struct world_run *w, const char *fixture)
+{
+	struct buf text = BUF_INIT(BUF_MAX_DOC), err = BUF_INIT(BUF_MAX_SMALL);
+
+	assert_int_equal(file_read(&text, fixture, &err), AA_OK);
+	assert_int_equal(snapshot_from_json(&w->s, text.ptr, text.len, &err),
+	                 AA_OK);
+	policy_init(&w->p);
+	w->gh = github_world_new(&w->s, &w->p);
+	buf_release(&text);
+	buf_release(&err);
+}
+
+static void world_close(struct world_run *w)
+{
+	github_free(w->gh);
+	policy_release(&w->p);
+	snapshot_release(&w->s);
+}
+
+/* The state of review `id` of PR #7 ("" when there is none), or the
+ * number of approvals of H when id is 0. */
+static int reviews_of_7(struct world_run *w, int64_t id, const char *state)
+{
+	struct gh_pull g;
+	int n = 0;
+
+	memset(&g, 0, sizeof(g));
+	assert_int_equal(w->gh->ops->pull(w->gh, 7, PART_REVIEWS, &g), AA_OK);
+	for (size_t i = 0; i < g.pull.nreviews; i++) {
+		const struct snap_review *r = &g.pull.reviews[i];
+
+		if (id ? r->id == id && strcmp(r->state, state) == 0
+		       : strcmp(r->state, "APPROVED") == 0 &&
+		             strcmp(r->commit_id, H) == 0)
+			n++;
+	}
+	gh_pull_release(&g);
+	return n;
+}
+
+static void test_port__lost_answer_is_elost(void **state)
+{
+	struct world_run w;
+	int64_t id = -1;
+
+	(void)state;
+	/* lost_response: made, then AA_ELOST, with no id. */
+	world_open(&w, "fixtures/992-lost-approve-landed.json");
+	assert_int_equal(reviews_of_7(&w, 0, NULL), 0);
+	assert_int_equal(w.gh->ops->approve(w.gh, 7, H, "ok", &id), AA_ELOST);
+	assert_int_equal(id, 0);
+	assert_int_equal(reviews_of_7(&w, 0, NULL), 1);
+	world_close(&w);
+	/* A 503 with no lost_response: not made, AA_ELOST all the same. */
+	world_open(&w, "fixtures/993-lost-approve-not-landed.json");
+	assert_int_equal(w.gh->ops->approve(w.gh, 7, H, "ok", &id), AA_ELOST);
+	assert_int_equal(reviews_of_7(&w, 0, NULL), 0);
+	world_close(&w);
+	world_open(&w, "fixtures/994-lost-dismiss-landed.json");
+	assert_int_equal(w.gh->ops->dismiss(w.gh, 7, 71, "m"), AA_ELOST);
+	assert_int_equal(reviews_of_7(&w, 71, "DISMISSED"), 1);
+	world_close(&w);
+	/* A 422 is an answer: refused, nothing made. */
+	world_open(&w, "fixtures/999-create-label-422-not-there.json");
+	assert_int_equal(
+	    w.gh->ops->create_label(w.gh, 7, "needs-human", "b60205", "d"),
+	    AA_EREJECTED);
+	world_close(&w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_port__error_is_per_operation),
-		cmocka_unit_test(test_port__dry_run_error_is_per_operation),
+	    cmocka_unit_test(test_port__error_is_per_operation),
+	    cmocka_unit_test(test_port__dry_run_error_is_per_operation),
+	    cmocka_unit_test(test_port__lost_answer_is_elost),
 	};
 
 	return cmocka_run_group_tests_name("port", tests, NULL, NULL);
