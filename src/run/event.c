@@ -1,6 +1,6 @@
 /*
  * event.c - a run from its webhook event (BEHAVIOR §5.1): which flow runs
- * on which PR; and the engine's lifetime.
+ * on which PR.
  */
 #include "run/flow.h"
 
@@ -8,26 +8,6 @@
 #include <string.h>
 
 #include "core/stamp.h"
-
-void engine_init(struct engine *e, struct github *gh, const struct policy *p,
-		 const char *repository, struct report *r)
-{
-	memset(e, 0, sizeof(*e));
-	e->gh = gh;
-	e->policy = p;
-	e->repository = repository;
-	e->report = r;
-}
-
-void engine_release(struct engine *e)
-{
-	free(e->label_failed);
-	e->label_failed = NULL;
-	free(e->identity_login);
-	e->identity_login = NULL;
-	e->identity = ID_UNCHECKED;
-	e->nlabel_failed = e->alabel_failed = 0;
-}
 
 bool engine_dispatch_pr(const char *input, int64_t *pr)
 {

@@ -12,17 +12,36 @@
 
 #include "run/engine.h"
 
+/* A step's result of an error code: `error`, exit 2 for another login
+ * (AA_EUSAGE), else 3. */
+struct engine_result engine_result_error(int error);
+/* Merge a later result into `r` the way BEHAVIOR §10 merges exit codes:
+ * the more severe one wins, and on a tie the later outcome (N2). */
+void engine_result_merge(struct engine_result *r, enum step_outcome outcome,
+			 int exit);
+/* Record step `step`'s result in the report: the only finish of a step. */
+void engine_finish(struct engine *e, size_t step, struct engine_result r);
+/* The PR or comment of step `s` does not exist (N10): the reason (printf
+ * style) goes on the step; the result is `skipped`, or for a direct
+ * command (missing_command) an error, exit 2, with a log line. */
+struct engine_result engine_missing(struct engine *e, struct report_step *s,
+				    const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* The port's last error, for a log line. */
 const char *flow_error(const struct engine *e);
 
 /*
  * T4: before the first write of a run, the token must be the trusted
- * login. On failure the step ends as an error and the run stops.
+ * login. On failure (AA_EAPI: unreadable, AA_EUSAGE: another login) the
+ * step has its reason, the run stops, and the flow ends the step as an
+ * error (engine_result_error).
  */
 int flow_identity(struct engine *e, size_t step);
 
 /* The writes: each checks the identity first, then records the write in
- * the report, or ends the step as an error (exit 3) when it fails. */
+ * the report, or gives the step its reason and returns AA_EAPI (or the
+ * identity's error) when it fails: the flow ends the step as an error. */
 int flow_create_label(struct engine *e, size_t step, int64_t pr);
 int flow_add_label(struct engine *e, size_t step, int64_t pr);
 int flow_set_status(struct engine *e, size_t step, int64_t pr,

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/select.h"
+#include "core/unchanged.h"
 
 /* What a sweep does with each open PR. */
 enum sweep_plan {
@@ -77,26 +78,25 @@ out:
 	return plan;
 }
 
-/* Unchanged since the last sweep, and that sweep's outcome still holds? */
+/* The last sweep's entry for the PR when it still holds (core/unchanged.h),
+ * else NULL. */
 static const struct sweep_entry *sweep_unchanged(struct engine *e,
 						 const struct gh_pull_brief *b)
 {
 	const struct sweep_entry *x;
-	int64_t now;
+	struct unchanged_input in;
 
-	if (!e->sweep_state || !b->digest[0])
+	if (!e->sweep_state)
 		return NULL;
 	x = sweepstate_find(e->sweep_state, b->number);
-	if (!x || strcmp(x->digest, b->digest) != 0)
-		return NULL;
-	now = e->gh->ops->now(e->gh);
-	if (x->evaluated_at > now || now - x->evaluated_at >= e->sweep_ttl_ms)
-		return NULL; /* expired, or dated in the future: re-read */
-	if (strcmp(x->outcome, "approve") != 0 &&
-	    strcmp(x->outcome, "withhold") != 0 &&
-	    strcmp(x->outcome, "skipped") != 0)
-		return NULL;
-	return x;
+	memset(&in, 0, sizeof(in));
+	in.digest = b->digest;
+	in.kept_digest = x ? x->digest : NULL;
+	in.kept_outcome = x ? x->outcome : "";
+	in.kept_at = x ? x->evaluated_at : 0;
+	in.now = e->gh->ops->now(e->gh);
+	in.ttl_ms = e->sweep_ttl_ms;
+	return unchanged_holds(&in) ? x : NULL;
 }
 
 /* Why a sweep must stop before PR i, or NULL: deadline or rate limit. */
@@ -265,8 +265,8 @@ void engine_sweep(struct engine *e)
 		sweepstate_keep(e->sweep_state, open_prs, n);
 	for (i = 0; i < n && !e->stop; i++) {
 		const struct gh_pull_brief *b = &list[i];
-		enum step_outcome outcome;
-		size_t step;
+		struct engine_result res;
+		const char *outcome;
 
 		if (e->progress)
 			e->progress(e->progress_ctx, i, n);
@@ -297,15 +297,13 @@ void engine_sweep(struct engine *e)
 		}
 		if (i >= upto)
 			prefetch_from(e, list, what, i, n, &upto);
-		engine_gate(e, b->number);
-		step = e->report->nsteps - 1;
+		res = engine_gate(e, b->number);
 		if (!e->sweep_state || e->stop)
 			continue;
-		outcome = e->report->steps[step].outcome;
-		/* An error is never "unchanged": no digest, read it again. */
+		outcome = step_outcome_names[res.outcome];
 		sweepstate_put(e->sweep_state, b->number,
-			       outcome == OUT_ERROR ? "" : b->digest,
-			       step_outcome_names[outcome], e->gh->ops->now(e->gh));
+			       unchanged_keep(outcome, b->digest), outcome,
+			       e->gh->ops->now(e->gh));
 	}
 	if (e->progress)
 		e->progress(e->progress_ctx, n, n);

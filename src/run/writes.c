@@ -57,7 +57,6 @@ int flow_identity(struct engine *e, size_t step)
 		report_note(e->report, NOTE_ERROR,
 			    "cannot read the token's identity (GET /user): %s; "
 			    "nothing written", flow_error(e));
-		step_finish(e->report, s, OUT_ERROR, EXIT_API);
 		error = AA_EAPI;
 	} else if (!policy_is_trusted(e->policy, login)) {
 		step_reason(s, "the token belongs to %s, not the trusted "
@@ -66,7 +65,6 @@ int flow_identity(struct engine *e, size_t step)
 			    "the write token belongs to '%s', not the trusted "
 			    "login '%s'; nothing written", login,
 			    e->policy->trusted_login);
-		step_finish(e->report, s, OUT_ERROR, EXIT_USAGE);
 		error = AA_EUSAGE;
 	}
 	free(login);
@@ -79,7 +77,7 @@ int flow_identity(struct engine *e, size_t step)
 	return AA_OK;
 }
 
-/* A failed write: note it and end the step as an error (exit 3). */
+/* A failed write: note it; the flow ends its step as an error (exit 3). */
 static int failed(struct engine *e, size_t step, const char *what)
 {
 	struct report_step *s = &e->report->steps[step];
@@ -87,7 +85,6 @@ static int failed(struct engine *e, size_t step, const char *what)
 	step_reason(s, "%s failed", what);
 	report_note(e->report, NOTE_ERROR, "PR #%lld: %s failed: %s",
 		    (long long)s->pr, what, flow_error(e));
-	step_finish(e->report, s, OUT_ERROR, EXIT_API);
 	return AA_EAPI;
 }
 
