@@ -19,7 +19,7 @@
 #include "formats/review_local.h"
 #include "formats/snapshot.h"
 #include "github/live.h"
-#include "run/review.h"
+#include "run/pr_review.h"
 
 /*
  * Writes of one publish sent without AGENTIC_WRITE_INTERVAL_MS between

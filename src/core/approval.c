@@ -54,15 +54,14 @@ approval_reviews_from(const struct approval_eval *first,
 bool approval_unlisted(const struct approval_eval *after, int64_t mine,
 		       const struct policy *p)
 {
+	bool listed = false;
 	size_t i;
 
-	if (!mine)
-		return false;
 	for (i = 0; after->reviews_read && i < after->nreviews; i++)
 		if (after->reviews[i].id == mine &&
 		    verdict_trusted_approval(&after->reviews[i], p))
-			return false;
-	return true;
+			listed = true;
+	return mine && !listed;
 }
 
 int64_t approval_older(const struct approval_eval *after, int64_t mine,

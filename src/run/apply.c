@@ -7,7 +7,7 @@
  * was decided into the report: the label and check steps merge what they
  * came to into the step's result, which is recorded once, at the end.
  */
-#include "run/flow.h"
+#include "run/engine_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -83,7 +83,7 @@ static void label(struct engine *e, size_t step, int64_t pr,
 	else
 		report_note(e->report, NOTE_WARNING,
 			    "PR #%lld: the labels could not be read (%s); "
-			    "adding %s anyway", (long long)pr, flow_error(e),
+			    "adding %s anyway", (long long)pr, engine_error(e),
 			    e->policy->label);
 	act = apply_label_decide(&in);
 	if (act == LABEL_READ_EXISTS) {
@@ -99,11 +99,11 @@ static void label(struct engine *e, size_t step, int64_t pr,
 	if (act == LABEL_PRESENT)
 		return;
 	if (act == LABEL_CREATE_ADD &&
-	    (error = flow_create_label(e, step, pr)) < 0) {
+	    (error = engine_create_label(e, step, pr)) < 0) {
 		write_failed(res, error);
 		return;
 	}
-	if ((error = flow_add_label(e, step, pr)) < 0)
+	if ((error = engine_add_label(e, step, pr)) < 0)
 		write_failed(res, error);
 }
 
@@ -116,7 +116,7 @@ static void unread(struct engine *e, struct report_step *s, const char *what,
 	report_note(e->report, NOTE_ERROR,
 		    "PR #%lld: the %s could not be read (%s); the verdict was "
 		    "not judged", (long long)s->pr, what,
-		    why ? why : flow_error(e));
+		    why ? why : engine_error(e));
 	engine_result_merge(res, OUT_ERROR, EXIT_API);
 }
 
@@ -224,7 +224,7 @@ static void check(struct engine *e, size_t step, int64_t pr,
 		break;
 	case CHECK_WRITE:
 		e->report->steps[step].clean = c.clean;
-		error = flow_set_status(e, step, pr, m->check.head, c.state,
+		error = engine_set_status(e, step, pr, m->check.head, c.state,
 					c.description.ptr, comment->html_url);
 		if (error < 0)
 			write_failed(res, error);
@@ -320,7 +320,7 @@ struct engine_result engine_apply_id(struct engine *e, int64_t pr, int64_t id)
 		step_reason(s, "the comments could not be read");
 		report_note(e->report, NOTE_ERROR,
 			    "PR #%lld: the comments could not be read: %s",
-			    (long long)pr, flow_error(e));
+			    (long long)pr, engine_error(e));
 		res.outcome = OUT_ERROR;
 		res.exit = EXIT_API;
 	} else {

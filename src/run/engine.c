@@ -2,7 +2,7 @@
  * engine.c - the engine's lifetime and how a flow's step ends: each flow
  * returns what its step came to, and records it here once.
  */
-#include "run/flow.h"
+#include "run/engine_int.h"
 
 #include <stdarg.h>
 #include <stdlib.h>

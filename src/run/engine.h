@@ -110,8 +110,8 @@ void engine_sweep(struct engine *e);
 /* Is a workflow_dispatch `pr` input a plain PR number (N16)? */
 bool engine_dispatch_pr(const char *input, int64_t *pr);
 
-/* The body of the approving review and the dismissal message. */
-extern const char engine_approve_body[];
+/* The approval's body (§6.1 step 3) and the dismissal messages (§6.2). */
+extern const char engine_approval_body[];
 extern const char engine_dismiss_message[];
 extern const char engine_dismiss_changed_message[];
 extern const char engine_dismiss_duplicate_message[];

@@ -2,7 +2,7 @@
  * event.c - a run from its webhook event (BEHAVIOR §5.1): which flow runs
  * on which PR.
  */
-#include "run/flow.h"
+#include "run/engine_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -63,7 +63,7 @@ static void run_status(struct engine *e, const struct event *ev)
 	}
 	if (e->gh->ops->open_pulls(e->gh, LISTING_PLAIN, &list, &n) < 0) {
 		report_note(e->report, NOTE_ERROR,
-			    "cannot list the open pull requests: %s", flow_error(e));
+			    "cannot list the open pull requests: %s", engine_error(e));
 		report_merge_exit(e->report, EXIT_API);
 		gh_briefs_free(list, n);
 		return;

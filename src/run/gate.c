@@ -4,7 +4,7 @@
  * (re-check, approve, re-check again) or withhold and dismiss; record the
  * outcome in the report once, and return it.
  */
-#include "run/flow.h"
+#include "run/engine_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +12,7 @@
 #include "core/approval.h"
 #include "core/gate.h"
 
-const char engine_approve_body[] =
+const char engine_approval_body[] =
 	"agentic-apply: no blocking AI review findings remain on this head, "
 	"every review thread has a reply, and no needs-human label is set. "
 	"This approval covers the automated review only; a human review is "
@@ -62,7 +62,7 @@ static void evaluate_reads(struct engine *e, int64_t pr, unsigned fresh,
 	if (ev->status == AA_ENOTFOUND)
 		return;
 	if (ev->status != AA_OK)
-		keep_error(ev, flow_error(e));
+		keep_error(ev, engine_error(e));
 	else if (ev->g.error)
 		keep_error(ev, ev->g.error);
 	if (ev->status == AA_OK && (ev->g.ok & PART_PULL)) {
@@ -77,7 +77,7 @@ static void evaluate_reads(struct engine *e, int64_t pr, unsigned fresh,
 						 STATUS_NEED_CLEAN | STATUS_NEED_SKIP,
 						 &ev->st) == AA_OK;
 		if (!ev->st_ok)
-			keep_error(ev, flow_error(e));
+			keep_error(ev, engine_error(e));
 	} else {
 		ev->g.failed |= PART_PULL;
 	}
@@ -88,7 +88,7 @@ static void evaluate_reads(struct engine *e, int64_t pr, unsigned fresh,
 	in.ok = ev->g.ok;
 	in.failed = ev->g.failed;
 	in.statuses = ev->st_ok ? &ev->st : NULL;
-	in.label_write_failed = flow_label_failed(e, pr);
+	in.label_write_failed = engine_label_failed(e, pr);
 	gate_decide(&ev->d, &in, e->policy);
 }
 
@@ -163,7 +163,8 @@ static struct engine_result result_of(struct approval_end end)
 	return r;
 }
 
-/* Withhold (or fail) and run the dismissal backstop on `reviews_from`. */
+/* Withhold (or fail) and run the dismissal backstop (§6.2) on the
+ * approvals among the reviews of `reviews_from`. */
 static struct engine_result withhold(struct engine *e, size_t step,
 				     int64_t pr,
 				     const struct evaluation *reviews_from,
@@ -172,7 +173,7 @@ static struct engine_result withhold(struct engine *e, size_t step,
 	int error = AA_OK;
 
 	if (reviews_from->a.reviews_read)
-		error = flow_dismiss_all(e, step, pr, reviews_from->a.reviews,
+		error = engine_dismiss_approvals(e, step, pr, reviews_from->a.reviews,
 					 reviews_from->a.nreviews, message);
 	else if (read_failed)
 		report_note(e->report, NOTE_WARNING,
@@ -216,7 +217,7 @@ static int dismiss_own(struct engine *e, size_t step, int64_t pr, int64_t id,
 	r.id = id;
 	r.author = e->policy->trusted_login;
 	r.state = state;
-	return flow_dismiss_all(e, step, pr, &r, 1, message);
+	return engine_dismiss_approvals(e, step, pr, &r, 1, message);
 }
 
 /* §6.1: re-check, approve, re-check again. */
@@ -229,10 +230,10 @@ static struct engine_result approve(struct engine *e, size_t step, int64_t pr,
 	const char *head = first->a.head;
 	bool existing = approval_exists(&first->a, e->policy);
 	enum approval_recheck rc;
-	int64_t review_id = 0, older;
+	int64_t approval_id = 0, older;
 	int error;
 
-	if (!existing && (error = flow_identity(e, step)) < 0)
+	if (!existing && (error = engine_identity_check(e, step)) < 0)
 		return engine_result_error(error);
 	/* Before a write, fresh from GitHub; an existing approval (no write)
 	 * may be re-checked from a read the sweep made after the first. */
@@ -250,7 +251,7 @@ static struct engine_result approve(struct engine *e, size_t step, int64_t pr,
 			    head);
 		return approved;
 	}
-	if ((error = flow_approve(e, step, pr, head, &review_id)) < 0)
+	if ((error = engine_write_approval(e, step, pr, head, &approval_id)) < 0)
 		return engine_result_error(error);
 	evaluate(e, pr, PART_FRESH, &after);
 	rc = approval_recheck(&first->a, &after.a);
@@ -259,8 +260,8 @@ static struct engine_result approve(struct engine *e, size_t step, int64_t pr,
 				     engine_dismiss_changed_message);
 		/* The approval just posted, even when the fresh review list
 		 * could not be read or does not show it yet (§6.1 step 4). */
-		if (approval_unlisted(&after.a, review_id, e->policy) &&
-		    dismiss_own(e, step, pr, review_id,
+		if (approval_unlisted(&after.a, approval_id, e->policy) &&
+		    dismiss_own(e, step, pr, approval_id,
 				engine_dismiss_changed_message) < 0 &&
 		    !e->stop)
 			engine_result_merge(&res, OUT_ERROR, EXIT_API);
@@ -268,13 +269,13 @@ static struct engine_result approve(struct engine *e, size_t step, int64_t pr,
 	}
 	/* Another run approved this head too, at the same time: the oldest
 	 * approval stays, so exactly one survives (no stacked approvals). */
-	older = approval_older(&after.a, review_id, e->policy);
+	older = approval_older(&after.a, approval_id, e->policy);
 	if (older) {
 		report_note(e->report, NOTE_NOTICE,
 			    "PR #%lld: review %lld approved this head first; "
 			    "dismissing the duplicate", (long long)pr,
 			    (long long)older);
-		if (dismiss_own(e, step, pr, review_id,
+		if (dismiss_own(e, step, pr, approval_id,
 				engine_dismiss_duplicate_message) < 0 &&
 		    !e->stop)
 			engine_result_merge(&res, OUT_ERROR, EXIT_API);
@@ -305,7 +306,7 @@ static struct engine_result ungated(struct engine *e, size_t step, int64_t pr,
 		    (long long)pr, ev->g.pull.base_ref, setting.ptr);
 	buf_release(&setting);
 	if (ev->a.reviews_read)
-		error = flow_dismiss_all(e, step, pr, ev->a.reviews,
+		error = engine_dismiss_approvals(e, step, pr, ev->a.reviews,
 					 ev->a.nreviews,
 					 engine_dismiss_ungated_message);
 	else
@@ -342,7 +343,7 @@ static struct engine_result gate(struct engine *e, size_t step, int64_t pr,
 		report_note(e->report, NOTE_ERROR,
 			    "PR #%lld: a read failed (%s); not approved",
 			    (long long)pr,
-			    ev->read_error ? ev->read_error : flow_error(e));
+			    ev->read_error ? ev->read_error : engine_error(e));
 		return withhold(e, step, pr, ev, true, engine_dismiss_message);
 	default:
 		return withhold(e, step, pr, ev, false, engine_dismiss_message);

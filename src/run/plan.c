@@ -13,8 +13,8 @@
 
 #include "base/json.h"
 #include "core/merge.h"
-#include "run/review.h"
-#include "run/flow.h"
+#include "run/pr_review.h"
+#include "run/engine_int.h"
 #include "run/review_int.h"
 
 /* Known findings: the trusted state's rows and the roots (H4). */

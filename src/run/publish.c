@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "base/json.h"
-#include "run/flow.h"
+#include "run/engine_int.h"
 #include "run/publish_int.h"
 
 static void pub_release(struct pub *u)

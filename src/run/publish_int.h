@@ -12,7 +12,7 @@
 
 #include "core/merge.h"
 #include "core/publish.h"
-#include "run/review.h"
+#include "run/pr_review.h"
 #include "run/review_int.h"
 
 /* Everything one publish holds (largest members first: no padding). */

@@ -4,7 +4,7 @@
  * last sweep, gate the rest in order under a deadline and the rate limit,
  * and record each outcome for the next sweep.
  */
-#include "run/flow.h"
+#include "run/engine_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -72,7 +72,7 @@ out:
 	/* This PR's own message: the sweep may report it after other PRs'
 	 * reads (sweep_failed). */
 	if (plan == PLAN_FAILED)
-		*why = xstrdup(g.error ? g.error : flow_error(e));
+		*why = xstrdup(g.error ? g.error : engine_error(e));
 	snap_statuses_release(&st);
 	gh_pull_release(&g);
 	return plan;
@@ -234,7 +234,7 @@ void engine_sweep(struct engine *e)
 	}
 	if (e->gh->ops->open_pulls(e->gh, LISTING_PROBE, &list, &n) < 0) {
 		report_note(e->report, NOTE_ERROR,
-			    "cannot list the open pull requests: %s", flow_error(e));
+			    "cannot list the open pull requests: %s", engine_error(e));
 		report_merge_exit(e->report, EXIT_API);
 		goto out;
 	}

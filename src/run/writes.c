@@ -2,7 +2,7 @@
  * writes.c - every GitHub write of a run: the identity check (T4) before
  * the first one, the write through the port, and its line in the report.
  */
-#include "run/flow.h"
+#include "run/engine_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +14,7 @@ static const char label_color[] = "b60205";
 static const char label_description[] =
 	"A human must sign off before merge (agentic escalation)";
 
-const char *flow_error(const struct engine *e)
+const char *engine_error(const struct engine *e)
 {
 	return e->gh->error.len ? e->gh->error.ptr : "unknown error";
 }
@@ -36,7 +36,7 @@ void engine_identity_set(struct engine *e, const char *login,
 	e->identity = state;
 }
 
-int flow_identity(struct engine *e, size_t step)
+int engine_identity_check(struct engine *e, size_t step)
 {
 	struct report_step *s = &e->report->steps[step];
 	const char *want = e->policy->trusted_login;
@@ -56,7 +56,7 @@ int flow_identity(struct engine *e, size_t step)
 		step_reason(s, "the token's identity could not be read");
 		report_note(e->report, NOTE_ERROR,
 			    "cannot read the token's identity (GET /user): %s; "
-			    "nothing written", flow_error(e));
+			    "nothing written", engine_error(e));
 		error = AA_EAPI;
 	} else if (!policy_is_trusted(e->policy, login)) {
 		step_reason(s, "the token belongs to %s, not the trusted "
@@ -84,7 +84,7 @@ static int failed(struct engine *e, size_t step, const char *what)
 
 	step_reason(s, "%s failed", what);
 	report_note(e->report, NOTE_ERROR, "PR #%lld: %s failed: %s",
-		    (long long)s->pr, what, flow_error(e));
+		    (long long)s->pr, what, engine_error(e));
 	return AA_EAPI;
 }
 
@@ -96,12 +96,12 @@ static void label_missing(struct engine *e, int64_t pr)
 	e->label_failed[e->nlabel_failed++] = pr;
 }
 
-int flow_create_label(struct engine *e, size_t step, int64_t pr)
+int engine_create_label(struct engine *e, size_t step, int64_t pr)
 {
 	struct report_write *w;
 	int error;
 
-	if ((error = flow_identity(e, step)) < 0)
+	if ((error = engine_identity_check(e, step)) < 0)
 		return error;
 	if (e->gh->ops->create_label(e->gh, pr, e->policy->label, label_color,
 				     label_description) < 0) {
@@ -113,12 +113,12 @@ int flow_create_label(struct engine *e, size_t step, int64_t pr)
 	return AA_OK;
 }
 
-int flow_add_label(struct engine *e, size_t step, int64_t pr)
+int engine_add_label(struct engine *e, size_t step, int64_t pr)
 {
 	struct report_write *w;
 	int error;
 
-	if ((error = flow_identity(e, step)) < 0)
+	if ((error = engine_identity_check(e, step)) < 0)
 		return error;
 	if (e->gh->ops->add_label(e->gh, pr, e->policy->label) < 0) {
 		label_missing(e, pr);
@@ -129,14 +129,14 @@ int flow_add_label(struct engine *e, size_t step, int64_t pr)
 	return AA_OK;
 }
 
-int flow_set_status(struct engine *e, size_t step, int64_t pr,
+int engine_set_status(struct engine *e, size_t step, int64_t pr,
 			const char *sha, const char *state,
 			const char *description, const char *target_url)
 {
 	struct report_write *w;
 	int error;
 
-	if ((error = flow_identity(e, step)) < 0)
+	if ((error = engine_identity_check(e, step)) < 0)
 		return error;
 	if (e->gh->ops->create_status(e->gh, pr, sha, state,
 				      e->policy->clean_context, description,
@@ -151,15 +151,15 @@ int flow_set_status(struct engine *e, size_t step, int64_t pr,
 	return AA_OK;
 }
 
-int flow_approve(struct engine *e, size_t step, int64_t pr,
+int engine_write_approval(struct engine *e, size_t step, int64_t pr,
 			 const char *head, int64_t *review_id)
 {
 	struct report_write *w;
 	int error;
 
-	if ((error = flow_identity(e, step)) < 0)
+	if ((error = engine_identity_check(e, step)) < 0)
 		return error;
-	if (e->gh->ops->approve(e->gh, pr, head, engine_approve_body,
+	if (e->gh->ops->approve(e->gh, pr, head, engine_approval_body,
 				review_id) < 0)
 		return failed(e, step, "approving");
 	w = report_add_write(e->report, W_APPROVE, pr);
@@ -174,7 +174,7 @@ static int cmp_review_id(const void *a, const void *b)
 	return ((*x)->id > (*y)->id) - ((*x)->id < (*y)->id);
 }
 
-int flow_dismiss_all(struct engine *e, size_t step, int64_t pr,
+int engine_dismiss_approvals(struct engine *e, size_t step, int64_t pr,
 		       const struct snap_review *reviews, size_t n,
 		       const char *message)
 {
@@ -190,7 +190,7 @@ int flow_dismiss_all(struct engine *e, size_t step, int64_t pr,
 	for (i = 0; i < nmine; i++) {
 		struct report_write *w;
 
-		if ((r = flow_identity(e, step)) < 0) {
+		if ((r = engine_identity_check(e, step)) < 0) {
 			error = r;
 			break;
 		}
@@ -202,7 +202,7 @@ int flow_dismiss_all(struct engine *e, size_t step, int64_t pr,
 			report_note(e->report, NOTE_ERROR,
 				    "PR #%lld: dismissing review %lld failed: %s",
 				    (long long)pr, (long long)mine[i]->id,
-				    flow_error(e));
+				    engine_error(e));
 			error = AA_EAPI;
 			continue;
 		}
@@ -213,7 +213,7 @@ int flow_dismiss_all(struct engine *e, size_t step, int64_t pr,
 	return error;
 }
 
-bool flow_label_failed(const struct engine *e, int64_t pr)
+bool engine_label_failed(const struct engine *e, int64_t pr)
 {
 	size_t i;
 

@@ -1,13 +1,14 @@
 /*
- * review.h - the pr-review flows (PUBLISH.md): review-plan (§6) and
+ * pr_review.h - the pr-review flows (PUBLISH.md): review-plan (§6) and
  * publish (§7) over the GitHub port, recorded in the run's report like
- * every other step, once, and returned. review-local needs no port (formats/review_local.h).
+ * every other step, once, and returned. review-local needs no port
+ * (formats/review_local.h).
  *
  * Like the other flows nothing here prints or exits: a dry run's payloads
  * (§7.4) are handed back in a buf for the command to print.
  */
-#ifndef AA_RUN_REVIEW_H
-#define AA_RUN_REVIEW_H
+#ifndef AA_RUN_PR_REVIEW_H
+#define AA_RUN_PR_REVIEW_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,10 +1,13 @@
 /*
- * flow.h - what the flows of a run (apply.c, gate.c, sweep.c, event.c)
- * share: the writes, each preceded by the identity check (T4) and recorded
- * in the report once, and the port's last error in words. Private to run/.
+ * engine_int.h - what the flows of a run (apply.c, gate.c, sweep.c,
+ * event.c, and the pr-review flows) share: how a step ends (engine.c:
+ * each flow records its step's result once), the gate's and apply's
+ * writes (writes.c), each preceded by the identity check (T4) and
+ * recorded in the report, and the port's last error in words. Private to
+ * run/; one prefix, engine_, like engine.h.
  */
-#ifndef AA_FLOW_H
-#define AA_FLOW_H
+#ifndef AA_ENGINE_INT_H
+#define AA_ENGINE_INT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -29,7 +32,7 @@ struct engine_result engine_missing(struct engine *e, struct report_step *s,
 	__attribute__((format(printf, 3, 4)));
 
 /* The port's last error, for a log line. */
-const char *flow_error(const struct engine *e);
+const char *engine_error(const struct engine *e);
 
 /*
  * T4: before the first write of a run, the token must be the trusted
@@ -37,26 +40,27 @@ const char *flow_error(const struct engine *e);
  * step has its reason, the run stops, and the flow ends the step as an
  * error (engine_result_error).
  */
-int flow_identity(struct engine *e, size_t step);
+int engine_identity_check(struct engine *e, size_t step);
 
 /* The writes: each checks the identity first, then records the write in
  * the report, or gives the step its reason and returns AA_EAPI (or the
  * identity's error) when it fails: the flow ends the step as an error. */
-int flow_create_label(struct engine *e, size_t step, int64_t pr);
-int flow_add_label(struct engine *e, size_t step, int64_t pr);
-int flow_set_status(struct engine *e, size_t step, int64_t pr,
-		    const char *sha, const char *state,
-		    const char *description, const char *target_url);
-int flow_approve(struct engine *e, size_t step, int64_t pr, const char *head,
-		 int64_t *review_id);
-/* §6.2: dismiss every APPROVED review of the trusted login among
- * `reviews`, in id order (N11), attempting all of them. Returns 0, AA_EAPI
- * if any failed, or the identity error. */
-int flow_dismiss_all(struct engine *e, size_t step, int64_t pr,
-		     const struct snap_review *reviews, size_t n,
-		     const char *message);
+int engine_create_label(struct engine *e, size_t step, int64_t pr);
+int engine_add_label(struct engine *e, size_t step, int64_t pr);
+int engine_set_status(struct engine *e, size_t step, int64_t pr,
+		      const char *sha, const char *state,
+		      const char *description, const char *target_url);
+/* §6.1 step 3: POST the approval of `head`; its id goes to *approval_id. */
+int engine_write_approval(struct engine *e, size_t step, int64_t pr,
+			  const char *head, int64_t *approval_id);
+/* §6.2: dismiss every approval of the trusted login (an APPROVED review)
+ * among `reviews`, in id order (N11), attempting all of them. Returns 0,
+ * AA_EAPI if any failed, or the identity error. */
+int engine_dismiss_approvals(struct engine *e, size_t step, int64_t pr,
+			     const struct snap_review *reviews, size_t n,
+			     const char *message);
 
 /* Did this run fail to add the label to PR `pr` (§3.1)? */
-bool flow_label_failed(const struct engine *e, int64_t pr);
+bool engine_label_failed(const struct engine *e, int64_t pr);
 
 #endif
