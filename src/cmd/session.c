@@ -353,6 +353,7 @@ int session_switch_repo(struct session *s, const char *repository)
 	s->repository = repository;
 	s->engine.gh = gh;
 	s->engine.repository = repository;
+	s->engine.steps_name_repository = true; /* one report, several */
 	use_state(s, repository);
 	buf_release(&err);
 	return EXIT_OK;

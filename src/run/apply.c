@@ -255,8 +255,7 @@ static struct engine_result apply(struct engine *e, int64_t pr,
 
 	if (e->stop)
 		return res;
-	s = report_add_step(e->report, STEP_APPLY, pr);
-	step = e->report->nsteps - 1;
+	s = engine_add_step(e, STEP_APPLY, pr, &step);
 	s->comment = c->id;
 	apply_classify(&d, &in);
 	s->needs_human = d.needs_human;
@@ -294,7 +293,7 @@ struct engine_result engine_apply_id(struct engine *e, int64_t pr, int64_t id)
 	struct engine_result res = {OUT_SKIPPED, EXIT_OK};
 	struct report_step *s;
 	struct gh_pull g;
-	size_t i;
+	size_t i, step;
 	int error;
 
 	if (e->stop)
@@ -312,7 +311,7 @@ struct engine_result engine_apply_id(struct engine *e, int64_t pr, int64_t id)
 				return res;
 			}
 	}
-	s = report_add_step(e->report, STEP_APPLY, pr);
+	s = engine_add_step(e, STEP_APPLY, pr, &step);
 	s->comment = id;
 	if (error == AA_ENOTFOUND) {
 		res = engine_missing(e, s, "PR #%lld not found", (long long)pr);
@@ -328,7 +327,7 @@ struct engine_result engine_apply_id(struct engine *e, int64_t pr, int64_t id)
 				     "comment %lld is not a comment of PR #%lld",
 				     (long long)id, (long long)pr);
 	}
-	engine_finish(e, e->report->nsteps - 1, res);
+	engine_finish(e, step, res);
 	gh_pull_release(&g);
 	return res;
 }

@@ -43,6 +43,18 @@ void engine_result_merge(struct engine_result *r, enum step_outcome outcome,
 	r->exit = exit_merge(r->exit, exit);
 }
 
+struct report_step *engine_add_step(struct engine *e, enum step_kind kind,
+				    int64_t pr, size_t *step)
+{
+	struct report_step *s = report_add_step(e->report, kind, pr);
+
+	if (e->steps_name_repository)
+		s->repository = xstrdup(e->repository);
+	if (step)
+		*step = e->report->nsteps - 1;
+	return s;
+}
+
 void engine_finish(struct engine *e, size_t step, struct engine_result r)
 {
 	step_finish(e->report, &e->report->steps[step], r.outcome, r.exit);

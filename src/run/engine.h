@@ -71,6 +71,9 @@ struct engine {
 	 * 2, and a log line names the command. NULL (events, sweeps): such
 	 * a step is skipped. */
 	const char *missing_command;
+	/* One run over several repositories (`sweep --repos`): each step
+	 * names its repository. */
+	bool steps_name_repository;
 };
 
 /* What a step came to, as recorded in the report: its outcome and its

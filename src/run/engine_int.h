@@ -22,6 +22,10 @@ struct engine_result engine_result_error(int error);
  * the more severe one wins, and on a tie the later outcome (N2). */
 void engine_result_merge(struct engine_result *r, enum step_outcome outcome,
 			 int exit);
+/* A new step of the report, naming its repository when the run spans
+ * several (steps_name_repository); its index goes to *step. */
+struct report_step *engine_add_step(struct engine *e, enum step_kind kind,
+				    int64_t pr, size_t *step);
 /* Record step `step`'s result in the report: the only finish of a step. */
 void engine_finish(struct engine *e, size_t step, struct engine_result r);
 /* The PR or comment of step `s` does not exist (N10): the reason (printf

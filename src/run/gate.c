@@ -359,8 +359,7 @@ struct engine_result engine_gate(struct engine *e, int64_t pr)
 
 	if (e->stop)
 		return none;
-	report_add_step(e->report, STEP_GATE, pr);
-	step = e->report->nsteps - 1;
+	engine_add_step(e, STEP_GATE, pr, &step);
 	res = gate(e, step, pr, &ev);
 	engine_finish(e, step, res);
 	evaluation_release(&ev);

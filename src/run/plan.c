@@ -582,8 +582,7 @@ struct engine_plan engine_review_plan(struct engine *e, int64_t pr,
 	pl.pr = pr;
 	pl.res.outcome = OUT_SKIPPED;
 	buf_init(&pl.reason, BUF_MAX_SMALL);
-	report_add_step(e->report, STEP_PLAN, pr);
-	pl.step = e->report->nsteps - 1;
+	engine_add_step(e, STEP_PLAN, pr, &pl.step);
 	if (!e->gh->ops->review) {
 		step_reason(STEP(&pl), "this GitHub port cannot read reviews");
 		finish(&pl, OUT_ERROR, EXIT_API);

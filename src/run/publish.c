@@ -556,8 +556,7 @@ struct engine_result engine_publish(struct engine *e, int64_t pr,
 	u.outcome = OUT_SKIPPED;
 	buf_init(&u.body, BUF_MAX_DOC);
 	buf_init(&u.files_error, BUF_MAX_SMALL);
-	report_add_step(e->report, STEP_PUBLISH, pr);
-	u.step = e->report->nsteps - 1;
+	engine_add_step(e, STEP_PUBLISH, pr, &u.step);
 	memcpy(STEP(&u)->head, in->head, SHA_BUF);
 
 	/* §7.1 step 1 */

@@ -125,7 +125,9 @@ static const char *sweep_must_stop(struct engine *e, struct buf *why)
 static void sweep_failed(struct engine *e, const struct gh_pull_brief *b,
 			 const char *read_error, const char *why)
 {
-	struct report_step *s = report_add_step(e->report, STEP_GATE, b->number);
+	static const struct engine_result failed = {OUT_ERROR, EXIT_API};
+	size_t step;
+	struct report_step *s = engine_add_step(e, STEP_GATE, b->number, &step);
 
 	memcpy(s->head, b->head_sha, SHA_BUF);
 	step_reason(s, "PR #%lld could not be checked for review (%s), and "
@@ -134,7 +136,7 @@ static void sweep_failed(struct engine *e, const struct gh_pull_brief *b,
 	report_note(e->report, NOTE_ERROR,
 		    "PR #%lld: the sweep could not read it: %s",
 		    (long long)b->number, read_error);
-	step_finish(e->report, s, OUT_ERROR, EXIT_API);
+	engine_finish(e, step, failed);
 }
 
 /* The sweep stops at PR `from`: the rest are not reached. */
@@ -202,11 +204,13 @@ static void prefetch_from(struct engine *e, const struct gh_pull_brief *list,
 static void sweep_skip(struct engine *e, const struct gh_pull_brief *b,
 		       const char *why)
 {
-	struct report_step *s = report_add_step(e->report, STEP_GATE, b->number);
+	static const struct engine_result skipped = {OUT_SKIPPED, EXIT_OK};
+	size_t step;
+	struct report_step *s = engine_add_step(e, STEP_GATE, b->number, &step);
 
 	memcpy(s->head, b->head_sha, SHA_BUF);
 	step_reason(s, "%s", why);
-	step_finish(e->report, s, OUT_SKIPPED, EXIT_OK);
+	engine_finish(e, step, skipped);
 }
 
 void engine_sweep(struct engine *e)
