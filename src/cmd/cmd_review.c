@@ -110,9 +110,10 @@ static void plan_noop_line(const struct engine_plan *plan)
 {
 	if (plan->step.outcome != OUT_NOOP || !plan->nothing_new_since[0])
 		return;
-	fprintf(stderr, "pr-review: nothing new since %s. Skipping. Use "
-			"mode=full to force a re-review.\n",
-		plan->nothing_new_since);
+	fprintf(stderr,
+	        "pr-review: nothing new since %s. Skipping. Use "
+	        "mode=full to force a re-review.\n",
+	        plan->nothing_new_since);
 }
 
 /* Print a document to stdout whole, or not at all (N60): one cut short
@@ -155,7 +156,7 @@ int cmd_review_plan(int argc, char **argv)
 		return code == EXIT_USAGE ? usage_exit(wants_json(argc, argv))
 					  : code;
 	result = engine_review_plan(&s.engine, c.pr, c.mode ? c.mode : "auto",
-				    &plan);
+	                            &plan);
 	plan_noop_line(&result);
 	if (!c.json && (plan.len || buf_error(&plan)))
 		print_whole(&s, &plan, "the plan");
@@ -276,7 +277,7 @@ int replay_command(struct session *s, bool dry_run)
 		return 0;
 	case SNAP_CMD_PLAN: {
 		struct engine_plan plan =
-			engine_review_plan(&s->engine, pr, cmd->mode, NULL);
+		    engine_review_plan(&s->engine, pr, cmd->mode, NULL);
 
 		plan_noop_line(&plan);
 		return 0;

@@ -11,7 +11,7 @@
 #include "core/verdict.h"
 
 static bool trusted_of(const struct snap_review *r, const struct policy *p,
-		       const char *head)
+                       const char *head)
 {
 	return verdict_trusted_approval(r, p) &&
 	       strcmp(r->commit_id, head) == 0;
@@ -28,7 +28,7 @@ bool approval_exists(const struct approval_eval *ev, const struct policy *p)
 }
 
 enum approval_recheck approval_recheck(const struct approval_eval *first,
-				       const struct approval_eval *again)
+                                       const struct approval_eval *again)
 {
 	/* A PR that vanishes between two reads of one run is a failed
 	 * read, not "no such PR". */
@@ -46,13 +46,13 @@ enum approval_recheck approval_recheck(const struct approval_eval *first,
 
 const struct approval_eval *
 approval_reviews_from(const struct approval_eval *first,
-		      const struct approval_eval *again)
+                      const struct approval_eval *again)
 {
 	return again->reviews_read ? again : first;
 }
 
 bool approval_unlisted(const struct approval_eval *after, int64_t mine,
-		       const struct policy *p)
+                       const struct policy *p)
 {
 	bool listed = false;
 	size_t i;
@@ -65,7 +65,7 @@ bool approval_unlisted(const struct approval_eval *after, int64_t mine,
 }
 
 int64_t approval_older(const struct approval_eval *after, int64_t mine,
-		       const struct policy *p)
+                       const struct policy *p)
 {
 	int64_t oldest = 0;
 	size_t i;
@@ -80,8 +80,8 @@ int64_t approval_older(const struct approval_eval *after, int64_t mine,
 	return oldest;
 }
 
-struct approval_end approval_withheld(enum gate_outcome kept,
-				      bool read_failed, int dismissed)
+struct approval_end approval_withheld(enum gate_outcome kept, bool read_failed,
+                                      int dismissed)
 {
 	struct approval_end end = {kept, EXIT_OK};
 

@@ -29,11 +29,11 @@
 
 /* One evaluation of the gate from fresh reads, as the protocol sees it. */
 struct approval_eval {
-	bool read;        /* the pull was read (false: failed, or gone) */
-	bool skip;        /* nothing to decide any more (closed, merged, fork) */
-	bool ungated;     /* A13: the base is not a gated one */
+	bool read;    /* the pull was read (false: failed, or gone) */
+	bool skip;    /* nothing to decide any more (closed, merged, fork) */
+	bool ungated; /* A13: the base is not a gated one */
 	enum gate_outcome outcome; /* gate_decide's; unset when skip/ungated */
-	const char *head; /* the head read ("" when the pull was not) */
+	const char *head;  /* the head read ("" when the pull was not) */
 	bool reviews_read; /* the reviews below were read */
 	const struct snap_review *reviews;
 	size_t nreviews;
@@ -52,26 +52,26 @@ enum approval_recheck {
 /* §6.1 step 2 (and step 4): did the re-check `again` come out as
  * `first` did? */
 enum approval_recheck approval_recheck(const struct approval_eval *first,
-				       const struct approval_eval *again);
+                                       const struct approval_eval *again);
 
 /* §6.2 after a failed re-check: dismiss on the fresh reviews when they
  * were read, else on the first evaluation's (returns `again` or
  * `first`). */
 const struct approval_eval *
 approval_reviews_from(const struct approval_eval *first,
-		      const struct approval_eval *again);
+                      const struct approval_eval *again);
 
 /* §6.1 step 4: must the approval `mine` just posted be dismissed on its
  * own, because the fresh list does not show it among the trusted
  * approvals (unread, or not there yet)? False when mine is 0. */
 bool approval_unlisted(const struct approval_eval *after, int64_t mine,
-		       const struct policy *p);
+                       const struct policy *p);
 
 /* No stacked approvals: the oldest trusted approval of after's head
  * older than `mine` (another run approved at the same time), or 0. The
  * oldest stays; `mine` is dismissed. */
 int64_t approval_older(const struct approval_eval *after, int64_t mine,
-		       const struct policy *p);
+                       const struct policy *p);
 
 /* How a step ends (an outcome of gate.h and BEHAVIOR §10's code). */
 struct approval_end {
@@ -86,7 +86,7 @@ struct approval_end {
  * could not be read); `dismissed`: AA_OK, AA_EAPI (a dismissal failed)
  * or the identity check's error (AA_EUSAGE: another login, exit 2).
  */
-struct approval_end approval_withheld(enum gate_outcome kept,
-				      bool read_failed, int dismissed);
+struct approval_end approval_withheld(enum gate_outcome kept, bool read_failed,
+                                      int dismissed);
 
 #endif

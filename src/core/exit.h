@@ -8,10 +8,10 @@
 #ifndef AA_EXIT_H
 #define AA_EXIT_H
 
-#define EXIT_OK 0
+#define EXIT_OK      0
 #define EXIT_REFUSED 1
-#define EXIT_USAGE 2
-#define EXIT_API 3
+#define EXIT_USAGE   2
+#define EXIT_API     3
 
 /* The more severe of two exit codes: 2 > 3 > 1 > 0. */
 int exit_merge(int a, int b);

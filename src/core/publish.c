@@ -34,8 +34,7 @@ enum publish_outcome publish_agree(enum publish_outcome out, int exit)
 	return out;
 }
 
-enum publish_outcome publish_conclude(const struct publish_tally *t,
-				      int *exit)
+enum publish_outcome publish_conclude(const struct publish_tally *t, int *exit)
 {
 	enum publish_outcome out = PUBLISH_PUBLISHED;
 
@@ -51,5 +50,5 @@ enum publish_outcome publish_conclude(const struct publish_tally *t,
 const char *publish_tier_state(enum rv_tier tier)
 {
 	return tier == RV_PASSED || tier == RV_PASSED_WITH_NOTES ? "success"
-								 : "failure";
+	                                                         : "failure";
 }

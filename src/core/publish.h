@@ -37,11 +37,11 @@ enum publish_refusal {
 };
 
 struct publish_refusal_input {
-	bool incremental;        /* the input's mode */
-	const char *base;        /* the input's base */
-	const char *last_sha;    /* the input's last_sha */
-	const char *head;        /* the input's head */
-	const char *pr_base;     /* the PR's base ref; NULL: unknown */
+	bool incremental;     /* the input's mode */
+	const char *base;     /* the input's base */
+	const char *last_sha; /* the input's last_sha */
+	const char *head;     /* the input's head */
+	const char *pr_base;  /* the PR's base ref; NULL: unknown */
 	/* The canonical sticky (H2): present, trusted (U2), with a state
 	 * block (§5.3) whose base= is state_base (NULL: absent) and sha. */
 	bool sticky, trusted, state;
@@ -59,18 +59,17 @@ enum publish_outcome publish_agree(enum publish_outcome out, int exit);
 
 /* What a publish that wrote its last sticky found along the way. */
 struct publish_tally {
-	size_t dropped;   /* threads the assertions dropped (§4.1 step 4) */
-	size_t rejected;  /* threads GitHub refused (422) */
-	size_t failed;    /* threads whose write failed */
+	size_t dropped;  /* threads the assertions dropped (§4.1 step 4) */
+	size_t rejected; /* threads GitHub refused (422) */
+	size_t failed;   /* threads whose write failed */
 	bool status_unwritten; /* the final status could not be written */
-	bool incomplete;  /* the last sticky written is PARTIAL */
+	bool incomplete;       /* the last sticky written is PARTIAL */
 };
 
 /* §7.2, §7.3: `published`, or `partial` when anything is missing; *exit
  * is 1 when a thread was dropped or rejected (a rerun does the same),
  * else 0. */
-enum publish_outcome publish_conclude(const struct publish_tally *t,
-				      int *exit);
+enum publish_outcome publish_conclude(const struct publish_tally *t, int *exit);
 
 /* §5.5: the `pr-review` status state of a tier (`pending` aside). */
 const char *publish_tier_state(enum rv_tier tier);

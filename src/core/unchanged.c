@@ -11,8 +11,7 @@
 static bool outcome_holds(const char *outcome)
 {
 	if (strcmp(outcome, "approve") != 0 &&
-	    strcmp(outcome, "withhold") != 0 &&
-	    strcmp(outcome, "skipped") != 0)
+	    strcmp(outcome, "withhold") != 0 && strcmp(outcome, "skipped") != 0)
 		return false;
 	return true;
 }

@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 struct unchanged_input {
-	const char *digest;       /* the PR's digest in this listing; "" none */
+	const char *digest; /* the PR's digest in this listing; "" none */
 	/* What the last sweep kept for the PR; kept_digest NULL: nothing. */
 	const char *kept_digest;
 	const char *kept_outcome; /* the report's outcome name */

@@ -57,8 +57,8 @@ struct report_step {
 	char **reasons;
 	size_t nreasons;
 	int exit;
-	bool missing;             /* its PR or comment does not exist */
-	bool finished;            /* step_finish() was called */
+	bool missing;  /* its PR or comment does not exist */
+	bool finished; /* step_finish() was called */
 	/* plan, publish, local (PUBLISH §9): the step's own members as a
 	 * compact JSON object, written between head and reasons; NULL when
 	 * none. */

@@ -46,10 +46,10 @@ static void record_say(struct engine *e, struct report_step *s,
 
 /* N10: the PR of the comment does not exist (any more). */
 static void not_found(struct engine *e, struct report_step *s, int64_t pr,
-		      struct engine_result *res)
+                      struct engine_result *res)
 {
-	struct engine_result r = engine_missing(e, s, "PR #%lld not found",
-						(long long)pr);
+	struct engine_result r =
+	    engine_missing(e, s, "PR #%lld not found", (long long)pr);
 
 	engine_result_merge(res, r.outcome, r.exit);
 }
@@ -64,7 +64,7 @@ static void write_failed(struct engine_result *res, int error)
 
 /* §3.1: add the label for any needs-human: yes marker line. */
 static void label(struct engine *e, size_t step, int64_t pr,
-		  struct engine_result *res)
+                  struct engine_result *res)
 {
 	struct apply_label_input in;
 	enum apply_label act;
@@ -82,9 +82,9 @@ static void label(struct engine *e, size_t step, int64_t pr,
 		in.pull = &g.pull;
 	else
 		report_note(e->report, NOTE_WARNING,
-			    "PR #%lld: the labels could not be read (%s); "
-			    "adding %s anyway", (long long)pr, engine_error(e),
-			    e->policy->label);
+		            "PR #%lld: the labels could not be read (%s); "
+		            "adding %s anyway",
+		            (long long)pr, engine_error(e), e->policy->label);
 	act = apply_label_decide(&in);
 	if (act == LABEL_READ_EXISTS) {
 		/* N5: the repository lookup is part of the labels read; if
@@ -110,13 +110,13 @@ static void label(struct engine *e, size_t step, int64_t pr,
 /* A read the check step needs failed: nothing written, exit 3. `why` is
  * the failure's message, NULL when it is the port's last one. */
 static void unread(struct engine *e, struct report_step *s, const char *what,
-		   const char *why, struct engine_result *res)
+                   const char *why, struct engine_result *res)
 {
 	step_reason(s, "the %s could not be read", what);
 	report_note(e->report, NOTE_ERROR,
-		    "PR #%lld: the %s could not be read (%s); the verdict was "
-		    "not judged", (long long)s->pr, what,
-		    why ? why : engine_error(e));
+	            "PR #%lld: the %s could not be read (%s); the verdict was "
+	            "not judged",
+	            (long long)s->pr, what, why ? why : engine_error(e));
 	engine_result_merge(res, OUT_ERROR, EXIT_API);
 }
 
@@ -124,9 +124,9 @@ static void unread(struct engine *e, struct report_step *s, const char *what,
  * when not NULL, is the PR as the comment's own read found it (apply
  * --comment reads both at once): no second read of the PR. */
 static void check(struct engine *e, size_t step, int64_t pr,
-		  const struct snap_comment *comment,
-		  const struct marker_result *m, const struct gh_pull *read,
-		  struct engine_result *res)
+                  const struct snap_comment *comment,
+                  const struct marker_result *m, const struct gh_pull *read,
+                  struct engine_result *res)
 {
 	struct apply_check_input in;
 	struct apply_check c;
@@ -215,7 +215,7 @@ static void check(struct engine *e, size_t step, int64_t pr,
 	switch (c.next) {
 	case CHECK_REFUSED:
 		engine_result_merge(res, OUT_REFUSED,
-				    c.quiet ? EXIT_OK : EXIT_REFUSED);
+		                    c.quiet ? EXIT_OK : EXIT_REFUSED);
 		break;
 	case CHECK_UNREAD:
 		/* What the decision found unread came with the pull. */
@@ -225,7 +225,7 @@ static void check(struct engine *e, size_t step, int64_t pr,
 	case CHECK_WRITE:
 		e->report->steps[step].clean = c.clean;
 		error = engine_set_status(e, step, pr, m->check.head, c.state,
-					c.description.ptr, comment->html_url);
+		                          c.description.ptr, comment->html_url);
 		if (error < 0)
 			write_failed(res, error);
 		break;
@@ -244,8 +244,8 @@ out:
 
 /* §3: apply comment `c`; `read` as for check(). */
 static struct engine_result apply(struct engine *e, int64_t pr,
-				  const struct snap_comment *c, bool reread,
-				  const struct gh_pull *read)
+                                  const struct snap_comment *c, bool reread,
+                                  const struct gh_pull *read)
 {
 	struct apply_input in = {e->policy, pr, c, reread};
 	struct engine_result res = {OUT_SKIPPED, EXIT_OK};
@@ -283,7 +283,7 @@ static struct engine_result apply(struct engine *e, int64_t pr,
 }
 
 struct engine_result engine_apply(struct engine *e, int64_t pr,
-				  const struct snap_comment *c, bool reread)
+                                  const struct snap_comment *c, bool reread)
 {
 	return apply(e, pr, c, reread, NULL);
 }
@@ -305,8 +305,8 @@ struct engine_result engine_apply_id(struct engine *e, int64_t pr, int64_t id)
 	if (error == AA_OK && (g.ok & PART_COMMENTS)) {
 		for (i = 0; i < g.pull.ncomments; i++)
 			if (g.pull.comments[i].id == id) {
-				res = apply(e, pr, &g.pull.comments[i], true,
-					    &g);
+				res =
+				    apply(e, pr, &g.pull.comments[i], true, &g);
 				gh_pull_release(&g);
 				return res;
 			}
@@ -318,14 +318,14 @@ struct engine_result engine_apply_id(struct engine *e, int64_t pr, int64_t id)
 	} else if (error < 0 || !(g.ok & PART_COMMENTS)) {
 		step_reason(s, "the comments could not be read");
 		report_note(e->report, NOTE_ERROR,
-			    "PR #%lld: the comments could not be read: %s",
-			    (long long)pr, engine_error(e));
+		            "PR #%lld: the comments could not be read: %s",
+		            (long long)pr, engine_error(e));
 		res.outcome = OUT_ERROR;
 		res.exit = EXIT_API;
 	} else {
-		res = engine_missing(e, s,
-				     "comment %lld is not a comment of PR #%lld",
-				     (long long)id, (long long)pr);
+		res = engine_missing(
+		    e, s, "comment %lld is not a comment of PR #%lld",
+		    (long long)id, (long long)pr);
 	}
 	engine_finish(e, step, res);
 	gh_pull_release(&g);

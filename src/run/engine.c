@@ -9,7 +9,7 @@
 #include <string.h>
 
 void engine_init(struct engine *e, struct github *gh, const struct policy *p,
-		 const char *repository, struct report *r)
+                 const char *repository, struct report *r)
 {
 	memset(e, 0, sizeof(*e));
 	e->gh = gh;
@@ -36,7 +36,7 @@ struct engine_result engine_result_error(int error)
 }
 
 void engine_result_merge(struct engine_result *r, enum step_outcome outcome,
-			 int exit)
+                         int exit)
 {
 	if (exit_merge(r->exit, exit) == exit)
 		r->outcome = outcome;
@@ -44,7 +44,7 @@ void engine_result_merge(struct engine_result *r, enum step_outcome outcome,
 }
 
 struct report_step *engine_add_step(struct engine *e, enum step_kind kind,
-				    int64_t pr, size_t *step)
+                                    int64_t pr, size_t *step)
 {
 	struct report_step *s = report_add_step(e->report, kind, pr);
 
@@ -61,7 +61,7 @@ void engine_finish(struct engine *e, size_t step, struct engine_result r)
 }
 
 struct engine_result engine_missing(struct engine *e, struct report_step *s,
-				    const char *fmt, ...)
+                                    const char *fmt, ...)
 {
 	struct engine_result r = {OUT_SKIPPED, EXIT_OK};
 	va_list ap;
@@ -71,8 +71,8 @@ struct engine_result engine_missing(struct engine *e, struct report_step *s,
 	va_end(ap);
 	s->missing = true;
 	if (e->missing_command) {
-		report_note(e->report, NOTE_ERROR, "%s: %s",
-			    e->missing_command, s->reasons[0]);
+		report_note(e->report, NOTE_ERROR, "%s: %s", e->missing_command,
+		            s->reasons[0]);
 		r.outcome = OUT_ERROR;
 		r.exit = EXIT_USAGE;
 	}

@@ -101,10 +101,9 @@ void engine_run(struct engine *e, const struct event *ev);
  * The step's outcome is returned (skipped, with no step, after T4
  * failed). The same for the three below. */
 struct engine_result engine_apply(struct engine *e, int64_t pr,
-				  const struct snap_comment *c, bool reread);
+                                  const struct snap_comment *c, bool reread);
 /* Re-read comment `id` of PR `pr` and apply it (`apply --comment`). */
-struct engine_result engine_apply_id(struct engine *e, int64_t pr,
-				     int64_t id);
+struct engine_result engine_apply_id(struct engine *e, int64_t pr, int64_t id);
 /* Decide and act on PR `pr` (§5, §6). */
 struct engine_result engine_gate(struct engine *e, int64_t pr);
 /* Gate every open PR that is in the review flow (§7). */

@@ -21,19 +21,19 @@ struct engine_result engine_result_error(int error);
 /* Merge a later result into `r` the way BEHAVIOR §10 merges exit codes:
  * the more severe one wins, and on a tie the later outcome (N2). */
 void engine_result_merge(struct engine_result *r, enum step_outcome outcome,
-			 int exit);
+                         int exit);
 /* A new step of the report, naming its repository when the run spans
  * several (steps_name_repository); its index goes to *step. */
 struct report_step *engine_add_step(struct engine *e, enum step_kind kind,
-				    int64_t pr, size_t *step);
+                                    int64_t pr, size_t *step);
 /* Record step `step`'s result in the report: the only finish of a step. */
 void engine_finish(struct engine *e, size_t step, struct engine_result r);
 /* The PR or comment of step `s` does not exist (N10): the reason (printf
  * style) goes on the step; the result is `skipped`, or for a direct
  * command (missing_command) an error, exit 2, with a log line. */
 struct engine_result engine_missing(struct engine *e, struct report_step *s,
-				    const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+                                    const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* The port's last error, for a log line. */
 const char *engine_error(const struct engine *e);
@@ -52,17 +52,17 @@ int engine_identity_check(struct engine *e, size_t step);
 int engine_create_label(struct engine *e, size_t step, int64_t pr);
 int engine_add_label(struct engine *e, size_t step, int64_t pr);
 int engine_set_status(struct engine *e, size_t step, int64_t pr,
-		      const char *sha, const char *state,
-		      const char *description, const char *target_url);
+                      const char *sha, const char *state,
+                      const char *description, const char *target_url);
 /* §6.1 step 3: POST the approval of `head`; its id goes to *approval_id. */
 int engine_write_approval(struct engine *e, size_t step, int64_t pr,
-			  const char *head, int64_t *approval_id);
+                          const char *head, int64_t *approval_id);
 /* §6.2: dismiss every approval of the trusted login (an APPROVED review)
  * among `reviews`, in id order (N11), attempting all of them. Returns 0,
  * AA_EAPI if any failed, or the identity error. */
 int engine_dismiss_approvals(struct engine *e, size_t step, int64_t pr,
-			     const struct snap_review *reviews, size_t n,
-			     const char *message);
+                             const struct snap_review *reviews, size_t n,
+                             const char *message);
 
 /* Did this run fail to add the label to PR `pr` (§3.1)? */
 bool engine_label_failed(const struct engine *e, int64_t pr);

@@ -63,7 +63,8 @@ static void run_status(struct engine *e, const struct event *ev)
 	}
 	if (e->gh->ops->open_pulls(e->gh, LISTING_PLAIN, &list, &n) < 0) {
 		report_note(e->report, NOTE_ERROR,
-			    "cannot list the open pull requests: %s", engine_error(e));
+		            "cannot list the open pull requests: %s",
+		            engine_error(e));
 		report_merge_exit(e->report, EXIT_API);
 		gh_briefs_free(list, n);
 		return;

@@ -13,10 +13,10 @@
 #include "core/gate.h"
 
 const char engine_approval_body[] =
-	"agentic-apply: no blocking AI review findings remain on this head, "
-	"every review thread has a reply, and no needs-human label is set. "
-	"This approval covers the automated review only; a human review is "
-	"still expected.";
+    "agentic-apply: no blocking AI review findings remain on this head, "
+    "every review thread has a reply, and no needs-human label is set. "
+    "This approval covers the automated review only; a human review is "
+    "still expected.";
 const char engine_dismiss_message[] =
 	"agentic-apply: this PR is no longer clean, has unanswered review "
 	"threads, or needs a human.";
@@ -50,7 +50,7 @@ static void keep_error(struct evaluation *ev, const char *message)
 }
 
 static void evaluate_reads(struct engine *e, int64_t pr, unsigned fresh,
-			   struct evaluation *ev)
+                           struct evaluation *ev)
 {
 	struct gate_input in;
 
@@ -95,7 +95,7 @@ static void evaluate_reads(struct engine *e, int64_t pr, unsigned fresh,
 /* Read the gate's inputs (`fresh`: PART_FRESH before a write), decide,
  * and say what the approval protocol needs of it. */
 static void evaluate(struct engine *e, int64_t pr, unsigned fresh,
-		     struct evaluation *ev)
+                     struct evaluation *ev)
 {
 	evaluate_reads(e, pr, fresh, ev);
 	ev->a.read = ev->status == AA_OK;
@@ -148,15 +148,14 @@ static void record_decision(struct report_step *s, const struct evaluation *ev)
 	s->check_url = xstrdup_or_null(ev->d.check_url);
 }
 
-
 /* The report's outcome for one of gate.h. */
 static struct engine_result result_of(struct approval_end end)
 {
 	static const enum step_outcome out[] = {
-		[GATE_APPROVE] = OUT_APPROVE,
-		[GATE_WITHHOLD] = OUT_WITHHOLD,
-		[GATE_SKIPPED] = OUT_SKIPPED,
-		[GATE_ERROR] = OUT_ERROR,
+	    [GATE_APPROVE] = OUT_APPROVE,
+	    [GATE_WITHHOLD] = OUT_WITHHOLD,
+	    [GATE_SKIPPED] = OUT_SKIPPED,
+	    [GATE_ERROR] = OUT_ERROR,
 	};
 	struct engine_result r = {out[end.outcome], end.exit};
 
@@ -165,16 +164,16 @@ static struct engine_result result_of(struct approval_end end)
 
 /* Withhold (or fail) and run the dismissal backstop (§6.2) on the
  * approvals among the reviews of `reviews_from`. */
-static struct engine_result withhold(struct engine *e, size_t step,
-				     int64_t pr,
-				     const struct evaluation *reviews_from,
-				     bool read_failed, const char *message)
+static struct engine_result withhold(struct engine *e, size_t step, int64_t pr,
+                                     const struct evaluation *reviews_from,
+                                     bool read_failed, const char *message)
 {
 	int error = AA_OK;
 
 	if (reviews_from->a.reviews_read)
-		error = engine_dismiss_approvals(e, step, pr, reviews_from->a.reviews,
-					 reviews_from->a.nreviews, message);
+		error = engine_dismiss_approvals(
+		    e, step, pr, reviews_from->a.reviews,
+		    reviews_from->a.nreviews, message);
 	else if (read_failed)
 		report_note(e->report, NOTE_WARNING,
 			    "PR #%lld: the reviews could not be read; no "
@@ -183,18 +182,15 @@ static struct engine_result withhold(struct engine *e, size_t step,
 }
 
 /* Record a failed re-check and withhold on its fresh reads. */
-static struct engine_result recheck_failed(struct engine *e, size_t step,
-					   int64_t pr,
-					   const struct evaluation *first,
-					   const struct evaluation *again,
-					   enum approval_recheck rc,
-					   const char *message)
+static struct engine_result
+recheck_failed(struct engine *e, size_t step, int64_t pr,
+               const struct evaluation *first, const struct evaluation *again,
+               enum approval_recheck rc, const char *message)
 {
 	struct report_step *s = &e->report->steps[step];
 	const struct evaluation *from =
-		approval_reviews_from(&first->a, &again->a) == &again->a
-			? again
-			: first;
+	    approval_reviews_from(&first->a, &again->a) == &again->a ? again
+	                                                             : first;
 
 	if (again->a.read && !again->skip && !again->ungated)
 		record_decision(s, again);
@@ -222,7 +218,7 @@ static int dismiss_own(struct engine *e, size_t step, int64_t pr, int64_t id,
 
 /* §6.1: re-check, approve, re-check again. */
 static struct engine_result approve(struct engine *e, size_t step, int64_t pr,
-				    const struct evaluation *first)
+                                    const struct evaluation *first)
 {
 	static const struct engine_result approved = {OUT_APPROVE, EXIT_OK};
 	struct engine_result res = approved;
@@ -241,7 +237,7 @@ static struct engine_result approve(struct engine *e, size_t step, int64_t pr,
 	rc = approval_recheck(&first->a, &again.a);
 	if (rc != APPROVAL_HOLDS)
 		res = recheck_failed(e, step, pr, first, &again, rc,
-				     engine_dismiss_message);
+		                     engine_dismiss_message);
 	evaluation_release(&again);
 	if (rc != APPROVAL_HOLDS)
 		return res;
@@ -251,18 +247,19 @@ static struct engine_result approve(struct engine *e, size_t step, int64_t pr,
 			    head);
 		return approved;
 	}
-	if ((error = engine_write_approval(e, step, pr, head, &approval_id)) < 0)
+	if ((error = engine_write_approval(e, step, pr, head, &approval_id)) <
+	    0)
 		return engine_result_error(error);
 	evaluate(e, pr, PART_FRESH, &after);
 	rc = approval_recheck(&first->a, &after.a);
 	if (rc != APPROVAL_HOLDS) {
 		res = recheck_failed(e, step, pr, first, &after, rc,
-				     engine_dismiss_changed_message);
+		                     engine_dismiss_changed_message);
 		/* The approval just posted, even when the fresh review list
 		 * could not be read or does not show it yet (§6.1 step 4). */
 		if (approval_unlisted(&after.a, approval_id, e->policy) &&
 		    dismiss_own(e, step, pr, approval_id,
-				engine_dismiss_changed_message) < 0 &&
+		                engine_dismiss_changed_message) < 0 &&
 		    !e->stop)
 			engine_result_merge(&res, OUT_ERROR, EXIT_API);
 		goto out;
@@ -276,7 +273,7 @@ static struct engine_result approve(struct engine *e, size_t step, int64_t pr,
 			    "dismissing the duplicate", (long long)pr,
 			    (long long)older);
 		if (dismiss_own(e, step, pr, approval_id,
-				engine_dismiss_duplicate_message) < 0 &&
+		                engine_dismiss_duplicate_message) < 0 &&
 		    !e->stop)
 			engine_result_merge(&res, OUT_ERROR, EXIT_API);
 	}
@@ -292,7 +289,7 @@ out:
  * so an approval there could survive a push).
  */
 static struct engine_result ungated(struct engine *e, size_t step, int64_t pr,
-				    const struct evaluation *ev)
+                                    const struct evaluation *ev)
 {
 	struct report_step *s = &e->report->steps[step];
 	struct buf setting = BUF_INIT(BUF_MAX_SMALL);
@@ -306,27 +303,28 @@ static struct engine_result ungated(struct engine *e, size_t step, int64_t pr,
 		    (long long)pr, ev->g.pull.base_ref, setting.ptr);
 	buf_release(&setting);
 	if (ev->a.reviews_read)
-		error = engine_dismiss_approvals(e, step, pr, ev->a.reviews,
-					 ev->a.nreviews,
-					 engine_dismiss_ungated_message);
+		error = engine_dismiss_approvals(
+		    e, step, pr, ev->a.reviews, ev->a.nreviews,
+		    engine_dismiss_ungated_message);
 	else
 		report_note(e->report, NOTE_WARNING,
 			    "PR #%lld: the reviews could not be read; no "
 			    "approval could be dismissed", (long long)pr);
-	return result_of(approval_withheld(GATE_SKIPPED, !ev->a.reviews_read,
-					   error));
+	return result_of(
+	    approval_withheld(GATE_SKIPPED, !ev->a.reviews_read, error));
 }
 
 /* Decide and act on PR `pr` once its step exists. */
 static struct engine_result gate(struct engine *e, size_t step, int64_t pr,
-				 struct evaluation *ev)
+                                 struct evaluation *ev)
 {
 	static const struct engine_result skipped = {OUT_SKIPPED, EXIT_OK};
 	struct report_step *s = &e->report->steps[step];
 
 	evaluate(e, pr, 0, ev);
 	if (ev->status == AA_ENOTFOUND)
-		return engine_missing(e, s, "PR #%lld not found", (long long)pr);
+		return engine_missing(e, s, "PR #%lld not found",
+		                      (long long)pr);
 	if (ev->skip) {
 		memcpy(s->head, ev->g.pull.head_sha, SHA_BUF);
 		s->draft = ev->g.pull.draft;
@@ -341,9 +339,9 @@ static struct engine_result gate(struct engine *e, size_t step, int64_t pr,
 		return approve(e, step, pr, ev);
 	case GATE_ERROR:
 		report_note(e->report, NOTE_ERROR,
-			    "PR #%lld: a read failed (%s); not approved",
-			    (long long)pr,
-			    ev->read_error ? ev->read_error : engine_error(e));
+		            "PR #%lld: a read failed (%s); not approved",
+		            (long long)pr,
+		            ev->read_error ? ev->read_error : engine_error(e));
 		return withhold(e, step, pr, ev, true, engine_dismiss_message);
 	default:
 		return withhold(e, step, pr, ev, false, engine_dismiss_message);

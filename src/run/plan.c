@@ -568,7 +568,7 @@ static int plan_reads(struct plan *pl)
 }
 
 struct engine_plan engine_review_plan(struct engine *e, int64_t pr,
-				      const char *mode, struct buf *plan_out)
+                                      const char *mode, struct buf *plan_out)
 {
 	struct engine_plan res;
 	struct plan pl = {0};

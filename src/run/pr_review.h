@@ -28,7 +28,7 @@ struct engine_plan {
 /* review-plan --pr N --mode auto|full|incremental. The plan JSON goes to
  * `plan_out` (one document, pretty) and into the step. */
 struct engine_plan engine_review_plan(struct engine *e, int64_t pr,
-				      const char *mode, struct buf *plan_out);
+                                      const char *mode, struct buf *plan_out);
 
 /*
  * publish --pr N with an already parsed findings input (I1-I4, I6, I7 are
@@ -37,7 +37,7 @@ struct engine_plan engine_review_plan(struct engine *e, int64_t pr,
  * text goes to `dry_out`.
  */
 struct engine_result engine_publish(struct engine *e, int64_t pr,
-				    struct review_input *in, bool dry_run,
-				    struct buf *dry_out);
+                                    struct review_input *in, bool dry_run,
+                                    struct buf *dry_out);
 
 #endif

@@ -209,17 +209,16 @@ static bool refused(struct pub *u)
 {
 	const struct review_input *in = u->in;
 	struct publish_refusal_input r = {
-		.incremental = in->mode == RV_INCREMENTAL,
-		.base = in->base,
-		.last_sha = in->last_sha,
-		.head = in->head,
-		.pr_base = u->p.pull.pull.base_ref,
-		.sticky = u->p.canonical != NULL,
-		.trusted = u->p.trusted,
-		.state = u->p.info.state.present,
-		.state_base = u->p.info.state.present ? u->p.info.state.base
-						      : NULL,
-		.sticky_sha = u->p.info.sha,
+	    .incremental = in->mode == RV_INCREMENTAL,
+	    .base = in->base,
+	    .last_sha = in->last_sha,
+	    .head = in->head,
+	    .pr_base = u->p.pull.pull.base_ref,
+	    .sticky = u->p.canonical != NULL,
+	    .trusted = u->p.trusted,
+	    .state = u->p.info.state.present,
+	    .state_base = u->p.info.state.present ? u->p.info.state.base : NULL,
+	    .sticky_sha = u->p.info.sha,
 	};
 
 	switch (publish_refusal(&r)) {
@@ -230,16 +229,18 @@ static bool refused(struct pub *u)
 				     "review");
 		break;
 	case REFUSAL_BASE:
-		step_reason(STEP(u), "the findings review the base '%s' but "
-				     "the PR's base is '%s'", in->base,
-			    r.pr_base ? r.pr_base : "");
+		step_reason(STEP(u),
+		            "the findings review the base '%s' but "
+		            "the PR's base is '%s'",
+		            in->base, r.pr_base ? r.pr_base : "");
 		break;
 	case REFUSAL_STATE_BASE:
-		step_reason(STEP(u), "the prior review was of %s%s%s, not of "
-				     "the PR's base '%s': run a full review",
-			    r.state_base ? "the base '" : "another base",
-			    r.state_base ? r.state_base : "",
-			    r.state_base ? "'" : "", r.pr_base);
+		step_reason(STEP(u),
+		            "the prior review was of %s%s%s, not of "
+		            "the PR's base '%s': run a full review",
+		            r.state_base ? "the base '" : "another base",
+		            r.state_base ? r.state_base : "",
+		            r.state_base ? "'" : "", r.pr_base);
 		break;
 	case REFUSAL_SUPERSEDED:
 		step_reason(STEP(u), "the summary comment already reviews "
@@ -293,18 +294,18 @@ static int delete_others(struct pub *u)
 static void conclude(struct pub *u, enum rv_tier tier)
 {
 	struct publish_tally t = {
-		.dropped = u->ndropped,
-		.rejected = u->nrejected,
-		.failed = u->nfailed,
-		.status_unwritten = u->status_unwritten,
-		.incomplete = u->incomplete,
+	    .dropped = u->ndropped,
+	    .rejected = u->nrejected,
+	    .failed = u->nfailed,
+	    .status_unwritten = u->status_unwritten,
+	    .incomplete = u->incomplete,
 	};
 	int code;
 	enum publish_outcome out = publish_conclude(&t, &code);
 
 	pub_finish_extra(u, tier, NULL);
 	pub_finish(u, out == PUBLISH_PARTIAL ? OUT_PARTIAL : OUT_PUBLISHED,
-		   code);
+	           code);
 }
 
 /* The final status failed (W6, or W3 without attempts): the sticky is
@@ -347,7 +348,7 @@ static void final_status(struct pub *u, bool incomplete)
 
 /* How W5 came out. */
 enum reconciled {
-	RECONCILED,     /* R is written */
+	RECONCILED,           /* R is written */
 	RECONCILE_SUPERSEDED, /* a newer sticky reviews another head */
 	RECONCILE_FAILED /* a read or R's write failed: W6 writes S's status */
 };
@@ -541,8 +542,8 @@ out:
 }
 
 struct engine_result engine_publish(struct engine *e, int64_t pr,
-				    struct review_input *in, bool dry,
-				    struct buf *dry_out)
+                                    struct review_input *in, bool dry,
+                                    struct buf *dry_out)
 {
 	struct engine_result res;
 	struct pub u = {0};
@@ -596,8 +597,7 @@ struct engine_result engine_publish(struct engine *e, int64_t pr,
 		STEP(&u)->missing = true;
 		if (e->missing_command)
 			report_note(e->report, NOTE_ERROR, "%s: %s",
-				    e->missing_command,
-				    STEP(&u)->reasons[0]);
+			            e->missing_command, STEP(&u)->reasons[0]);
 		pub_finish(&u, OUT_ERROR, EXIT_USAGE);
 		goto out;
 	}

@@ -38,7 +38,7 @@ struct pub {
 	struct buf body; /* the last sticky body written */
 	struct buf files_error; /* why the files could not be read */
 	uint32_t next_id;
-	int exit;        /* what the writes so far add up to */
+	int exit; /* what the writes so far add up to */
 	/* What the step came to (pub_finish), recorded once at the end. */
 	enum step_outcome outcome;
 	int outcome_exit;

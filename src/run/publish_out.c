@@ -120,14 +120,10 @@ void pub_finish_extra(struct pub *u, enum rv_tier tier,
 
 /* The report's outcomes and core/publish.h's, one for one. */
 static const enum step_outcome step_of[] = {
-	[PUBLISH_PUBLISHED] = OUT_PUBLISHED,
-	[PUBLISH_UNCHANGED] = OUT_UNCHANGED,
-	[PUBLISH_NOOP] = OUT_NOOP,
-	[PUBLISH_SKIPPED] = OUT_SKIPPED,
-	[PUBLISH_REFUSED] = OUT_REFUSED,
-	[PUBLISH_SUPERSEDED] = OUT_SUPERSEDED,
-	[PUBLISH_PARTIAL] = OUT_PARTIAL,
-	[PUBLISH_ERROR] = OUT_ERROR,
+    [PUBLISH_PUBLISHED] = OUT_PUBLISHED, [PUBLISH_UNCHANGED] = OUT_UNCHANGED,
+    [PUBLISH_NOOP] = OUT_NOOP,           [PUBLISH_SKIPPED] = OUT_SKIPPED,
+    [PUBLISH_REFUSED] = OUT_REFUSED,     [PUBLISH_SUPERSEDED] = OUT_SUPERSEDED,
+    [PUBLISH_PARTIAL] = OUT_PARTIAL,     [PUBLISH_ERROR] = OUT_ERROR,
 };
 
 static enum publish_outcome publish_of(enum step_outcome out)

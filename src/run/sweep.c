@@ -238,7 +238,8 @@ void engine_sweep(struct engine *e)
 	}
 	if (e->gh->ops->open_pulls(e->gh, LISTING_PROBE, &list, &n) < 0) {
 		report_note(e->report, NOTE_ERROR,
-			    "cannot list the open pull requests: %s", engine_error(e));
+		            "cannot list the open pull requests: %s",
+		            engine_error(e));
 		report_merge_exit(e->report, EXIT_API);
 		goto out;
 	}
@@ -306,8 +307,8 @@ void engine_sweep(struct engine *e)
 			continue;
 		outcome = step_outcome_names[res.outcome];
 		sweepstate_put(e->sweep_state, b->number,
-			       unchanged_keep(outcome, b->digest), outcome,
-			       e->gh->ops->now(e->gh));
+		               unchanged_keep(outcome, b->digest), outcome,
+		               e->gh->ops->now(e->gh));
 	}
 	if (e->progress)
 		e->progress(e->progress_ctx, n, n);

@@ -48,7 +48,7 @@ static size_t reviews(struct snap_review *out, const struct rv_spec *spec)
 }
 
 static struct approval_eval eval(const char *head, const struct snap_review *v,
-				 size_t n)
+                                 size_t n)
 {
 	struct approval_eval ev;
 
@@ -70,43 +70,104 @@ static void test_approval__reviews_table(void **state)
 		struct rv_spec rv[MAX_RV + 1];
 		bool unread;
 		int64_t mine;
-		bool exists;      /* approval_exists for H */
-		int64_t older;    /* approval_older(mine) */
-		bool unlisted;    /* approval_unlisted(mine) */
+		bool exists;   /* approval_exists for H */
+		int64_t older; /* approval_older(mine) */
+		bool unlisted; /* approval_unlisted(mine) */
 	} rows[] = {
 	    {"none", {{0}}, false, 0, false, 0, false},
 	    {"ours on H", {{5, TR, "APPROVED", H}}, false, 5, true, 0, false},
 	    {"ours, login in another case",
-	     {{5, "LFX-Reviewer", "APPROVED", H}}, false, 5, true, 0, false},
-	    {"ours on an older head", {{5, TR, "APPROVED", H2}}, false, 0,
-	     false, 0, false},
-	    {"ours dismissed", {{5, TR, "DISMISSED", H}}, false, 5, false, 0,
+	     {{5, "LFX-Reviewer", "APPROVED", H}},
+	     false,
+	     5,
+	     true,
+	     0,
+	     false},
+	    {"ours on an older head",
+	     {{5, TR, "APPROVED", H2}},
+	     false,
+	     0,
+	     false,
+	     0,
+	     false},
+	    {"ours dismissed",
+	     {{5, TR, "DISMISSED", H}},
+	     false,
+	     5,
+	     false,
+	     0,
 	     true},
-	    {"someone else's", {{5, "alice", "APPROVED", H}}, false, 5, false,
-	     0, true},
-	    {"the [bot] look-alike", {{5, TR "[bot]", "APPROVED", H}}, false, 5,
-	     false, 0, true},
-	    {"ours commented", {{5, TR, "COMMENTED", H}}, false, 0, false, 0,
+	    {"someone else's",
+	     {{5, "alice", "APPROVED", H}},
+	     false,
+	     5,
+	     false,
+	     0,
+	     true},
+	    {"the [bot] look-alike",
+	     {{5, TR "[bot]", "APPROVED", H}},
+	     false,
+	     5,
+	     false,
+	     0,
+	     true},
+	    {"ours commented",
+	     {{5, TR, "COMMENTED", H}},
+	     false,
+	     0,
+	     false,
+	     0,
 	     false},
 	    {"a concurrent run approved first",
-	     {{3, TR, "APPROVED", H}, {5, TR, "APPROVED", H}}, false, 5, true,
-	     3, false},
+	     {{3, TR, "APPROVED", H}, {5, TR, "APPROVED", H}},
+	     false,
+	     5,
+	     true,
+	     3,
+	     false},
 	    {"the oldest of two earlier ones stays",
-	     {{4, TR, "APPROVED", H}, {2, TR, "APPROVED", H},
+	     {{4, TR, "APPROVED", H},
+	      {2, TR, "APPROVED", H},
 	      {5, TR, "APPROVED", H}},
-	     false, 5, true, 2, false},
+	     false,
+	     5,
+	     true,
+	     2,
+	     false},
 	    {"a later one is not older",
-	     {{5, TR, "APPROVED", H}, {7, TR, "APPROVED", H}}, false, 5, true,
-	     0, false},
+	     {{5, TR, "APPROVED", H}, {7, TR, "APPROVED", H}},
+	     false,
+	     5,
+	     true,
+	     0,
+	     false},
 	    {"an older one of another head does not count",
-	     {{3, TR, "APPROVED", H2}, {5, TR, "APPROVED", H}}, false, 5, true,
-	     0, false},
+	     {{3, TR, "APPROVED", H2}, {5, TR, "APPROVED", H}},
+	     false,
+	     5,
+	     true,
+	     0,
+	     false},
 	    {"an older one of someone else does not count",
-	     {{3, "alice", "APPROVED", H}, {5, TR, "APPROVED", H}}, false, 5,
-	     true, 0, false},
-	    {"mine not listed yet", {{3, "alice", "APPROVED", H}}, false, 9,
-	     false, 0, true},
-	    {"reviews unread", {{5, TR, "APPROVED", H}}, true, 5, false, 0,
+	     {{3, "alice", "APPROVED", H}, {5, TR, "APPROVED", H}},
+	     false,
+	     5,
+	     true,
+	     0,
+	     false},
+	    {"mine not listed yet",
+	     {{3, "alice", "APPROVED", H}},
+	     false,
+	     9,
+	     false,
+	     0,
+	     true},
+	    {"reviews unread",
+	     {{5, TR, "APPROVED", H}},
+	     true,
+	     5,
+	     false,
+	     0,
 	     true},
 	    {"nothing posted", {{0}}, true, 0, false, 0, false},
 	};
@@ -124,9 +185,9 @@ static void test_approval__reviews_table(void **state)
 		print_message("row %zu: %s\n", i, rows[i].name);
 		assert_int_equal(approval_exists(&ev, &pol), rows[i].exists);
 		assert_int_equal(approval_older(&ev, rows[i].mine, &pol),
-				 rows[i].older);
+		                 rows[i].older);
 		assert_int_equal(approval_unlisted(&ev, rows[i].mine, &pol),
-				 rows[i].unlisted);
+		                 rows[i].unlisted);
 	}
 	policy_release(&pol);
 }
@@ -141,8 +202,8 @@ static void test_approval__recheck_table(void **state)
 		const char *head;
 		enum approval_recheck want;
 	} rows[] = {
-	    {"same head, still approvable", true, false, false, GATE_APPROVE,
-	     H, APPROVAL_HOLDS},
+	    {"same head, still approvable", true, false, false, GATE_APPROVE, H,
+	     APPROVAL_HOLDS},
 	    {"a new head", true, false, false, GATE_APPROVE, H2,
 	     APPROVAL_CHANGED},
 	    {"a condition fails now", true, false, false, GATE_WITHHOLD, H,
@@ -173,7 +234,7 @@ static void test_approval__recheck_table(void **state)
 		again.outcome = rows[i].outcome;
 		print_message("row %zu: %s\n", i, rows[i].name);
 		assert_int_equal(approval_recheck(&first, &again),
-				 rows[i].want);
+		                 rows[i].want);
 	}
 }
 
@@ -201,8 +262,8 @@ static void test_approval__withheld_table(void **state)
 		enum gate_outcome outcome;
 		int exit;
 	} rows[] = {
-	    {"withheld, dismissed", GATE_WITHHOLD, false, AA_OK,
-	     GATE_WITHHOLD, EXIT_OK},
+	    {"withheld, dismissed", GATE_WITHHOLD, false, AA_OK, GATE_WITHHOLD,
+	     EXIT_OK},
 	    {"a read failed", GATE_WITHHOLD, true, AA_OK, GATE_ERROR, EXIT_API},
 	    {"a dismissal failed", GATE_WITHHOLD, false, AA_EAPI, GATE_ERROR,
 	     EXIT_API},

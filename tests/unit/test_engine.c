@@ -20,23 +20,31 @@ static void test_engine__result_merge_table(void **state)
 	} rows[] = {
 	    {"applied", {{OUT_APPLIED, EXIT_OK}}, 1, {OUT_APPLIED, EXIT_OK}},
 	    {"applied, then its label write failed",
-	     {{OUT_APPLIED, EXIT_OK}, {OUT_ERROR, EXIT_API}}, 2,
+	     {{OUT_APPLIED, EXIT_OK}, {OUT_ERROR, EXIT_API}},
+	     2,
 	     {OUT_ERROR, EXIT_API}},
 	    {"error over refused over applied",
-	     {{OUT_APPLIED, EXIT_OK}, {OUT_ERROR, EXIT_API},
-	      {OUT_REFUSED, EXIT_REFUSED}, {OUT_APPLIED, EXIT_OK}},
-	     4, {OUT_ERROR, EXIT_API}},
-	    {"refused, then applied", {{OUT_REFUSED, EXIT_REFUSED},
-				     {OUT_APPLIED, EXIT_OK}}, 2,
+	     {{OUT_APPLIED, EXIT_OK},
+	      {OUT_ERROR, EXIT_API},
+	      {OUT_REFUSED, EXIT_REFUSED},
+	      {OUT_APPLIED, EXIT_OK}},
+	     4,
+	     {OUT_ERROR, EXIT_API}},
+	    {"refused, then applied",
+	     {{OUT_REFUSED, EXIT_REFUSED}, {OUT_APPLIED, EXIT_OK}},
+	     2,
 	     {OUT_REFUSED, EXIT_REFUSED}},
 	    {"a usage error outranks an API error",
-	     {{OUT_ERROR, EXIT_API}, {OUT_ERROR, EXIT_USAGE}}, 2,
+	     {{OUT_ERROR, EXIT_API}, {OUT_ERROR, EXIT_USAGE}},
+	     2,
 	     {OUT_ERROR, EXIT_USAGE}},
 	    {"a quiet refusal after applied (A9): the later wins a tie",
-	     {{OUT_APPLIED, EXIT_OK}, {OUT_REFUSED, EXIT_OK}}, 2,
+	     {{OUT_APPLIED, EXIT_OK}, {OUT_REFUSED, EXIT_OK}},
+	     2,
 	     {OUT_REFUSED, EXIT_OK}},
 	    {"a PR gone after applied: skipped",
-	     {{OUT_APPLIED, EXIT_OK}, {OUT_SKIPPED, EXIT_OK}}, 2,
+	     {{OUT_APPLIED, EXIT_OK}, {OUT_SKIPPED, EXIT_OK}},
+	     2,
 	     {OUT_SKIPPED, EXIT_OK}},
 	};
 	size_t i, k;
@@ -48,7 +56,7 @@ static void test_engine__result_merge_table(void **state)
 		print_message("row %zu: %s\n", i, rows[i].name);
 		for (k = 0; k < rows[i].n; k++)
 			engine_result_merge(&r, rows[i].parts[k].outcome,
-					    rows[i].parts[k].exit);
+			                    rows[i].parts[k].exit);
 		assert_int_equal(r.outcome, rows[i].want.outcome);
 		assert_int_equal(r.exit, rows[i].want.exit);
 	}

@@ -113,7 +113,7 @@ static void test_publish__agree_table(void **state)
 		for (code = EXIT_OK; code <= EXIT_API; code++) {
 			print_message("row %zu, exit %d\n", i, code);
 			assert_int_equal(publish_agree(rows[i].out, code),
-					 rows[i].want[code]);
+			                 rows[i].want[code]);
 		}
 }
 
@@ -125,19 +125,33 @@ static void test_publish__conclude_table(void **state)
 		enum publish_outcome want;
 		int exit;
 	} rows[] = {
-	    {"every thread posted", {0, 0, 0, false, false}, PUBLISH_PUBLISHED,
+	    {"every thread posted",
+	     {0, 0, 0, false, false},
+	     PUBLISH_PUBLISHED,
 	     EXIT_OK},
-	    {"a dropped thread", {1, 0, 0, false, false}, PUBLISH_PARTIAL,
+	    {"a dropped thread",
+	     {1, 0, 0, false, false},
+	     PUBLISH_PARTIAL,
 	     EXIT_REFUSED},
-	    {"a rejected thread", {0, 2, 0, false, false}, PUBLISH_PARTIAL,
+	    {"a rejected thread",
+	     {0, 2, 0, false, false},
+	     PUBLISH_PARTIAL,
 	     EXIT_REFUSED},
-	    {"a failed thread", {0, 0, 1, false, false}, PUBLISH_PARTIAL,
+	    {"a failed thread",
+	     {0, 0, 1, false, false},
+	     PUBLISH_PARTIAL,
 	     EXIT_OK},
-	    {"the status unwritten", {0, 0, 0, true, false}, PUBLISH_PARTIAL,
+	    {"the status unwritten",
+	     {0, 0, 0, true, false},
+	     PUBLISH_PARTIAL,
 	     EXIT_OK},
-	    {"the sticky incomplete", {0, 0, 0, false, true}, PUBLISH_PARTIAL,
+	    {"the sticky incomplete",
+	     {0, 0, 0, false, true},
+	     PUBLISH_PARTIAL,
 	     EXIT_OK},
-	    {"everything at once", {1, 1, 1, true, true}, PUBLISH_PARTIAL,
+	    {"everything at once",
+	     {1, 1, 1, true, true},
+	     PUBLISH_PARTIAL,
 	     EXIT_REFUSED},
 	};
 	size_t i;
@@ -148,7 +162,7 @@ static void test_publish__conclude_table(void **state)
 
 		print_message("row %zu: %s\n", i, rows[i].name);
 		assert_int_equal(publish_conclude(&rows[i].t, &code),
-				 rows[i].want);
+		                 rows[i].want);
 		assert_int_equal(code, rows[i].exit);
 	}
 }
@@ -169,7 +183,7 @@ static void test_publish__tier_state(void **state)
 	(void)state;
 	for (t = 0; t < RV_TIER_COUNT; t++)
 		assert_string_equal(publish_tier_state((enum rv_tier)t),
-				    want[t]);
+		                    want[t]);
 }
 
 int main(void)

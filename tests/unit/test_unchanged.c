@@ -11,8 +11,8 @@
 #include "base/util.h"
 #include "core/unchanged.h"
 
-#define D1 "d1d1d1d1"
-#define D2 "d2d2d2d2"
+#define D1  "d1d1d1d1"
+#define D2  "d2d2d2d2"
 #define NOW 1000000
 #define TTL 60000
 
