@@ -262,6 +262,14 @@ test-fakegitlab: deps-test
 	@tests/peers/ensure.sh
 	@tests/fakegitlab/run.sh
 
+# fixtures/gitlab (issue 26 phase 2; the program does not run them yet):
+# each snapshot and expectation checked against docs/schemas/, each snapshot
+# loaded by the fake GitLab (tests/gitlab-fixtures.mjs).
+.PHONY: test-gitlab-fixtures
+test-gitlab-fixtures: deps-node
+	@tests/peers/ensure.sh
+	@node tests/gitlab-fixtures.mjs
+
 # make check: the per-fixture columns (live = replay, --dry-run, Prism) over
 # a rotating share of the fixtures, 1/LIVE_SHARE and every faulted one
 # (tests/integration/lib/fixtures.mjs), every other live test whole;
@@ -356,6 +364,7 @@ CHECK_FULL_SUITES := \
 	test-docs \
 	test-fakehub \
 	test-fakegitlab \
+	test-gitlab-fixtures \
 	test-make \
 	test-unit \
 	test-corpora

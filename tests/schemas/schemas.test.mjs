@@ -318,3 +318,42 @@ function replay(file, extra = []) {
   replays.set(key, result);
   return result;
 }
+
+// fixtures/doctor/: `doctor --snapshot FILE --json` scenarios. Their
+// snapshots use the doctor's extension fields (docs/snapshot.md, "The
+// repository's setup") and must match the snapshot schema like any other;
+// what doctor prints must match docs/schemas/doctor.schema.json, its counts
+// must count its checks, and it exits 0 only when nothing is missing or
+// cannot be told (docs/actions.md, Doctor).
+const validateDoctor = ajv.compile(readJson(path.join(ROOT, 'docs/schemas/doctor.schema.json')));
+const DOCTOR_DIR = path.join(FIXTURES, 'doctor');
+const doctorFixtures = existsSync(DOCTOR_DIR)
+  ? readdirSync(DOCTOR_DIR).filter((f) => f.endsWith('.json') && !f.endsWith('.expect.json')).sort()
+  : [];
+
+describe('fixtures/doctor match the snapshot schema and docs/schemas/doctor.schema.json', () => {
+  it('there are doctor fixtures to check', () => {
+    assert.ok(doctorFixtures.length > 0, `no fixtures in ${DOCTOR_DIR}`);
+  });
+  for (const name of doctorFixtures) {
+    it(name, (t) => {
+      const file = path.join(DOCTOR_DIR, name);
+      if (gone(t, file)) return;
+      assertValid(validateSnapshot, readJson(file), `doctor/${name}`);
+      const expect = readJson(file.replace(/\.json$/, '.expect.json'));
+      const run = spawnSync(BIN, ['doctor', '--quiet', '--json', ...(expect.args || []), '--snapshot', file], {
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      assert.equal(run.error, undefined, `doctor ${name}: ${run.error}`);
+      const out = JSON.parse(run.stdout);
+      assertValid(validateDoctor, out, `the doctor result of ${name}`);
+      assert.equal(run.status, out.exit, `${name}: the process exit code is not the result's "exit"`);
+      for (const v of ['ok', 'missing', 'cannot_tell', 'skipped']) {
+        assert.equal(out.counts[v], out.checks.filter((c) => c.verdict === v).length, `${name}: counts.${v}`);
+      }
+      const failing = out.counts.missing + out.counts.cannot_tell;
+      assert.equal(out.exit, failing ? 1 : 0, `${name}: exit ${out.exit} with ${failing} missing or cannot_tell`);
+    });
+  }
+});

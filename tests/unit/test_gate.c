@@ -507,7 +507,9 @@ static const struct gate_row rows[] = {
      .tl = {UNL(9001, "alice", T("10:30:00")),
             UNL(9002, "mallory", T("10:40:00"))},
      .want = GATE_WITHHOLD,
-     .cond = {1, 1, 1, 0}},
+     .cond = {1, 1, 1, 0},
+     /* the yes is refused for its own reason, not only by A1's hold */
+     .reason_has = "who is not allowed to"},
     {.name = "yes, newest by id is unauthorized though earlier in time",
      .unlabelers = "alice",
      .st = {ST_OK},
@@ -515,7 +517,9 @@ static const struct gate_row rows[] = {
      .tl = {UNL(9002, "alice", T("10:40:00")),
             UNL(9003, "mallory", T("10:35:00"))},
      .want = GATE_WITHHOLD,
-     .cond = {1, 1, 1, 0}},
+     .cond = {1, 1, 1, 0},
+     /* the yes is refused for its own reason, not only by A1's hold */
+     .reason_has = "who is not allowed to"},
     {.name = "yes, newest by id is authorized though earlier in time",
      .unlabelers = "alice",
      .st = {ST_OK},
