@@ -47,6 +47,18 @@ enum publish_outcome publish_conclude(const struct publish_tally *t, int *exit)
 	return out;
 }
 
+bool publish_may_post(const struct review_input *in)
+{
+	for (size_t i = 0; i < in->nfindings; i++) {
+		const struct rv_finding *f = &in->findings[i];
+
+		if (f->file && f->line_start > 0 && f->p <= RV_P2 &&
+		    f->confidence != RV_LOW)
+			return true;
+	}
+	return false;
+}
+
 const char *publish_tier_state(enum rv_tier tier)
 {
 	return tier == RV_PASSED || tier == RV_PASSED_WITH_NOTES ? "success"

@@ -71,6 +71,13 @@ struct publish_tally {
  * else 0. */
 enum publish_outcome publish_conclude(const struct publish_tally *t, int *exit);
 
+/* Can any input finding become a §4.1 candidate, whatever the prior
+ * state says? One with a file and a line, P0-P2 and not low confidence
+ * (M1 demotes those; M2's survivor of a group holds its key and its
+ * highest rank). A superset of the candidates: the files are then read
+ * before the PR (P38), and inline_candidate() decides. */
+bool publish_may_post(const struct review_input *in);
+
 /* §5.5: the `pr-review` status state of a tier (`pending` aside). */
 const char *publish_tier_state(enum rv_tier tier);
 

@@ -38,35 +38,6 @@ static void pub_release(struct pub *u)
 
 /* --- the model --- */
 
-/* Is f a candidate of §4.1 (before its steps)? Decides the files read. */
-static bool candidate(const struct pub *u, const struct rv_finding *f)
-{
-	if ((f->section != RV_SEC_OPEN && f->section != RV_SEC_AWAITING) ||
-	    f->p > RV_P2 || f->carried)
-		return false;
-	if (inline_has_root_at(f, u->p.roots, u->p.nroots, u->in->head))
-		return false;
-	return !inline_root_of(f, u->p.roots, u->p.nroots) || f->reopen_thread;
-}
-
-/*
- * Can an input finding become a candidate of §4.1, whatever the prior
- * state says? One with a file and a line, P0-P2 and not low confidence
- * (M1 demotes those; M2's survivor of a group holds its key and its
- * highest rank). A superset: the model decides.
- */
-static bool may_post(const struct review_input *in)
-{
-	for (size_t i = 0; i < in->nfindings; i++) {
-		const struct rv_finding *f = &in->findings[i];
-
-		if (f->file && f->line_start > 0 && f->p <= RV_P2 &&
-		    f->confidence != RV_LOW)
-			return true;
-	}
-	return false;
-}
-
 /* GET the files; a failure's message is kept for when the files turn
  * out to be needed. */
 static int read_files(struct pub *u)
@@ -153,8 +124,9 @@ static int plan_inline(struct pub *u)
 	bool any = false;
 
 	for (size_t i = 0; i < u->m.n && !any; i++)
-		any = candidate(u, &u->m.f[i]);
-	/* may_post() is a superset of the candidates: a read after the
+		any = inline_candidate(&u->m.f[i], u->p.roots, u->p.nroots,
+		                       u->in->head);
+	/* publish_may_post() is a superset of the candidates: a read after the
 	 * PR's is a fallback (W1 then re-reads the head, G). */
 	if (any && !u->files_read) {
 		u->files_read = read_files(u) == AA_OK ? 1 : -1;
@@ -583,7 +555,7 @@ struct engine_result engine_publish(struct engine *e, int64_t pr,
 	}
 	/* The files first when the input may post inline: the PR read is
 	 * then the last read before W1, and serves as its G (P-note P38). */
-	if (may_post(in))
+	if (publish_may_post(in))
 		u.files_read = read_files(&u) == AA_OK ? 1 : -1;
 	error = rv_pr_read(e, pr,
 			   RV_READ_ROOTS | RV_READ_STATUS | RV_READ_VIEWER,

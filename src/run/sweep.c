@@ -162,18 +162,6 @@ static void not_reached(struct engine *e, const struct gh_pull_brief *list,
 					     "sweep takes them)", why, k);
 }
 
-/* Does the listing show an approval of the trusted login on the PR? */
-static bool approved_in_listing(const struct engine *e,
-				const struct gh_pull_brief *b)
-{
-	size_t i;
-
-	for (i = 0; b->has_approvers && i < b->napprovers; i++)
-		if (policy_is_trusted(e->policy, b->approvers[i]))
-			return true;
-	return false;
-}
-
 /*
  * Read ahead the next selected PRs from `from` on, SWEEP_PREFETCH at most;
  * then, once more, those the listing shows approved by the trusted login:
@@ -191,7 +179,9 @@ static void prefetch_from(struct engine *e, const struct gh_pull_brief *list,
 		if (what[i] != PLAN_EVALUATE && what[i] != PLAN_FAILED)
 			continue;
 		prs[k++] = list[i].number;
-		if (approved_in_listing(e, &list[i]))
+		if (list[i].has_approvers &&
+		    select_listed_approval(e->policy, list[i].approvers,
+		                           list[i].napprovers))
 			again[m++] = list[i].number;
 	}
 	*upto = i;

@@ -167,6 +167,47 @@ static void test_publish__conclude_table(void **state)
 	}
 }
 
+/* P38: may any input finding post inline (the files are read first)? */
+static void test_publish__may_post_table(void **state)
+{
+	static const struct {
+		const char *name;
+		bool file;
+		int64_t line;
+		enum rv_pcode p;
+		enum rv_confidence c;
+		bool want;
+	} rows[] = {
+	    {"P0 on a line", true, 10, RV_P0, RV_HIGH, true},
+	    {"P2, medium confidence", true, 3, RV_P2, RV_MEDIUM, true},
+	    {"P3 never posts", true, 10, RV_P3, RV_HIGH, false},
+	    {"a question never posts", true, 10, RV_Q, RV_HIGH, false},
+	    {"low confidence (M1 demotes it)", true, 10, RV_P1, RV_LOW, false},
+	    {"no file", false, 10, RV_P0, RV_HIGH, false},
+	    {"a file, no line", true, 0, RV_P0, RV_HIGH, false},
+	};
+	char file[] = "src/a.c";
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct rv_finding f[2];
+		struct review_input in;
+
+		memset(f, 0, sizeof(f));
+		memset(&in, 0, sizeof(in));
+		f[0].p = RV_P3; /* a first finding that never posts */
+		f[1].file = rows[i].file ? file : NULL;
+		f[1].line_start = rows[i].line;
+		f[1].p = rows[i].p;
+		f[1].confidence = rows[i].c;
+		in.findings = f;
+		in.nfindings = 2;
+		print_message("row %zu: %s\n", i, rows[i].name);
+		assert_int_equal(publish_may_post(&in), rows[i].want);
+	}
+}
+
 /* §5.5: only PASSED and PASSED_WITH_NOTES are success. */
 static void test_publish__tier_state(void **state)
 {
@@ -192,6 +233,7 @@ int main(void)
 	    cmocka_unit_test(test_publish__refusal_table),
 	    cmocka_unit_test(test_publish__agree_table),
 	    cmocka_unit_test(test_publish__conclude_table),
+	    cmocka_unit_test(test_publish__may_post_table),
 	    cmocka_unit_test(test_publish__tier_state),
 	};
 
