@@ -64,6 +64,7 @@ struct engine_result engine_missing(struct engine *e, struct report_step *s,
                                     const char *fmt, ...)
 {
 	struct engine_result r = {OUT_SKIPPED, EXIT_OK};
+	bool first = !s->missing; /* one log line a step */
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -71,8 +72,9 @@ struct engine_result engine_missing(struct engine *e, struct report_step *s,
 	va_end(ap);
 	s->missing = true;
 	if (e->missing_command) {
-		report_note(e->report, NOTE_ERROR, "%s: %s", e->missing_command,
-		            s->reasons[0]);
+		if (first)
+			report_note(e->report, NOTE_ERROR, "%s: %s",
+			            e->missing_command, s->reasons[0]);
 		r.outcome = OUT_ERROR;
 		r.exit = EXIT_USAGE;
 	}

@@ -24,10 +24,6 @@
 
 enum identity_state { ID_UNCHECKED, ID_TRUSTED, ID_FAILED };
 
-/* A sweep stops (and reports the PRs it did not reach) rather than spend
- * the last of GitHub's rate limits, which other workflows share. */
-#define ENGINE_RESERVE_GRAPHQL 100
-#define ENGINE_RESERVE_REST 100
 /* PRs a sweep reads ahead at once (memory: one PR's parts each). */
 #define ENGINE_SWEEP_PREFETCH 40
 /*

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/budget.h"
 #include "core/select.h"
 #include "core/unchanged.h"
 
@@ -99,18 +100,17 @@ static const struct sweep_entry *sweep_unchanged(struct engine *e,
 	return unchanged_holds(&in) ? x : NULL;
 }
 
-/* Why a sweep must stop before PR i, or NULL: deadline or rate limit. */
+/* Why a sweep must stop before PR i (core/budget.h), or NULL. */
 static const char *sweep_must_stop(struct engine *e, struct buf *why)
 {
 	int64_t graphql, rest;
 
-	if (e->deadline && e->gh->ops->now(e->gh) >= e->deadline) {
+	if (budget_deadline_passed(e->gh->ops->now(e->gh), e->deadline)) {
 		buf_setf(why, "sweep deadline reached");
 		return why->ptr;
 	}
 	e->gh->ops->budget(e->gh, &graphql, &rest);
-	if ((graphql >= 0 && graphql < ENGINE_RESERVE_GRAPHQL) ||
-	    (rest >= 0 && rest < ENGINE_RESERVE_REST)) {
+	if (budget_rate_spent(graphql, rest)) {
 		buf_setf(why, "GitHub's rate limit is nearly spent (%lld GraphQL "
 			      "points, %lld REST requests left); stopping "
 			      "before it is hit",
@@ -219,7 +219,7 @@ void engine_sweep(struct engine *e)
 	e->sweep_started = true;
 	/* A later repository of `sweep --repos` has a port of its own. */
 	github_set_deadline(e->gh, e->deadline);
-	if (e->deadline && e->gh->ops->now(e->gh) >= e->deadline) {
+	if (budget_deadline_passed(e->gh->ops->now(e->gh), e->deadline)) {
 		report_note(e->report, NOTE_WARNING,
 			    "sweep deadline reached before %s was listed: its "
 			    "PRs are not reached (the next sweep takes them)",
@@ -251,7 +251,7 @@ void engine_sweep(struct engine *e)
 	for (i = 0; i < n; i++) {
 		if (what[i] == PLAN_UNCHANGED)
 			continue;
-		if (e->deadline && e->gh->ops->now(e->gh) >= e->deadline)
+		if (budget_deadline_passed(e->gh->ops->now(e->gh), e->deadline))
 			what[i] = PLAN_UNREACHED; /* A6: selection included */
 		else
 			what[i] = sweep_selects(e, &list[i], &read_error[i]);
