@@ -72,9 +72,10 @@ struct engine_result engine_missing(struct engine *e, struct report_step *s,
 	va_end(ap);
 	s->missing = true;
 	if (e->missing_command) {
-		if (first)
+		if (first) /* the reason just given */
 			report_note(e->report, NOTE_ERROR, "%s: %s",
-			            e->missing_command, s->reasons[0]);
+			            e->missing_command,
+			            s->reasons[s->nreasons - 1]);
 		r.outcome = OUT_ERROR;
 		r.exit = EXIT_USAGE;
 	}

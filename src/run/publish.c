@@ -564,12 +564,8 @@ struct engine_result engine_publish(struct engine *e, int64_t pr,
 		error = AA_EAPI;
 	if (error == AA_ENOTFOUND) {
 		/* publish is a direct command: exit 2 (§7.1 step 2). */
-		step_reason(STEP(&u), "PR #%lld does not exist",
-			    (long long)pr);
-		STEP(&u)->missing = true;
-		if (e->missing_command)
-			report_note(e->report, NOTE_ERROR, "%s: %s",
-			            e->missing_command, STEP(&u)->reasons[0]);
+		engine_missing(e, STEP(&u), "PR #%lld does not exist",
+			       (long long)pr);
 		pub_finish(&u, OUT_ERROR, EXIT_USAGE);
 		goto out;
 	}
