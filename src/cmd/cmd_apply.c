@@ -14,7 +14,7 @@ int cmd_apply(int argc, char **argv)
 
 	if (session_start(&s, &c, argc, argv, OPT_PR | OPT_COMMENT, &code) < 0)
 		return code;
-	engine_apply_id(&s.engine, c.pr, c.comment);
 	session_missing_is_usage(&s, c.command);
+	engine_apply_id(&s.engine, c.pr, c.comment);
 	return session_close(&s, c.json);
 }

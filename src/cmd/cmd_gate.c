@@ -14,7 +14,7 @@ int cmd_gate(int argc, char **argv)
 
 	if (session_start(&s, &c, argc, argv, OPT_PR, &code) < 0)
 		return code;
-	engine_gate(&s.engine, c.pr);
 	session_missing_is_usage(&s, c.command);
+	engine_gate(&s.engine, c.pr);
 	return session_close(&s, c.json);
 }

@@ -19,7 +19,7 @@
 #include "formats/review_local.h"
 #include "formats/snapshot.h"
 #include "github/live.h"
-#include "run/review.h"
+#include "run/pr_review.h"
 
 /*
  * Writes of one publish sent without AGENTIC_WRITE_INTERVAL_MS between
@@ -106,17 +106,14 @@ int cmd_review_local(int argc, char **argv)
 }
 
 /* H3: a noop over a reviewed head prints the seed's line (L259). */
-static void plan_noop_line(const struct report *r)
+static void plan_noop_line(const struct engine_plan *plan)
 {
-	static const char lead[] = "nothing new since ";
-	const struct report_step *st = r->nsteps ? &r->steps[r->nsteps - 1]
-						 : NULL;
-
-	if (!st || st->kind != STEP_PLAN || st->outcome != OUT_NOOP ||
-	    !st->nreasons || strncmp(st->reasons[0], lead, strlen(lead)) != 0)
+	if (plan->step.outcome != OUT_NOOP || !plan->nothing_new_since[0])
 		return;
-	fprintf(stderr, "pr-review: %s. Skipping. Use mode=full to force a "
-			"re-review.\n", st->reasons[0]);
+	fprintf(stderr,
+	        "pr-review: nothing new since %s. Skipping. Use "
+	        "mode=full to force a re-review.\n",
+	        plan->nothing_new_since);
 }
 
 /* Print a document to stdout whole, or not at all (N60): one cut short
@@ -151,14 +148,16 @@ int cmd_review_plan(int argc, char **argv)
 {
 	struct cli c = {.command = "review-plan"};
 	struct buf plan = BUF_INIT(BUF_MAX_DOC);
+	struct engine_plan result;
 	struct session s;
 	int code;
 
 	if (session_start(&s, &c, argc, argv, OPT_PR_REF, &code) < 0)
 		return code == EXIT_USAGE ? usage_exit(wants_json(argc, argv))
 					  : code;
-	engine_review_plan(&s.engine, c.pr, c.mode ? c.mode : "auto", &plan);
-	plan_noop_line(&s.report);
+	result = engine_review_plan(&s.engine, c.pr, c.mode ? c.mode : "auto",
+	                            &plan);
+	plan_noop_line(&result);
 	if (!c.json && (plan.len || buf_error(&plan)))
 		print_whole(&s, &plan, "the plan");
 	buf_release(&plan);
@@ -204,12 +203,12 @@ int cmd_publish(int argc, char **argv)
 		return usage_exit(c.json);
 	}
 	github_live_write_burst(s.gh, PUBLISH_WRITE_BURST);
+	session_missing_is_usage(&s, c.command);
 	engine_publish(&s.engine, c.pr, &in, c.dry_run, &dry);
 	review_input_release(&in);
 	if (c.dry_run && !c.json)
 		print_whole(&s, &dry, "the dry run's output");
 	buf_release(&dry);
-	session_missing_is_usage(&s, c.command);
 	return session_close(&s, c.json);
 }
 
@@ -276,10 +275,13 @@ int replay_command(struct session *s, bool dry_run)
 	case SNAP_CMD_LOCAL:
 		replay_local(s, cmd);
 		return 0;
-	case SNAP_CMD_PLAN:
-		engine_review_plan(&s->engine, pr, cmd->mode, NULL);
-		plan_noop_line(&s->report);
+	case SNAP_CMD_PLAN: {
+		struct engine_plan plan =
+		    engine_review_plan(&s->engine, pr, cmd->mode, NULL);
+
+		plan_noop_line(&plan);
 		return 0;
+	}
 	case SNAP_CMD_PUBLISH:
 		if (parse_findings(&in, cmd->findings, cmd->findings_len,
 				   &s->policy) < 0)

@@ -13,7 +13,6 @@ int cmd_sweep(int argc, char **argv)
 	struct cli c = {.command = "sweep"};
 	struct session s;
 	char *repos = NULL, *p, *next;
-	size_t first = 0, i;
 	int code;
 
 	if (session_start(&s, &c, argc, argv, 0, &code) < 0)
@@ -35,10 +34,7 @@ int cmd_sweep(int argc, char **argv)
 			report_merge_exit(&s.report, EXIT_USAGE);
 			break;
 		}
-		first = s.report.nsteps;
-		engine_sweep(&s.engine);
-		for (i = first; i < s.report.nsteps; i++)
-			s.report.steps[i].repository = xstrdup(p);
+		engine_sweep(&s.engine); /* its steps name their repository */
 	}
 	code = session_close(&s, c.json);
 	free(repos);

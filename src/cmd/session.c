@@ -353,6 +353,7 @@ int session_switch_repo(struct session *s, const char *repository)
 	s->repository = repository;
 	s->engine.gh = gh;
 	s->engine.repository = repository;
+	s->engine.steps_name_repository = true; /* one report, several */
 	use_state(s, repository);
 	buf_release(&err);
 	return EXIT_OK;
@@ -565,17 +566,5 @@ int session_start(struct session *s, struct cli *c, int argc, char **argv,
 
 void session_missing_is_usage(struct session *s, const char *command)
 {
-	struct report_step *st;
-	size_t i;
-
-	for (i = 0; i < s->report.nsteps; i++) {
-		st = &s->report.steps[i];
-		if (!st->missing)
-			continue;
-		st->outcome = OUT_ERROR;
-		st->exit = EXIT_USAGE;
-		report_note(&s->report, NOTE_ERROR, "%s: %s", command,
-			    st->reasons[0]);
-		report_merge_exit(&s->report, EXIT_USAGE);
-	}
+	s->engine.missing_command = command;
 }

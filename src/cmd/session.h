@@ -61,10 +61,11 @@ int session_start(struct session *s, struct cli *c, int argc, char **argv,
 		  unsigned required, int *code);
 
 /*
- * An explicit `gate --pr N` or `apply --comment ID` names what it acts on:
- * a PR or comment that does not exist is a usage error (exit 2), as for
- * record and status. Events keep their skip (the flows'), so this is
- * decided here, on the steps of this run (report_step.missing).
+ * An explicit `gate --pr N`, `apply --comment ID` or `publish --pr N`
+ * names what it acts on: a PR or comment that does not exist is a usage
+ * error (exit 2), as for record and status. Events keep their skip, so the
+ * command says so before it runs its flow (engine.missing_command), and
+ * the flow records the step that way once.
  */
 void session_missing_is_usage(struct session *s, const char *command);
 

@@ -56,9 +56,9 @@ static bool is_open(const struct rv_finding *f)
 	return f->section == RV_SEC_OPEN || f->section == RV_SEC_AWAITING;
 }
 
-static bool is_candidate(const struct rv_finding *f,
-                         const struct inline_root *roots, size_t nroots,
-                         const char *head)
+bool inline_candidate(const struct rv_finding *f,
+                      const struct inline_root *roots, size_t nroots,
+                      const char *head)
 {
 	if (!is_open(f) || f->p > RV_P2 || f->carried)
 		return false;
@@ -198,7 +198,7 @@ void inline_select(struct inline_plan *out, struct rv_finding *f, size_t n,
 		struct inline_attempt a = {i, 0, 0, root};
 		const char *why;
 
-		if (!is_candidate(&f[i], roots, nroots, p->head)) {
+		if (!inline_candidate(&f[i], roots, nroots, p->head)) {
 			bool link = root && is_open(&f[i]);
 
 			set_thread(&f[i],

@@ -106,6 +106,13 @@ void inline_plan_drop(struct inline_plan *plan, size_t i);
 const struct inline_root *inline_root_of(const struct rv_finding *f,
                                          const struct inline_root *roots,
                                          size_t nroots);
+/* §4.1, before its steps: is `f` a candidate for an inline thread on
+ * `head`? Open or awaiting, P0-P2, not carried, no root on this head, and
+ * no older root unless it reopens its thread (X13). publish asks it to
+ * know whether to read the PR's files. */
+bool inline_candidate(const struct rv_finding *f,
+                      const struct inline_root *roots, size_t nroots,
+                      const char *head);
 /* Does F have a root whose head= is head? (The candidate test, R, and
  * W4's re-list.) */
 bool inline_has_root_at(const struct rv_finding *f,

@@ -30,6 +30,17 @@ static enum pick from_contexts(const struct select_input *in)
 	return PICK_UNSURE; /* an older trusted one may hide below */
 }
 
+bool select_listed_approval(const struct policy *p, char *const *approvers,
+                            size_t napprovers)
+{
+	size_t i;
+
+	for (i = 0; i < napprovers; i++)
+		if (policy_is_trusted(p, approvers[i]))
+			return true;
+	return false;
+}
+
 enum select_next select_decide(const struct select_input *in)
 {
 	enum pick pick = from_contexts(in);
@@ -43,12 +54,11 @@ enum select_next select_decide(const struct select_input *in)
 		if (stamp_clean(in->statuses, in->policy, in->pr))
 			return SELECT_EVALUATE;
 	}
-	if (in->approvers_known) {
-		for (i = 0; i < in->napprovers; i++)
-			if (policy_is_trusted(in->policy, in->approvers[i]))
-				return SELECT_EVALUATE;
-		return SELECT_SKIP;
-	}
+	if (in->approvers_known)
+		return select_listed_approval(in->policy, in->approvers,
+		                              in->napprovers)
+		           ? SELECT_EVALUATE
+		           : SELECT_SKIP;
 	if (!in->reviews)
 		return SELECT_READ_REVIEWS;
 	for (i = 0; i < in->reviews->nreviews; i++)

@@ -41,4 +41,9 @@ struct select_input {
 
 enum select_next select_decide(const struct select_input *in);
 
+/* Does the listing name the trusted login among the authors of APPROVED
+ * reviews (an approval to re-judge)? */
+bool select_listed_approval(const struct policy *p, char *const *approvers,
+                            size_t napprovers);
+
 #endif

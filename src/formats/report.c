@@ -4,6 +4,7 @@
  */
 #include "formats/report.h"
 
+#include <assert.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,25 +65,6 @@ void report_release(struct report *r)
 	memset(r, 0, sizeof(*r));
 }
 
-static int severity(int code)
-{
-	switch (code) {
-	case EXIT_USAGE:
-		return 3;
-	case EXIT_API:
-		return 2;
-	case EXIT_REFUSED:
-		return 1;
-	default:
-		return 0;
-	}
-}
-
-int exit_merge(int a, int b)
-{
-	return severity(a) >= severity(b) ? a : b;
-}
-
 void report_merge_exit(struct report *r, int code)
 {
 	r->exit = exit_merge(r->exit, code);
@@ -116,11 +98,12 @@ void step_reason(struct report_step *s, const char *fmt, ...)
 void step_finish(struct report *r, struct report_step *s,
 		 enum step_outcome outcome, int exit)
 {
-	/* A step keeps its most severe outcome (N2: error over refused
-	 * over applied): a later, milder finish does not hide it. */
-	if (exit_merge(s->exit, exit) == exit)
-		s->outcome = outcome;
-	s->exit = exit_merge(s->exit, exit);
+	/* Each step is finished once, by the flow that recorded it: a
+	 * second finish is a bug, never a merge. */
+	assert(!s->finished);
+	s->finished = true;
+	s->outcome = outcome;
+	s->exit = exit;
 	report_merge_exit(r, exit);
 }
 

@@ -12,13 +12,9 @@
 #include <stdint.h>
 
 #include "base/buf.h"
-#include "core/gate.h"
 #include "base/util.h"
-
-#define EXIT_OK 0
-#define EXIT_REFUSED 1
-#define EXIT_USAGE 2
-#define EXIT_API 3
+#include "core/exit.h"
+#include "core/gate.h"
 
 enum step_kind { STEP_APPLY, STEP_GATE, STEP_PLAN, STEP_PUBLISH, STEP_LOCAL };
 
@@ -61,7 +57,8 @@ struct report_step {
 	char **reasons;
 	size_t nreasons;
 	int exit;
-	bool missing;             /* skipped: its PR or comment does not exist */
+	bool missing;  /* its PR or comment does not exist */
+	bool finished; /* step_finish() was called */
 	/* plan, publish, local (PUBLISH §9): the step's own members as a
 	 * compact JSON object, written between head and reasons; NULL when
 	 * none. */
@@ -129,8 +126,6 @@ struct report {
 void report_init(struct report *r, const char *event, bool dry_run);
 void report_release(struct report *r);
 
-/* The more severe of two exit codes: 2 > 3 > 1 > 0. */
-int exit_merge(int a, int b);
 /* Merge `code` into the run's exit code (exit_merge); exits nothing. */
 void report_merge_exit(struct report *r, int code);
 
@@ -139,8 +134,9 @@ struct report_step *report_add_step(struct report *r, enum step_kind kind,
 				    int64_t pr);
 void step_reason(struct report_step *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* Set a step's outcome and exit code (merged into the report's); the
- * outcome of a more severe earlier finish is kept. */
+/* Set a step's outcome and exit code (merged into the report's). A step
+ * is finished exactly once: the flow that made it decides its outcome
+ * before it records it. */
 void step_finish(struct report *r, struct report_step *s,
 		 enum step_outcome outcome, int exit);
 

@@ -81,7 +81,7 @@ static int list_open(struct live *l, bool probe, struct gh_pull_brief **list,
 			goto decode;
 		if (probe) {
 			/* What this query cost and what is left: the sweep stops
-			 * before the limit (engine.c, ENGINE_RESERVE_GRAPHQL). */
+			 * before the limit (core/budget.h, BUDGET_RESERVE_GRAPHQL). */
 			const cJSON *rate;
 
 			if (jget_obj(&rate, data, "data", "rateLimit", 0, &err) < 0 ||

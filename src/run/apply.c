@@ -4,9 +4,10 @@
  *
  * Read → decide (core/apply.h) → write → record: this file only performs
  * the reads a decision asks for, the writes it settles on, and puts what
- * was decided into the report.
+ * was decided into the report: the label and check steps merge what they
+ * came to into the step's result, which is recorded once, at the end.
  */
-#include "run/flow.h"
+#include "run/engine_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -44,15 +45,26 @@ static void record_say(struct engine *e, struct report_step *s,
 }
 
 /* N10: the PR of the comment does not exist (any more). */
-static void not_found(struct engine *e, struct report_step *s, int64_t pr)
+static void not_found(struct engine *e, struct report_step *s, int64_t pr,
+                      struct engine_result *res)
 {
-	step_reason(s, "PR #%lld not found", (long long)pr);
-	s->missing = true;
-	step_finish(e->report, s, OUT_SKIPPED, EXIT_OK);
+	struct engine_result r =
+	    engine_missing(e, s, "PR #%lld not found", (long long)pr);
+
+	engine_result_merge(res, r.outcome, r.exit);
+}
+
+/* A write failed (its reason is on the step): the step is an error. */
+static void write_failed(struct engine_result *res, int error)
+{
+	struct engine_result r = engine_result_error(error);
+
+	engine_result_merge(res, r.outcome, r.exit);
 }
 
 /* §3.1: add the label for any needs-human: yes marker line. */
-static void label(struct engine *e, size_t step, int64_t pr)
+static void label(struct engine *e, size_t step, int64_t pr,
+                  struct engine_result *res)
 {
 	struct apply_label_input in;
 	enum apply_label act;
@@ -63,16 +75,16 @@ static void label(struct engine *e, size_t step, int64_t pr)
 	in.policy = e->policy;
 	error = e->gh->ops->pull(e->gh, pr, PART_LABELS, &g);
 	if (error == AA_ENOTFOUND) {
-		not_found(e, &e->report->steps[step], pr);
+		not_found(e, &e->report->steps[step], pr, res);
 		return;
 	}
 	if (error == AA_OK && (g.ok & PART_LABELS))
 		in.pull = &g.pull;
 	else
 		report_note(e->report, NOTE_WARNING,
-			    "PR #%lld: the labels could not be read (%s); "
-			    "adding %s anyway", (long long)pr, flow_error(e),
-			    e->policy->label);
+		            "PR #%lld: the labels could not be read (%s); "
+		            "adding %s anyway",
+		            (long long)pr, engine_error(e), e->policy->label);
 	act = apply_label_decide(&in);
 	if (act == LABEL_READ_EXISTS) {
 		/* N5: the repository lookup is part of the labels read; if
@@ -86,30 +98,35 @@ static void label(struct engine *e, size_t step, int64_t pr)
 	gh_pull_release(&g);
 	if (act == LABEL_PRESENT)
 		return;
-	if (act == LABEL_CREATE_ADD && flow_create_label(e, step, pr) < 0)
+	if (act == LABEL_CREATE_ADD &&
+	    (error = engine_create_label(e, step, pr)) < 0) {
+		write_failed(res, error);
 		return;
-	flow_add_label(e, step, pr);
+	}
+	if ((error = engine_add_label(e, step, pr)) < 0)
+		write_failed(res, error);
 }
 
 /* A read the check step needs failed: nothing written, exit 3. `why` is
  * the failure's message, NULL when it is the port's last one. */
 static void unread(struct engine *e, struct report_step *s, const char *what,
-		   const char *why)
+                   const char *why, struct engine_result *res)
 {
 	step_reason(s, "the %s could not be read", what);
 	report_note(e->report, NOTE_ERROR,
-		    "PR #%lld: the %s could not be read (%s); the verdict was "
-		    "not judged", (long long)s->pr, what,
-		    why ? why : flow_error(e));
-	step_finish(e->report, s, OUT_ERROR, EXIT_API);
+	            "PR #%lld: the %s could not be read (%s); the verdict was "
+	            "not judged",
+	            (long long)s->pr, what, why ? why : engine_error(e));
+	engine_result_merge(res, OUT_ERROR, EXIT_API);
 }
 
 /* §3.3: judge the check block; write the clean status (once). `read`,
  * when not NULL, is the PR as the comment's own read found it (apply
  * --comment reads both at once): no second read of the PR. */
 static void check(struct engine *e, size_t step, int64_t pr,
-		  const struct snap_comment *comment,
-		  const struct marker_result *m, const struct gh_pull *read)
+                  const struct snap_comment *comment,
+                  const struct marker_result *m, const struct gh_pull *read,
+                  struct engine_result *res)
 {
 	struct apply_check_input in;
 	struct apply_check c;
@@ -133,7 +150,7 @@ static void check(struct engine *e, size_t step, int64_t pr,
 		case CHECK_READ_PULL:
 			if (read && !(read->ok & PART_PULL)) {
 				unread(e, &e->report->steps[step],
-				       "pull request", read->error);
+				       "pull request", read->error, res);
 				goto out;
 			}
 			if (read) {
@@ -144,12 +161,12 @@ static void check(struct engine *e, size_t step, int64_t pr,
 			error = e->gh->ops->pull(e->gh, pr,
 						 PART_PULL | PART_THREADS, &g);
 			if (error == AA_ENOTFOUND) {
-				not_found(e, &e->report->steps[step], pr);
+				not_found(e, &e->report->steps[step], pr, res);
 				goto out;
 			}
 			if (error < 0 || !(g.ok & PART_PULL)) {
 				unread(e, &e->report->steps[step],
-				       "pull request", g.error);
+				       "pull request", g.error, res);
 				goto out;
 			}
 			in.pull = &g.pull;
@@ -160,7 +177,7 @@ static void check(struct engine *e, size_t step, int64_t pr,
 						       m->check.head,
 						       &in_pull) < 0) {
 				unread(e, &e->report->steps[step], "commits",
-				       NULL);
+				       NULL, res);
 				goto out;
 			}
 			in.head_in_pull = in_pull ? TRI_YES : TRI_NO;
@@ -171,7 +188,7 @@ static void check(struct engine *e, size_t step, int64_t pr,
 							 STATUS_NEED_ROUND,
 						 &st) < 0) {
 				unread(e, &e->report->steps[step], "statuses",
-				       NULL);
+				       NULL, res);
 				goto out;
 			}
 			in.statuses = &st;
@@ -181,7 +198,7 @@ static void check(struct engine *e, size_t step, int64_t pr,
 						 STATUS_NEED_HISTORY,
 						 &history) < 0) {
 				unread(e, &e->report->steps[step], "statuses",
-				       NULL);
+				       NULL, res);
 				goto out;
 			}
 			in.history = &history;
@@ -197,18 +214,20 @@ static void check(struct engine *e, size_t step, int64_t pr,
 	record_say(e, &e->report->steps[step], c.say, c.nsay);
 	switch (c.next) {
 	case CHECK_REFUSED:
-		step_finish(e->report, &e->report->steps[step], OUT_REFUSED,
-			    c.quiet ? EXIT_OK : EXIT_REFUSED);
+		engine_result_merge(res, OUT_REFUSED,
+		                    c.quiet ? EXIT_OK : EXIT_REFUSED);
 		break;
 	case CHECK_UNREAD:
 		/* What the decision found unread came with the pull. */
 		unread(e, &e->report->steps[step], c.unread,
-		       read ? read->error : g.error);
+		       read ? read->error : g.error, res);
 		break;
 	case CHECK_WRITE:
 		e->report->steps[step].clean = c.clean;
-		flow_set_status(e, step, pr, m->check.head, c.state,
-				c.description.ptr, comment->html_url);
+		error = engine_set_status(e, step, pr, m->check.head, c.state,
+		                          c.description.ptr, comment->html_url);
+		if (error < 0)
+			write_failed(res, error);
 		break;
 	case CHECK_UNCHANGED:
 		e->report->steps[step].clean = c.clean;
@@ -224,18 +243,19 @@ out:
 }
 
 /* §3: apply comment `c`; `read` as for check(). */
-static void apply(struct engine *e, int64_t pr, const struct snap_comment *c,
-		  bool reread, const struct gh_pull *read)
+static struct engine_result apply(struct engine *e, int64_t pr,
+                                  const struct snap_comment *c, bool reread,
+                                  const struct gh_pull *read)
 {
 	struct apply_input in = {e->policy, pr, c, reread};
+	struct engine_result res = {OUT_SKIPPED, EXIT_OK};
 	struct apply_decision d;
 	struct report_step *s;
 	size_t step;
 
 	if (e->stop)
-		return;
-	s = report_add_step(e->report, STEP_APPLY, pr);
-	step = e->report->nsteps - 1;
+		return res;
+	s = engine_add_step(e, STEP_APPLY, pr, &step);
 	s->comment = c->id;
 	apply_classify(&d, &in);
 	s->needs_human = d.needs_human;
@@ -243,37 +263,41 @@ static void apply(struct engine *e, int64_t pr, const struct snap_comment *c,
 	record_say(e, s, d.say, d.nsay);
 	switch (d.outcome) {
 	case APPLY_SKIPPED:
-		step_finish(e->report, s, OUT_SKIPPED, EXIT_OK);
 		break;
 	case APPLY_REFUSED:
-		step_finish(e->report, s, OUT_REFUSED, EXIT_REFUSED);
+		res.outcome = OUT_REFUSED;
+		res.exit = EXIT_REFUSED;
 		break;
 	case APPLY_APPLIED:
-		step_finish(e->report, s, OUT_APPLIED, EXIT_OK);
+		/* Applied, unless its label or check step says worse. */
+		res.outcome = OUT_APPLIED;
 		if (d.label)
-			label(e, step, pr);
+			label(e, step, pr, &res);
 		if (d.check && !e->stop)
-			check(e, step, pr, c, &d.marker, read);
+			check(e, step, pr, c, &d.marker, read, &res);
 		break;
 	}
 	apply_decision_release(&d);
+	engine_finish(e, step, res);
+	return res;
 }
 
-void engine_apply(struct engine *e, int64_t pr, const struct snap_comment *c,
-		  bool reread)
+struct engine_result engine_apply(struct engine *e, int64_t pr,
+                                  const struct snap_comment *c, bool reread)
 {
-	apply(e, pr, c, reread, NULL);
+	return apply(e, pr, c, reread, NULL);
 }
 
-void engine_apply_id(struct engine *e, int64_t pr, int64_t id)
+struct engine_result engine_apply_id(struct engine *e, int64_t pr, int64_t id)
 {
+	struct engine_result res = {OUT_SKIPPED, EXIT_OK};
 	struct report_step *s;
 	struct gh_pull g;
-	size_t i;
+	size_t i, step;
 	int error;
 
 	if (e->stop)
-		return;
+		return res;
 	/* The comment, and the PR and threads its check block is judged
 	 * against: one read (one GraphQL query live). */
 	error = e->gh->ops->pull(e->gh, pr,
@@ -281,26 +305,29 @@ void engine_apply_id(struct engine *e, int64_t pr, int64_t id)
 	if (error == AA_OK && (g.ok & PART_COMMENTS)) {
 		for (i = 0; i < g.pull.ncomments; i++)
 			if (g.pull.comments[i].id == id) {
-				apply(e, pr, &g.pull.comments[i], true, &g);
+				res =
+				    apply(e, pr, &g.pull.comments[i], true, &g);
 				gh_pull_release(&g);
-				return;
+				return res;
 			}
 	}
-	s = report_add_step(e->report, STEP_APPLY, pr);
+	s = engine_add_step(e, STEP_APPLY, pr, &step);
 	s->comment = id;
 	if (error == AA_ENOTFOUND) {
-		not_found(e, s, pr);
+		res = engine_missing(e, s, "PR #%lld not found", (long long)pr);
 	} else if (error < 0 || !(g.ok & PART_COMMENTS)) {
 		step_reason(s, "the comments could not be read");
 		report_note(e->report, NOTE_ERROR,
-			    "PR #%lld: the comments could not be read: %s",
-			    (long long)pr, flow_error(e));
-		step_finish(e->report, s, OUT_ERROR, EXIT_API);
+		            "PR #%lld: the comments could not be read: %s",
+		            (long long)pr, engine_error(e));
+		res.outcome = OUT_ERROR;
+		res.exit = EXIT_API;
 	} else {
-		step_reason(s, "comment %lld is not a comment of PR #%lld",
-			    (long long)id, (long long)pr);
-		s->missing = true;
-		step_finish(e->report, s, OUT_SKIPPED, EXIT_OK);
+		res = engine_missing(
+		    e, s, "comment %lld is not a comment of PR #%lld",
+		    (long long)id, (long long)pr);
 	}
+	engine_finish(e, step, res);
 	gh_pull_release(&g);
+	return res;
 }

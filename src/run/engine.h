@@ -1,13 +1,14 @@
 /*
  * engine.h - the steps of a run (BEHAVIOR §3, §5–§7, §10) over the GitHub
- * port: apply a verdict, gate a PR (with the approve/dismiss protocol),
- * sweep every open PR, and dispatch a webhook event to them.
+ * port: apply a verdict, gate a PR (with the approval protocol), sweep
+ * every open PR, and dispatch a webhook event to them.
  *
  * One file per flow (apply.c, gate.c, sweep.c, event.c; writes.c holds
- * every write): each reads what a decision of core/ (apply.h, gate.h,
- * select.h) asks for, decides with it, writes, and records the outcome in
- * the report, exit code included. Nothing here prints, exits, or touches
- * anything but the port.
+ * the gate's and apply's writes; engine.c the engine's lifetime): each
+ * reads what a decision of core/ (apply.h, gate.h, approval.h, select.h,
+ * unchanged.h) asks for, decides with it, writes, records the outcome in
+ * the report once, exit code included, and returns it. Nothing here
+ * prints, exits, or touches anything but the port.
  */
 #ifndef AA_ENGINE_H
 #define AA_ENGINE_H
@@ -23,10 +24,6 @@
 
 enum identity_state { ID_UNCHECKED, ID_TRUSTED, ID_FAILED };
 
-/* A sweep stops (and reports the PRs it did not reach) rather than spend
- * the last of GitHub's rate limits, which other workflows share. */
-#define ENGINE_RESERVE_GRAPHQL 100
-#define ENGINE_RESERVE_REST 100
 /* PRs a sweep reads ahead at once (memory: one PR's parts each). */
 #define ENGINE_SWEEP_PREFETCH 40
 /*
@@ -65,6 +62,21 @@ struct engine {
 	/* PRs whose escalation label could not be added in this run. */
 	int64_t *label_failed;
 	size_t nlabel_failed, alabel_failed;
+	/* A direct command (gate, apply, publish) names the PR or comment
+	 * it acts on: when that does not exist, its step is an error, exit
+	 * 2, and a log line names the command. NULL (events, sweeps): such
+	 * a step is skipped. */
+	const char *missing_command;
+	/* One run over several repositories (`sweep --repos`): each step
+	 * names its repository. */
+	bool steps_name_repository;
+};
+
+/* What a step came to, as recorded in the report: its outcome and its
+ * exit code (BEHAVIOR §10). Each flow returns the step it finished. */
+struct engine_result {
+	enum step_outcome outcome;
+	int exit;
 };
 
 void engine_init(struct engine *e, struct github *gh, const struct policy *p,
@@ -81,21 +93,23 @@ void engine_identity_set(struct engine *e, const char *login,
 
 /* Act on a webhook event (the `run` and `replay` commands). */
 void engine_run(struct engine *e, const struct event *ev);
-/* Apply a comment (§3). `reread`: it came from the API, so T2 applies. */
-void engine_apply(struct engine *e, int64_t pr, const struct snap_comment *c,
-		  bool reread);
+/* Apply a comment (§3). `reread`: it came from the API, so T2 applies.
+ * The step's outcome is returned (skipped, with no step, after T4
+ * failed). The same for the three below. */
+struct engine_result engine_apply(struct engine *e, int64_t pr,
+                                  const struct snap_comment *c, bool reread);
 /* Re-read comment `id` of PR `pr` and apply it (`apply --comment`). */
-void engine_apply_id(struct engine *e, int64_t pr, int64_t id);
+struct engine_result engine_apply_id(struct engine *e, int64_t pr, int64_t id);
 /* Decide and act on PR `pr` (§5, §6). */
-void engine_gate(struct engine *e, int64_t pr);
+struct engine_result engine_gate(struct engine *e, int64_t pr);
 /* Gate every open PR that is in the review flow (§7). */
 void engine_sweep(struct engine *e);
 
 /* Is a workflow_dispatch `pr` input a plain PR number (N16)? */
 bool engine_dispatch_pr(const char *input, int64_t *pr);
 
-/* The body of the approving review and the dismissal message. */
-extern const char engine_approve_body[];
+/* The approval's body (§6.1 step 3) and the dismissal messages (§6.2). */
+extern const char engine_approval_body[];
 extern const char engine_dismiss_message[];
 extern const char engine_dismiss_changed_message[];
 extern const char engine_dismiss_duplicate_message[];

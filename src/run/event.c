@@ -1,33 +1,13 @@
 /*
  * event.c - a run from its webhook event (BEHAVIOR §5.1): which flow runs
- * on which PR; and the engine's lifetime.
+ * on which PR.
  */
-#include "run/flow.h"
+#include "run/engine_int.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/stamp.h"
-
-void engine_init(struct engine *e, struct github *gh, const struct policy *p,
-		 const char *repository, struct report *r)
-{
-	memset(e, 0, sizeof(*e));
-	e->gh = gh;
-	e->policy = p;
-	e->repository = repository;
-	e->report = r;
-}
-
-void engine_release(struct engine *e)
-{
-	free(e->label_failed);
-	e->label_failed = NULL;
-	free(e->identity_login);
-	e->identity_login = NULL;
-	e->identity = ID_UNCHECKED;
-	e->nlabel_failed = e->alabel_failed = 0;
-}
 
 bool engine_dispatch_pr(const char *input, int64_t *pr)
 {
@@ -83,7 +63,8 @@ static void run_status(struct engine *e, const struct event *ev)
 	}
 	if (e->gh->ops->open_pulls(e->gh, LISTING_PLAIN, &list, &n) < 0) {
 		report_note(e->report, NOTE_ERROR,
-			    "cannot list the open pull requests: %s", flow_error(e));
+		            "cannot list the open pull requests: %s",
+		            engine_error(e));
 		report_merge_exit(e->report, EXIT_API);
 		gh_briefs_free(list, n);
 		return;

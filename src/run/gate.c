@@ -1,21 +1,22 @@
 /*
  * gate.c - the gate flow (BEHAVIOR §5, §6): read the PR, decide with
- * core/gate.h, then approve (re-check, approve, re-check again) or
- * withhold and dismiss; record the outcome in the report.
+ * core/gate.h, then follow the approval protocol of core/approval.h
+ * (re-check, approve, re-check again) or withhold and dismiss; record the
+ * outcome in the report once, and return it.
  */
-#include "run/flow.h"
+#include "run/engine_int.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/approval.h"
 #include "core/gate.h"
-#include "core/verdict.h"
 
-const char engine_approve_body[] =
-	"agentic-apply: no blocking AI review findings remain on this head, "
-	"every review thread has a reply, and no needs-human label is set. "
-	"This approval covers the automated review only; a human review is "
-	"still expected.";
+const char engine_approval_body[] =
+    "agentic-apply: no blocking AI review findings remain on this head, "
+    "every review thread has a reply, and no needs-human label is set. "
+    "This approval covers the automated review only; a human review is "
+    "still expected.";
 const char engine_dismiss_message[] =
 	"agentic-apply: this PR is no longer clean, has unanswered review "
 	"threads, or needs a human.";
@@ -38,6 +39,7 @@ struct evaluation {
 	struct buf skip_why;
 	struct gate_decision d;
 	char *read_error;         /* the first failed read's message */
+	struct approval_eval a;   /* what the approval protocol asks of it */
 };
 
 /* Keep the message of this evaluation's first failed read. */
@@ -47,8 +49,8 @@ static void keep_error(struct evaluation *ev, const char *message)
 		ev->read_error = xstrdup(message);
 }
 
-static void evaluate(struct engine *e, int64_t pr, unsigned fresh,
-		     struct evaluation *ev)
+static void evaluate_reads(struct engine *e, int64_t pr, unsigned fresh,
+                           struct evaluation *ev)
 {
 	struct gate_input in;
 
@@ -60,7 +62,7 @@ static void evaluate(struct engine *e, int64_t pr, unsigned fresh,
 	if (ev->status == AA_ENOTFOUND)
 		return;
 	if (ev->status != AA_OK)
-		keep_error(ev, flow_error(e));
+		keep_error(ev, engine_error(e));
 	else if (ev->g.error)
 		keep_error(ev, ev->g.error);
 	if (ev->status == AA_OK && (ev->g.ok & PART_PULL)) {
@@ -75,7 +77,7 @@ static void evaluate(struct engine *e, int64_t pr, unsigned fresh,
 						 STATUS_NEED_CLEAN | STATUS_NEED_SKIP,
 						 &ev->st) == AA_OK;
 		if (!ev->st_ok)
-			keep_error(ev, flow_error(e));
+			keep_error(ev, engine_error(e));
 	} else {
 		ev->g.failed |= PART_PULL;
 	}
@@ -86,8 +88,24 @@ static void evaluate(struct engine *e, int64_t pr, unsigned fresh,
 	in.ok = ev->g.ok;
 	in.failed = ev->g.failed;
 	in.statuses = ev->st_ok ? &ev->st : NULL;
-	in.label_write_failed = flow_label_failed(e, pr);
+	in.label_write_failed = engine_label_failed(e, pr);
 	gate_decide(&ev->d, &in, e->policy);
+}
+
+/* Read the gate's inputs (`fresh`: PART_FRESH before a write), decide,
+ * and say what the approval protocol needs of it. */
+static void evaluate(struct engine *e, int64_t pr, unsigned fresh,
+                     struct evaluation *ev)
+{
+	evaluate_reads(e, pr, fresh, ev);
+	ev->a.read = ev->status == AA_OK;
+	ev->a.skip = ev->skip;
+	ev->a.ungated = ev->ungated;
+	ev->a.outcome = ev->skip || ev->ungated ? GATE_SKIPPED : ev->d.outcome;
+	ev->a.head = ev->g.pull.head_sha;
+	ev->a.reviews_read = (ev->g.ok & PART_REVIEWS) != 0;
+	ev->a.reviews = ev->g.pull.reviews;
+	ev->a.nreviews = ev->g.pull.nreviews;
 }
 
 static void evaluation_release(struct evaluation *ev)
@@ -130,102 +148,58 @@ static void record_decision(struct report_step *s, const struct evaluation *ev)
 	s->check_url = xstrdup_or_null(ev->d.check_url);
 }
 
-static bool has_approval_for(const struct engine *e, const struct snap_pull *p,
-			     const char *head)
+/* The report's outcome for one of gate.h. */
+static struct engine_result result_of(struct approval_end end)
 {
-	size_t i;
+	static const enum step_outcome out[] = {
+	    [GATE_APPROVE] = OUT_APPROVE,
+	    [GATE_WITHHOLD] = OUT_WITHHOLD,
+	    [GATE_SKIPPED] = OUT_SKIPPED,
+	    [GATE_ERROR] = OUT_ERROR,
+	};
+	struct engine_result r = {out[end.outcome], end.exit};
 
-	for (i = 0; i < p->nreviews; i++)
-		if (verdict_trusted_approval(&p->reviews[i], e->policy) &&
-		    strcmp(p->reviews[i].commit_id, head) == 0)
-			return true;
-	return false;
+	return r;
 }
 
-/* Withhold (or fail) and run the dismissal backstop on `reviews_from`. */
-static void withhold(struct engine *e, size_t step, int64_t pr,
-		     const struct evaluation *reviews_from, bool read_failed,
-		     const char *message)
+/* Withhold (or fail) and run the dismissal backstop (§6.2) on the
+ * approvals among the reviews of `reviews_from`. */
+static struct engine_result withhold(struct engine *e, size_t step, int64_t pr,
+                                     const struct evaluation *reviews_from,
+                                     bool read_failed, const char *message)
 {
 	int error = AA_OK;
 
-	if (reviews_from && (reviews_from->g.ok & PART_REVIEWS))
-		error = flow_dismiss_all(e, step, pr, reviews_from->g.pull.reviews,
-				    reviews_from->g.pull.nreviews, message);
+	if (reviews_from->a.reviews_read)
+		error = engine_dismiss_approvals(
+		    e, step, pr, reviews_from->a.reviews,
+		    reviews_from->a.nreviews, message);
 	else if (read_failed)
 		report_note(e->report, NOTE_WARNING,
 			    "PR #%lld: the reviews could not be read; no "
 			    "approval could be dismissed", (long long)pr);
-	if (error == AA_EUSAGE || e->stop)
-		return; /* identity failure already finished the step */
-	if (read_failed || error < 0)
-		step_finish(e->report, &e->report->steps[step], OUT_ERROR,
-			    EXIT_API);
-	else
-		step_finish(e->report, &e->report->steps[step], OUT_WITHHOLD,
-			    EXIT_OK);
-}
-
-/* Did the re-check come out the same: same head, still approvable? */
-static bool recheck_holds(const struct evaluation *first,
-			  const struct evaluation *again)
-{
-	return again->status == AA_OK && !again->skip && !again->ungated &&
-	       again->d.outcome == GATE_APPROVE &&
-	       strcmp(again->g.pull.head_sha, first->g.pull.head_sha) == 0;
+	return result_of(approval_withheld(GATE_WITHHOLD, read_failed, error));
 }
 
 /* Record a failed re-check and withhold on its fresh reads. */
-static void recheck_failed(struct engine *e, size_t step, int64_t pr,
-			   const struct evaluation *first,
-			   const struct evaluation *again, const char *message)
+static struct engine_result
+recheck_failed(struct engine *e, size_t step, int64_t pr,
+               const struct evaluation *first, const struct evaluation *again,
+               enum approval_recheck rc, const char *message)
 {
 	struct report_step *s = &e->report->steps[step];
-	/* A PR that vanishes between two reads of one run is a failed read,
-	 * not "no such PR". */
-	bool read_failed = again->status != AA_OK ||
-			   again->d.outcome == GATE_ERROR;
+	const struct evaluation *from =
+	    approval_reviews_from(&first->a, &again->a) == &again->a ? again
+	                                                             : first;
 
-	if (again->status == AA_OK && !again->skip && !again->ungated)
+	if (again->a.read && !again->skip && !again->ungated)
 		record_decision(s, again);
 	step_reason(s, "the inputs changed between the decision and the "
 		       "approval");
 	report_note(e->report, NOTE_WARNING,
 		    "PR #%lld: inputs changed while approving; not approved",
 		    (long long)pr);
-	withhold(e, step, pr, (again->g.ok & PART_REVIEWS) ? again : first,
-		 read_failed, message);
-}
-
-/* Is the review just posted (`mine`) in the trusted APPROVED list? */
-static bool listed(const struct engine *e, const struct evaluation *ev,
-		   int64_t mine)
-{
-	size_t i;
-
-	for (i = 0; (ev->g.ok & PART_REVIEWS) && i < ev->g.pull.nreviews; i++)
-		if (ev->g.pull.reviews[i].id == mine &&
-		    verdict_trusted_approval(&ev->g.pull.reviews[i], e->policy))
-			return true;
-	return false;
-}
-
-/* The oldest trusted approval of `head` other than `mine`, or 0. */
-static int64_t older_approval(const struct engine *e,
-			      const struct evaluation *ev, const char *head,
-			      int64_t mine)
-{
-	int64_t oldest = 0;
-	size_t i;
-
-	for (i = 0; (ev->g.ok & PART_REVIEWS) && i < ev->g.pull.nreviews; i++) {
-		const struct snap_review *r = &ev->g.pull.reviews[i];
-
-		if (r->id != mine && r->id < mine && verdict_trusted_approval(r, e->policy) &&
-		    strcmp(r->commit_id, head) == 0 && (!oldest || r->id < oldest))
-			oldest = r->id;
-	}
-	return oldest;
+	return withhold(e, step, pr, from, rc == APPROVAL_UNREADABLE, message);
 }
 
 /* Dismiss our own approval `id`, known by the id the POST returned. */
@@ -239,83 +213,74 @@ static int dismiss_own(struct engine *e, size_t step, int64_t pr, int64_t id,
 	r.id = id;
 	r.author = e->policy->trusted_login;
 	r.state = state;
-	return flow_dismiss_all(e, step, pr, &r, 1, message);
-}
-
-/* Dismiss the approval just posted (§6.1 step 4), even when the fresh
- * review list could not be read or does not show it yet. */
-static void dismiss_mine(struct engine *e, size_t step, int64_t pr,
-			 const struct evaluation *after, int64_t mine,
-			 const char *message)
-{
-	if (!mine || listed(e, after, mine))
-		return; /* withhold() dismissed it with the others */
-	if (dismiss_own(e, step, pr, mine, message) < 0 && !e->stop)
-		step_finish(e->report, &e->report->steps[step], OUT_ERROR,
-			    EXIT_API);
+	return engine_dismiss_approvals(e, step, pr, &r, 1, message);
 }
 
 /* §6.1: re-check, approve, re-check again. */
-static void approve(struct engine *e, size_t step, int64_t pr,
-		    const struct evaluation *first)
+static struct engine_result approve(struct engine *e, size_t step, int64_t pr,
+                                    const struct evaluation *first)
 {
+	static const struct engine_result approved = {OUT_APPROVE, EXIT_OK};
+	struct engine_result res = approved;
 	struct evaluation again, after;
-	const char *head = first->g.pull.head_sha;
-	bool existing = has_approval_for(e, &first->g.pull, head);
-	int64_t review_id = 0, older;
+	const char *head = first->a.head;
+	bool existing = approval_exists(&first->a, e->policy);
+	enum approval_recheck rc;
+	int64_t approval_id = 0, older;
+	int error;
 
-	if (!existing && flow_identity(e, step) < 0)
-		return;
+	if (!existing && (error = engine_identity_check(e, step)) < 0)
+		return engine_result_error(error);
 	/* Before a write, fresh from GitHub; an existing approval (no write)
 	 * may be re-checked from a read the sweep made after the first. */
 	evaluate(e, pr, existing ? 0 : PART_FRESH, &again);
-	if (!recheck_holds(first, &again)) {
-		recheck_failed(e, step, pr, first, &again,
-			       engine_dismiss_message);
-		evaluation_release(&again);
-		return;
-	}
+	rc = approval_recheck(&first->a, &again.a);
+	if (rc != APPROVAL_HOLDS)
+		res = recheck_failed(e, step, pr, first, &again, rc,
+		                     engine_dismiss_message);
 	evaluation_release(&again);
+	if (rc != APPROVAL_HOLDS)
+		return res;
 	if (existing) {
 		report_note(e->report, NOTE_INFO,
 			    "PR #%lld: already approved at %.7s", (long long)pr,
 			    head);
-		step_finish(e->report, &e->report->steps[step], OUT_APPROVE,
-			    EXIT_OK);
-		return;
+		return approved;
 	}
-	if (flow_approve(e, step, pr, head, &review_id) < 0)
-		return;
+	if ((error = engine_write_approval(e, step, pr, head, &approval_id)) <
+	    0)
+		return engine_result_error(error);
 	evaluate(e, pr, PART_FRESH, &after);
-	if (!recheck_holds(first, &after)) {
-		recheck_failed(e, step, pr, first, &after,
-			       engine_dismiss_changed_message);
-		dismiss_mine(e, step, pr, &after, review_id,
-			     engine_dismiss_changed_message);
-		evaluation_release(&after);
-		return;
+	rc = approval_recheck(&first->a, &after.a);
+	if (rc != APPROVAL_HOLDS) {
+		res = recheck_failed(e, step, pr, first, &after, rc,
+		                     engine_dismiss_changed_message);
+		/* The approval just posted, even when the fresh review list
+		 * could not be read or does not show it yet (§6.1 step 4). */
+		if (approval_unlisted(&after.a, approval_id, e->policy) &&
+		    dismiss_own(e, step, pr, approval_id,
+		                engine_dismiss_changed_message) < 0 &&
+		    !e->stop)
+			engine_result_merge(&res, OUT_ERROR, EXIT_API);
+		goto out;
 	}
 	/* Another run approved this head too, at the same time: the oldest
 	 * approval stays, so exactly one survives (no stacked approvals). */
-	older = older_approval(e, &after, head, review_id);
+	older = approval_older(&after.a, approval_id, e->policy);
 	if (older) {
 		report_note(e->report, NOTE_NOTICE,
 			    "PR #%lld: review %lld approved this head first; "
 			    "dismissing the duplicate", (long long)pr,
 			    (long long)older);
-		if (dismiss_own(e, step, pr, review_id,
-				engine_dismiss_duplicate_message) < 0 &&
-		    !e->stop) {
-			step_finish(e->report, &e->report->steps[step], OUT_ERROR,
-				    EXIT_API);
-			evaluation_release(&after);
-			return;
-		}
+		if (dismiss_own(e, step, pr, approval_id,
+		                engine_dismiss_duplicate_message) < 0 &&
+		    !e->stop)
+			engine_result_merge(&res, OUT_ERROR, EXIT_API);
 	}
+out:
 	evaluation_release(&after);
-	step_finish(e->report, &e->report->steps[step], OUT_APPROVE, EXIT_OK);
+	return res;
 }
-
 
 /*
  * A13: a PR into a base that is not gated is never approved: the step is
@@ -323,8 +288,8 @@ static void approve(struct engine *e, size_t step, int64_t pr,
  * (branch protection that dismisses stale approvals is set up per branch,
  * so an approval there could survive a push).
  */
-static void ungated(struct engine *e, size_t step, int64_t pr,
-		    const struct evaluation *ev)
+static struct engine_result ungated(struct engine *e, size_t step, int64_t pr,
+                                    const struct evaluation *ev)
 {
 	struct report_step *s = &e->report->steps[step];
 	struct buf setting = BUF_INIT(BUF_MAX_SMALL);
@@ -337,66 +302,64 @@ static void ungated(struct engine *e, size_t step, int64_t pr,
 		       "base (%s): it is never approved (A13)",
 		    (long long)pr, ev->g.pull.base_ref, setting.ptr);
 	buf_release(&setting);
-	if (ev->g.ok & PART_REVIEWS)
-		error = flow_dismiss_all(e, step, pr, ev->g.pull.reviews,
-					 ev->g.pull.nreviews,
-					 engine_dismiss_ungated_message);
+	if (ev->a.reviews_read)
+		error = engine_dismiss_approvals(
+		    e, step, pr, ev->a.reviews, ev->a.nreviews,
+		    engine_dismiss_ungated_message);
 	else
 		report_note(e->report, NOTE_WARNING,
 			    "PR #%lld: the reviews could not be read; no "
 			    "approval could be dismissed", (long long)pr);
-	if (error == AA_EUSAGE || e->stop)
-		return;
-	if (!(ev->g.ok & PART_REVIEWS) || error < 0)
-		step_finish(e->report, s, OUT_ERROR, EXIT_API);
-	else
-		step_finish(e->report, s, OUT_SKIPPED, EXIT_OK);
+	return result_of(
+	    approval_withheld(GATE_SKIPPED, !ev->a.reviews_read, error));
 }
 
-void engine_gate(struct engine *e, int64_t pr)
+/* Decide and act on PR `pr` once its step exists. */
+static struct engine_result gate(struct engine *e, size_t step, int64_t pr,
+                                 struct evaluation *ev)
 {
-	struct report_step *s;
+	static const struct engine_result skipped = {OUT_SKIPPED, EXIT_OK};
+	struct report_step *s = &e->report->steps[step];
+
+	evaluate(e, pr, 0, ev);
+	if (ev->status == AA_ENOTFOUND)
+		return engine_missing(e, s, "PR #%lld not found",
+		                      (long long)pr);
+	if (ev->skip) {
+		memcpy(s->head, ev->g.pull.head_sha, SHA_BUF);
+		s->draft = ev->g.pull.draft;
+		step_reason(s, "%s", ev->skip_why.ptr);
+		return skipped;
+	}
+	if (ev->ungated)
+		return ungated(e, step, pr, ev);
+	record_decision(s, ev);
+	switch (ev->d.outcome) {
+	case GATE_APPROVE:
+		return approve(e, step, pr, ev);
+	case GATE_ERROR:
+		report_note(e->report, NOTE_ERROR,
+		            "PR #%lld: a read failed (%s); not approved",
+		            (long long)pr,
+		            ev->read_error ? ev->read_error : engine_error(e));
+		return withhold(e, step, pr, ev, true, engine_dismiss_message);
+	default:
+		return withhold(e, step, pr, ev, false, engine_dismiss_message);
+	}
+}
+
+struct engine_result engine_gate(struct engine *e, int64_t pr)
+{
+	static const struct engine_result none = {OUT_SKIPPED, EXIT_OK};
+	struct engine_result res;
 	struct evaluation ev;
 	size_t step;
 
 	if (e->stop)
-		return;
-	s = report_add_step(e->report, STEP_GATE, pr);
-	step = e->report->nsteps - 1;
-	evaluate(e, pr, 0, &ev);
-	if (ev.status == AA_ENOTFOUND) {
-		step_reason(s, "PR #%lld not found", (long long)pr);
-		s->missing = true;
-		step_finish(e->report, s, OUT_SKIPPED, EXIT_OK);
-		goto out;
-	}
-	if (ev.skip) {
-		memcpy(s->head, ev.g.pull.head_sha, SHA_BUF);
-		s->draft = ev.g.pull.draft;
-		step_reason(s, "%s", ev.skip_why.ptr);
-		step_finish(e->report, s, OUT_SKIPPED, EXIT_OK);
-		goto out;
-	}
-	if (ev.ungated) {
-		ungated(e, step, pr, &ev);
-		goto out;
-	}
-	record_decision(s, &ev);
-	switch (ev.d.outcome) {
-	case GATE_APPROVE:
-		approve(e, step, pr, &ev);
-		break;
-	case GATE_ERROR:
-		report_note(e->report, NOTE_ERROR,
-			    "PR #%lld: a read failed (%s); not approved",
-			    (long long)pr,
-			    ev.read_error ? ev.read_error : flow_error(e));
-		withhold(e, step, pr, &ev, true, engine_dismiss_message);
-		break;
-	default:
-		withhold(e, step, pr, &ev, false, engine_dismiss_message);
-		break;
-	}
-out:
+		return none;
+	engine_add_step(e, STEP_GATE, pr, &step);
+	res = gate(e, step, pr, &ev);
+	engine_finish(e, step, res);
 	evaluation_release(&ev);
+	return res;
 }

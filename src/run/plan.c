@@ -13,7 +13,8 @@
 
 #include "base/json.h"
 #include "core/merge.h"
-#include "run/review.h"
+#include "run/pr_review.h"
+#include "run/engine_int.h"
 #include "run/review_int.h"
 
 /* Known findings: the trusted state's rows and the roots (H4). */
@@ -37,6 +38,9 @@ struct plan {
 	uint32_t next_id;
 	struct known *known;
 	size_t nknown, aknown;
+	/* H3 found nothing new since the last reviewed head (L259). */
+	bool nothing_new;
+	struct engine_result res; /* what the step came to (finish) */
 };
 
 static struct report_step *STEP(struct plan *pl)
@@ -370,6 +374,7 @@ static bool decide_before_compare(struct plan *pl, const char *want)
 			return true;
 		}
 		set_mode(pl, "noop", "nothing new since %s", last);
+		pl->nothing_new = true;
 		return true;
 	}
 	return false;
@@ -526,9 +531,11 @@ static void write_plan(struct plan *pl, struct buf *out, bool pretty)
 	jw_obj_end(&w);
 }
 
+/* Say what the step came to; engine_review_plan records it once. */
 static void finish(struct plan *pl, enum step_outcome out, int code)
 {
-	step_finish(pl->e->report, STEP(pl), out, code);
+	pl->res.outcome = out;
+	pl->res.exit = code;
 }
 
 /* Read what H1 names; AA_OK, or the step is finished. */
@@ -538,6 +545,7 @@ static int plan_reads(struct plan *pl)
 			       &pl->p);
 
 	if (error == AA_ENOTFOUND) {
+		/* review-plan names its PR: exit 2 in replay too. */
 		step_reason(STEP(pl), "PR #%lld does not exist",
 			    (long long)pl->pr);
 		STEP(pl)->missing = true;
@@ -557,20 +565,22 @@ static int plan_reads(struct plan *pl)
 	return AA_OK;
 }
 
-void engine_review_plan(struct engine *e, int64_t pr, const char *mode,
-			struct buf *plan_out)
+struct engine_plan engine_review_plan(struct engine *e, int64_t pr,
+                                      const char *mode, struct buf *plan_out)
 {
+	struct engine_plan res;
 	struct plan pl = {0};
 	struct buf doc = BUF_INIT(BUF_MAX_DOC);
 	const struct snap_pull *pull;
 	bool decided, merge_base_failed = false;
 	int code = EXIT_OK;
 
+	memset(&res, 0, sizeof(res));
 	pl.e = e;
 	pl.pr = pr;
+	pl.res.outcome = OUT_SKIPPED;
 	buf_init(&pl.reason, BUF_MAX_SMALL);
-	report_add_step(e->report, STEP_PLAN, pr);
-	pl.step = e->report->nsteps - 1;
+	engine_add_step(e, STEP_PLAN, pr, &pl.step);
 	if (!e->gh->ops->review) {
 		step_reason(STEP(&pl), "this GitHub port cannot read reviews");
 		finish(&pl, OUT_ERROR, EXIT_API);
@@ -639,9 +649,14 @@ void engine_review_plan(struct engine *e, int64_t pr, const char *mode,
 	}
 	finish(&pl, strcmp(pl.mode, "noop") == 0 ? OUT_NOOP : OUT_PLANNED,
 	       code);
+	if (pl.nothing_new)
+		memcpy(res.nothing_new_since, pl.p.info.sha, SHA_BUF);
 out:
+	engine_finish(e, pl.step, pl.res);
+	res.step = pl.res;
 	rv_pr_release(&pl.p);
 	buf_release(&pl.reason);
 	buf_release(&doc);
 	free(pl.known);
+	return res;
 }

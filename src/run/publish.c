@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "base/json.h"
+#include "run/engine_int.h"
 #include "run/publish_int.h"
 
 static void pub_release(struct pub *u)
@@ -36,35 +37,6 @@ static void pub_release(struct pub *u)
 }
 
 /* --- the model --- */
-
-/* Is f a candidate of §4.1 (before its steps)? Decides the files read. */
-static bool candidate(const struct pub *u, const struct rv_finding *f)
-{
-	if ((f->section != RV_SEC_OPEN && f->section != RV_SEC_AWAITING) ||
-	    f->p > RV_P2 || f->carried)
-		return false;
-	if (inline_has_root_at(f, u->p.roots, u->p.nroots, u->in->head))
-		return false;
-	return !inline_root_of(f, u->p.roots, u->p.nroots) || f->reopen_thread;
-}
-
-/*
- * Can an input finding become a candidate of §4.1, whatever the prior
- * state says? One with a file and a line, P0-P2 and not low confidence
- * (M1 demotes those; M2's survivor of a group holds its key and its
- * highest rank). A superset: the model decides.
- */
-static bool may_post(const struct review_input *in)
-{
-	for (size_t i = 0; i < in->nfindings; i++) {
-		const struct rv_finding *f = &in->findings[i];
-
-		if (f->file && f->line_start > 0 && f->p <= RV_P2 &&
-		    f->confidence != RV_LOW)
-			return true;
-	}
-	return false;
-}
 
 /* GET the files; a failure's message is kept for when the files turn
  * out to be needed. */
@@ -152,8 +124,9 @@ static int plan_inline(struct pub *u)
 	bool any = false;
 
 	for (size_t i = 0; i < u->m.n && !any; i++)
-		any = candidate(u, &u->m.f[i]);
-	/* may_post() is a superset of the candidates: a read after the
+		any = inline_candidate(&u->m.f[i], u->p.roots, u->p.nroots,
+		                       u->in->head);
+	/* publish_may_post() is a superset of the candidates: a read after the
 	 * PR's is a fallback (W1 then re-reads the head, G). */
 	if (any && !u->files_read) {
 		u->files_read = read_files(u) == AA_OK ? 1 : -1;
@@ -200,50 +173,56 @@ static int plan_inline(struct pub *u)
 
 /*
  * §7.1 step 3 after I5: B2 (an incremental input needs a trusted past),
- * B3 (a review is bound to its base), then `superseded`. AA_OK, or the
- * step is finished (exit 1, nothing written).
+ * B3 (a review is bound to its base), then `superseded`
+ * (core/publish.h). True when refused: the step has its outcome (exit 1,
+ * nothing written).
  */
-static int refusals(struct pub *u)
+static bool refused(struct pub *u)
 {
 	const struct review_input *in = u->in;
-	const char *pr_base = u->p.pull.pull.base_ref;
-	const char *state_base = u->p.info.state.present
-					 ? u->p.info.state.base
-					 : NULL;
-	bool incremental = in->mode == RV_INCREMENTAL;
+	struct publish_refusal_input r = {
+	    .incremental = in->mode == RV_INCREMENTAL,
+	    .base = in->base,
+	    .last_sha = in->last_sha,
+	    .head = in->head,
+	    .pr_base = u->p.pull.pull.base_ref,
+	    .sticky = u->p.canonical != NULL,
+	    .trusted = u->p.trusted,
+	    .state = u->p.info.state.present,
+	    .state_base = u->p.info.state.present ? u->p.info.state.base : NULL,
+	    .sticky_sha = u->p.info.sha,
+	};
 
-	if (incremental && (!u->p.canonical || !u->p.trusted ||
-			    !u->p.info.state.present)) {
+	switch (publish_refusal(&r)) {
+	case REFUSAL_NONE:
+		return false;
+	case REFUSAL_NO_TRUSTED_STATE:
 		step_reason(STEP(u), "no trusted prior state: run a full "
 				     "review");
-		goto refused;
-	}
-	if (!pr_base || strcmp(in->base, pr_base) != 0) {
-		step_reason(STEP(u), "the findings review the base '%s' but "
-				     "the PR's base is '%s'", in->base,
-			    pr_base ? pr_base : "");
-		goto refused;
-	}
-	if (incremental && (!state_base || strcmp(state_base, pr_base) != 0)) {
-		step_reason(STEP(u), "the prior review was of %s%s%s, not of "
-				     "the PR's base '%s': run a full review",
-			    state_base ? "the base '" : "another base",
-			    state_base ? state_base : "",
-			    state_base ? "'" : "", pr_base);
-		goto refused;
-	}
-	if (incremental && strcmp(u->p.info.sha, in->last_sha) != 0 &&
-	    strcmp(u->p.info.sha, in->head) != 0) {
+		break;
+	case REFUSAL_BASE:
+		step_reason(STEP(u),
+		            "the findings review the base '%s' but "
+		            "the PR's base is '%s'",
+		            in->base, r.pr_base ? r.pr_base : "");
+		break;
+	case REFUSAL_STATE_BASE:
+		step_reason(STEP(u),
+		            "the prior review was of %s%s%s, not of "
+		            "the PR's base '%s': run a full review",
+		            r.state_base ? "the base '" : "another base",
+		            r.state_base ? r.state_base : "",
+		            r.state_base ? "'" : "", r.pr_base);
+		break;
+	case REFUSAL_SUPERSEDED:
 		step_reason(STEP(u), "the summary comment already reviews "
 				     "%.7s, after this input's last %.7s",
 			    u->p.info.sha, in->last_sha);
 		pub_finish(u, OUT_SUPERSEDED, EXIT_REFUSED);
-		return AA_ERR;
+		return true;
 	}
-	return AA_OK;
-refused:
 	pub_finish(u, OUT_REFUSED, EXIT_REFUSED);
-	return AA_ERR;
+	return true;
 }
 
 /* --- the protocol --- */
@@ -286,16 +265,19 @@ static int delete_others(struct pub *u)
 
 static void conclude(struct pub *u, enum rv_tier tier)
 {
-	enum step_outcome out = OUT_PUBLISHED;
-	int code = EXIT_OK;
+	struct publish_tally t = {
+	    .dropped = u->ndropped,
+	    .rejected = u->nrejected,
+	    .failed = u->nfailed,
+	    .status_unwritten = u->status_unwritten,
+	    .incomplete = u->incomplete,
+	};
+	int code;
+	enum publish_outcome out = publish_conclude(&t, &code);
 
-	if (u->ndropped || u->nrejected || u->nfailed || u->status_unwritten ||
-	    u->incomplete)
-		out = OUT_PARTIAL;
-	if (u->ndropped || u->nrejected)
-		code = EXIT_REFUSED; /* content: a rerun does the same */
 	pub_finish_extra(u, tier, NULL);
-	pub_finish(u, out, code);
+	pub_finish(u, out == PUBLISH_PARTIAL ? OUT_PARTIAL : OUT_PUBLISHED,
+	           code);
 }
 
 /* The final status failed (W6, or W3 without attempts): the sticky is
@@ -336,8 +318,15 @@ static void final_status(struct pub *u, bool incomplete)
 	buf_release(&desc);
 }
 
+/* How W5 came out. */
+enum reconciled {
+	RECONCILED,           /* R is written */
+	RECONCILE_SUPERSEDED, /* a newer sticky reviews another head */
+	RECONCILE_FAILED /* a read or R's write failed: W6 writes S's status */
+};
+
 /* W5: the reconciled sticky R over the real outcomes. */
-static int reconcile(struct pub *u)
+static enum reconciled reconcile(struct pub *u)
 {
 	const struct snap_comment *newest;
 	enum rv_tier tier;
@@ -345,7 +334,7 @@ static int reconcile(struct pub *u)
 	/* The roots too: the links of the threads W4 posted. */
 	if (rv_pr_refresh(u->e, &u->p, RV_READ_COMMENTS | RV_READ_ROOTS) < 0) {
 		pub_api_failure(u, "re-reading the comments");
-		return AA_EAPI;
+		return RECONCILE_FAILED;
 	}
 	/* Without the review comments the posted threads keep their
 	 * review's link: R is still written, and the run ends exit 3 (a
@@ -362,7 +351,7 @@ static int reconcile(struct pub *u)
 			    u->p.info.sha);
 		pub_finish_extra(u, RV_PARTIAL, NULL);
 		pub_finish(u, OUT_SUPERSEDED, EXIT_REFUSED);
-		return AA_ERR;
+		return RECONCILE_SUPERSEDED;
 	}
 	/* Same-head runs converge on the newest trusted sticky (§7.3). */
 	if (newest && u->p.trusted && newest->id != u->sticky_id) {
@@ -375,11 +364,11 @@ static int reconcile(struct pub *u)
 	if (pub_render(u, &u->body, u->incomplete, &tier) < 0 ||
 	    pub_sticky_patch(u, u->sticky_id, &u->body) < 0) {
 		pub_api_failure(u, "writing the reconciled summary comment");
-		return AA_EAPI;
+		return RECONCILE_FAILED;
 	}
 	if (delete_others(u) < 0)
 		u->exit = exit_merge(u->exit, EXIT_API);
-	return AA_OK;
+	return RECONCILED;
 }
 
 /* U5 before the first write: on failure the step is finished (exit 2
@@ -427,6 +416,7 @@ static void publish_writes(struct pub *u, struct buf *dry_out)
 			goto out;
 		pub_dry_run(u, &u->body, create, unchanged,
 			attempts ? ftier : tier, dry_out);
+		/* What the run would come to, were every write to land. */
 		pub_finish(u, u->ndropped ? OUT_PARTIAL : OUT_PUBLISHED,
 		       u->ndropped ? EXIT_REFUSED : EXIT_OK);
 		goto out;
@@ -496,12 +486,12 @@ static void publish_writes(struct pub *u, struct buf *dry_out)
 	}
 	/* W5, W6 */
 	switch (reconcile(u)) {
-	case AA_OK:
+	case RECONCILED:
 		final_status(u, u->incomplete);
 		break;
-	case AA_ERR: /* superseded */
+	case RECONCILE_SUPERSEDED:
 		break;
-	default: {
+	case RECONCILE_FAILED: {
 		/* W6 writes S's PARTIAL status. */
 		struct sticky_doc sd;
 		enum rv_tier st;
@@ -523,9 +513,11 @@ out:
 	buf_release(&fdesc);
 }
 
-void engine_publish(struct engine *e, int64_t pr, struct review_input *in,
-		    bool dry, struct buf *dry_out)
+struct engine_result engine_publish(struct engine *e, int64_t pr,
+                                    struct review_input *in, bool dry,
+                                    struct buf *dry_out)
 {
+	struct engine_result res;
 	struct pub u = {0};
 	const struct snap_pull *pull;
 	int error;
@@ -534,10 +526,10 @@ void engine_publish(struct engine *e, int64_t pr, struct review_input *in,
 	u.pr = pr;
 	u.dry = dry;
 	u.in = in;
+	u.outcome = OUT_SKIPPED;
 	buf_init(&u.body, BUF_MAX_DOC);
 	buf_init(&u.files_error, BUF_MAX_SMALL);
-	report_add_step(e->report, STEP_PUBLISH, pr);
-	u.step = e->report->nsteps - 1;
+	engine_add_step(e, STEP_PUBLISH, pr, &u.step);
 	memcpy(STEP(&u)->head, in->head, SHA_BUF);
 
 	/* §7.1 step 1 */
@@ -563,7 +555,7 @@ void engine_publish(struct engine *e, int64_t pr, struct review_input *in,
 	}
 	/* The files first when the input may post inline: the PR read is
 	 * then the last read before W1, and serves as its G (P-note P38). */
-	if (may_post(in))
+	if (publish_may_post(in))
 		u.files_read = read_files(&u) == AA_OK ? 1 : -1;
 	error = rv_pr_read(e, pr,
 			   RV_READ_ROOTS | RV_READ_STATUS | RV_READ_VIEWER,
@@ -571,9 +563,9 @@ void engine_publish(struct engine *e, int64_t pr, struct review_input *in,
 	if (error == AA_OK && !u.p.rc_ok)
 		error = AA_EAPI;
 	if (error == AA_ENOTFOUND) {
-		step_reason(STEP(&u), "PR #%lld does not exist",
-			    (long long)pr);
-		STEP(&u)->missing = true;
+		/* publish is a direct command: exit 2 (§7.1 step 2). */
+		engine_missing(e, STEP(&u), "PR #%lld does not exist",
+			       (long long)pr);
 		pub_finish(&u, OUT_ERROR, EXIT_USAGE);
 		goto out;
 	}
@@ -610,7 +602,7 @@ void engine_publish(struct engine *e, int64_t pr, struct review_input *in,
 		pub_finish(&u, OUT_REFUSED, EXIT_REFUSED);
 		goto out;
 	}
-	if (build_model(&u) < 0 || refusals(&u) < 0 || plan_inline(&u) < 0)
+	if (build_model(&u) < 0 || refused(&u) || plan_inline(&u) < 0)
 		goto out;
 	if (!u.p.trusted && u.p.canonical)
 		step_reason(STEP(&u), "the summary comment %lld is not "
@@ -618,5 +610,9 @@ void engine_publish(struct engine *e, int64_t pr, struct review_input *in,
 			    (long long)u.p.canonical->id);
 	publish_writes(&u, dry_out);
 out:
+	res.outcome = u.outcome;
+	res.exit = u.outcome_exit;
+	engine_finish(e, u.step, res);
 	pub_release(&u);
+	return res;
 }

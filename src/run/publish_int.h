@@ -11,7 +11,8 @@
 #include <stdint.h>
 
 #include "core/merge.h"
-#include "run/review.h"
+#include "core/publish.h"
+#include "run/pr_review.h"
 #include "run/review_int.h"
 
 /* Everything one publish holds (largest members first: no padding). */
@@ -37,7 +38,10 @@ struct pub {
 	struct buf body; /* the last sticky body written */
 	struct buf files_error; /* why the files could not be read */
 	uint32_t next_id;
-	int exit;
+	int exit; /* what the writes so far add up to */
+	/* What the step came to (pub_finish), recorded once at the end. */
+	enum step_outcome outcome;
+	int outcome_exit;
 	int files_read; /* 0 not read, 1 read, -1 failed */
 	bool dry, has_st, has_model, status_unwritten;
 	bool incomplete; /* the last sticky written is PARTIAL */
@@ -56,6 +60,9 @@ void pub_doc_init(struct pub *u, struct sticky_doc *d, bool incomplete);
 void pub_dry_run(struct pub *u, const struct buf *first, bool create,
 		 bool unchanged, enum rv_tier final_tier,
 		 struct buf *dry_out);
+/* Say what the step came to: `out` with exit `code` merged into the
+ * run's so far, as B4 lets it read (core/publish.h). A later call says
+ * it again; engine_publish records the last in the report, once. */
 void pub_finish(struct pub *u, enum step_outcome out, int code);
 void pub_finish_extra(struct pub *u, enum rv_tier tier,
 		      const struct buf *payloads);

@@ -118,18 +118,29 @@ void pub_finish_extra(struct pub *u, enum rv_tier tier,
 	STEP(u)->extra = buf_detach(&b, NULL);
 }
 
-/* B4: the outcome agrees with the exit — `error` for 2 and 3 (also after
- * a run that went on past a failed write), `partial` for a run that
- * completed with exit 1 (a dropped or refused thread). */
+/* The report's outcomes and core/publish.h's, one for one. */
+static const enum step_outcome step_of[] = {
+    [PUBLISH_PUBLISHED] = OUT_PUBLISHED, [PUBLISH_UNCHANGED] = OUT_UNCHANGED,
+    [PUBLISH_NOOP] = OUT_NOOP,           [PUBLISH_SKIPPED] = OUT_SKIPPED,
+    [PUBLISH_REFUSED] = OUT_REFUSED,     [PUBLISH_SUPERSEDED] = OUT_SUPERSEDED,
+    [PUBLISH_PARTIAL] = OUT_PARTIAL,     [PUBLISH_ERROR] = OUT_ERROR,
+};
+
+static enum publish_outcome publish_of(enum step_outcome out)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(step_of); i++)
+		if (step_of[i] == out)
+			return (enum publish_outcome)i;
+	return PUBLISH_ERROR; /* not a publish outcome: never better */
+}
+
 void pub_finish(struct pub *u, enum step_outcome out, int code)
 {
 	u->exit = exit_merge(u->exit, code);
-	if (u->exit == EXIT_USAGE || u->exit == EXIT_API)
-		out = OUT_ERROR;
-	else if (u->exit == EXIT_REFUSED &&
-		 (out == OUT_PUBLISHED || out == OUT_UNCHANGED))
-		out = OUT_PARTIAL;
-	step_finish(u->e->report, STEP(u), out, u->exit);
+	u->outcome = step_of[publish_agree(publish_of(out), u->exit)];
+	u->outcome_exit = u->exit;
 }
 
 /* --- rendering --- */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/flow.h"
+#include "run/engine_int.h"
 #include "run/review_int.h"
 
 void rv_pr_release(struct rv_pr *p)
@@ -219,7 +219,7 @@ uint32_t rv_next_id(const struct rv_pr *p, const struct review_model *m,
 
 int rv_identity(struct engine *e, struct report_step *s)
 {
-	return flow_identity_check(e, s, policy_review_login(e->policy),
+	return engine_identity_is(e, s, policy_review_login(e->policy),
 	                           "review login");
 }
 

@@ -4,12 +4,14 @@
  * last sweep, gate the rest in order under a deadline and the rate limit,
  * and record each outcome for the next sweep.
  */
-#include "run/flow.h"
+#include "run/engine_int.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/budget.h"
 #include "core/select.h"
+#include "core/unchanged.h"
 
 /* What a sweep does with each open PR. */
 enum sweep_plan {
@@ -71,46 +73,44 @@ out:
 	/* This PR's own message: the sweep may report it after other PRs'
 	 * reads (sweep_failed). */
 	if (plan == PLAN_FAILED)
-		*why = xstrdup(g.error ? g.error : flow_error(e));
+		*why = xstrdup(g.error ? g.error : engine_error(e));
 	snap_statuses_release(&st);
 	gh_pull_release(&g);
 	return plan;
 }
 
-/* Unchanged since the last sweep, and that sweep's outcome still holds? */
+/* The last sweep's entry for the PR when it still holds (core/unchanged.h),
+ * else NULL. */
 static const struct sweep_entry *sweep_unchanged(struct engine *e,
 						 const struct gh_pull_brief *b)
 {
 	const struct sweep_entry *x;
-	int64_t now;
+	struct unchanged_input in;
 
-	if (!e->sweep_state || !b->digest[0])
+	if (!e->sweep_state)
 		return NULL;
 	x = sweepstate_find(e->sweep_state, b->number);
-	if (!x || strcmp(x->digest, b->digest) != 0)
-		return NULL;
-	now = e->gh->ops->now(e->gh);
-	if (x->evaluated_at > now || now - x->evaluated_at >= e->sweep_ttl_ms)
-		return NULL; /* expired, or dated in the future: re-read */
-	if (strcmp(x->outcome, "approve") != 0 &&
-	    strcmp(x->outcome, "withhold") != 0 &&
-	    strcmp(x->outcome, "skipped") != 0)
-		return NULL;
-	return x;
+	memset(&in, 0, sizeof(in));
+	in.digest = b->digest;
+	in.kept_digest = x ? x->digest : NULL;
+	in.kept_outcome = x ? x->outcome : "";
+	in.kept_at = x ? x->evaluated_at : 0;
+	in.now = e->gh->ops->now(e->gh);
+	in.ttl_ms = e->sweep_ttl_ms;
+	return unchanged_holds(&in) ? x : NULL;
 }
 
-/* Why a sweep must stop before PR i, or NULL: deadline or rate limit. */
+/* Why a sweep must stop before PR i (core/budget.h), or NULL. */
 static const char *sweep_must_stop(struct engine *e, struct buf *why)
 {
 	int64_t graphql, rest;
 
-	if (e->deadline && e->gh->ops->now(e->gh) >= e->deadline) {
+	if (budget_deadline_passed(e->gh->ops->now(e->gh), e->deadline)) {
 		buf_setf(why, "sweep deadline reached");
 		return why->ptr;
 	}
 	e->gh->ops->budget(e->gh, &graphql, &rest);
-	if ((graphql >= 0 && graphql < ENGINE_RESERVE_GRAPHQL) ||
-	    (rest >= 0 && rest < ENGINE_RESERVE_REST)) {
+	if (budget_rate_spent(graphql, rest)) {
 		buf_setf(why, "GitHub's rate limit is nearly spent (%lld GraphQL "
 			      "points, %lld REST requests left); stopping "
 			      "before it is hit",
@@ -125,7 +125,9 @@ static const char *sweep_must_stop(struct engine *e, struct buf *why)
 static void sweep_failed(struct engine *e, const struct gh_pull_brief *b,
 			 const char *read_error, const char *why)
 {
-	struct report_step *s = report_add_step(e->report, STEP_GATE, b->number);
+	static const struct engine_result failed = {OUT_ERROR, EXIT_API};
+	size_t step;
+	struct report_step *s = engine_add_step(e, STEP_GATE, b->number, &step);
 
 	memcpy(s->head, b->head_sha, SHA_BUF);
 	step_reason(s, "PR #%lld could not be checked for review (%s), and "
@@ -134,7 +136,7 @@ static void sweep_failed(struct engine *e, const struct gh_pull_brief *b,
 	report_note(e->report, NOTE_ERROR,
 		    "PR #%lld: the sweep could not read it: %s",
 		    (long long)b->number, read_error);
-	step_finish(e->report, s, OUT_ERROR, EXIT_API);
+	engine_finish(e, step, failed);
 }
 
 /* The sweep stops at PR `from`: the rest are not reached. */
@@ -160,18 +162,6 @@ static void not_reached(struct engine *e, const struct gh_pull_brief *list,
 					     "sweep takes them)", why, k);
 }
 
-/* Does the listing show an approval of the trusted login on the PR? */
-static bool approved_in_listing(const struct engine *e,
-				const struct gh_pull_brief *b)
-{
-	size_t i;
-
-	for (i = 0; b->has_approvers && i < b->napprovers; i++)
-		if (policy_is_trusted(e->policy, b->approvers[i]))
-			return true;
-	return false;
-}
-
 /*
  * Read ahead the next selected PRs from `from` on, SWEEP_PREFETCH at most;
  * then, once more, those the listing shows approved by the trusted login:
@@ -189,7 +179,9 @@ static void prefetch_from(struct engine *e, const struct gh_pull_brief *list,
 		if (what[i] != PLAN_EVALUATE && what[i] != PLAN_FAILED)
 			continue;
 		prs[k++] = list[i].number;
-		if (approved_in_listing(e, &list[i]))
+		if (list[i].has_approvers &&
+		    select_listed_approval(e->policy, list[i].approvers,
+		                           list[i].napprovers))
 			again[m++] = list[i].number;
 	}
 	*upto = i;
@@ -202,11 +194,13 @@ static void prefetch_from(struct engine *e, const struct gh_pull_brief *list,
 static void sweep_skip(struct engine *e, const struct gh_pull_brief *b,
 		       const char *why)
 {
-	struct report_step *s = report_add_step(e->report, STEP_GATE, b->number);
+	static const struct engine_result skipped = {OUT_SKIPPED, EXIT_OK};
+	size_t step;
+	struct report_step *s = engine_add_step(e, STEP_GATE, b->number, &step);
 
 	memcpy(s->head, b->head_sha, SHA_BUF);
 	step_reason(s, "%s", why);
-	step_finish(e->report, s, OUT_SKIPPED, EXIT_OK);
+	engine_finish(e, step, skipped);
 }
 
 void engine_sweep(struct engine *e)
@@ -225,7 +219,7 @@ void engine_sweep(struct engine *e)
 	e->sweep_started = true;
 	/* A later repository of `sweep --repos` has a port of its own. */
 	github_set_deadline(e->gh, e->deadline);
-	if (e->deadline && e->gh->ops->now(e->gh) >= e->deadline) {
+	if (budget_deadline_passed(e->gh->ops->now(e->gh), e->deadline)) {
 		report_note(e->report, NOTE_WARNING,
 			    "sweep deadline reached before %s was listed: its "
 			    "PRs are not reached (the next sweep takes them)",
@@ -234,7 +228,8 @@ void engine_sweep(struct engine *e)
 	}
 	if (e->gh->ops->open_pulls(e->gh, LISTING_PROBE, &list, &n) < 0) {
 		report_note(e->report, NOTE_ERROR,
-			    "cannot list the open pull requests: %s", flow_error(e));
+		            "cannot list the open pull requests: %s",
+		            engine_error(e));
 		report_merge_exit(e->report, EXIT_API);
 		goto out;
 	}
@@ -256,7 +251,7 @@ void engine_sweep(struct engine *e)
 	for (i = 0; i < n; i++) {
 		if (what[i] == PLAN_UNCHANGED)
 			continue;
-		if (e->deadline && e->gh->ops->now(e->gh) >= e->deadline)
+		if (budget_deadline_passed(e->gh->ops->now(e->gh), e->deadline))
 			what[i] = PLAN_UNREACHED; /* A6: selection included */
 		else
 			what[i] = sweep_selects(e, &list[i], &read_error[i]);
@@ -265,8 +260,8 @@ void engine_sweep(struct engine *e)
 		sweepstate_keep(e->sweep_state, open_prs, n);
 	for (i = 0; i < n && !e->stop; i++) {
 		const struct gh_pull_brief *b = &list[i];
-		enum step_outcome outcome;
-		size_t step;
+		struct engine_result res;
+		const char *outcome;
 
 		if (e->progress)
 			e->progress(e->progress_ctx, i, n);
@@ -297,15 +292,13 @@ void engine_sweep(struct engine *e)
 		}
 		if (i >= upto)
 			prefetch_from(e, list, what, i, n, &upto);
-		engine_gate(e, b->number);
-		step = e->report->nsteps - 1;
+		res = engine_gate(e, b->number);
 		if (!e->sweep_state || e->stop)
 			continue;
-		outcome = e->report->steps[step].outcome;
-		/* An error is never "unchanged": no digest, read it again. */
+		outcome = step_outcome_names[res.outcome];
 		sweepstate_put(e->sweep_state, b->number,
-			       outcome == OUT_ERROR ? "" : b->digest,
-			       step_outcome_names[outcome], e->gh->ops->now(e->gh));
+		               unchanged_keep(outcome, b->digest), outcome,
+		               e->gh->ops->now(e->gh));
 	}
 	if (e->progress)
 		e->progress(e->progress_ctx, n, n);

@@ -3,7 +3,7 @@
  * (T4) before the first one, the write through the port, the lost answer
  * judged by reading again (core/landed.h), and its line in the report.
  */
-#include "run/flow.h"
+#include "run/engine_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +16,7 @@ static const char label_color[] = "b60205";
 static const char label_description[] =
 	"A human must sign off before merge (agentic escalation)";
 
-const char *flow_error(const struct engine *e)
+const char *engine_error(const struct engine *e)
 {
 	return e->gh->error.len ? e->gh->error.ptr : "unknown error";
 }
@@ -38,7 +38,7 @@ void engine_identity_set(struct engine *e, const char *login,
 	e->identity = state;
 }
 
-int flow_identity_check(struct engine *e, struct report_step *s,
+int engine_identity_is(struct engine *e, struct report_step *s,
                         const char *want, const char *role)
 {
 	char *login = NULL;
@@ -51,7 +51,7 @@ int flow_identity_check(struct engine *e, struct report_step *s,
 		report_note(e->report, NOTE_ERROR,
 		            "cannot read the token's identity (GET /user): %s; "
 		            "nothing written",
-		            flow_error(e));
+		            engine_error(e));
 		error = AA_EAPI;
 	} else if (!str_eq_nocase(login, want)) {
 		step_reason(s, "the token belongs to %s, not the %s %s", login,
@@ -68,7 +68,7 @@ int flow_identity_check(struct engine *e, struct report_step *s,
 	return error;
 }
 
-int flow_identity(struct engine *e, size_t step)
+int engine_identity_check(struct engine *e, size_t step)
 {
 	struct report_step *s = &e->report->steps[step];
 	const char *want = e->policy->trusted_login;
@@ -76,10 +76,9 @@ int flow_identity(struct engine *e, size_t step)
 
 	if (engine_identity(e, want) == ID_FAILED)
 		return AA_EUSAGE;
-	error = flow_identity_check(e, s, want, "trusted login");
+	error = engine_identity_is(e, s, want, "trusted login");
 	if (error < 0) {
-		step_finish(e->report, s, OUT_ERROR,
-		            error == AA_EUSAGE ? EXIT_USAGE : EXIT_API);
+		/* The flow ends the step as an error (engine_result_error). */
 		engine_identity_set(e, want, ID_FAILED);
 		e->stop = true;
 	}
@@ -106,7 +105,7 @@ static int settle(struct engine *e, int error, int64_t pr, const char *sha,
 
 	if (error != AA_ELOST)
 		return error;
-	buf_adds(&why, flow_error(e));
+	buf_adds(&why, engine_error(e));
 	switch (w->kind) {
 	case LANDED_CREATE_LABEL:
 		if (e->gh->ops->label_exists(e->gh, pr, w->label, &exists) ==
@@ -152,15 +151,14 @@ static int settle(struct engine *e, int error, int64_t pr, const char *sha,
 	return at >= 0 ? AA_OK : AA_EAPI;
 }
 
-/* A failed write: note it and end the step as an error (exit 3). */
+/* A failed write: note it; the flow ends its step as an error (exit 3). */
 static int failed(struct engine *e, size_t step, const char *what)
 {
 	struct report_step *s = &e->report->steps[step];
 
 	step_reason(s, "%s failed", what);
 	report_note(e->report, NOTE_ERROR, "PR #%lld: %s failed: %s",
-		    (long long)s->pr, what, flow_error(e));
-	step_finish(e->report, s, OUT_ERROR, EXIT_API);
+		    (long long)s->pr, what, engine_error(e));
 	return AA_EAPI;
 }
 
@@ -172,7 +170,7 @@ static void label_missing(struct engine *e, int64_t pr)
 	e->label_failed[e->nlabel_failed++] = pr;
 }
 
-int flow_create_label(struct engine *e, size_t step, int64_t pr)
+int engine_create_label(struct engine *e, size_t step, int64_t pr)
 {
 	struct report_write *w;
 	int error;
@@ -180,7 +178,7 @@ int flow_create_label(struct engine *e, size_t step, int64_t pr)
 	const struct landed_write lw = {.kind = LANDED_CREATE_LABEL,
 	                                .label = e->policy->label};
 
-	if ((error = flow_identity(e, step)) < 0)
+	if ((error = engine_identity_check(e, step)) < 0)
 		return error;
 	error = e->gh->ops->create_label(e->gh, pr, e->policy->label,
 	                                 label_color, label_description);
@@ -196,7 +194,7 @@ int flow_create_label(struct engine *e, size_t step, int64_t pr)
 	return AA_OK;
 }
 
-int flow_add_label(struct engine *e, size_t step, int64_t pr)
+int engine_add_label(struct engine *e, size_t step, int64_t pr)
 {
 	struct report_write *w;
 	int error;
@@ -204,7 +202,7 @@ int flow_add_label(struct engine *e, size_t step, int64_t pr)
 	const struct landed_write lw = {.kind = LANDED_ADD_LABEL,
 	                                .label = e->policy->label};
 
-	if ((error = flow_identity(e, step)) < 0)
+	if ((error = engine_identity_check(e, step)) < 0)
 		return error;
 	error = e->gh->ops->add_label(e->gh, pr, e->policy->label);
 	if (settle(e, error, pr, NULL, &lw, NULL) < 0) {
@@ -216,7 +214,7 @@ int flow_add_label(struct engine *e, size_t step, int64_t pr)
 	return AA_OK;
 }
 
-int flow_set_status(struct engine *e, size_t step, int64_t pr,
+int engine_set_status(struct engine *e, size_t step, int64_t pr,
 			const char *sha, const char *state,
 			const char *description, const char *target_url)
 {
@@ -232,7 +230,7 @@ int flow_set_status(struct engine *e, size_t step, int64_t pr,
 	    .pr = pr,
 	};
 
-	if ((error = flow_identity(e, step)) < 0)
+	if ((error = engine_identity_check(e, step)) < 0)
 		return error;
 	error = e->gh->ops->create_status(e->gh, pr, sha, state,
 	                                  e->policy->clean_context, description,
@@ -248,7 +246,7 @@ int flow_set_status(struct engine *e, size_t step, int64_t pr,
 	return AA_OK;
 }
 
-int flow_approve(struct engine *e, size_t step, int64_t pr,
+int engine_write_approval(struct engine *e, size_t step, int64_t pr,
 			 const char *head, int64_t *review_id)
 {
 	struct report_write *w;
@@ -257,9 +255,9 @@ int flow_approve(struct engine *e, size_t step, int64_t pr,
 	const struct landed_write lw = {.kind = LANDED_APPROVE,
 	                                .commit_id = head};
 
-	if ((error = flow_identity(e, step)) < 0)
+	if ((error = engine_identity_check(e, step)) < 0)
 		return error;
-	error = e->gh->ops->approve(e->gh, pr, head, engine_approve_body,
+	error = e->gh->ops->approve(e->gh, pr, head, engine_approval_body,
 	                            review_id);
 	if (settle(e, error, pr, NULL, &lw, review_id) < 0)
 		return failed(e, step, "approving");
@@ -275,7 +273,7 @@ static int cmp_review_id(const void *a, const void *b)
 	return ((*x)->id > (*y)->id) - ((*x)->id < (*y)->id);
 }
 
-int flow_dismiss_all(struct engine *e, size_t step, int64_t pr,
+int engine_dismiss_approvals(struct engine *e, size_t step, int64_t pr,
 		       const struct snap_review *reviews, size_t n,
 		       const char *message)
 {
@@ -293,7 +291,7 @@ int flow_dismiss_all(struct engine *e, size_t step, int64_t pr,
 		                                .id = mine[i]->id};
 		struct report_write *w;
 
-		if ((r = flow_identity(e, step)) < 0) {
+		if ((r = engine_identity_check(e, step)) < 0) {
 			error = r;
 			break;
 		}
@@ -306,7 +304,7 @@ int flow_dismiss_all(struct engine *e, size_t step, int64_t pr,
 			report_note(e->report, NOTE_ERROR,
 				    "PR #%lld: dismissing review %lld failed: %s",
 				    (long long)pr, (long long)mine[i]->id,
-				    flow_error(e));
+				    engine_error(e));
 			error = AA_EAPI;
 			continue;
 		}
@@ -317,7 +315,7 @@ int flow_dismiss_all(struct engine *e, size_t step, int64_t pr,
 	return error;
 }
 
-bool flow_label_failed(const struct engine *e, int64_t pr)
+bool engine_label_failed(const struct engine *e, int64_t pr)
 {
 	size_t i;
 

@@ -16,7 +16,7 @@
 #include "formats/snapshot.h"
 #include "port/port.h"
 #include "run/engine.h"
-#include "run/flow.h"
+#include "run/engine_int.h"
 #include "run/review_int.h"
 
 #define FIXTURE "fixtures/151-sweep-one-pr-fails.json"

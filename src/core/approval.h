@@ -1,0 +1,92 @@
+/*
+ * approval.h - BEHAVIOR §6: the approval protocol around gate_decide():
+ * approve with its re-checks (§6.1), withhold and dismiss (§6.2), and the
+ * A13 backstop for an ungated base.
+ *
+ * Pure like gate.h: the flow in run/gate.c evaluates the gate from fresh
+ * reads (an approval_eval each time), asks these functions what the
+ * protocol says, and performs the writes they settle on:
+ *
+ *	approval_exists(first)                  §6.1 step 1: no stacked POST
+ *	approval_recheck(first, again)          step 2 (and step 4 after POST)
+ *	approval_reviews_from(first, again)     whose reviews §6.2 dismisses
+ *	approval_unlisted(after, mine)          step 4: dismiss the one posted
+ *	approval_older(after, mine)             two runs approved at once
+ *	approval_withheld(…)                    how the step ends
+ *
+ * Nothing here reads, writes, allocates or prints.
+ */
+#ifndef AA_APPROVAL_H
+#define AA_APPROVAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/gate.h"
+#include "core/model.h"
+#include "core/policy.h"
+
+/* One evaluation of the gate from fresh reads, as the protocol sees it. */
+struct approval_eval {
+	bool read;    /* the pull was read (false: failed, or gone) */
+	bool skip;    /* nothing to decide any more (closed, merged, fork) */
+	bool ungated; /* A13: the base is not a gated one */
+	enum gate_outcome outcome; /* gate_decide's; unset when skip/ungated */
+	const char *head;  /* the head read ("" when the pull was not) */
+	bool reviews_read; /* the reviews below were read */
+	const struct snap_review *reviews;
+	size_t nreviews;
+};
+
+/* §6.1 step 1: does an APPROVED review of the trusted login for the
+ * evaluation's head already exist? */
+bool approval_exists(const struct approval_eval *ev, const struct policy *p);
+
+enum approval_recheck {
+	APPROVAL_HOLDS,     /* same head, still approvable */
+	APPROVAL_CHANGED,   /* anything changed: withhold, exit 0 */
+	APPROVAL_UNREADABLE /* a read failed (the PR vanished too): exit 3 */
+};
+
+/* §6.1 step 2 (and step 4): did the re-check `again` come out as
+ * `first` did? */
+enum approval_recheck approval_recheck(const struct approval_eval *first,
+                                       const struct approval_eval *again);
+
+/* §6.2 after a failed re-check: dismiss on the fresh reviews when they
+ * were read, else on the first evaluation's (returns `again` or
+ * `first`). */
+const struct approval_eval *
+approval_reviews_from(const struct approval_eval *first,
+                      const struct approval_eval *again);
+
+/* §6.1 step 4: must the approval `mine` just posted be dismissed on its
+ * own, because the fresh list does not show it among the trusted
+ * approvals (unread, or not there yet)? False when mine is 0. */
+bool approval_unlisted(const struct approval_eval *after, int64_t mine,
+                       const struct policy *p);
+
+/* No stacked approvals: the oldest trusted approval of after's head
+ * older than `mine` (another run approved at the same time), or 0. The
+ * oldest stays; `mine` is dismissed. */
+int64_t approval_older(const struct approval_eval *after, int64_t mine,
+                       const struct policy *p);
+
+/* How a step ends (an outcome of gate.h and BEHAVIOR §10's code). */
+struct approval_end {
+	enum gate_outcome outcome;
+	int exit;
+};
+
+/*
+ * §5.3, §6.2, A13: how a step that did not approve ends. `kept` is the
+ * outcome when all went well (GATE_WITHHOLD, or GATE_SKIPPED for an
+ * ungated base); `read_failed`: a read failed (or the reviews to dismiss
+ * could not be read); `dismissed`: AA_OK, AA_EAPI (a dismissal failed)
+ * or the identity check's error (AA_EUSAGE: another login, exit 2).
+ */
+struct approval_end approval_withheld(enum gate_outcome kept, bool read_failed,
+                                      int dismissed);
+
+#endif
