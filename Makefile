@@ -92,7 +92,7 @@ $(BUILD)/obj/offline/http_none.o: tests/offline/http_none.c $(HDR) | deps
 	$(Q)$(CC) $(CFLAGS_ALL) -Isrc -c $< -o $@
 
 $(OFFLINE_BIN): $(BUILD)/obj/cmd/main.o \
-		$(filter-out $(BUILD)/obj/github/http.o,$(LIB_OBJ)) \
+		$(filter-out $(BUILD)/obj/github/http.o $(BUILD)/obj/github/http_batch.o,$(LIB_OBJ)) \
 		$(BUILD)/obj/offline/http_none.o
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LINK    $@",:)

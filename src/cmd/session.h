@@ -10,7 +10,7 @@
 #include "cmd/cli.h"
 #include "cmd/config.h"
 #include "run/engine.h"
-#include "port/github.h"
+#include "port/port.h"
 #include "core/policy.h"
 #include "formats/report.h"
 #include "core/model.h"

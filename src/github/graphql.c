@@ -3,7 +3,7 @@
  * one query (each connection's first page, and the head's newest status
  * per context), a connection's further pages, the sweep's listings, the
  * read-ahead batch, edit histories (A5), a label, a PR's base. Text only:
- * nothing here sends or decodes. github_live_queries() lists them all, so
+ * nothing here sends or decodes. tests/print_queries.c lists them all, so
  * a test checks each against GitHub's schema.
  */
 #include "github/live.h"
@@ -251,77 +251,4 @@ void gql_document(struct buf *out, const char *query, size_t len)
 	} else {
 		buf_add(out, query, len);
 	}
-}
-
-/* A document as it is sent (gql_document). */
-static void emit_query(struct jw *w, const char *name, const char *query)
-{
-	struct buf sent = BUF_INIT(BUF_MAX_DOC);
-
-	gql_document(&sent, query, strlen(query));
-	jw_obj_begin(w);
-	jw_key(w, "name");
-	jw_str(w, name);
-	jw_key(w, "query");
-	jw_str(w, sent.ptr);
-	jw_obj_end(w);
-	buf_release(&sent);
-}
-
-void github_live_queries(struct buf *out)
-{
-	struct buf q = BUF_INIT(BUF_MAX_SMALL), name = BUF_INIT(BUF_MAX_SMALL);
-	struct jw w;
-	unsigned parts;
-	size_t i;
-
-	jw_init(&w, out, true);
-	jw_arr_begin(&w);
-	/* Every subset of parts a read can ask for. */
-	for (parts = 1; parts <= (PART_ALL | PART_HEAD_STATUS); parts++) {
-		buf_setf(&name, "pull parts 0x%02x", parts);
-		buf_reset(&q);
-		pull_query(&q, parts, false);
-		emit_query(&w, name.ptr, q.ptr);
-		if (!(parts & PART_COMMENTS))
-			continue;
-		buf_setf(&name, "pull parts 0x%02x with edits", parts);
-		buf_reset(&q);
-		pull_query(&q, parts, true);
-		emit_query(&w, name.ptr, q.ptr);
-	}
-	for (i = 0; i < ARRAY_SIZE(conns); i++) {
-		buf_reset(&q);
-		page_query(&q, &conns[i]);
-		emit_query(&w, conns[i].field, q.ptr);
-	}
-	/* Every subset of what a pr-review read can ask for (review_pull). */
-	for (parts = 0; parts < (RV_READ_VIEWER << 1); parts++) {
-		buf_setf(&name, "review read 0x%02x", parts);
-		buf_reset(&q);
-		review_query(&q, parts, parts & RV_READ_VIEWER);
-		emit_query(&w, name.ptr, q.ptr);
-	}
-	for (i = 0; i < ARRAY_SIZE(review_conns); i++) {
-		buf_setf(&name, "review %s page", review_conns[i].field);
-		buf_reset(&q);
-		page_query(&q, &review_conns[i]);
-		emit_query(&w, name.ptr, q.ptr);
-	}
-	emit_query(&w, "open pulls", open_pulls_query);
-	emit_query(&w, "probe", probe_query);
-	buf_reset(&q);
-	batch_query(&q, (const int64_t[]){7, 8, 9}, (const int64_t[]){0, 14, 100},
-		    3);
-	emit_query(&w, "prefetch", q.ptr);
-	buf_reset(&q);
-	details_query(&q, (const int64_t[]){7, 8, 9}, 3);
-	emit_query(&w, "details", q.ptr);
-	emit_query(&w, "edits", edits_query);
-	emit_query(&w, "edits page", edits_page_query);
-	emit_query(&w, "label", label_query);
-	emit_query(&w, "base", base_query);
-	jw_arr_end(&w);
-	buf_release(&q);
-	buf_release(&name);
 }

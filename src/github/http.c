@@ -1,10 +1,12 @@
 /*
- * http.c - the only file that speaks libcurl (with the live port, live.c
- * and the files beside it, above it speaking GitHub). One easy handle is
- * reused for every request so the connection is kept alive; every request
- * goes to the one API origin.
+ * http.c - the libcurl layer (with http_batch.c, its batches; the live
+ * port, live.c and the files beside it, above it speak GitHub): one
+ * request at a time, with its retries, waits, pacing and the run's
+ * deadline. One easy handle is reused for every request so the connection
+ * is kept alive; every request goes to the one API origin.
  */
 #include "github/http.h"
+#include "github/http_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -14,34 +16,6 @@
 #include <openssl/crypto.h>
 
 #include "base/util.h"
-
-/* Longest single backoff between retries. */
-#define HTTP_BACKOFF_CAP_MS 30000L
-
-struct http {
-	CURL *curl;
-	CURLM *multi;               /* for batches; keeps its connections */
-	int64_t last_write_ms;      /* pacing of writes */
-	struct curl_slist *headers; /* one holds the token: wiped at free */
-	char *api_url;
-	char *origin;               /* scheme://host:port */
-	struct http_config cfg;
-	struct http_stats stats;
-	uint64_t rng;
-	bool timed_out;             /* the last request ended in a timeout */
-	bool no_timeout_retries;    /* http_retry_timeouts(h, false) */
-	bool broken;                /* the last token could not be set: every
-				     * request fails (never the old token) */
-	int burst;                  /* writes left to send unpaced */
-};
-
-/*
- * Every curl_easy_setopt result is checked: an option libcurl refuses is a
- * request that fails (fail closed), never one sent without it. SETOPT runs
- * an option only while every one before it in `rc` succeeded.
- */
-#define SETOPT(rc, c, opt, val)                                              \
-	((rc) == CURLE_OK ? ((rc) = curl_easy_setopt((c), (opt), (val))) : (rc))
 
 /* scheme://host:port of a URL, lower-cased; NULL when it does not parse. */
 static char *origin_of(const char *url)
@@ -348,7 +322,7 @@ static uint64_t next_random(struct http *h)
 
 /* Milliseconds left before the run's deadline: -1 when there is none, 0
  * when it has passed. */
-static int64_t time_left(const struct http *h)
+int64_t http_time_left(const struct http *h)
 {
 	int64_t d = h->cfg.deadline_ms ? *h->cfg.deadline_ms : 0;
 
@@ -361,22 +335,22 @@ static int64_t time_left(const struct http *h)
 /* Does a wait of `ms` end before the deadline (or is there none)? */
 static bool wait_fits(const struct http *h, long ms)
 {
-	int64_t left = time_left(h);
+	int64_t left = http_time_left(h);
 
 	return left < 0 || (int64_t)ms < left;
 }
 
 /* The timeout of the next attempt: the configured one, clipped to the
  * time left (*clipped says so). */
-static long attempt_timeout(const struct http *h, bool *clipped)
+long http_attempt_timeout(const struct http *h, bool *clipped)
 {
-	int64_t left = time_left(h);
+	int64_t left = http_time_left(h);
 
 	*clipped = left >= 0 && left < h->cfg.timeout_ms;
 	return *clipped ? (long)left : h->cfg.timeout_ms;
 }
 
-static CURLcode set_timeouts(CURL *c, const struct http *h, long timeout)
+CURLcode http_set_timeouts(CURL *c, const struct http *h, long timeout)
 {
 	CURLcode rc = CURLE_OK;
 
@@ -471,9 +445,7 @@ static CURLcode perform(struct http *h, const char *method, const char *url,
 			const char *body, bool idempotent, long timeout,
 			struct http_response *resp)
 {
-	CURLcode rc = set_timeouts(h->curl, h, timeout);
-	const char *v;
-	bool off_origin = false;
+	CURLcode rc = http_set_timeouts(h->curl, h, timeout);
 
 	SETOPT(rc, h->curl, CURLOPT_URL, url);
 	SETOPT(rc, h->curl, CURLOPT_WRITEDATA, &resp->body);
@@ -502,11 +474,19 @@ static CURLcode perform(struct http *h, const char *method, const char *url,
 	if ((rc = curl_easy_getinfo(h->curl, CURLINFO_RESPONSE_CODE,
 				    &resp->status)) != CURLE_OK)
 		return rc;
+	http_answer_headers(h, h->curl, resp);
+	return CURLE_OK;
+}
+
+void http_answer_headers(struct http *h, CURL *c, struct http_response *resp)
+{
+	const char *v;
+	bool off_origin = false;
+
 	h->stats.bytes_in += (int64_t)resp->body.len;
-	resp->ratelimit_remaining =
-		header_int(h->curl, "x-ratelimit-remaining", -1);
-	resp->ratelimit_reset = header_int(h->curl, "x-ratelimit-reset", 0);
-	if ((v = header(h->curl, "x-ratelimit-resource")))
+	resp->ratelimit_remaining = header_int(c, "x-ratelimit-remaining", -1);
+	resp->ratelimit_reset = header_int(c, "x-ratelimit-reset", 0);
+	if ((v = header(c, "x-ratelimit-resource")))
 		resp->ratelimit_resource = xstrdup(v);
 	if (resp->ratelimit_remaining >= 0) {
 		if (resp->ratelimit_resource &&
@@ -515,17 +495,16 @@ static CURLcode perform(struct http *h, const char *method, const char *url,
 		else
 			h->stats.rest_remaining = resp->ratelimit_remaining;
 	}
-	if ((v = header(h->curl, "location")))
+	if ((v = header(c, "location")))
 		resp->location = xstrdup(v);
-	if ((v = header(h->curl, "x-oauth-scopes")))
+	if ((v = header(c, "x-oauth-scopes")))
 		resp->oauth_scopes = xstrdup(v);
-	if ((v = header(h->curl, "github-authentication-token-expiration")))
+	if ((v = header(c, "github-authentication-token-expiration")))
 		resp->token_expiration = xstrdup(v);
-	if ((v = header(h->curl, "link"))) {
+	if ((v = header(c, "link"))) {
 		resp->next = link_next(h, v, &off_origin);
 		resp->next_off_origin = off_origin;
 	}
-	return CURLE_OK;
 }
 
 int http_request(struct http *h, const char *method, const char *path_or_url,
@@ -580,11 +559,11 @@ int http_request(struct http *h, const char *method, const char *path_or_url,
 		reset_response(resp);
 		buf_reset(&what);
 		describe(&what, method, url.ptr);
-		if (time_left(h) == 0) {
+		if (http_time_left(h) == 0) {
 			deadline_error(h, err, what.ptr, "not sent");
 			goto out;
 		}
-		timeout = attempt_timeout(h, &clipped);
+		timeout = http_attempt_timeout(h, &clipped);
 		rc = perform(h, method, url.ptr, body, idempotent, timeout,
 			     resp);
 		if (rc == CURLE_OPERATION_TIMEDOUT) {
@@ -679,248 +658,6 @@ out:
 	buf_release(&url);
 	buf_release(&what);
 	return error;
-}
-
-/* Does this answer deserve another try alone (with retries and waits)? */
-static bool batch_retry(const struct http_batch_item *it)
-{
-	long s = it->resp.status;
-
-	if (it->timed_out)
-		return false; /* hung: the PRs are read one by one anyway */
-	return it->error || s >= 500 || s == 403 || s == 429 ||
-	       (s >= 300 && s < 400) || it->resp.next_off_origin;
-}
-
-/* A handle of its own for a batch item: a copy of the client's, pointed
- * at `url`. NULL when libcurl refuses any of it (the item then fails). */
-static CURL *batch_handle(struct http *h, struct http_batch_item *it,
-			  const char *url)
-{
-	CURL *c = curl_easy_duphandle(h->curl);
-	CURLcode rc;
-	bool clipped;
-
-	if (!c)
-		return NULL;
-	rc = set_timeouts(c, h, attempt_timeout(h, &clipped));
-	SETOPT(rc, c, CURLOPT_URL, url);
-	SETOPT(rc, c, CURLOPT_WRITEDATA, &it->resp.body);
-	SETOPT(rc, c, CURLOPT_PIPEWAIT, 1L);
-	SETOPT(rc, c, CURLOPT_FRESH_CONNECT, 0L);
-	if (it->body) {
-		SETOPT(rc, c, CURLOPT_POSTFIELDS, it->body);
-		SETOPT(rc, c, CURLOPT_POSTFIELDSIZE_LARGE,
-		       (curl_off_t)strlen(it->body));
-		SETOPT(rc, c, CURLOPT_CUSTOMREQUEST, NULL);
-	} else {
-		SETOPT(rc, c, CURLOPT_HTTPGET, 1L);
-	}
-	if (rc != CURLE_OK) {
-		curl_easy_cleanup(c);
-		return NULL;
-	}
-	return c;
-}
-
-static void batch_done(struct http *h, CURL *c, struct http_batch_item *it,
-		       CURLcode rc)
-{
-	const char *v;
-	bool off = false;
-
-	h->stats.requests++;
-	if (rc == CURLE_OK)
-		rc = curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE,
-				       &it->resp.status);
-	if (rc != CURLE_OK) {
-		it->resp.status = 0;
-		it->error = AA_EAPI;
-		it->timed_out = rc == CURLE_OPERATION_TIMEDOUT;
-		if (it->timed_out)
-			h->stats.timeouts++;
-		buf_setf(&it->err, "%s", curl_easy_strerror(rc));
-		return;
-	}
-	h->stats.bytes_in += (int64_t)it->resp.body.len;
-	it->resp.ratelimit_remaining = header_int(c, "x-ratelimit-remaining", -1);
-	it->resp.ratelimit_reset = header_int(c, "x-ratelimit-reset", 0);
-	if ((v = header(c, "x-ratelimit-resource")))
-		it->resp.ratelimit_resource = xstrdup(v);
-	if (it->resp.ratelimit_remaining >= 0) {
-		if (it->resp.ratelimit_resource &&
-		    strcmp(it->resp.ratelimit_resource, "graphql") == 0)
-			h->stats.graphql_remaining = it->resp.ratelimit_remaining;
-		else
-			h->stats.rest_remaining = it->resp.ratelimit_remaining;
-	}
-	if ((v = header(c, "link"))) {
-		it->resp.next = link_next(h, v, &off);
-		it->resp.next_off_origin = off;
-	}
-}
-
-/*
- * Take item i's handle out of the multi handle and free it. A handle left
- * in it would be driven by the next batch into this batch's items, freed
- * by then. One libcurl will not let go of is never freed under it, and
- * the multi handle is not used again (*drop).
- */
-static void batch_detach(struct http *h, CURL **easy, size_t i, bool *drop)
-{
-	if (!easy[i])
-		return;
-	if (curl_multi_remove_handle(h->multi, easy[i]) == CURLM_OK)
-		curl_easy_cleanup(easy[i]);
-	else
-		*drop = true;
-	easy[i] = NULL;
-}
-
-/* The item of a finished handle, or n. */
-static size_t batch_find(CURL *const *easy, size_t n, const CURL *c)
-{
-	size_t i;
-
-	for (i = 0; i < n && easy[i] != c; i++)
-		;
-	return i;
-}
-
-/* A batch item that did not get an answer through the multi handle. */
-static void batch_fail(struct http_batch_item *it, const char *why)
-{
-	it->error = AA_EAPI;
-	it->resp.status = 0;
-	buf_setf(&it->err, "%s", why);
-}
-
-/*
- * Start item `it` (handle in *c): 0, or AA_EAPI with the item failed. Its
- * URL is on the API origin; libcurl refusing an option or the handle is a
- * failed request, never one sent without it.
- */
-static int batch_start(struct http *h, struct http_batch_item *it, CURL **c,
-		       struct buf *url)
-{
-	buf_reset(url);
-	*c = NULL;
-	if (time_left(h) == 0) {
-		it->timed_out = true;
-		h->stats.deadline_cuts++;
-		batch_fail(it, "not sent: the run's deadline has passed");
-		return AA_EAPI;
-	}
-	if (it->url[0] == '/')
-		buf_addf(url, "%s%s", h->api_url, it->url);
-	else if (http_same_origin(h, it->url))
-		buf_adds(url, it->url);
-	if (!url->len || !(*c = batch_handle(h, it, url->ptr))) {
-		batch_fail(it, "refused or failed to start");
-		return AA_EAPI;
-	}
-	if (curl_multi_add_handle(h->multi, *c) != CURLM_OK) {
-		curl_easy_cleanup(*c);
-		*c = NULL;
-		batch_fail(it, "libcurl could not start it");
-		return AA_EAPI;
-	}
-	return AA_OK;
-}
-
-/* Run the batch through the multi handle: false when libcurl failed (the
- * items still in flight, or never started, have no answer). */
-static bool batch_run(struct http *h, struct http_batch_item *items,
-		      CURL **easy, size_t n, int parallel)
-{
-	struct buf url = BUF_INIT(BUF_MAX_SMALL);
-	size_t next = 0, running = 0, i;
-	bool ok = false;
-
-	while (next < n || running) {
-		CURLMsg *msg;
-		int still, left;
-
-		while (next < n && running < (size_t)parallel) {
-			i = next++;
-			if (batch_start(h, &items[i], &easy[i], &url) == AA_OK)
-				running++;
-		}
-		if (!running)
-			continue;
-		if (curl_multi_perform(h->multi, &still) != CURLM_OK)
-			goto out;
-		while ((msg = curl_multi_info_read(h->multi, &left))) {
-			bool drop = false;
-
-			if (msg->msg != CURLMSG_DONE ||
-			    (i = batch_find(easy, n, msg->easy_handle)) == n)
-				continue;
-			batch_done(h, easy[i], &items[i], msg->data.result);
-			batch_detach(h, easy, i, &drop);
-			running--;
-			if (drop)
-				goto out;
-		}
-		if (still && curl_multi_poll(h->multi, NULL, 0, 1000, NULL) !=
-				     CURLM_OK)
-			goto out;
-	}
-	ok = true;
-out:
-	buf_release(&url);
-	return ok;
-}
-
-void http_request_many(struct http *h, struct http_batch_item *items, size_t n,
-		       int parallel)
-{
-	CURL **easy = xcalloc(n ? n : 1, sizeof(*easy));
-	bool answered = false, drop = false;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		http_response_init(&items[i].resp);
-		buf_init(&items[i].err, BUF_MAX_SMALL);
-		items[i].error = 0;
-		items[i].timed_out = false;
-	}
-	if (!h->multi && (h->multi = curl_multi_init()) &&
-	    curl_multi_setopt(h->multi, CURLMOPT_PIPELINING,
-			      (long)CURLPIPE_MULTIPLEX) != CURLM_OK) {
-		curl_multi_cleanup(h->multi);
-		h->multi = NULL;
-	}
-	h->stats.reads += (long)n;
-	if (h->multi && !h->broken)
-		answered = batch_run(h, items, easy, n, parallel);
-	/* On every path, every handle leaves the multi handle; an item it
-	 * did not answer gets the careful path below. */
-	for (i = 0; i < n; i++) {
-		if (easy[i] || (!answered && !items[i].error &&
-				!items[i].resp.status))
-			batch_fail(&items[i], "the batch stopped before its "
-					      "answer");
-		batch_detach(h, easy, i, &drop);
-	}
-	free(easy);
-	if (h->multi && (drop || !answered)) {
-		/* libcurl failed: the next batch starts a new multi handle. */
-		curl_multi_cleanup(h->multi);
-		h->multi = NULL;
-	}
-	/* Anything that did not come back clean gets the careful path. */
-	for (i = 0; i < n; i++) {
-		struct http_batch_item *it = &items[i];
-
-		if (!batch_retry(it))
-			continue;
-		h->stats.retries++;
-		h->stats.reads--; /* http_request counts it again */
-		buf_reset(&it->err);
-		it->error = http_request(h, it->body ? "POST" : "GET", it->url,
-					 it->body, true, &it->resp, &it->err);
-	}
 }
 
 void http_write_burst(struct http *h, int n)

@@ -5,7 +5,7 @@
 #ifndef AA_GITHUB_LIVE_H
 #define AA_GITHUB_LIVE_H
 
-#include "port/github.h"
+#include "port/port.h"
 #include "github/http.h"
 #include "core/policy.h"
 
@@ -47,10 +47,6 @@ void github_live_write_burst(struct github *gh, int n);
 void github_live_stats(struct github *gh, struct http_stats *out);
 /* The GraphQL documents sent, per kind: "kind:queries:points,…" ("" none). */
 void github_live_tally(struct github *gh, struct buf *out);
-
-/* Every GraphQL document the live port can send, as a JSON array of
- * {"name", "query"} (for the schema-validation test). */
-void github_live_queries(struct buf *out);
 
 /* Run the decoders of one kind of answer over `data` and free everything:
  * the entry point of the fuzz targets (no network, no state). */

@@ -8,8 +8,8 @@
  * installation tokens; transport.c posts GraphQL; decode.c decodes
  * answers; history.c reads edit histories (A5); pull.c reads a PR's
  * parts; statuses.c reads status histories (with the cache); reads.c the
- * other reads; ahead.c reads ahead for a sweep; writes.c writes;
- * review.c the pr-review reads and writes (PUBLISH.md), review_trust.c
+ * other reads; ahead.c reads ahead for a sweep; writes.c every write
+ * (one sender); review.c the pr-review reads (PUBLISH.md), review_trust.c
  * their trust inputs (U2); fuzz.c
  * runs the decoders without a network. Errors are AA_* codes, with the
  * message in l->gh.error unless a function says it writes `err`.
@@ -29,7 +29,7 @@
 #include "core/policy.h"
 #include "github/http.h"
 #include "github/live.h"
-#include "port/github.h"
+#include "port/port.h"
 
 /* Pages followed per connection or list before giving up (fail closed). */
 #define LIVE_MAX_PAGES 100
@@ -218,6 +218,31 @@ void details_query(struct buf *q, const int64_t *prs, size_t n);
 int app_token(struct live *l);
 /* The client for statuses and labels: the App's in App mode. */
 struct http *label_status_client(struct live *l);
+
+/* --- REST reads (rest.c) --- */
+
+/*
+ * GET `path` (or a URL on the API origin) with `client` and parse the
+ * answer: AA_OK with *root (the caller frees it) on 200; AA_ENOTFOUND on
+ * 404; AA_EDENIED on 401 or 403; AA_EAPI on anything else. The message,
+ * in l->gh.error, names `what`. `keep` (optional) receives the answer
+ * itself (its headers, its next page), released first.
+ */
+int rest_get(struct live *l, struct http *client, const char *path,
+             const char *what, cJSON **root, struct http_response *keep);
+/* What a page callback answers: read on (the next page, if any), or stop
+ * here; AA_ERR (message in err) on an answer it cannot decode. */
+#define REST_MORE 0
+#define REST_STOP 1
+typedef int (*rest_page_fn)(const cJSON *root, void *ctx, struct buf *err);
+/*
+ * The one REST pager: GET `path` with the read client and every next page
+ * (at most `max_pages`), calling `page` on each page's JSON. rest_get's
+ * codes for the first page (AA_ENOTFOUND: no such list); a later page
+ * that fails, too many pages or an undecodable page are AA_EAPI.
+ */
+int rest_pages(struct live *l, const char *path, const char *what,
+               int max_pages, rest_page_fn page, void *ctx);
 
 /* --- transport (transport.c) --- */
 
@@ -425,5 +450,13 @@ int live_approve(struct github *gh, int64_t pr, const char *commit_id,
 		 const char *text, int64_t *review_id);
 int live_dismiss(struct github *gh, int64_t pr, int64_t review_id,
 		 const char *message);
+int live_comment_create(struct github *gh, int64_t pr, const char *body,
+                        int64_t *id, char **html_url);
+int live_comment_update(struct github *gh, int64_t pr, int64_t id,
+                        const char *body);
+int live_comment_delete(struct github *gh, int64_t pr, int64_t id);
+int live_review_post(struct github *gh, int64_t pr, const char *commit_id,
+                     const char *body, const struct gh_inline *inl, size_t n,
+                     struct gh_review_posted *out);
 
 #endif

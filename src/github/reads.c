@@ -18,7 +18,6 @@ int live_user(struct github *gh, char **login)
 {
 	struct live *l = L(gh);
 	struct buf err = BUF_INIT(BUF_MAX_SMALL);
-	struct http_response r;
 	cJSON *root = NULL;
 	int error = AA_EAPI;
 
@@ -28,18 +27,9 @@ int live_user(struct github *gh, char **login)
 		*login = xstrdup(l->write_viewer);
 		return AA_OK;
 	}
-	http_response_init(&r);
-	if (http_request(l->http, "GET", "/user", NULL, true, &r, &err) < 0) {
-		buf_setf(&gh->error, "%s", err.ptr);
+	if (rest_get(l, l->http, "/user", "/user", &root, NULL) < 0)
 		goto out;
-	}
-	if (r.status != 200) {
-		buf_setf(&gh->error, "GET /user: HTTP %ld%s", r.status,
-			 http_what((int)r.status));
-		goto out;
-	}
-	if (json_parse(&root, r.body.ptr, r.body.len, &err) < 0 ||
-	    jget_str(login, root, "user", "login", 0, &err) < 0) {
+	if (jget_str(login, root, "user", "login", 0, &err) < 0) {
 		buf_setf(&gh->error, "GET /user: %s", err.ptr);
 		goto out;
 	}
@@ -48,7 +38,6 @@ int live_user(struct github *gh, char **login)
 	error = AA_OK;
 out:
 	cJSON_Delete(root);
-	http_response_release(&r);
 	buf_release(&err);
 	return error;
 }

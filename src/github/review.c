@@ -1,14 +1,8 @@
 /*
- * review.c - the live port's pr-review reads and writes (PUBLISH.md §10),
- * over REST: a PR's review comments and files (every page), compare, issue
- * comments created, edited and deleted, and COMMENT reviews with their line
- * comments. Reads retry like every read (http.c); writes are never sent
- * twice: an answer that does not come back (a transport failure, a 5xx) is
- * AA_EAPI and the flow reads again to learn whether the write landed
- * (§7.2). A 422 is AA_EREJECTED: GitHub refused the content and created
- * nothing. Comments and reviews are written with the machine account's
- * token (the sticky's author is review_login, U1/U5); reads use the read
- * client. U2's edit histories are review_trust.c's.
+ * review.c - the live port's pr-review reads (PUBLISH.md §10), over REST:
+ * a PR's review comments and files (every page) and compare. Reads retry
+ * like every read (http.c); the pr-review's writes are writes.c's, U2's
+ * edit histories review_trust.c's.
  */
 #include "github/live_int.h"
 
@@ -33,83 +27,40 @@ static int dec_user(char **out, const cJSON *obj, const char *path,
 	return who ? jget_str(out, who, key, "login", 0, err) : AA_OK;
 }
 
-/* GitHub's message of an error answer, or NULL (in *root, to free). */
-static const char *answer_message(const struct http_response *r, cJSON **root)
-{
-	struct buf err = BUF_INIT(BUF_MAX_SMALL);
-	const cJSON *msg = NULL;
+struct items {
+	item_fn fn;
+	void *ctx;
+};
 
-	*root = NULL;
-	if (json_parse(root, r->body.ptr, r->body.len, &err) == 0)
-		msg = cJSON_GetObjectItemCaseSensitive(*root, "message");
-	buf_release(&err);
-	return msg && cJSON_IsString(msg) ? msg->valuestring : NULL;
+/* A page of a list: `fn` on each of its items. */
+static int each_item(const cJSON *root, void *ctx, struct buf *err)
+{
+	const struct items *it = ctx;
+	const cJSON *item;
+
+	if (!cJSON_IsArray(root)) {
+		buf_setf(err, "expected an array");
+		return AA_ERR;
+	}
+	cJSON_ArrayForEach (item, root) {
+		if (it->fn(it->ctx, item, err) < 0)
+			return AA_ERR;
+	}
+	return REST_MORE;
 }
 
 /*
- * GET `path` and every further page (Link rel=next), calling `fn` on each
- * item of each page's array. AA_ENOTFOUND when the first page is a 404,
- * AA_EAPI on any other failure; the message names `what`.
+ * GET `path` and every further page, calling `fn` on each item of each
+ * page's array. AA_ENOTFOUND when the first page is a 404, AA_EAPI on any
+ * other failure; the message names `what`.
  */
 static int get_pages(struct live *l, const char *path, const char *what,
 		     item_fn fn, void *ctx)
 {
-	struct buf err = BUF_INIT(BUF_MAX_SMALL);
-	struct http_response r;
-	char *next = NULL;
-	cJSON *root = NULL;
-	const cJSON *item;
-	int pages = 0, error = AA_EAPI;
+	struct items it = {fn, ctx};
+	int error = rest_pages(l, path, what, LIVE_MAX_PAGES, each_item, &it);
 
-	http_response_init(&r);
-	if (app_token(l) < 0)
-		goto out;
-	for (;;) {
-		if (++pages > LIVE_MAX_PAGES) {
-			buf_setf(&l->gh.error, "GET %s: more than %d pages", what,
-				 LIVE_MAX_PAGES);
-			goto out;
-		}
-		if (http_request(l->read_http, "GET", next ? next : path, NULL,
-				 true, &r, &err) < 0) {
-			buf_setf(&l->gh.error, "%s", err.ptr);
-			goto out;
-		}
-		if (r.status != 200) {
-			buf_setf(&l->gh.error, "GET %s: HTTP %ld%s", what,
-				 r.status, http_what((int)r.status));
-			if (r.status == 404 && pages == 1)
-				error = AA_ENOTFOUND;
-			goto out;
-		}
-		if (json_parse(&root, r.body.ptr, r.body.len, &err) < 0 ||
-		    !cJSON_IsArray(root)) {
-			buf_setf(&l->gh.error, "GET %s: %s", what,
-				 err.len ? err.ptr : "expected an array");
-			goto out;
-		}
-		cJSON_ArrayForEach(item, root)
-		{
-			if (fn(ctx, item, &err) < 0) {
-				buf_setf(&l->gh.error, "GET %s: %s", what,
-					 err.ptr);
-				goto out;
-			}
-		}
-		cJSON_Delete(root);
-		root = NULL;
-		free(next);
-		next = r.next ? xstrdup(r.next) : NULL;
-		if (!next)
-			break;
-	}
-	error = AA_OK;
-out:
-	free(next);
-	cJSON_Delete(root);
-	http_response_release(&r);
-	buf_release(&err);
-	return error;
+	return error == AA_OK || error == AA_ENOTFOUND ? error : AA_EAPI;
 }
 
 /* --- review comments --- */
@@ -290,240 +241,37 @@ static int live_compare(struct github *gh, int64_t pr, const char *base,
 			const char *head, struct gh_compare *out)
 {
 	struct live *l = L(gh);
-	struct buf path = BUF_INIT(BUF_MAX_SMALL), err = BUF_INIT(BUF_MAX_SMALL);
-	struct http_response r;
+	struct buf path = BUF_INIT(BUF_MAX_SMALL),
+	           err = BUF_INIT(BUF_MAX_SMALL),
+	           what = BUF_INIT(BUF_MAX_SMALL);
 	cJSON *root = NULL;
-	int error = AA_EAPI;
+	int error;
 
 	(void)pr;
 	memset(out, 0, sizeof(*out));
-	http_response_init(&r);
-	if (app_token(l) < 0)
-		goto out;
 	/* per_page=1: the status and merge base, not the commit list. */
 	buf_addf(&path, "/repos/%s/%s/compare/", l->owner, l->name);
 	add_ref(&path, base);
 	buf_adds(&path, "...");
 	add_ref(&path, head);
 	buf_adds(&path, "?per_page=1");
-	if (http_request(l->read_http, "GET", path.ptr, NULL, true, &r, &err) <
-	    0) {
-		buf_setf(&gh->error, "%s", err.ptr);
+	buf_addf(&what, "compare %.12s...%.12s", base, head);
+	error = rest_get(l, l->read_http, path.ptr, what.ptr, &root, NULL);
+	if (error < 0) {
+		if (error != AA_ENOTFOUND)
+			error = AA_EAPI;
 		goto out;
 	}
-	if (r.status != 200) {
-		buf_setf(&gh->error, "GET compare %.12s...%.12s: HTTP %ld%s",
-			 base, head, r.status, http_what((int)r.status));
-		if (r.status == 404)
-			error = AA_ENOTFOUND;
-		goto out;
-	}
-	if (json_parse(&root, r.body.ptr, r.body.len, &err) < 0 ||
-	    dec_compare(root, out, &err) < 0) {
-		buf_setf(&gh->error, "GET compare %.12s...%.12s: %s", base, head,
-			 err.ptr);
+	if (dec_compare(root, out, &err) < 0) {
+		buf_setf(&gh->error, "GET %s: %s", what.ptr, err.ptr);
 		memset(out, 0, sizeof(*out));
-		goto out;
-	}
-	error = AA_OK;
-out:
-	cJSON_Delete(root);
-	http_response_release(&r);
-	buf_release(&path);
-	buf_release(&err);
-	return error;
-}
-
-/* --- writes --- */
-
-/*
- * Send one write with the machine account's token, never retried (a
- * write's answer that does not come back may hide a write that landed).
- * AA_OK when GitHub answered `ok`; AA_ENOTFOUND for 404; AA_EREJECTED for
- * 422 (refused, nothing created); AA_EAPI otherwise.
- */
-static int send_write(struct live *l, const char *method, const char *path,
-		      const char *body, long ok, struct http_response *r)
-{
-	struct buf err = BUF_INIT(BUF_MAX_SMALL);
-	cJSON *root = NULL;
-	const char *text;
-	int error = AA_EAPI;
-
-	if (http_request(l->http, method, path, body, false, r, &err) < 0) {
-		buf_setf(&l->gh.error, "%s", err.ptr);
-		goto out;
-	}
-	if (r->status == ok) {
-		error = AA_OK;
-		goto out;
-	}
-	text = answer_message(r, &root);
-	buf_setf(&l->gh.error, "%s %s: HTTP %ld%s%s", method, path, r->status,
-		 text ? ": " : http_what((int)r->status), text ? text : "");
-	if (r->status == 404)
-		error = AA_ENOTFOUND;
-	else if (r->status == 422)
-		error = AA_EREJECTED;
-out:
-	cJSON_Delete(root);
-	buf_release(&err);
-	return error;
-}
-
-static void add_field(struct buf *b, const char *key, const char *value,
-		      bool first)
-{
-	if (!first)
-		buf_addch(b, ',');
-	json_quote(b, key, strlen(key));
-	buf_addch(b, ':');
-	json_quote(b, value, strlen(value));
-}
-
-/* The id and html_url of a created object. */
-static int dec_created(const struct http_response *r, const char *what,
-		       int64_t *id, char **html_url, struct buf *error)
-{
-	struct buf err = BUF_INIT(BUF_MAX_SMALL);
-	cJSON *root = NULL;
-	int rc = AA_ERR;
-
-	if (json_parse(&root, r->body.ptr, r->body.len, &err) < 0 ||
-	    jget_int(id, root, what, "id", 0, 1, JSON_MAX_INT, &err) < 0 ||
-	    jget_str(html_url, root, what, "html_url", 0, &err) < 0) {
-		buf_setf(error, "%s created, but its answer is unreadable: %s",
-			 what, err.ptr);
-		*id = 0;
-		free(*html_url);
-		*html_url = NULL;
-		goto out;
-	}
-	rc = AA_OK;
-out:
-	cJSON_Delete(root);
-	buf_release(&err);
-	return rc;
-}
-
-static int live_comment_create(struct github *gh, int64_t pr, const char *body,
-			       int64_t *id, char **html_url)
-{
-	struct live *l = L(gh);
-	struct buf path = BUF_INIT(BUF_MAX_SMALL), b = BUF_INIT(BUF_MAX_DOC);
-	struct http_response r;
-	int error;
-
-	*id = 0;
-	*html_url = NULL;
-	http_response_init(&r);
-	buf_addf(&path, "/repos/%s/%s/issues/%lld/comments", l->owner, l->name,
-		 (long long)pr);
-	buf_addch(&b, '{');
-	add_field(&b, "body", body, true);
-	buf_addch(&b, '}');
-	error = send_write(l, "POST", path.ptr, b.ptr, 201, &r);
-	/* Created, but which one is unknown: the flow reads to find it. */
-	if (error == AA_OK &&
-	    dec_created(&r, "comment", id, html_url, &gh->error) < 0)
 		error = AA_EAPI;
-	http_response_release(&r);
-	buf_release(&path);
-	buf_release(&b);
-	return error;
-}
-
-static int live_comment_update(struct github *gh, int64_t pr, int64_t id,
-			       const char *body)
-{
-	struct live *l = L(gh);
-	struct buf path = BUF_INIT(BUF_MAX_SMALL), b = BUF_INIT(BUF_MAX_DOC);
-	struct http_response r;
-	int error;
-
-	(void)pr;
-	http_response_init(&r);
-	buf_addf(&path, "/repos/%s/%s/issues/comments/%lld", l->owner, l->name,
-		 (long long)id);
-	buf_addch(&b, '{');
-	add_field(&b, "body", body, true);
-	buf_addch(&b, '}');
-	error = send_write(l, "PATCH", path.ptr, b.ptr, 200, &r);
-	http_response_release(&r);
-	buf_release(&path);
-	buf_release(&b);
-	return error;
-}
-
-static int live_comment_delete(struct github *gh, int64_t pr, int64_t id)
-{
-	struct live *l = L(gh);
-	struct buf path = BUF_INIT(BUF_MAX_SMALL);
-	struct http_response r;
-	int error;
-
-	(void)pr;
-	http_response_init(&r);
-	buf_addf(&path, "/repos/%s/%s/issues/comments/%lld", l->owner, l->name,
-		 (long long)id);
-	error = send_write(l, "DELETE", path.ptr, NULL, 204, &r);
-	http_response_release(&r);
-	buf_release(&path);
-	return error;
-}
-
-/* The review's body: {commit_id, event, body, comments[]} (§5.4). */
-static void review_body(struct buf *b, const char *commit_id, const char *body,
-			const struct gh_inline *inl, size_t n)
-{
-	buf_addch(b, '{');
-	add_field(b, "commit_id", commit_id, true);
-	add_field(b, "event", "COMMENT", false);
-	add_field(b, "body", body, false);
-	buf_adds(b, ",\"comments\":[");
-	for (size_t i = 0; i < n; i++) {
-		if (i)
-			buf_addch(b, ',');
-		buf_addch(b, '{');
-		add_field(b, "path", inl[i].path, true);
-		buf_addf(b, ",\"line\":%lld", (long long)inl[i].line);
-		add_field(b, "side", "RIGHT", false);
-		if (inl[i].start_line) {
-			buf_addf(b, ",\"start_line\":%lld",
-				 (long long)inl[i].start_line);
-			add_field(b, "start_side", "RIGHT", false);
-		}
-		add_field(b, "body", inl[i].body, false);
-		buf_addch(b, '}');
 	}
-	buf_adds(b, "]}");
-}
-
-static int live_review_post(struct github *gh, int64_t pr,
-			    const char *commit_id, const char *body,
-			    const struct gh_inline *inl, size_t n,
-			    struct gh_review_posted *out)
-{
-	struct live *l = L(gh);
-	struct buf path = BUF_INIT(BUF_MAX_SMALL), b = BUF_INIT(BUF_MAX_DOC);
-	struct http_response r;
-	int error;
-
-	memset(out, 0, sizeof(*out));
-	http_response_init(&r);
-	buf_addf(&path, "/repos/%s/%s/pulls/%lld/reviews", l->owner, l->name,
-		 (long long)pr);
-	review_body(&b, commit_id, body, inl, n);
-	error = send_write(l, "POST", path.ptr, b.ptr, 200, &r);
-	/* Posted, but unreadable: the flow re-lists the roots to learn. */
-	if (error == AA_OK && dec_created(&r, "review", &out->review_id,
-					  &out->html_url, &gh->error) < 0)
-		error = AA_EAPI;
-	/* The answer names the review only: its comments' ids and links
-	 * come from the flow's next read of the review comments (W5). */
-	http_response_release(&r);
+out:
+	cJSON_Delete(root);
 	buf_release(&path);
-	buf_release(&b);
+	buf_release(&err);
+	buf_release(&what);
 	return error;
 }
 

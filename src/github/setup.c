@@ -35,104 +35,6 @@ static void add_segment(struct buf *b, const char *s, bool keep_slash)
 	}
 }
 
-/*
- * GET `path` with `client`: AA_OK with *root (status 200), AA_ENOTFOUND
- * (404), AA_EDENIED (401/403), AA_EAPI. `resp` (optional) keeps the
- * answer's headers.
- */
-static int get(struct live *l, struct http *client, const char *path,
-	       cJSON **root, struct http_response *keep)
-{
-	struct buf err = BUF_INIT(BUF_MAX_SMALL);
-	struct http_response r;
-	int error = AA_EAPI;
-
-	*root = NULL;
-	http_response_init(&r);
-	if (client == l->read_http && app_token(l) < 0)
-		goto out;
-	if (http_request(client, "GET", path, NULL, true, &r, &err) < 0) {
-		buf_setf(&l->gh.error, "%s", err.ptr);
-		goto out;
-	}
-	if (r.status == 404) {
-		buf_setf(&l->gh.error, "GET %s: HTTP 404", path);
-		error = AA_ENOTFOUND;
-		goto out;
-	}
-	if (r.status == 401 || r.status == 403) {
-		buf_setf(&l->gh.error, "GET %s: HTTP %ld%s", path, r.status,
-			 r.status == 401 ? " (bad credentials)"
-					 : " (the token may not read it)");
-		error = AA_EDENIED;
-		goto out;
-	}
-	if (r.status != 200) {
-		buf_setf(&l->gh.error, "GET %s: HTTP %ld", path, r.status);
-		goto out;
-	}
-	if (json_parse(root, r.body.ptr, r.body.len, &err) < 0) {
-		buf_setf(&l->gh.error, "GET %s: %s", path, err.ptr);
-		goto out;
-	}
-	error = AA_OK;
-out:
-	if (keep) {
-		http_response_release(keep);
-		*keep = r;
-		http_response_init(&r);
-	}
-	http_response_release(&r);
-	buf_release(&err);
-	return error;
-}
-
-/* Every page of a list answer: `fn` is called on each page's JSON. */
-static int get_pages(struct live *l, const char *first,
-		     int (*fn)(const cJSON *page, void *ctx, struct buf *err),
-		     void *ctx)
-{
-	struct buf err = BUF_INIT(BUF_MAX_SMALL), url = BUF_INIT(BUF_MAX_SMALL);
-	struct http_response r;
-	cJSON *root = NULL;
-	int pages = 0, error = AA_OK;
-
-	http_response_init(&r);
-	buf_adds(&url, first);
-	while (url.len) {
-		if (++pages > SETUP_MAX_PAGES) {
-			buf_setf(&l->gh.error, "GET %s: more than %d pages",
-				 first, SETUP_MAX_PAGES);
-			error = AA_EAPI;
-			break;
-		}
-		if ((error = get(l, l->read_http, url.ptr, &root, &r)) < 0)
-			break;
-		if (r.next_off_origin) {
-			buf_setf(&l->gh.error, "GET %s: a next page on another "
-					       "origin", first);
-			error = AA_EAPI;
-			break;
-		}
-		if (fn(root, ctx, &err) < 0) {
-			buf_setf(&l->gh.error, "GET %s: unexpected answer: %s",
-				 first, err.ptr);
-			error = AA_EAPI;
-			break;
-		}
-		buf_reset(&url);
-		if (r.next)
-			buf_adds(&url, r.next);
-		cJSON_Delete(root);
-		root = NULL;
-	}
-	cJSON_Delete(root);
-	http_response_release(&r);
-	buf_release(&err);
-	buf_release(&url);
-	return error;
-}
-
 static void repo_path(struct live *l, struct buf *b, const char *rest)
 {
 	buf_reset(b);
@@ -152,7 +54,7 @@ static int setup_repo(struct github *gh, char **default_branch, int *push)
 	*push = -1;
 	repo_path(l, &path, "");
 	/* The write token: whose permissions the program writes with. */
-	if ((error = get(l, l->http, path.ptr, &root, NULL)) < 0)
+	if ((error = rest_get(l, l->http, path.ptr, path.ptr, &root, NULL)) < 0)
 		goto out;
 	if (jget_str(default_branch, root, "repository", "default_branch", 0,
 		     &err) < 0 ||
@@ -208,7 +110,8 @@ static int setup_branches(struct github *gh, char ***out, size_t *n)
 	int error;
 
 	repo_path(l, &path, "/branches?per_page=100");
-	error = get_pages(l, path.ptr, page_names, &names);
+	error = rest_pages(l, path.ptr, path.ptr, SETUP_MAX_PAGES, page_names,
+	                   &names);
 	buf_release(&path);
 	if (error < 0) {
 		strv_free(names.v, names.n);
@@ -313,7 +216,8 @@ static int setup_branch_rules(struct github *gh, const char *branch,
 	repo_path(l, &path, "/rules/branches/");
 	add_segment(&path, branch, false);
 	buf_adds(&path, "?per_page=100");
-	error = get_pages(l, path.ptr, page_rules, &rules);
+	error = rest_pages(l, path.ptr, path.ptr, SETUP_MAX_PAGES, page_rules,
+	                   &rules);
 	buf_release(&path);
 	if (error < 0) {
 		setup_rules_free(rules.v, rules.n);
@@ -336,7 +240,8 @@ static int setup_branch_protected(struct github *gh, const char *branch,
 	*out = false;
 	repo_path(l, &path, "/branches/");
 	add_segment(&path, branch, false);
-	if ((error = get(l, l->read_http, path.ptr, &root, NULL)) == AA_OK &&
+	if ((error = rest_get(l, l->read_http, path.ptr, path.ptr, &root,
+	                      NULL)) == AA_OK &&
 	    jget_bool(out, root, "branch", "protected", 0, &err) < 0) {
 		buf_setf(&gh->error, "GET %s: unexpected answer: %s", path.ptr,
 			 err.ptr);
@@ -415,7 +320,8 @@ static int setup_protection(struct github *gh, const char *branch,
 	repo_path(l, &path, "/branches/");
 	add_segment(&path, branch, false);
 	buf_adds(&path, "/protection");
-	if ((error = get(l, l->read_http, path.ptr, &root, NULL)) == AA_OK &&
+	if ((error = rest_get(l, l->read_http, path.ptr, path.ptr, &root,
+	                      NULL)) == AA_OK &&
 	    dec_protection(&rules, root, &err) < 0) {
 		buf_setf(&gh->error, "GET %s: unexpected answer: %s", path.ptr,
 			 err.ptr);
@@ -488,7 +394,8 @@ static int setup_file(struct github *gh, const char *ref, const char *path_in,
 	add_segment(&path, path_in, true);
 	buf_adds(&path, "?ref=");
 	add_segment(&path, ref, false);
-	if ((error = get(l, l->read_http, path.ptr, &root, NULL)) < 0)
+	if ((error = rest_get(l, l->read_http, path.ptr, path.ptr, &root,
+	                      NULL)) < 0)
 		goto out;
 	error = AA_EAPI;
 	if (!cJSON_IsObject(root)) {
@@ -541,13 +448,14 @@ static int setup_team_member(struct github *gh, const char *team,
 	buf_adds(&path, "/teams/");
 	add_segment(&path, slash + 1, false);
 	/* The team must be visible: a membership 404 then means "not in". */
-	if ((error = get(l, l->read_http, path.ptr, &root, NULL)) < 0)
+	if ((error = rest_get(l, l->read_http, path.ptr, path.ptr, &root,
+	                      NULL)) < 0)
 		goto out;
 	cJSON_Delete(root);
 	root = NULL;
 	buf_adds(&path, "/memberships/");
 	add_segment(&path, login, false);
-	error = get(l, l->read_http, path.ptr, &root, NULL);
+	error = rest_get(l, l->read_http, path.ptr, path.ptr, &root, NULL);
 	if (error == AA_ENOTFOUND)
 		error = AA_OK;
 	else if (error == AA_OK)
@@ -569,7 +477,7 @@ static int setup_token(struct github *gh, struct setup_token *out)
 
 	http_response_init(&r);
 	out->kind = l->token_kind;
-	error = get(l, l->http, "/user", &root, &r);
+	error = rest_get(l, l->http, "/user", "/user", &root, &r);
 	if (r.oauth_scopes) {
 		out->has_scopes = true;
 		out->scopes = xstrdup(r.oauth_scopes);
@@ -620,7 +528,8 @@ static int setup_environment(struct github *gh, const char *name,
 
 	repo_path(l, &path, "/environments/");
 	add_segment(&path, name, false);
-	if ((error = get(l, l->read_http, path.ptr, &root, NULL)) < 0) {
+	if ((error = rest_get(l, l->read_http, path.ptr, path.ptr, &root,
+	                      NULL)) < 0) {
 		setup_read_fail(&out->read, error, gh->error.ptr);
 		goto out;
 	}
@@ -641,7 +550,8 @@ static int setup_environment(struct github *gh, const char *name,
 	out->restricted = policy != NULL;
 	if (out->custom) {
 		buf_adds(&path, "/deployment-branch-policies?per_page=100");
-		if ((error = get_pages(l, path.ptr, page_policies, out)) < 0)
+		if ((error = rest_pages(l, path.ptr, path.ptr, SETUP_MAX_PAGES,
+		                        page_policies, out)) < 0)
 			setup_read_fail(&out->policies_read, error,
 					gh->error.ptr);
 	}

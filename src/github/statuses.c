@@ -37,6 +37,10 @@ void cache_drop_sha(struct live *l, const char *sha)
 {
 	size_t i = 0;
 
+	/* The newest status per context read with a pull is stale too. */
+	if (l->contexts.valid && strcmp(l->contexts.sha, sha) == 0)
+		l->contexts.valid = false;
+
 	while (i < l->ncache) {
 		if (strcmp(l->cache[i].st.sha, sha) != 0) {
 			i++;
@@ -100,6 +104,34 @@ static bool cache_current(struct live *l, const struct cache_entry *c)
 	return true;
 }
 
+struct history_page {
+	struct live *l;
+	int64_t pr;
+	unsigned need;
+	struct snap_statuses *out;
+};
+
+/* One page of the history: every status, then stop once what has been
+ * read holds the newest trusted round of the PR (stamp_history_enough). */
+static int history_page(const cJSON *root, void *ctx, struct buf *err)
+{
+	struct history_page *h = ctx;
+	const cJSON *item;
+
+	if (!cJSON_IsArray(root)) {
+		buf_setf(err, "expected an array");
+		return AA_ERR;
+	}
+	cJSON_ArrayForEach (item, root) {
+		if (dec_status(GROW_ONE(h->out->v, h->out->n), item, err) < 0)
+			return AA_ERR;
+	}
+	if (!(h->need & STATUS_NEED_HISTORY) &&
+	    stamp_history_enough(h->out, h->l->policy, h->pr))
+		return REST_STOP;
+	return REST_MORE;
+}
+
 /*
  * GET the status history of `sha`, newest first, page after page until
  * what has been read holds the newest trusted round of PR `pr`, so nothing
@@ -108,71 +140,26 @@ static bool cache_current(struct live *l, const struct cache_entry *c)
 int fetch_statuses(struct live *l, int64_t pr, const char *sha,
 		   unsigned need, struct snap_statuses *out)
 {
-	struct buf path = BUF_INIT(BUF_MAX_SMALL), err = BUF_INIT(BUF_MAX_SMALL);
-	struct http_response r;
-	char *next = NULL;
-	cJSON *root = NULL;
-	const cJSON *item;
-	int pages = 0, error = AA_EAPI;
+	struct buf path = BUF_INIT(BUF_MAX_SMALL),
+	           what = BUF_INIT(BUF_MAX_SMALL);
+	struct history_page h = {l, pr, need, out};
+	int error;
 
 	memset(out, 0, sizeof(*out));
 	memcpy(out->sha, sha, SHA_BUF);
 	out->v = xcalloc(1, sizeof(*out->v));
-	http_response_init(&r);
-	if (app_token(l) < 0)
-		goto out;
 	buf_addf(&path, "/repos/%s/%s/commits/%s/statuses?per_page=100",
 		 l->owner, l->name, sha);
-	for (;;) {
-		if (++pages > LIVE_MAX_PAGES) {
-			buf_setf(&l->gh.error, "statuses of %.7s: more than %d "
-					       "pages", sha, LIVE_MAX_PAGES);
-			goto out;
-		}
-		if (http_request(l->read_http, "GET", next ? next : path.ptr,
-				 NULL, true, &r, &err) < 0) {
-			buf_setf(&l->gh.error, "%s", err.ptr);
-			goto out;
-		}
-		if (r.status != 200) {
-			buf_setf(&l->gh.error, "GET statuses of %.7s: HTTP %ld%s",
-				 sha, r.status, http_what((int)r.status));
-			goto out;
-		}
-		if (json_parse(&root, r.body.ptr, r.body.len, &err) < 0 ||
-		    !cJSON_IsArray(root)) {
-			buf_setf(&l->gh.error, "GET statuses of %.7s: %s", sha,
-				 err.len ? err.ptr : "expected an array");
-			goto out;
-		}
-		cJSON_ArrayForEach(item, root)
-		{
-			struct snap_status *x = GROW_ONE(out->v, out->n);
-
-			if (dec_status(x, item, &err) < 0) {
-				buf_setf(&l->gh.error, "GET statuses of %.7s: %s",
-					 sha, err.ptr);
-				goto out;
-			}
-		}
-		cJSON_Delete(root);
-		root = NULL;
-		free(next);
-		next = r.next ? xstrdup(r.next) : NULL;
-		if (!next || (!(need & STATUS_NEED_HISTORY) &&
-			      stamp_history_enough(out, l->policy, pr)))
-			break;
-	}
-	error = AA_OK;
-out:
-	free(next);
-	cJSON_Delete(root);
-	http_response_release(&r);
+	buf_addf(&what, "statuses of %.7s", sha);
+	error =
+	    rest_pages(l, path.ptr, what.ptr, LIVE_MAX_PAGES, history_page, &h);
 	buf_release(&path);
-	buf_release(&err);
-	if (error)
+	buf_release(&what);
+	if (error) {
 		snap_statuses_release(out);
-	return error;
+		return AA_EAPI;
+	}
+	return AA_OK;
 }
 
 /*

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "port/github.h"
+#include "port/port.h"
 #include "base/util.h"
 
 struct planned_label {

@@ -1,5 +1,5 @@
 /*
- * github_world.c - the GitHub port over a snapshot in memory (replay and
+ * world.c - the GitHub port over a snapshot in memory (replay and
  * unit tests).
  *
  * Reads copy out of the snapshot; writes change it the way GitHub would (a
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "port/github.h"
+#include "port/port.h"
 #include "port/world_int.h"
 #include "formats/sweepstate.h"
 #include "base/util.h"
@@ -22,6 +22,18 @@ static int fault_hit(struct world *w, enum fault_op op, int kind, int64_t pr,
 		     const char *sha)
 {
 	return world_fault(w, op, kind, pr, sha, 0, NULL);
+}
+
+static int write_fault(struct world *w, enum gh_write kind, int64_t pr,
+                       const char *sha, bool *lost)
+{
+	return world_fault(w, FAULT_WRITE, (int)kind, pr, sha, 0, lost);
+}
+
+/* A timeout or a 5xx: the program cannot tell the write was not made. */
+static bool no_answer(const struct snap_fault *f)
+{
+	return f->timeout || f->status >= 500;
 }
 
 int world_fault(struct world *w, enum fault_op op, int kind, int64_t pr,
@@ -45,7 +57,10 @@ int world_fault(struct world *w, enum fault_op op, int kind, int64_t pr,
 				 pr ? " of PR #" : "", (long long)pr,
 				 f->timeout ? "timed out" : "HTTP error",
 				 (long long)w->calls);
-			return f->status == 404 ? AA_ENOTFOUND : AA_EAPI;
+			if (f->status == 404)
+				return AA_ENOTFOUND;
+			return op == FAULT_WRITE && no_answer(f) ? AA_ELOST
+			                                         : AA_EAPI;
 		}
 		if (f->op != op || f->kind != kind)
 			continue;
@@ -69,20 +84,25 @@ int world_fault(struct world *w, enum fault_op op, int kind, int64_t pr,
 				 f->status ? f->status : 502);
 			return AA_OK;
 		}
-		if (f->timeout) {
+		if (f->timeout)
 			buf_setf(&w->gh.error, "%s %s%s%.0lld: timed out",
 				 op == FAULT_READ ? "read" : "write", name,
 				 pr ? " of PR #" : "", (long long)pr);
-			return AA_EAPI;
-		}
-		buf_setf(&w->gh.error, "%s %s%s%.0lld: HTTP %d",
-			 op == FAULT_READ ? "read" : "write", name,
-			 pr ? " of PR #" : "", (long long)pr, f->status);
+		else
+			buf_setf(&w->gh.error, "%s %s%s%.0lld: HTTP %d",
+			         op == FAULT_READ ? "read" : "write", name,
+			         pr ? " of PR #" : "", (long long)pr,
+			         f->status);
 		if (f->status == 404)
 			return AA_ENOTFOUND;
-		/* A write GitHub refuses for its content (PUBLISH §7.2). */
-		return op == FAULT_WRITE && f->status == 422 ? AA_EREJECTED
-							     : AA_EAPI;
+		if (op == FAULT_READ)
+			return AA_EAPI;
+		/* A write GitHub refuses for its content (PUBLISH §7.2); one
+		 * that got no answer may have landed, for all the program can
+		 * tell (the write contract, port.h): this one did not. */
+		if (f->status == 422)
+			return AA_EREJECTED;
+		return no_answer(f) ? AA_ELOST : AA_EAPI;
 	}
 	return AA_OK;
 }
@@ -270,19 +290,22 @@ static int world_create_label(struct github *gh, int64_t pr, const char *name,
 			      const char *color, const char *description)
 {
 	struct world *w = W(gh);
+	bool lost = false;
+	int error;
 
 	github_op_begin(gh);
 	(void)color;
 	(void)description;
-	if (fault_hit(w, FAULT_WRITE, WRITE_LABEL, pr, NULL) < 0)
-		return AA_EAPI;
+	if ((error = write_fault(w, WRITE_LABEL, pr, NULL, &lost)) < 0)
+		return error;
 	if (w->s->has_labels && has_name(w->s->labels, w->s->nlabels, name)) {
+		/* GitHub's 422 "already_exists" */
 		buf_setf(&gh->error, "label \"%s\" already exists", name);
-		return AA_EAPI;
+		return AA_EREJECTED;
 	}
 	if (w->s->has_labels)
 		add_name(&w->s->labels, &w->s->nlabels, name);
-	return AA_OK;
+	return lost ? AA_ELOST : AA_OK;
 }
 
 /* GitHub records the label write in the PR's timeline, by the token's
@@ -314,13 +337,15 @@ static int world_add_label(struct github *gh, int64_t pr, const char *name)
 {
 	struct world *w = W(gh);
 	struct snap_pull *p = snapshot_pull(w->s, pr);
+	bool lost = false;
+	int error;
 
 	github_op_begin(gh);
-	if (fault_hit(w, FAULT_WRITE, WRITE_LABEL, pr, NULL) < 0)
-		return AA_EAPI;
+	if ((error = write_fault(w, WRITE_LABEL, pr, NULL, &lost)) < 0)
+		return error;
 	if (!p) {
 		buf_setf(&gh->error, "PR #%lld not found", (long long)pr);
-		return AA_EAPI;
+		return AA_ENOTFOUND;
 	}
 	/* GitHub creates a label that does not exist yet. */
 	if (w->s->has_labels && !has_name(w->s->labels, w->s->nlabels, name))
@@ -329,7 +354,7 @@ static int world_add_label(struct github *gh, int64_t pr, const char *name)
 		add_name(&p->labels, &p->nlabels, name);
 		labeled_event(w, p, name);
 	}
-	return AA_OK;
+	return lost ? AA_ELOST : AA_OK;
 }
 
 static int64_t max_status_id(const struct snapshot *s)
@@ -353,10 +378,11 @@ static int world_create_status(struct github *gh, int64_t pr, const char *sha,
 	struct snap_status *x;
 	bool lost = false;
 	int64_t id;
+	int error;
 
 	github_op_begin(gh);
-	if (world_fault(w, FAULT_WRITE, WRITE_STATUS, pr, sha, 0, &lost) < 0)
-		return AA_EAPI;
+	if ((error = write_fault(w, WRITE_STATUS, pr, sha, &lost)) < 0)
+		return error;
 	id = max_status_id(w->s) + 1;
 	st = snapshot_statuses(w->s, sha, true);
 	st->v = xrealloc(st->v, st_mult(st->n + 1, sizeof(*st->v)));
@@ -369,7 +395,7 @@ static int world_create_status(struct github *gh, int64_t pr, const char *sha,
 	x->creator = xstrdup(world_viewer(w));
 	x->created_at = w->now;
 	x->target_url = xstrdup_or_null(target_url);
-	return lost ? AA_EAPI : AA_OK; /* made, but the answer was lost */
+	return lost ? AA_ELOST : AA_OK;
 }
 
 static int world_approve(struct github *gh, int64_t pr, const char *commit_id,
@@ -379,15 +405,18 @@ static int world_approve(struct github *gh, int64_t pr, const char *commit_id,
 	struct snap_pull *p = snapshot_pull(w->s, pr);
 	struct snap_review *r;
 	int64_t max = 0;
+	bool lost = false;
 	size_t i, j;
+	int error;
 
 	github_op_begin(gh);
 	(void)body;
-	if (fault_hit(w, FAULT_WRITE, WRITE_APPROVE, pr, NULL) < 0)
-		return AA_EAPI;
+	*review_id = 0;
+	if ((error = write_fault(w, WRITE_APPROVE, pr, NULL, &lost)) < 0)
+		return error;
 	if (!p) {
 		buf_setf(&gh->error, "PR #%lld not found", (long long)pr);
-		return AA_EAPI;
+		return AA_ENOTFOUND;
 	}
 	for (i = 0; i < w->s->npulls; i++)
 		for (j = 0; j < w->s->pulls[i].nreviews; j++)
@@ -402,6 +431,8 @@ static int world_approve(struct github *gh, int64_t pr, const char *commit_id,
 	r->state = xstrdup("APPROVED");
 	memcpy(r->commit_id, commit_id, SHA_BUF);
 	r->submitted_at = w->now;
+	if (lost)
+		return AA_ELOST; /* the id came with the lost answer */
 	*review_id = r->id;
 	return AA_OK;
 }
@@ -411,22 +442,24 @@ static int world_dismiss(struct github *gh, int64_t pr, int64_t review_id,
 {
 	struct world *w = W(gh);
 	struct snap_pull *p = snapshot_pull(w->s, pr);
+	bool lost = false;
 	size_t i;
+	int error;
 
 	github_op_begin(gh);
 	(void)message;
-	if (fault_hit(w, FAULT_WRITE, WRITE_DISMISS, pr, NULL) < 0)
-		return AA_EAPI;
+	if ((error = write_fault(w, WRITE_DISMISS, pr, NULL, &lost)) < 0)
+		return error;
 	for (i = 0; p && i < p->nreviews; i++) {
 		if (p->reviews[i].id != review_id)
 			continue;
 		free(p->reviews[i].state);
 		p->reviews[i].state = xstrdup("DISMISSED");
-		return AA_OK;
+		return lost ? AA_ELOST : AA_OK;
 	}
 	buf_setf(&gh->error, "review %lld of PR #%lld not found",
 		 (long long)review_id, (long long)pr);
-	return AA_EAPI;
+	return AA_ENOTFOUND;
 }
 
 static void world_prefetch(struct github *gh, const int64_t *prs, size_t n)

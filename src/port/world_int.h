@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "port/github.h"
+#include "port/port.h"
 
 struct world {
 	struct github gh;
@@ -31,7 +31,9 @@ static inline struct world *W(struct github *gh)
 
 /*
  * Does a fault hit this call? Returns 0 (no), AA_ENOTFOUND (a 404) or
- * AA_EAPI, with the message in gh->error. `comment_id` narrows faults
+ * AA_EAPI, and for a write AA_EREJECTED (a 422) or AA_ELOST (a 5xx or a
+ * timeout: not made, but the program cannot tell), with the message in
+ * gh->error. `comment_id` narrows faults
  * that name one (0: the call is not about a comment). With `lost` (a
  * write), a lost_response fault returns 0 and sets *lost: the caller makes
  * the write, then fails with the message already set.

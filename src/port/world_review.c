@@ -16,15 +16,7 @@
 
 static int read_fault(struct world *w, enum gh_read kind, int64_t pr)
 {
-	int error = world_fault(w, FAULT_READ, (int)kind, pr, NULL, 0, NULL);
-
-	return error == AA_ENOTFOUND ? AA_ENOTFOUND : error;
-}
-
-/* A write fault's answer: 404, 422 (refused) or any other failure. */
-static int write_error(int error)
-{
-	return error == AA_ENOTFOUND || error == AA_EREJECTED ? error : AA_EAPI;
+	return world_fault(w, FAULT_READ, (int)kind, pr, NULL, 0, NULL);
 }
 
 static struct snap_pull *find_pull(struct world *w, int64_t pr)
@@ -220,7 +212,7 @@ static int wr_comment_create(struct github *gh, int64_t pr, const char *body,
 	*html_url = NULL;
 	if ((error = world_fault(w, FAULT_WRITE, WRITE_COMMENT, pr, NULL, 0,
 				 &lost)) < 0)
-		return write_error(error);
+		return error;
 	if (!(p = find_pull(w, pr)))
 		return AA_ENOTFOUND;
 	if (!body_fits(w, body))
@@ -242,7 +234,7 @@ static int wr_comment_create(struct github *gh, int64_t pr, const char *body,
 		c->html_url = buf_detach(&url, NULL);
 	}
 	if (lost)
-		return AA_EAPI;
+		return AA_ELOST;
 	*id = c->id;
 	*html_url = xstrdup(c->html_url);
 	return AA_OK;
@@ -260,7 +252,7 @@ static int wr_comment_update(struct github *gh, int64_t pr, int64_t id,
 	github_op_begin(gh);
 	if ((error = world_fault(w, FAULT_WRITE, WRITE_COMMENT, pr, NULL, id,
 				 &lost)) < 0)
-		return write_error(error);
+		return error;
 	if (!(c = find_comment(w, pr, id, &p)))
 		return AA_ENOTFOUND;
 	if (!body_fits(w, body))
@@ -276,7 +268,7 @@ static int wr_comment_update(struct github *gh, int64_t pr, int64_t id,
 	c->edits = xrealloc(c->edits, st_mult(c->nedits + 1, sizeof(*c->edits)));
 	c->edits[c->nedits].editor = xstrdup(world_viewer(w));
 	c->edits[c->nedits++].edited_at = w->now;
-	return lost ? AA_EAPI : AA_OK;
+	return lost ? AA_ELOST : AA_OK;
 }
 
 static int wr_comment_delete(struct github *gh, int64_t pr, int64_t id)
@@ -291,14 +283,14 @@ static int wr_comment_delete(struct github *gh, int64_t pr, int64_t id)
 	github_op_begin(gh);
 	if ((error = world_fault(w, FAULT_WRITE, WRITE_COMMENT_DELETE, pr, NULL,
 				 id, &lost)) < 0)
-		return write_error(error);
+		return error;
 	if (!(c = find_comment(w, pr, id, &p)))
 		return AA_ENOTFOUND;
 	i = (size_t)(c - p->comments);
 	snap_comment_release(c);
 	memmove(c, c + 1, (p->ncomments - i - 1) * sizeof(*c));
 	p->ncomments--;
-	return lost ? AA_EAPI : AA_OK;
+	return lost ? AA_ELOST : AA_OK;
 }
 
 /* May a line comment sit on (start_line..)line of path, side RIGHT? Only
@@ -376,7 +368,7 @@ static int wr_review_post(struct github *gh, int64_t pr, const char *commit_id,
 	memset(out, 0, sizeof(*out));
 	if ((error = world_fault(w, FAULT_WRITE, WRITE_REVIEW, pr, NULL, 0,
 				 &lost)) < 0)
-		return write_error(error);
+		return error;
 	if (!(p = find_pull(w, pr)))
 		return AA_ENOTFOUND;
 	if (!body_fits(w, body))
@@ -427,7 +419,7 @@ static int wr_review_post(struct github *gh, int64_t pr, const char *commit_id,
 	out->html_url = urlf(w, pr, "pullrequestreview-", r->id);
 	if (lost) {
 		gh_review_posted_release(out);
-		return AA_EAPI;
+		return AA_ELOST;
 	}
 	return AA_OK;
 }

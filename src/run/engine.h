@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #include "formats/event.h"
-#include "port/github.h"
+#include "port/port.h"
 #include "core/policy.h"
 #include "formats/report.h"
 #include "formats/sweepstate.h"

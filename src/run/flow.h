@@ -16,6 +16,14 @@
 const char *flow_error(const struct engine *e);
 
 /*
+ * The one identity check (T4, U5), keyed by login: is the write token's
+ * login `want` (the `role` it plays, for the messages)? AA_OK, remembered
+ * for `want`; AA_EAPI when GET /user failed; AA_EUSAGE when the token is
+ * someone else's. The reason goes to step `s`, the note to the report.
+ */
+int flow_identity_check(struct engine *e, struct report_step *s,
+                        const char *want, const char *role);
+/*
  * T4: before the first write of a run, the token must be the trusted
  * login. On failure the step ends as an error and the run stops.
  */

@@ -2,13 +2,15 @@
  * publish_writes.c - the writes of a publish (PUBLISH.md §7.2): the
  * sticky, the deletes, the statuses and the inline threads (W4, with the
  * per-thread fallback of X12), each recorded in the report once. A write
- * whose answer is lost is judged by reading again (P27), never re-sent.
+ * whose answer is lost (AA_ELOST) is judged by reading again and asking
+ * core/landed.h whether its effect shows (P27), never re-sent.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/json.h"
+#include "core/landed.h"
 #include "run/publish_int.h"
 
 /* --- writes --- */
@@ -80,21 +82,32 @@ int pub_head_unmoved(struct pub *u, unsigned what)
 	return AA_OK;
 }
 
-/* After a lost answer: the sticky of review_login, created by this run
- * (id above `after`) or patched (id), holding exactly `body`. */
-static const struct snap_comment *
-find_written(struct pub *u, int64_t id, int64_t after, const struct buf *body)
+/* A lost answer's verdict: AA_OK when its effect shows; otherwise
+ * AA_EAPI with the write's own message back in gh->error (the re-read
+ * replaced it). */
+static int judged(struct pub *u, const struct buf *why, bool shows)
 {
+	if (shows)
+		return AA_OK;
+	buf_setf(&u->e->gh->error, "%s", why->ptr);
+	return AA_EAPI;
+}
+
+/* After a lost answer: the comment `w` created or patched, read again
+ * (NULL when it does not show). */
+static const struct snap_comment *find_written(struct pub *u,
+                                               const struct landed_write *w)
+{
+	const struct snap_pull *pull = &u->p.pull.pull;
+	struct landed_seen seen = {0};
+	ptrdiff_t at;
+
 	if (rv_pr_reread_comments(u->e, &u->p) < 0)
 		return NULL;
-	for (size_t i = 0; i < u->p.nstickies; i++) {
-		const struct snap_comment *c = u->p.stickies[i];
-
-		if ((id ? c->id == id : c->id > after) &&
-		    pub_same_body(c->body, c->body_len, body))
-			return c;
-	}
-	return NULL;
+	seen.comments = pull->comments;
+	seen.ncomments = pull->ncomments;
+	at = landed(w, &seen, u->e->policy);
+	return at < 0 ? NULL : &pull->comments[at];
 }
 
 static int64_t max_comment_id(const struct rv_pr *p)
@@ -110,18 +123,29 @@ static int64_t max_comment_id(const struct rv_pr *p)
 int pub_sticky_create(struct pub *u, const struct buf *body)
 {
 	const struct github_review_ops *r = u->e->gh->ops->review;
-	int64_t after = max_comment_id(&u->p), id = 0;
+	const struct landed_write w = {
+	    .kind = LANDED_COMMENT_CREATE,
+	    .as_review_login = true,
+	    .id = max_comment_id(&u->p),
+	    .body = body->ptr,
+	    .body_len = body->len,
+	};
+	int64_t id = 0;
 	char *url = NULL;
 	int error = r->comment_create(u->e->gh, u->pr, body->ptr, &id, &url);
 
-	if (error == AA_EAPI) {
-		const struct snap_comment *c = find_written(u, 0, after, body);
+	if (error == AA_ELOST) {
+		struct buf why = BUF_INIT(BUF_MAX_SMALL);
+		const struct snap_comment *c;
 
+		buf_adds(&why, u->e->gh->error.ptr);
+		c = find_written(u, &w);
 		if (c) {
 			id = c->id;
 			url = xstrdup_or_null(c->html_url);
-			error = AA_OK;
 		}
+		error = judged(u, &why, c != NULL);
+		buf_release(&why);
 	}
 	if (error < 0) {
 		free(url);
@@ -173,14 +197,25 @@ static int may_touch(struct pub *u, int64_t id, const char *what)
 int pub_sticky_patch(struct pub *u, int64_t id, const struct buf *body)
 {
 	const struct github_review_ops *r = u->e->gh->ops->review;
+	const struct landed_write w = {
+	    .kind = LANDED_COMMENT_PATCH,
+	    .as_review_login = true,
+	    .id = id,
+	    .body = body->ptr,
+	    .body_len = body->len,
+	};
 	int error = may_touch(u, id, "edit");
 
 	if (error < 0)
 		return error;
 	error = r->comment_update(u->e->gh, u->pr, id, body->ptr);
+	if (error == AA_ELOST) {
+		struct buf why = BUF_INIT(BUF_MAX_SMALL);
 
-	if (error == AA_EAPI && find_written(u, id, 0, body))
-		error = AA_OK;
+		buf_adds(&why, u->e->gh->error.ptr);
+		error = judged(u, &why, find_written(u, &w) != NULL);
+		buf_release(&why);
+	}
 	if (error < 0)
 		return error;
 	pub_record_comment(u, W_COMMENT_UPDATE, id, body);
@@ -198,21 +233,29 @@ static void note_deleted(struct pub *u, int64_t id)
 int pub_delete_comment(struct pub *u, int64_t id)
 {
 	const struct github_review_ops *r = u->e->gh->ops->review;
+	const struct landed_write lw = {.kind = LANDED_COMMENT_DELETE,
+	                                .id = id};
 	struct report_write *w;
 	int error = may_touch(u, id, "delete");
 
 	if (error < 0)
 		return error;
 	error = r->comment_delete(u->e->gh, u->pr, id);
+	if (error == AA_ELOST) {
+		struct buf why = BUF_INIT(BUF_MAX_SMALL);
+		bool gone = false;
 
-	if (error == AA_EAPI && rv_pr_reread_comments(u->e, &u->p) == AA_OK) {
-		bool gone = true;
+		buf_adds(&why, u->e->gh->error.ptr);
+		if (rv_pr_reread_comments(u->e, &u->p) == AA_OK) {
+			struct landed_seen seen = {
+			    .comments = u->p.pull.pull.comments,
+			    .ncomments = u->p.pull.pull.ncomments,
+			};
 
-		for (size_t i = 0; i < u->p.pull.pull.ncomments; i++)
-			if (u->p.pull.pull.comments[i].id == id)
-				gone = false;
-		if (gone)
-			error = AA_OK;
+			gone = landed(&lw, &seen, u->e->policy) >= 0;
+		}
+		error = judged(u, &why, gone);
+		buf_release(&why);
 	}
 	if (error < 0 && error != AA_ENOTFOUND)
 		return error;
@@ -226,20 +269,34 @@ int pub_delete_comment(struct pub *u, int64_t id)
 
 int pub_set_status(struct pub *u, const char *state, const char *desc)
 {
+	const struct landed_write w = {
+	    .kind = LANDED_STATUS,
+	    .as_review_login = true,
+	    .state = state,
+	    .context = u->e->policy->review_context,
+	    .description = desc,
+	    .target_url = u->sticky_url,
+	};
 	int error = u->e->gh->ops->create_status(
 		u->e->gh, u->pr, u->in->head, state,
 		u->e->policy->review_context, desc, u->sticky_url);
 
-	if (error == AA_EAPI) {
-		/* A lost answer: done when the head's newest status of ours
-		 * now says exactly this. */
+	if (error == AA_ELOST) {
+		struct buf why = BUF_INIT(BUF_MAX_SMALL);
+		struct landed_seen seen = {0};
+
+		buf_adds(&why, u->e->gh->error.ptr);
 		snap_statuses_release(&u->st);
 		u->has_st = u->e->gh->ops->statuses(
 				    u->e->gh, u->pr, u->in->head,
 				    STATUS_NEED_HISTORY | STATUS_NEED_IDS,
 				    &u->st) == AA_OK;
-		if (pub_status_matches(u, state, desc, u->sticky_url))
-			error = AA_OK;
+		if (u->has_st) {
+			seen.statuses = u->st.v;
+			seen.nstatuses = u->st.n;
+		}
+		error = judged(u, &why, landed(&w, &seen, u->e->policy) >= 0);
+		buf_release(&why);
 	}
 	if (error < 0)
 		return error;
@@ -289,14 +346,20 @@ void pub_thread_failed(struct pub *u, size_t i)
 	f->thread_reason = NULL;
 }
 
-/* After a lost answer: the root of attempt i, now on GitHub? */
+/* Attempt i's root, on the head as last read (a lost answer's effect,
+ * or a concurrent run's)? */
 static const struct inline_root *root_now(struct pub *u, size_t i)
 {
-	const struct rv_finding *f = &u->m.f[u->plan.v[i].finding];
+	const struct landed_write w = {
+	    .kind = LANDED_ROOT,
+	    .finding = &u->m.f[u->plan.v[i].finding],
+	    .head = u->in->head,
+	};
+	const struct landed_seen seen = {.roots = u->p.roots,
+	                                 .nroots = u->p.nroots};
+	ptrdiff_t at = landed(&w, &seen, u->e->policy);
 
-	if (!inline_has_root_at(f, u->p.roots, u->p.nroots, u->in->head))
-		return NULL;
-	return inline_root_of(f, u->p.roots, u->p.nroots);
+	return at < 0 ? NULL : &u->p.roots[at];
 }
 
 /* The review a review comment belongs to (0 when unknown). */
@@ -344,14 +407,16 @@ static int post_review(struct pub *u, const size_t *idx, size_t n,
 			thread_posted(u, idx[k], 0, out.html_url);
 		pub_record_review(u, out.review_id, idx, n);
 		gh_review_posted_release(&out);
-	} else if (error == AA_EAPI &&
-		   rv_pr_reread_roots(u->e, &u->p) == AA_OK) {
+	} else if (error == AA_ELOST) {
 		/* Lost answer: each root that shows was posted. */
-		size_t shown = 0;
-
+		struct buf why = BUF_INIT(BUF_MAX_SMALL);
 		int64_t review_id = 0;
+		size_t shown = 0;
+		bool read;
 
-		for (size_t k = 0; k < n; k++) {
+		buf_adds(&why, u->e->gh->error.ptr);
+		read = rv_pr_reread_roots(u->e, &u->p) == AA_OK;
+		for (size_t k = 0; read && k < n; k++) {
 			const struct inline_root *root = root_now(u, idx[k]);
 
 			if (!root)
@@ -361,10 +426,10 @@ static int post_review(struct pub *u, const size_t *idx, size_t n,
 			review_id = review_of(&u->p, root->comment_id);
 			shown++;
 		}
-		if (shown == n) {
+		if (shown == n)
 			pub_record_review(u, review_id, idx, n);
-			error = AA_OK;
-		}
+		error = judged(u, &why, shown == n);
+		buf_release(&why);
 	}
 	for (size_t k = 0; k < n; k++)
 		buf_release(&bodies[k]);

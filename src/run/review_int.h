@@ -12,7 +12,7 @@
 
 #include "core/inline.h"
 #include "formats/sticky.h"
-#include "port/github.h"
+#include "port/port.h"
 #include "run/engine.h"
 
 /* One pull request as the pr-review flows see it. */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "run/flow.h"
 #include "run/review_int.h"
 
 void rv_pr_release(struct rv_pr *p)
@@ -218,30 +219,8 @@ uint32_t rv_next_id(const struct rv_pr *p, const struct review_model *m,
 
 int rv_identity(struct engine *e, struct report_step *s)
 {
-	const char *want = policy_review_login(e->policy);
-	char *login = NULL;
-	int error = AA_OK;
-
-	if (engine_identity(e, want) == ID_TRUSTED)
-		return AA_OK;
-	if (e->gh->ops->user(e->gh, &login) < 0) {
-		step_reason(s, "the token's identity could not be read");
-		report_note(e->report, NOTE_ERROR,
-			    "cannot read the token's identity (GET /user): %s; "
-			    "nothing written", e->gh->error.ptr);
-		error = AA_EAPI;
-	} else if (!policy_is_review_login(e->policy, login)) {
-		step_reason(s, "the token belongs to %s, not the review login "
-			       "%s", login, want);
-		report_note(e->report, NOTE_ERROR,
-			    "the write token belongs to '%s', not the review "
-			    "login '%s'; nothing written", login, want);
-		error = AA_EUSAGE;
-	}
-	free(login);
-	if (error == AA_OK)
-		engine_identity_set(e, want, ID_TRUSTED);
-	return error;
+	return flow_identity_check(e, s, policy_review_login(e->policy),
+	                           "review login");
 }
 
 void rv_pr_url(struct buf *out, const struct engine *e, int64_t pr)

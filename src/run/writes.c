@@ -1,12 +1,14 @@
 /*
- * writes.c - every GitHub write of a run: the identity check (T4) before
- * the first one, the write through the port, and its line in the report.
+ * writes.c - every GitHub write of apply and the gate: the identity check
+ * (T4) before the first one, the write through the port, the lost answer
+ * judged by reading again (core/landed.h), and its line in the report.
  */
 #include "run/flow.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/landed.h"
 #include "core/verdict.h"
 
 /* Color and description of the escalation label when we create it. */
@@ -36,47 +38,118 @@ void engine_identity_set(struct engine *e, const char *login,
 	e->identity = state;
 }
 
+int flow_identity_check(struct engine *e, struct report_step *s,
+                        const char *want, const char *role)
+{
+	char *login = NULL;
+	int error = AA_OK;
+
+	if (engine_identity(e, want) == ID_TRUSTED)
+		return AA_OK;
+	if (e->gh->ops->user(e->gh, &login) < 0) {
+		step_reason(s, "the token's identity could not be read");
+		report_note(e->report, NOTE_ERROR,
+		            "cannot read the token's identity (GET /user): %s; "
+		            "nothing written",
+		            flow_error(e));
+		error = AA_EAPI;
+	} else if (!str_eq_nocase(login, want)) {
+		step_reason(s, "the token belongs to %s, not the %s %s", login,
+		            role, want);
+		report_note(e->report, NOTE_ERROR,
+		            "the write token belongs to '%s', not the %s '%s'; "
+		            "nothing written",
+		            login, role, want);
+		error = AA_EUSAGE;
+	}
+	free(login);
+	if (error == AA_OK)
+		engine_identity_set(e, want, ID_TRUSTED);
+	return error;
+}
+
 int flow_identity(struct engine *e, size_t step)
 {
 	struct report_step *s = &e->report->steps[step];
 	const char *want = e->policy->trusted_login;
-	char *login = NULL;
 	int error;
 
-	switch (engine_identity(e, want)) {
-	case ID_TRUSTED:
-		return AA_OK;
-	case ID_FAILED:
+	if (engine_identity(e, want) == ID_FAILED)
 		return AA_EUSAGE;
-	case ID_UNCHECKED:
-		break;
-	}
-	error = e->gh->ops->user(e->gh, &login);
+	error = flow_identity_check(e, s, want, "trusted login");
 	if (error < 0) {
-		step_reason(s, "the token's identity could not be read");
-		report_note(e->report, NOTE_ERROR,
-			    "cannot read the token's identity (GET /user): %s; "
-			    "nothing written", flow_error(e));
-		step_finish(e->report, s, OUT_ERROR, EXIT_API);
-		error = AA_EAPI;
-	} else if (!policy_is_trusted(e->policy, login)) {
-		step_reason(s, "the token belongs to %s, not the trusted "
-			       "login %s", login, e->policy->trusted_login);
-		report_note(e->report, NOTE_ERROR,
-			    "the write token belongs to '%s', not the trusted "
-			    "login '%s'; nothing written", login,
-			    e->policy->trusted_login);
-		step_finish(e->report, s, OUT_ERROR, EXIT_USAGE);
-		error = AA_EUSAGE;
-	}
-	free(login);
-	if (error < 0) {
+		step_finish(e->report, s, OUT_ERROR,
+		            error == AA_EUSAGE ? EXIT_USAGE : EXIT_API);
 		engine_identity_set(e, want, ID_FAILED);
 		e->stop = true;
-		return error;
 	}
-	engine_identity_set(e, want, ID_TRUSTED);
-	return AA_OK;
+	return error;
+}
+
+/*
+ * A write's answer, settled: a lost one (AA_ELOST) is judged by reading
+ * again what the write changes and asking core/landed.h whether its effect
+ * shows — AA_OK when it does, AA_EAPI when it does not or the read failed,
+ * with the write's own message kept for the report. `*review_id` (when
+ * not NULL) is the approval that shows.
+ */
+static int settle(struct engine *e, int error, int64_t pr, const char *sha,
+                  const struct landed_write *w, int64_t *review_id)
+{
+	struct buf why = BUF_INIT(BUF_MAX_SMALL);
+	struct landed_seen seen = {0};
+	struct snap_statuses st = {0};
+	struct gh_pull p = {0};
+	char *label = NULL;
+	bool exists = false;
+	ptrdiff_t at = -1;
+
+	if (error != AA_ELOST)
+		return error;
+	buf_adds(&why, flow_error(e));
+	switch (w->kind) {
+	case LANDED_CREATE_LABEL:
+		if (e->gh->ops->label_exists(e->gh, pr, w->label, &exists) ==
+		        AA_OK &&
+		    exists) {
+			label = xstrdup(w->label);
+			seen.labels = &label;
+			seen.nlabels = 1;
+		}
+		break;
+	case LANDED_ADD_LABEL:
+		if (e->gh->ops->pull(e->gh, pr, PART_LABELS | PART_FRESH, &p) ==
+		        AA_OK &&
+		    (p.ok & PART_LABELS)) {
+			seen.labels = p.pull.labels;
+			seen.nlabels = p.pull.nlabels;
+		}
+		break;
+	case LANDED_STATUS:
+		if (e->gh->ops->statuses(e->gh, pr, sha, STATUS_NEED_CLEAN,
+		                         &st) == AA_OK) {
+			seen.statuses = st.v;
+			seen.nstatuses = st.n;
+		}
+		break;
+	default: /* LANDED_APPROVE, LANDED_DISMISS */
+		if (e->gh->ops->pull(e->gh, pr, PART_REVIEWS | PART_FRESH,
+		                     &p) == AA_OK &&
+		    (p.ok & PART_REVIEWS)) {
+			seen.reviews = p.pull.reviews;
+			seen.nreviews = p.pull.nreviews;
+		}
+		break;
+	}
+	at = landed(w, &seen, e->policy);
+	if (at >= 0 && review_id && seen.reviews)
+		*review_id = seen.reviews[at].id;
+	buf_setf(&e->gh->error, "%s", why.ptr);
+	free(label);
+	gh_pull_release(&p);
+	snap_statuses_release(&st);
+	buf_release(&why);
+	return at >= 0 ? AA_OK : AA_EAPI;
 }
 
 /* A failed write: note it and end the step as an error (exit 3). */
@@ -104,10 +177,17 @@ int flow_create_label(struct engine *e, size_t step, int64_t pr)
 	struct report_write *w;
 	int error;
 
+	const struct landed_write lw = {.kind = LANDED_CREATE_LABEL,
+	                                .label = e->policy->label};
+
 	if ((error = flow_identity(e, step)) < 0)
 		return error;
-	if (e->gh->ops->create_label(e->gh, pr, e->policy->label, label_color,
-				     label_description) < 0) {
+	error = e->gh->ops->create_label(e->gh, pr, e->policy->label,
+	                                 label_color, label_description);
+	/* 422 "already_exists": someone created it meanwhile, which is what
+	 * this write was for — judged like a lost answer, by looking. */
+	if (error < 0 && settle(e, error == AA_EREJECTED ? AA_ELOST : error, pr,
+	                        NULL, &lw, NULL) < 0) {
 		label_missing(e, pr); /* so is the label it was to carry */
 		return failed(e, step, "creating the label");
 	}
@@ -121,9 +201,13 @@ int flow_add_label(struct engine *e, size_t step, int64_t pr)
 	struct report_write *w;
 	int error;
 
+	const struct landed_write lw = {.kind = LANDED_ADD_LABEL,
+	                                .label = e->policy->label};
+
 	if ((error = flow_identity(e, step)) < 0)
 		return error;
-	if (e->gh->ops->add_label(e->gh, pr, e->policy->label) < 0) {
+	error = e->gh->ops->add_label(e->gh, pr, e->policy->label);
+	if (settle(e, error, pr, NULL, &lw, NULL) < 0) {
 		label_missing(e, pr);
 		return failed(e, step, "adding the label");
 	}
@@ -139,11 +223,21 @@ int flow_set_status(struct engine *e, size_t step, int64_t pr,
 	struct report_write *w;
 	int error;
 
+	const struct landed_write lw = {
+	    .kind = LANDED_STATUS,
+	    .state = state,
+	    .context = e->policy->clean_context,
+	    .description = description,
+	    .target_url = target_url,
+	    .pr = pr,
+	};
+
 	if ((error = flow_identity(e, step)) < 0)
 		return error;
-	if (e->gh->ops->create_status(e->gh, pr, sha, state,
-				      e->policy->clean_context, description,
-				      target_url) < 0)
+	error = e->gh->ops->create_status(e->gh, pr, sha, state,
+	                                  e->policy->clean_context, description,
+	                                  target_url);
+	if (settle(e, error, pr, sha, &lw, NULL) < 0)
 		return failed(e, step, "writing the status");
 	w = report_add_write(e->report, W_STATUS, pr);
 	memcpy(w->sha, sha, SHA_BUF);
@@ -160,10 +254,14 @@ int flow_approve(struct engine *e, size_t step, int64_t pr,
 	struct report_write *w;
 	int error;
 
+	const struct landed_write lw = {.kind = LANDED_APPROVE,
+	                                .commit_id = head};
+
 	if ((error = flow_identity(e, step)) < 0)
 		return error;
-	if (e->gh->ops->approve(e->gh, pr, head, engine_approve_body,
-				review_id) < 0)
+	error = e->gh->ops->approve(e->gh, pr, head, engine_approve_body,
+	                            review_id);
+	if (settle(e, error, pr, NULL, &lw, review_id) < 0)
 		return failed(e, step, "approving");
 	w = report_add_write(e->report, W_APPROVE, pr);
 	memcpy(w->commit_id, head, SHA_BUF);
@@ -191,13 +289,16 @@ int flow_dismiss_all(struct engine *e, size_t step, int64_t pr,
 			mine[nmine++] = &reviews[i];
 	qsort(mine, nmine, sizeof(const struct snap_review *), cmp_review_id);
 	for (i = 0; i < nmine; i++) {
+		const struct landed_write lw = {.kind = LANDED_DISMISS,
+		                                .id = mine[i]->id};
 		struct report_write *w;
 
 		if ((r = flow_identity(e, step)) < 0) {
 			error = r;
 			break;
 		}
-		if (e->gh->ops->dismiss(e->gh, pr, mine[i]->id, message) < 0) {
+		r = e->gh->ops->dismiss(e->gh, pr, mine[i]->id, message);
+		if (settle(e, r, pr, NULL, &lw, NULL) < 0) {
 			struct report_step *s = &e->report->steps[step];
 
 			step_reason(s, "dismissing review %lld failed",

@@ -320,23 +320,44 @@ const trustedApprovals = (snapshot, reviews) => (reviews ?? []).filter((r) => r.
  * with optional `pr`, `sha`, `times`; `call`): the first matching fault in
  * list order answers, as replay does.
  */
-function failedCalls(snapshot, calls) {
+/* A write fault without an answer: a 5xx or a timeout. */
+const noAnswer = (f) => f.status === 'timeout' || (typeof f.status === 'number' && f.status >= 500);
+
+/**
+ * The calls the snapshot's own faults fail. With `lost` (a Map), also the
+ * write calls whose answer the program never gets (N61), n → 'made' (a
+ * lost_response fault: made, then its answer lost) or 'not made' (a 5xx or
+ * a timeout): the program reads again right after each of them.
+ */
+function failedCalls(snapshot, calls, lost = null) {
   const faults = Array.isArray(snapshot.faults) ? snapshot.faults : [];
   const used = faults.map(() => 0);
+  const seen = faults.map(() => 0);
   const out = new Set();
   for (const c of calls) {
     for (let i = 0; i < faults.length; i++) {
       const f = faults[i];
       if (f.call !== undefined && f.call !== null && f.read === undefined && f.write === undefined) {
-        if (f.call === c.n) { out.add(c.n); break; }
+        if (f.call === c.n) {
+          out.add(c.n);
+          if (lost && c.op === 'write' && noAnswer(f)) lost.set(c.n, 'not made');
+          break;
+        }
         continue;
       }
       if ((c.op === 'read' ? f.read : f.write) !== c.kind) continue;
       if (f.pr && f.pr !== c.pr) continue;
       if (f.sha && f.sha !== c.sha) continue;
+      if (seen[i]++ < (f.skip ?? 0)) continue;
       if (f.times && used[i] >= f.times) continue;
       used[i]++;
-      out.add(c.n);
+      // A write whose answer is lost was made: done, not failed (N61).
+      if (f.mode === 'lost_response' && c.op === 'write') lost?.set(c.n, 'made');
+      else {
+        out.add(c.n);
+        // 422 to a label creation ("already exists") is judged by looking too.
+        if (lost && c.op === 'write' && (noAnswer(f) || (f.status === 422 && c.kind === 'label'))) lost.set(c.n, 'not made');
+      }
       break;
     }
   }
@@ -346,6 +367,8 @@ function failedCalls(snapshot, calls) {
 // --- the checks ------------------------------------------------------------
 
 const WRITE_KINDS = { label: ['label', 'create_label'], status: ['status'], approve: ['approve'], dismiss: ['dismiss'] };
+// The read that follows a write whose answer was lost (N61, src/run/writes.c).
+const REREAD = { label: 'labels', status: 'statuses', approve: 'reviews', dismiss: 'reviews' };
 
 /**
  * Everything the specification promises for one run. `fault` is null for the
@@ -368,9 +391,20 @@ function check(fx, run, fault, base) {
   const snapshot = fx.snapshot;
   const dry = rep.dry_run === true;
 
-  // N17: the writes listed are exactly the write calls that succeeded, in order.
-  const failed = failedCalls(snapshot, calls);
-  const okWrites = calls.filter((c) => c.op === 'write' && !failed.has(c.n) && !(fault && c.n === fault.n));
+  // N17: the writes listed are exactly the write calls that succeeded, in
+  // order. A write whose answer was lost is read again by the next call
+  // (N61): when the injected fault fails that read, the write is not known
+  // to have landed, so it is not listed even if it was made.
+  const lost = new Map();
+  const failed = failedCalls(snapshot, calls, lost);
+  if (fault?.kind === 'lost') lost.set(fault.n, 'made');
+  // The injected fault takes effect unless the fixture's own faults answer its call first.
+  const injected = fault && fault.kind !== 'lost' && !failed.has(fault.n) && !lost.has(fault.n) ? fault.n : null;
+  // Is call n the re-read of a write whose answer was lost (call n-1)?
+  const isReread = (n) => lost.has(n - 1) && calls[n - 1]?.op === 'read' && calls[n - 1].kind === REREAD[calls[n - 2].kind];
+  const rereadOf = injected && isReread(injected) ? injected - 1 : null;
+  const unconfirmed = new Set([...lost.keys()].filter((n) => lost.get(n) === 'made' && isReread(n + 1) && (failed.has(n + 1) || injected === n + 1)));
+  const okWrites = calls.filter((c) => c.op === 'write' && !failed.has(c.n) && c.n !== injected && !unconfirmed.has(c.n));
   if (!dry) {
     if (okWrites.length !== rep.writes.length) fail(`${rep.writes.length} writes listed, ${okWrites.length} write calls succeeded`);
     else okWrites.forEach((c, i) => {
@@ -400,7 +434,8 @@ function check(fx, run, fault, base) {
 
   // A call the snapshot's own faults already fail: the injected fault
   // changes nothing, and the run must be the fault-free one.
-  if (failedCalls(snapshot, base.calls).has(fault.n)) {
+  const baseLost = new Map();
+  if (failedCalls(snapshot, base.calls, baseLost).has(fault.n) || baseLost.has(fault.n)) {
     if (run.stdout !== base.stdout) fail('a call the fixture already fails, failed again, changed the report');
     return problems;
   }
@@ -412,6 +447,21 @@ function check(fx, run, fault, base) {
   for (const s of rep.steps.filter((x) => x.step === 'gate' && x.outcome === 'approve')) {
     const b = base.report.steps.find((x) => x.step === 'gate' && x.pr === s.pr);
     if (!b || b.outcome !== 'approve') fail(`gate #${s.pr} approves; the fault-free run says ${b?.outcome}`);
+  }
+
+  // A write made and its answer lost: the re-read shows it, so it is
+  // done, listed, and the run is the fault-free one (BEHAVIOR §8, N61).
+  if (fault.kind === 'lost') {
+    if (unconfirmed.has(fault.n)) {
+      if (run.code !== 3 && run.code !== 2) fail(`a ${fault.call.kind} write's answer was lost and the fixture fails its re-read, but exit ${run.code} (N61)`);
+    } else if (run.stdout !== base.stdout) fail(`a ${fault.call.kind} write was made and its answer lost, yet the report differs from the fault-free one (the re-read must show it done, N61)`);
+    return problems;
+  }
+  // The read after a lost answer failed: the write counts as failed
+  // (not listed, above), and the run exits 3 (or 2).
+  if (rereadOf) {
+    if (run.code !== 3 && run.code !== 2) fail(`the re-read after a lost ${calls[rereadOf - 1].kind} write failed, but exit ${run.code} (N61)`);
+    return problems;
   }
 
   const c = fault.call;
@@ -1160,6 +1210,17 @@ async function main() {
       if (!fx.base.report) continue;
       if (fx.family !== 'publish') {
         for (let n = 1; n <= fx.calls.length; n++) for (const kind of o.kinds) jobs.push({ fx, n, kind, inject: { call: n, status: kind } });
+        // Every write call also loses its answer after being made (N61):
+        // the (skip+1)-th call of its kind and PR that reaches a fault
+        // appended after the fixture's own.
+        const ownLost = new Map();
+        const ownFailed = failedCalls(fx.snapshot, fx.calls, ownLost);
+        const own = new Set([...ownFailed, ...ownLost.keys()]);
+        for (const c of fx.calls) {
+          if (c.op !== 'write' || own.has(c.n)) continue;
+          const skip = fx.calls.filter((x) => x.n < c.n && x.op === 'write' && x.kind === c.kind && x.pr === c.pr && !own.has(x.n)).length;
+          jobs.push({ fx, n: c.n, kind: 'lost', inject: { write: c.kind, pr: c.pr, skip, times: 1, status: 502, mode: 'lost_response' } });
+        }
         continue;
       }
       for (const c of fx.calls) {

@@ -14,7 +14,7 @@
 #include "core/policy.h"
 #include "formats/report.h"
 #include "formats/snapshot.h"
-#include "port/github.h"
+#include "port/port.h"
 #include "run/engine.h"
 #include "run/flow.h"
 #include "run/review_int.h"

@@ -13,7 +13,7 @@
 #include "base/file.h"
 #include "core/policy.h"
 #include "formats/snapshot.h"
-#include "port/github.h"
+#include "port/port.h"
 
 #define FIXTURE "fixtures/151-sweep-one-pr-fails.json"
 

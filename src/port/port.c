@@ -1,7 +1,7 @@
 /*
- * github.c - helpers common to every implementation of the port.
+ * port.c - helpers common to every implementation of the port.
  */
-#include "port/github.h"
+#include "port/port.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /*
- * github.h - the GitHub port: every read and write the decision code makes.
+ * port.h - the GitHub port: every read and write the decision code makes.
  *
  * A small table of function pointers (libgit2's pluggable streams): one
  * implementation serves a snapshot in memory (port/world.c: replay, unit
@@ -10,9 +10,17 @@
  * logs can name it. Reads return 0, AA_ENOTFOUND, or AA_EAPI; the message
  * of the last failure is in gh->error. Results are owned by the caller and
  * released with the snapshot.h release functions.
+ *
+ * One write contract for every write of every port: AA_OK when GitHub
+ * answered that it was made; AA_ELOST when no answer came back (a
+ * transport failure, a timeout, a 5xx): the write may have landed, and the
+ * port does not guess — the flow reads again and asks core/landed.h
+ * whether its effect shows (BEHAVIOR §8, PUBLISH §7.2); AA_ENOTFOUND (404),
+ * AA_EREJECTED (422: refused for its content, nothing made) and AA_EAPI
+ * (any other failure, nothing made) are answers: the write failed.
  */
-#ifndef AA_GITHUB_H
-#define AA_GITHUB_H
+#ifndef AA_PORT_H
+#define AA_PORT_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -20,6 +28,9 @@
 #include "base/buf.h"
 #include "core/doctor.h"
 #include "core/model.h"
+
+/* A write's answer was lost (above); beside base/util.h's AA_* codes. */
+#define AA_ELOST (-8)
 
 struct github;
 
@@ -44,8 +55,8 @@ struct gh_pull {
 /* What a statuses() caller will look up (stamp.h). */
 #define STATUS_NEED_CLEAN (1u << 0) /* stamp_clean */
 #define STATUS_NEED_ROUND (1u << 1) /* stamp_round */
-#define STATUS_NEED_SKIP (1u << 2)  /* stamp_skip, and the round it beats */
-#define STATUS_NEED_IDS (1u << 3)   /* the real status ids */
+#define STATUS_NEED_SKIP  (1u << 2) /* stamp_skip, and the round it beats */
+#define STATUS_NEED_IDS   (1u << 3) /* the real status ids */
 /* The four lookups above: what a snapshot records. */
 #define STATUS_NEED_LOOKUPS 15u
 /* Not a lookup but the whole history, every page (A9: an older round). */
@@ -70,12 +81,13 @@ struct gh_pull_brief {
 	char digest[65];
 	/* Optional, when the listing could read them cheaply (live): */
 	bool has_contexts;
-	struct snap_statuses contexts; /* the head's newest status per context */
+	struct snap_statuses
+	    contexts; /* the head's newest status per context */
 	bool has_approvers;
-	char **approvers;              /* authors of APPROVED reviews */
+	char **approvers; /* authors of APPROVED reviews */
 	size_t napprovers;
 	bool has_threads;
-	int64_t threads;               /* its review threads */
+	int64_t threads; /* its review threads */
 };
 
 /* GET compare/{base}...{head} (PUBLISH §6 H1, H3). */
@@ -89,7 +101,7 @@ struct gh_compare {
 struct gh_inline {
 	const char *path;
 	int64_t line;
-	int64_t start_line;  /* 0: single line */
+	int64_t start_line; /* 0: single line */
 	const char *body;
 };
 
@@ -97,22 +109,25 @@ struct gh_inline {
  * links come from reading the review comments again (W5's re-read). */
 struct gh_review_posted {
 	int64_t review_id;
-	char *html_url;       /* the review's */
+	char *html_url; /* the review's */
 };
 void gh_review_posted_release(struct gh_review_posted *r);
 
 /* What review_pull() reads beside the pull's own fields (PUBLISH §6 H1,
  * §7.1 and the re-reads of §7.2). */
-#define RV_READ_COMMENTS (1u << 0) /* the issue comments, with the edit
-				    * histories U2 and T2 need */
-#define RV_READ_ROOTS (1u << 1)    /* every review comment (U3, H4) */
-#define RV_READ_COMMITS (1u << 2)  /* the PR's commits (H3's ancestry) */
-#define RV_READ_STATUS (1u << 3)   /* let statuses() of the head answer
-				    * STATUS_NEED_REVIEW without a request,
-				    * where the port can */
-#define RV_READ_VIEWER (1u << 4)   /* let user() answer without a request,
-				    * where the port can read the write
-				    * token's login in the same read */
+#define RV_READ_COMMENTS                                                       \
+	(1u << 0)                 /* the issue comments, with the edit         \
+	                           * histories U2 and T2 need */
+#define RV_READ_ROOTS   (1u << 1) /* every review comment (U3, H4) */
+#define RV_READ_COMMITS (1u << 2) /* the PR's commits (H3's ancestry) */
+#define RV_READ_STATUS                                                         \
+	(1u << 3) /* let statuses() of the head answer                         \
+	           * STATUS_NEED_REVIEW without a request,                     \
+	           * where the port can */
+#define RV_READ_VIEWER                                                         \
+	(1u << 4) /* let user() answer without a request,                      \
+	           * where the port can read the write                         \
+	           * token's login in the same read */
 
 /* What review_pull() read. */
 struct gh_review_pull {
@@ -129,10 +144,8 @@ void gh_review_pull_release(struct gh_review_pull *r);
 
 /*
  * The writes and reads only the pr-review commands make (PUBLISH.md §10):
- * a port without them (NULL) cannot publish. Writes return AA_OK,
- * AA_ENOTFOUND (404), AA_EREJECTED (422: GitHub refused the content, and
- * nothing was created) or AA_EAPI (failed, or the answer was lost: the
- * caller re-reads to learn which, §7.2).
+ * a port without them (NULL) cannot publish. Writes follow the write
+ * contract above.
  */
 struct github_review_ops {
 	/*
@@ -143,26 +156,26 @@ struct github_review_ops {
 	 * apart reads them one by one, so a failure is pinned to its part.
 	 */
 	int (*review_pull)(struct github *gh, int64_t pr, unsigned what,
-			   struct gh_review_pull *out);
+	                   struct gh_review_pull *out);
 	/* Every review comment of the PR (all pages, ascending id). */
 	int (*review_comments)(struct github *gh, int64_t pr,
-			       struct snap_review_comment **out, size_t *n);
+	                       struct snap_review_comment **out, size_t *n);
 	/* The PR's files with their patches (all pages). */
 	int (*files)(struct github *gh, int64_t pr, struct snap_file **out,
-		     size_t *n);
+	             size_t *n);
 	/* compare/{base}...{head}; AA_ENOTFOUND when GitHub answers 404. */
 	int (*compare)(struct github *gh, int64_t pr, const char *base,
-		       const char *head, struct gh_compare *out);
+	               const char *head, struct gh_compare *out);
 	/* POST an issue comment: its id and html_url. */
 	int (*comment_create)(struct github *gh, int64_t pr, const char *body,
-			      int64_t *id, char **html_url);
+	                      int64_t *id, char **html_url);
 	int (*comment_update)(struct github *gh, int64_t pr, int64_t id,
-			      const char *body);
+	                      const char *body);
 	int (*comment_delete)(struct github *gh, int64_t pr, int64_t id);
 	/* POST a COMMENT review on commit_id with `n` line comments. */
 	int (*review_post)(struct github *gh, int64_t pr, const char *commit_id,
-			   const char *body, const struct gh_inline *inl,
-			   size_t n, struct gh_review_posted *out);
+	                   const char *body, const struct gh_inline *inl,
+	                   size_t n, struct gh_review_posted *out);
 };
 
 /*
@@ -179,26 +192,26 @@ struct github_setup_ops {
 	int (*branches)(struct github *gh, char ***names, size_t *n);
 	/* The active ruleset rules of a branch (rules/branches/{branch}). */
 	int (*branch_rules)(struct github *gh, const char *branch,
-			    struct setup_rule **v, size_t *n);
+	                    struct setup_rule **v, size_t *n);
 	/* Has the branch a (classic) branch protection rule? */
 	int (*branch_protected)(struct github *gh, const char *branch,
-				bool *out);
+	                        bool *out);
 	/* That rule, as rules (admins only: AA_EDENIED otherwise). */
 	int (*protection)(struct github *gh, const char *branch,
-			  struct setup_rule **v, size_t *n);
+	                  struct setup_rule **v, size_t *n);
 	/* The text of file `path` at `ref`. */
 	int (*file)(struct github *gh, const char *ref, const char *path,
-		    char **text);
+	            char **text);
 	/* Is `login` in team "org/slug"? AA_ENOTFOUND: the team is not
 	 * visible to the reader. */
 	int (*team_member)(struct github *gh, const char *team,
-			   const char *login, bool *member);
+	                   const char *login, bool *member);
 	/* GET /user with the write token, and what the answer says about the
 	 * token (out->read is filled too). */
 	int (*token)(struct github *gh, struct setup_token *out);
 	/* Environment `name` and its deployment branch rules. */
 	int (*environment)(struct github *gh, const char *name,
-			   struct setup_env *out);
+	                   struct setup_env *out);
 	/* GitHub App mode: the installation's permissions (out->enabled
 	 * false outside App mode). */
 	int (*app)(struct github *gh, struct setup_app *out);
@@ -210,40 +223,39 @@ struct github_ops {
 	/* Every open pull request, ascending by number: what `what` asks
 	 * for at least. */
 	int (*open_pulls)(struct github *gh, enum gh_listing what,
-			  struct gh_pull_brief **list,
-			  size_t *n);
+	                  struct gh_pull_brief **list, size_t *n);
 	/*
 	 * Read the parts of PR `number`. Returns AA_ENOTFOUND when there is
 	 * no such PR, AA_OK otherwise (even when some parts failed: see
 	 * out->failed), AA_EAPI when nothing at all could be read.
 	 */
 	int (*pull)(struct github *gh, int64_t number, unsigned parts,
-		    struct gh_pull *out);
+	            struct gh_pull *out);
 	/* Is `sha` a commit of the PR (its head or one of its commits)? */
 	int (*commit_in_pull)(struct github *gh, int64_t number,
-			      const char *sha, bool *out);
+	                      const char *sha, bool *out);
 	/*
 	 * The statuses of a commit (order unspecified) — at least enough of
 	 * them that the §4 lookups named in `need` (STATUS_NEED_*) for PR
 	 * `pr` come out exactly as over the whole history.
 	 */
 	int (*statuses)(struct github *gh, int64_t pr, const char *sha,
-			unsigned need, struct snap_statuses *out);
+	                unsigned need, struct snap_statuses *out);
 	/* Does the repository have the label? */
 	int (*label_exists)(struct github *gh, int64_t pr, const char *name,
-			    bool *out);
+	                    bool *out);
 
 	int (*create_label)(struct github *gh, int64_t pr, const char *name,
-			    const char *color, const char *description);
+	                    const char *color, const char *description);
 	int (*add_label)(struct github *gh, int64_t pr, const char *name);
 	int (*create_status)(struct github *gh, int64_t pr, const char *sha,
-			     const char *state, const char *context,
-			     const char *description, const char *target_url);
+	                     const char *state, const char *context,
+	                     const char *description, const char *target_url);
 	/* POST an APPROVE review; *review_id is the new review's id. */
 	int (*approve)(struct github *gh, int64_t pr, const char *commit_id,
-		       const char *body, int64_t *review_id);
+	               const char *body, int64_t *review_id);
 	int (*dismiss)(struct github *gh, int64_t pr, int64_t review_id,
-		       const char *message);
+	               const char *message);
 
 	/*
 	 * Read ahead the gate's parts of several PRs (a sweep), so the next
@@ -258,7 +270,7 @@ struct github_ops {
 	 * unknown (has_approvers, has_threads false).
 	 */
 	void (*details)(struct github *gh, struct gh_pull_brief *const *list,
-			size_t n);
+	                size_t n);
 	/* Requests left before GitHub's rate limits: -1 when unknown. */
 	void (*budget)(struct github *gh, int64_t *graphql, int64_t *rest);
 	/* Forget anything cached: the next reads must be fresh. */
