@@ -5,11 +5,10 @@
 //  (a) the snapshot matches docs/schemas/snapshot.schema.json and is a GitLab
 //      one with a command; the expectation, completed into a report
 //      (fixtures/gitlab/README.md, "How the checker reads an expectation"),
-//      matches docs/schemas/report.schema.json extended by the GitLab
-//      additions G22 names (platform, the discussion write, state failed,
-//      payloads.review of discussion bodies) — the schema itself has no
-//      GitLab form yet (docs/gitlab-port.md); every pinned body_sha256 is
-//      the SHA-256 of its fixtures/gitlab/bodies/ file;
+//      matches docs/schemas/report.schema.json (its GitLab form, G22:
+//      platform, the discussion write, state failed, payloads.review of
+//      discussion bodies); every pinned body_sha256 is the SHA-256 of its
+//      fixtures/gitlab/bodies/ file;
 //  (b) the fake GitLab loads the snapshot (node tests/fakegitlab/server.mjs
 //      --snapshot F --port 0 prints its URL; it exits 2 on a malformed one)
 //      and serves it back (GET /_fake/state names the command's MR);
@@ -34,64 +33,6 @@ const Ajv2020 = peers('ajv/dist/2020').default;
 const addFormats = peers('ajv-formats').default;
 
 const readJson = (f) => JSON.parse(readFileSync(f, 'utf8'));
-
-// --- the report schema with G22's GitLab additions (in memory only) -----------------
-function gitlabReportSchema() {
-  const s = readJson(path.join(ROOT, 'docs/schemas/report.schema.json'));
-  s.properties.platform = { enum: ['github', 'gitlab'], description: 'G22: the platform of the run.' };
-  const write = s.$defs.write;
-  write.properties.kind.enum.push('discussion');
-  const status = write.oneOf.find((w) => w.properties?.kind?.const === 'status');
-  status.properties.state.enum.push('failed');
-  const prReview = status.oneOf.find((b) => b.if);
-  prReview.properties.target_url = { type: ['string', 'null'] };
-  prReview.else.properties.state.enum.push('failed');
-  write.oneOf.push({
-    description: 'G22: one W4 POST …/discussions that posted (dry run: discussion_id and note_id null).',
-    type: 'object',
-    required: ['kind', 'pr', 'note_id', 'commit_id', 'findings'],
-    properties: {
-      kind: { const: 'discussion' },
-      pr: { $ref: '#/$defs/number' },
-      discussion_id: { oneOf: [{ type: 'string', pattern: '^[0-9a-f]{40}$' }, { type: 'null' }] },
-      note_id: { oneOf: [{ $ref: '#/$defs/id' }, { type: 'null' }] },
-      commit_id: { $ref: '#/$defs/sha' },
-      findings: { type: 'array', minItems: 1, maxItems: 1, items: { $ref: '#/$defs/fid' } },
-    },
-    additionalProperties: false,
-  });
-  const payloads = s.$defs.publishStep.properties.payloads;
-  payloads.properties.status.properties.state.enum.push('failed');
-  payloads.properties.review.oneOf.push({
-    description: 'G22: the discussion bodies as sent (G16).',
-    type: 'array',
-    minItems: 1,
-    items: {
-      type: 'object',
-      required: ['body', 'position'],
-      properties: {
-        body: { type: 'string' },
-        position: {
-          type: 'object',
-          required: ['position_type', 'base_sha', 'start_sha', 'head_sha', 'old_path', 'new_path', 'new_line'],
-          properties: {
-            position_type: { const: 'text' },
-            base_sha: { $ref: '#/$defs/sha' },
-            start_sha: { $ref: '#/$defs/sha' },
-            head_sha: { $ref: '#/$defs/sha' },
-            old_path: { type: 'string', minLength: 1 },
-            new_path: { type: 'string', minLength: 1 },
-            new_line: { $ref: '#/$defs/number' },
-            old_line: { $ref: '#/$defs/number' },
-          },
-          additionalProperties: false,
-        },
-      },
-      additionalProperties: false,
-    },
-  });
-  return s;
-}
 
 // --- an expectation read as a report ---------------------------------------------------
 const isObj = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -206,7 +147,7 @@ async function main() {
   const ajv = new Ajv2020({ strict: true, strictRequired: false, allowUnionTypes: true, allErrors: true });
   addFormats(ajv);
   const validateSnapshot = ajv.compile(readJson(path.join(ROOT, 'docs/schemas/snapshot.schema.json')));
-  const validateReport = ajv.compile(gitlabReportSchema());
+  const validateReport = ajv.compile(readJson(path.join(ROOT, 'docs/schemas/report.schema.json')));
   const explain = (v) => (v.errors || []).slice(0, 6)
     .map((e) => `${e.instancePath || '/'} ${e.message}${e.params ? ' ' + JSON.stringify(e.params) : ''}`).join('; ');
 

@@ -226,6 +226,60 @@ describe('schemas of the pr-review commands', () => {
   });
 });
 
+// The GitLab form (docs/rules/gitlab.md G22, G23; fixtures/gitlab S1-S3):
+// allowed only with "platform": "gitlab", so a GitHub report or snapshot
+// is checked exactly as before.
+describe('the GitLab form of the schemas', () => {
+  const H = '7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e';
+  const disc = { kind: 'discussion', pr: 7, discussion_id: '12a44c85a55209c9fb7b7d91dff8ce8f0e54cf9f', note_id: 453, commit_id: H, findings: ['F1'] };
+  const status = { kind: 'status', sha: H, state: 'failed', context: 'pr-review', description: 'PARTIAL · P1×1', target_url: null };
+  const gitlab = {
+    report: 1, platform: 'gitlab', event: null, dry_run: false,
+    steps: [{ pr: 7, step: 'publish', outcome: 'error', head: H, reasons: ['the final status was not written'] }],
+    writes: [disc, status], exit: 3,
+  };
+  const edited = (value, edit) => {
+    const copy = structuredClone(value);
+    edit(copy);
+    return copy;
+  };
+  const github = JSON.parse(spawnSync(BIN, ['replay', '--quiet', path.join(ROOT, 'fixtures/demo/publish.json')], { encoding: 'utf8' }).stdout);
+  const ghStatus = (r) => r.writes.find((w) => w.kind === 'status' && w.description !== 'publishing');
+
+  it('a GitLab report: platform, discussion writes, state failed, a status without target_url', () => {
+    assertValid(validateReport, gitlab, 'a GitLab report');
+    assertValid(validateReport, edited(gitlab, (r) => { r.dry_run = true; r.writes[0].discussion_id = null; r.writes[0].note_id = null; }), 'a dry run\'s planned discussion');
+    assertInvalid(validateReport, edited(gitlab, (r) => { r.writes[1].state = 'failure'; }), 'GitHub\'s failure on GitLab');
+    assertInvalid(validateReport, edited(gitlab, (r) => { r.writes[0].discussion_id = null; }), 'a written discussion without its id');
+    assertInvalid(validateReport, edited(gitlab, (r) => { delete r.writes[0].discussion_id; }), 'a discussion write without discussion_id');
+    assertInvalid(validateReport, edited(gitlab, (r) => { r.writes[0].findings = ['F1', 'F2']; }), 'a discussion of two findings');
+    assertInvalid(validateReport, edited(gitlab, (r) => { r.writes.push({ kind: 'review', pr: 7, review_id: 1, event: 'COMMENT', commit_id: H, findings: ['F1'] }); }), 'a GitHub review on GitLab');
+    assertInvalid(validateReport, edited(gitlab, (r) => { r.writes.push({ kind: 'approve', pr: 7, commit_id: H }); }), 'an approval on GitLab');
+    assertInvalid(validateReport, edited(gitlab, (r) => { r.steps[0].step = 'gate'; }), 'a gate step on GitLab');
+    assertInvalid(validateReport, edited(gitlab, (r) => { r.platform = 'github'; }), 'platform github (absent on GitHub)');
+    assertInvalid(validateReport, { ...USAGE_REPORT, platform: 'gitlab' }, 'a usage-error report with platform');
+  });
+
+  it('a GitHub report takes none of it', () => {
+    assertValid(validateReport, github, 'the demo publish report');
+    assert.ok(!('platform' in github), 'a GitHub report has no platform');
+    assertInvalid(validateReport, edited(github, (r) => { r.writes.push(disc); }), 'a discussion write on GitHub');
+    assertInvalid(validateReport, edited(github, (r) => { ghStatus(r).state = 'failed'; }), 'state failed on GitHub');
+    assertInvalid(validateReport, edited(github, (r) => { ghStatus(r).target_url = null; }), 'a pr-review status without target_url on GitHub');
+  });
+
+  it('a GitLab snapshot: review_login may hold a dot; no host, API URL or token in config', () => {
+    const snap = readJson(path.join(ROOT, 'fixtures/gitlab/2000-url-form-first-publish.json'));
+    const demo = readJson(path.join(ROOT, 'fixtures/000-demo.json'));
+    assertValid(validateSnapshot, snap, 'a GitLab fixture');
+    assertValid(validateSnapshot, edited(snap, (s) => { s.config = { review_login: 'review.bot' }; }), 'a GitLab review_login with a dot');
+    assertInvalid(validateSnapshot, edited(demo, (s) => { s.config = { review_login: 'review.bot' }; }), 'a GitHub review_login with a dot');
+    for (const key of ['gitlab_token', 'gitlab_host', 'gitlab_api_url']) {
+      assertInvalid(validateSnapshot, edited(snap, (s) => { s.config = { ...(s.config ?? {}), [key]: 'gitlab.example.com' }; }), `config.${key} in a snapshot`);
+    }
+  });
+});
+
 describe('fixture snapshots match docs/schemas/snapshot.schema.json', () => {
   for (const name of fixtures) {
     it(name, (t) => {

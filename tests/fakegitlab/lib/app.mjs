@@ -267,7 +267,7 @@ export class FakeGitlab {
         if (q.onlyCommands) return { status: 202, body: { commands_changes: {}, summary: q.summary } };
         const n = this.newNote(ctx, q.content, null);
         n.commands_changes = q.changes;
-        mr.discussions.push({ id: newDiscussionId(this.state, n.id), individual_note: true, notes: [n] });
+        mr.discussions.push({ id: newDiscussionId(mr, n.id), individual_note: true, notes: [n] });
         this.recordWrite({ kind: 'comment_create', pr: mr.iid, comment_id: n.id, body_sha256: sha256(n.body) });
         return { status: 201, body: shape.note(this.state, mr, n) };
       });
@@ -420,7 +420,7 @@ export class FakeGitlab {
         n.position = pos;
         n.commit_id = pos.head_sha;
       }
-      const d = { id: newDiscussionId(this.state, n.id), individual_note: false, notes: [n] };
+      const d = { id: newDiscussionId(mr, n.id), individual_note: false, notes: [n] };
       mr.discussions.push(d);
       const findings = [...n.body.matchAll(/^<!-- pr-review:finding-id=(F[0-9]+) -->$/gm)].map((x) => x[1]);
       this.recordWrite({ kind: 'discussion', pr: mr.iid, discussion_id: d.id, note_id: n.id, commit_id: pos?.head_sha ?? null, findings });

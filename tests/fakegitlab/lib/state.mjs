@@ -266,6 +266,13 @@ export function nextStatusId(s) {
   return s.commit_statuses.reduce((m, st) => Math.max(m, st.id), 0) + 1;
 }
 
-export function newDiscussionId(s, seed) {
-  return discussionId(`new:${seed}:${Math.random()}`);
+/**
+ * The id of a discussion created by a write: derived from the MR's IID and its
+ * first note's id, exactly as the id of a snapshot discussion given without
+ * one (docs/snapshot.md, "Notes and discussions"), so that a replay of the same
+ * snapshot can name the same id as a live run (fixtures/gitlab S4). Note ids
+ * are unique, so the ids of new discussions are too.
+ */
+export function newDiscussionId(mr, firstNoteId) {
+  return discussionId(`${mr.iid}:${firstNoteId}`);
 }

@@ -2,6 +2,7 @@
 // with positions, statuses, merge base, quick actions, faults. Each test
 // names the G rule (docs/rules/gitlab.md) whose GitLab fact it checks.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { HEAD, MR, P, REFS, start } from '../kit.mjs';
 
@@ -211,6 +212,16 @@ describe('discussions and positions (G6, G16)', () => {
     const w = t.fake.writes.filter((x) => x.kind === 'discussion').at(-1);
     assert.deepEqual(w.findings, ['F9']);
     assert.equal(w.commit_id, HEAD);
+  });
+  it('a new discussion\'s id is derived from the IID and its first note id, like a snapshot\'s (S4)', async () => {
+    const r = await t.call('POST', `${MR}/discussions`, { body: { body: 'k', position: pos({ new_line: 12 }) } });
+    assert.equal(r.status, 201);
+    const want = createHash('sha1').update(`discussion:7:${r.json.notes[0].id}`).digest('hex');
+    assert.equal(r.json.id, want);
+    assert.equal(t.fake.writes.filter((x) => x.kind === 'discussion').at(-1).discussion_id, want);
+    const n = await t.call('POST', `${MR}/notes`, { body: { body: 'plain' } });
+    const listed = (await t.call('GET', `${MR}/discussions?per_page=100`)).json.find((d) => d.notes[0].id === n.json.id);
+    assert.equal(listed.id, createHash('sha1').update(`discussion:7:${n.json.id}`).digest('hex'));
   });
 });
 
