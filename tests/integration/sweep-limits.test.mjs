@@ -14,13 +14,17 @@ const isListing = (e) => e.path === '/graphql' && typeof e.body?.query === 'stri
 
 describe('sweep --repos: one deadline for the whole sweep (A6)', () => {
   let hub;
-  // 250 ms per answer: the first repository's listing and reads use up a
-  // 1 s sweep_deadline.
-  before(async () => { hub = await Hub.start({ latencyMs: 250 }); });
+  // 600 ms per answer: the first repository's listing ends before a 1 s
+  // sweep_deadline and its reads after it.
+  before(async () => { hub = await Hub.start({ latencyMs: 600 }); });
   after(async () => { await hub?.stop(); });
 
   it('a repository after the deadline is not listed, and no PR is gated twice', async () => {
+    // Only PRs the gate withholds without a write: an approved or
+    // approvable one would make the deadline's timing decide whether the
+    // run ends at the identity read before a write (T4) instead.
     const repo = repository(20);
+    repo.pulls = repo.pulls.filter((p) => !['approved', 'approvable'].includes(kindOf(p.number)));
     repo.config = { sweep_deadline: 1 };
     await hub.load(repo);
     // fakehub serves one repository: naming it twice makes the second
