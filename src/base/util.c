@@ -223,6 +223,33 @@ int parse_decimal(int64_t *out, const char *s, size_t len, int64_t max)
 	return AA_OK;
 }
 
+/* Decimal digits of 1..3 characters worth at most 255; *v their value. */
+static bool octet(const char *s, size_t n, int64_t *v)
+{
+	return n >= 1 && n <= 3 && parse_decimal(v, s, n, 255) == 0;
+}
+
+/* 127.0.0.0/8 as four dotted decimal octets, localhost, or [::1]. */
+bool host_is_loopback(const char *h, size_t n)
+{
+	size_t i, start = 0, parts = 0;
+	int64_t v, first = -1;
+
+	if (mem_eq_nocase(h, n, "localhost") ||
+	    (n == 5 && memcmp(h, "[::1]", 5) == 0))
+		return true;
+	for (i = 0; i <= n; i++) {
+		if (i < n && h[i] != '.')
+			continue;
+		if (!octet(h + start, i - start, &v) || ++parts > 4)
+			return false;
+		if (first < 0)
+			first = v;
+		start = i + 1;
+	}
+	return parts == 4 && first == 127;
+}
+
 /* Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar. */
 static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
 {

@@ -133,6 +133,10 @@ bool ref_name_valid(const char *s);
  */
 int parse_decimal(int64_t *out, const char *s, size_t len, int64_t max);
 
+/* 127.0.0.0/8 as four dotted decimal octets, localhost, or [::1]: the
+ * hosts plain http may name (A8, G1). */
+bool host_is_loopback(const char *h, size_t n);
+
 /* The edit distance of two short names, case folded and "-" read as "_"
  * (SIZE_MAX past 62 bytes): what "did you mean" messages rank by. */
 size_t name_distance(const char *a, const char *b);

@@ -95,33 +95,6 @@ int config_check_repository(const char *name, const char *source,
 	return AA_EUSAGE;
 }
 
-/* Decimal digits of 1..3 characters worth at most 255; *v their value. */
-static bool octet(const char *s, size_t n, int64_t *v)
-{
-	return n >= 1 && n <= 3 && parse_decimal(v, s, n, 255) == 0;
-}
-
-/* 127.0.0.0/8 as four dotted decimal octets, localhost, or [::1]. */
-static bool loopback_host(const char *h, size_t n)
-{
-	size_t i, start = 0, parts = 0;
-	int64_t v, first = -1;
-
-	if (mem_eq_nocase(h, n, "localhost") ||
-	    (n == 5 && memcmp(h, "[::1]", 5) == 0))
-		return true;
-	for (i = 0; i <= n; i++) {
-		if (i < n && h[i] != '.')
-			continue;
-		if (!octet(h + start, i - start, &v) || ++parts > 4)
-			return false;
-		if (first < 0)
-			first = v;
-		start = i + 1;
-	}
-	return parts == 4 && first == 127;
-}
-
 /*
  * The host of an authority "HOST[:PORT]" (HOST: letters, digits, '-' and
  * '.', or a bracketed IPv6 address). Anything else — user info, percent
@@ -187,7 +160,7 @@ int config_check_api_url(const char *url, const char *source, struct buf *err)
 		return AA_EUSAGE;
 	}
 	/* The token travels with every request: in clear only on loopback. */
-	if (!https && !loopback_host(rest, host_len)) {
+	if (!https && !host_is_loopback(rest, host_len)) {
 		buf_setf(err, "%s: '%s': plain http:// is accepted only for a "
 			      "loopback host (127.0.0.0/8, localhost, [::1]); "
 			      "use https://", source, url);

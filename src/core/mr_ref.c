@@ -43,32 +43,6 @@ static bool printable(const char *p, size_t n)
 	return true;
 }
 
-/* Decimal digits of 1..3 characters worth at most 255. */
-static bool octet(const char *s, size_t n, int64_t *v)
-{
-	return n >= 1 && n <= 3 && parse_decimal(v, s, n, 255) == 0;
-}
-
-static bool loopback_name(const char *h, size_t n)
-{
-	size_t i, start = 0, parts = 0;
-	int64_t v, first = -1;
-
-	if (mem_eq_nocase(h, n, "localhost") ||
-	    (n == 5 && memcmp(h, "[::1]", 5) == 0))
-		return true;
-	for (i = 0; i <= n; i++) {
-		if (i < n && h[i] != '.')
-			continue;
-		if (!octet(h + start, i - start, &v) || ++parts > 4)
-			return false;
-		if (first < 0)
-			first = v;
-		start = i + 1;
-	}
-	return parts == 4 && first == 127;
-}
-
 /*
  * HOST[:PORT]: HOST is letters, digits, '-' and '.' starting and ending
  * with a letter or digit, or a bracketed IPv6 address; PORT 1..65535.
@@ -118,7 +92,7 @@ bool mr_ref_loopback(const char *host, size_t len)
 
 	if (!authority(host, len, &name_len))
 		return false;
-	return loopback_name(host, name_len);
+	return host_is_loopback(host, name_len);
 }
 
 /*
@@ -239,7 +213,7 @@ static int parse_url(struct mr_ref *out, const char *p, size_t n)
 		auth.n++;
 	if (!authority(auth.p, auth.n, &name_len))
 		return MR_REF_EHOST;
-	if (out->http && !loopback_name(auth.p, name_len))
+	if (out->http && !host_is_loopback(auth.p, name_len))
 		return MR_REF_ESCHEME;
 	if (auth.n == n)
 		return MR_REF_EURL;
