@@ -13,7 +13,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 
 import { ExprError, interpolate, runs } from './expr.mjs';
-import { actionFiles, load, ROOT, steps } from './lib.mjs';
+import { actionFiles, load, ROOT, snippetNamed, steps } from './lib.mjs';
 import { tempDir } from './step.mjs';
 
 const files = actionFiles();
@@ -473,11 +473,11 @@ describe('the deployment rules catch planted faults', () => {
   // --- issue 23: each rule on a copy with its fault planted ---------------
 
   it('item 1: the machine token in a workflow a branch push or a pull_request runs (the conductor skeleton)', () => {
-    const c = clone(load('docs/conductor.md:80').data);
+    const c = clone(load(snippetNamed('docs/conductor.md', 'name: conductor')).data);
     assert.deepEqual(tokenOnBranchEvents(c), []);
     c.on = { push: { branches: ['**'] } };
     assert.match(tokenOnBranchEvents(c).join('\n'), /job round holds the machine token on push/);
-    const e = clone(load('docs/conductor.md:80').data);
+    const e = clone(load(snippetNamed('docs/conductor.md', 'name: conductor')).data);
     delete e.jobs.round.environment;
     assert.match(tokenWithoutEnvironment(e).join('\n'), /job round uses a secret/);
   });
@@ -492,7 +492,7 @@ describe('the deployment rules catch planted faults', () => {
     assert.match(sweepInAGroup(w).join('\n'), /has a concurrency group/);
   });
 
-  for (const rel of ['examples/pr-review-publish.yml', 'docs/publish.md:617']) {
+  for (const rel of ['examples/pr-review-publish.yml', snippetNamed('docs/publish.md', 'name: pr-review publish')]) {
     it(`item 3: ${rel} without each of its checks (the old docs/publish.md example)`, () => {
       const base = () => clone(load(rel).data);
       assert.deepEqual(workflowRunUnchecked(base()), []);

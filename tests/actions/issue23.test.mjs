@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 
-import { load, ROOT } from './lib.mjs';
+import { load, ROOT, snippetNamed } from './lib.mjs';
 
 const BIN = process.env.AGENTIC_APPLY_BIN ?? path.join(ROOT, 'build/agentic-apply');
 const read = (rel) => readFileSync(path.join(ROOT, rel), 'utf8');
@@ -137,7 +137,7 @@ describe('issue 23: what the documents say', () => {
   });
 
   it('item 3: the publish example of docs/publish.md is the example file, step for step', () => {
-    const doc = load('docs/publish.md:617').data;
+    const doc = load(snippetNamed('docs/publish.md', 'name: pr-review publish')).data;
     const file = load('examples/pr-review-publish.yml').data;
     assert.deepEqual(doc, file);
   });

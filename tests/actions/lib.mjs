@@ -93,6 +93,17 @@ export function docSnippets(texts = null) {
   return out;
 }
 
+/**
+ * The FILE:LINE of the one YAML block of FILE whose first line is FIRST
+ * (a workflow's `name: …`), so a test names a documented workflow by what
+ * it is, not by a line number that moves when the text above it changes.
+ */
+export function snippetNamed(file, first) {
+  const found = docSnippets().filter((s) => s.rel.startsWith(`${file}:`) && s.text.split('\n')[0] === first);
+  if (found.length !== 1) throw new Error(`${found.length} YAML blocks of ${file} begin with ${JSON.stringify(first)}`);
+  return found[0].rel;
+}
+
 /** Parse a file (relative to the root), or a snippet FILE:LINE; throws on YAML errors. */
 export function load(rel) {
   let text;
