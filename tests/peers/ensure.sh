@@ -1,8 +1,12 @@
 #!/bin/sh
-# Install the pinned npm test peers when missing or older than the lock.
+# Install the pinned npm test peers when missing or installed from another
+# lock. The lock's digest is kept in node_modules/.lock-sha256: a checkout's
+# fresh file times (a new clone, a git worktree) then cost no reinstall.
 set -eu
 cd "$(dirname "$0")"
-if [ ! -d node_modules ] || [ package-lock.json -nt node_modules ]; then
+want=$(sha256sum package-lock.json | cut -d' ' -f1)
+have=$(cat node_modules/.lock-sha256 2>/dev/null || true)
+if [ ! -d node_modules ] || [ "$want" != "$have" ]; then
 	npm ci --no-audit --no-fund --loglevel=error >&2
-	touch node_modules
+	echo "$want" >node_modules/.lock-sha256
 fi
