@@ -69,11 +69,11 @@ static int parse_findings(struct review_input *in, const char *text,
 	return error;
 }
 
-/* review-local's refusal: a findings line as B8 spells it, else an
- * error line. */
-static void local_error(const char *msg)
+/* review-local's failure: RL_EXIT_USAGE is a findings line, printed
+ * as B8 spells it; a refusal is an error line. */
+static void local_error(int code, const char *msg)
 {
-	if (strncmp(msg, "findings: ", strlen("findings: ")) == 0)
+	if (code == RL_EXIT_USAGE)
 		log_error_bare("%s", msg);
 	else
 		log_error("%s", msg);
@@ -98,7 +98,7 @@ int cmd_review_local(int argc, char **argv)
 	if (code == EXIT_OK)
 		fputs(out.ptr, stdout);
 	else
-		local_error(err.ptr);
+		local_error(code, err.ptr);
 	buf_release(&text);
 	buf_release(&out);
 	buf_release(&err);
@@ -231,7 +231,7 @@ static void replay_local(struct session *s, const struct snap_command *cmd)
 		st->extra = buf_detach(&extra, NULL);
 		step_finish(&s->report, st, OUT_PLANNED, EXIT_OK);
 	} else {
-		local_error(err.ptr);
+		local_error(code, err.ptr);
 		step_reason(st, "%s", err.ptr);
 		step_finish(&s->report, st,
 			    code == EXIT_USAGE ? OUT_ERROR : OUT_REFUSED, code);

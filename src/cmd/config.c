@@ -271,14 +271,10 @@ static int policy_setting(struct policy *p, const char *key, struct buf *err)
 
 	policy_init(&scratch);
 	for (i = 0; i < n; i++) {
-		if (policy_set(&scratch, key, src[i].value, err) < 0) {
-			/* "config KEY: …" names the key; say what the user
-			 * set: input `trusted-login`, or the variable. */
-			buf_addf(&msg, "config %s: ", key);
-			cause = strncmp(err->ptr, msg.ptr, msg.len) == 0
-					? err->ptr + msg.len
-					: err->ptr;
-			buf_reset(&msg);
+		if (policy_set_value(&scratch, key, src[i].value, err) < 0) {
+			/* Name what the user set: input `trusted-login`, or
+			 * the variable. */
+			cause = err->ptr;
 			if (strncmp(src[i].name, "INPUT_", 6) == 0) {
 				buf_adds(&msg, "input '");
 				for (c = src[i].name + 6; *c; c++)

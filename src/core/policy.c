@@ -92,7 +92,7 @@ static bool text_valid(const char *s, size_t max)
 	return true;
 }
 
-static int set_list(char ***v, size_t *n, const char *key, const char *value,
+static int set_list(char ***v, size_t *n, const char *value,
 		    struct buf *err)
 {
 	char **list = NULL;
@@ -110,8 +110,7 @@ static int set_list(char ***v, size_t *n, const char *key, const char *value,
 		item = xstrndup(p, len);
 		p += len;
 		if (!policy_login_valid(item) || nr == POLICY_MAX_LIST) {
-			buf_setf(err, "config %s: \"%s\" is not a GitHub login",
-				 key, item);
+			buf_setf(err, "\"%s\" is not a GitHub login", item);
 			free(item);
 			strv_free(list, nr);
 			return AA_EUSAGE;
@@ -125,12 +124,11 @@ static int set_list(char ***v, size_t *n, const char *key, const char *value,
 	return AA_OK;
 }
 
-static int set_text(char **dst, const char *key, const char *value, size_t max,
+static int set_text(char **dst, const char *value, size_t max,
 		    struct buf *err)
 {
 	if (!text_valid(value, max)) {
-		buf_setf(err, "config %s: must be 1 to %zu printable characters",
-			 key, max);
+		buf_setf(err, "must be 1 to %zu printable characters", max);
 		return AA_EUSAGE;
 	}
 	free(*dst);
@@ -138,7 +136,7 @@ static int set_text(char **dst, const char *key, const char *value, size_t max,
 	return AA_OK;
 }
 
-static int set_bool(bool *dst, const char *key, const char *value,
+static int set_bool(bool *dst, const char *value,
 		    struct buf *err)
 {
 	if (str_eq_nocase(value, "true") || strcmp(value, "1") == 0 ||
@@ -148,10 +146,8 @@ static int set_bool(bool *dst, const char *key, const char *value,
 		   str_eq_nocase(value, "no") || !*value) {
 		*dst = false;
 	} else {
-		buf_setf(err,
-		         "config %s: expected true or false (yes, no, "
-		         "1, 0 and empty are read too)",
-		         key);
+		buf_setf(err, "expected true or false (yes, no, 1, 0 and "
+		              "empty are read too)");
 		return AA_EUSAGE;
 	}
 	return AA_OK;
@@ -160,12 +156,12 @@ static int set_bool(bool *dst, const char *key, const char *value,
 /* A deadline in seconds: 1 s to one day (A6). */
 #define POLICY_MAX_DEADLINE 86400
 
-static int set_seconds(int64_t *out, const char *key, const char *value,
+static int set_seconds(int64_t *out, const char *value,
 		       struct buf *err)
 {
 	if (parse_decimal(out, value, strlen(value), POLICY_MAX_DEADLINE) < 0 ||
 	    *out < 1) {
-		buf_setf(err, "config %s: expected seconds from 1 to %d", key,
+		buf_setf(err, "expected seconds from 1 to %d",
 			 POLICY_MAX_DEADLINE);
 		return AA_EUSAGE;
 	}
@@ -173,11 +169,11 @@ static int set_seconds(int64_t *out, const char *key, const char *value,
 }
 
 /* A count from 0 to max (PUBLISH §1's numbers). */
-static int set_count(int64_t *out, const char *key, const char *value,
+static int set_count(int64_t *out, const char *value,
 		     int64_t max, struct buf *err)
 {
 	if (parse_decimal(out, value, strlen(value), max) < 0) {
-		buf_setf(err, "config %s: expected a number from 0 to %lld", key,
+		buf_setf(err, "expected a number from 0 to %lld",
 			 (long long)max);
 		return AA_EUSAGE;
 	}
@@ -216,8 +212,7 @@ static int set_bases(struct policy *p, const char *value, struct buf *err)
 		item = xstrndup(s, len);
 		s += len;
 		if (!pattern_valid(item) || nr == POLICY_MAX_LIST) {
-			buf_setf(err, "config bases: \"%s\" is not a branch "
-				      "pattern", item);
+			buf_setf(err, "\"%s\" is not a branch pattern", item);
 			free(item);
 			strv_free(list, nr);
 			return AA_EUSAGE;
@@ -231,13 +226,12 @@ static int set_bases(struct policy *p, const char *value, struct buf *err)
 	return AA_OK;
 }
 
-int policy_set(struct policy *p, const char *key, const char *value,
-	       struct buf *err)
+int policy_set_value(struct policy *p, const char *key, const char *value,
+		     struct buf *err)
 {
 	if (strcmp(key, "trusted_login") == 0) {
 		if (!policy_login_valid(value)) {
-			buf_setf(err, "config trusted_login: \"%s\" is not a "
-				      "GitHub login", value);
+			buf_setf(err, "\"%s\" is not a GitHub login", value);
 			return AA_EUSAGE;
 		}
 		free(p->trusted_login);
@@ -245,29 +239,28 @@ int policy_set(struct policy *p, const char *key, const char *value,
 		return AA_OK;
 	}
 	if (strcmp(key, "unlabelers") == 0)
-		return set_list(&p->unlabelers, &p->nunlabelers, key, value,
+		return set_list(&p->unlabelers, &p->nunlabelers, value,
 				err);
 	if (strcmp(key, "ai_reviewers") == 0)
-		return set_list(&p->ai_reviewers, &p->nai_reviewers, key, value,
+		return set_list(&p->ai_reviewers, &p->nai_reviewers, value,
 				err);
 	if (strcmp(key, "label") == 0)
-		return set_text(&p->label, key, value, POLICY_MAX_LABEL, err);
+		return set_text(&p->label, value, POLICY_MAX_LABEL, err);
 	if (strcmp(key, "clean_context") == 0)
-		return set_text(&p->clean_context, key, value,
+		return set_text(&p->clean_context, value,
 				POLICY_MAX_CONTEXT, err);
 	if (strcmp(key, "escalation_context") == 0)
-		return set_text(&p->escalation_context, key, value,
+		return set_text(&p->escalation_context, value,
 				POLICY_MAX_CONTEXT, err);
 	if (strcmp(key, "approve_drafts") == 0)
-		return set_bool(&p->approve_drafts, key, value, err);
+		return set_bool(&p->approve_drafts, value, err);
 	if (strcmp(key, "sweep_deadline") == 0)
-		return set_seconds(&p->sweep_deadline, key, value, err);
+		return set_seconds(&p->sweep_deadline, value, err);
 	if (strcmp(key, "deadline") == 0)
-		return set_seconds(&p->deadline, key, value, err);
+		return set_seconds(&p->deadline, value, err);
 	if (strcmp(key, "review_login") == 0) {
 		if (!policy_login_valid(value)) {
-			buf_setf(err, "config review_login: \"%s\" is not a "
-				      "GitHub login", value);
+			buf_setf(err, "\"%s\" is not a GitHub login", value);
 			return AA_EUSAGE;
 		}
 		free(p->review_login);
@@ -275,21 +268,20 @@ int policy_set(struct policy *p, const char *key, const char *value,
 		return AA_OK;
 	}
 	if (strcmp(key, "review_context") == 0)
-		return set_text(&p->review_context, key, value,
+		return set_text(&p->review_context, value,
 				POLICY_MAX_CONTEXT, err);
 	if (strcmp(key, "inline_cap") == 0)
-		return set_count(&p->inline_cap, key, value, 1000, err);
+		return set_count(&p->inline_cap, value, 1000, err);
 	if (strcmp(key, "ramp_p2_last_iteration") == 0)
-		return set_count(&p->ramp_p2_last_iteration, key, value, 1000000,
+		return set_count(&p->ramp_p2_last_iteration, value, 1000000,
 				 err);
 	if (strcmp(key, "max_findings") == 0)
-		return set_count(&p->max_findings, key, value, 100000, err);
+		return set_count(&p->max_findings, value, 100000, err);
 	if (strcmp(key, "bases") == 0)
 		return set_bases(p, value, err);
 	if (strcmp(key, "app_bot") == 0) {
 		if (*value && !policy_login_valid(value)) {
-			buf_setf(err, "config app_bot: \"%s\" is not a GitHub "
-				      "login", value);
+			buf_setf(err, "\"%s\" is not a GitHub login", value);
 			return AA_EUSAGE;
 		}
 		free(p->app_login);
@@ -488,4 +480,16 @@ const char *policy_nearest_key(const char *name)
 		}
 	}
 	return best && name_near(bestd, best) ? best : NULL;
+}
+
+int policy_set(struct policy *p, const char *key, const char *value,
+	       struct buf *err)
+{
+	struct buf cause = BUF_INIT(BUF_MAX_SMALL);
+	int error = policy_set_value(p, key, value, &cause);
+
+	if (error == AA_EUSAGE)
+		buf_setf(err, "config %s: %s", key, cause.ptr);
+	buf_release(&cause);
+	return error;
 }

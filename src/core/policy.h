@@ -61,10 +61,15 @@ void policy_release(struct policy *p);
 /*
  * Set `key` from its string form: lists are comma- or space-separated,
  * booleans true/false/1/0/yes/no, numbers decimal. Returns 0, AA_ENOTFOUND
- * for an unknown key, or AA_EUSAGE with a message in err.
+ * for an unknown key, or AA_EUSAGE with a message in err,
+ * "config KEY: <cause>".
  */
 int policy_set(struct policy *p, const char *key, const char *value,
 	       struct buf *err);
+/* The same, with only the cause in err: for a caller that names the
+ * setting its own way (the variable the user set). */
+int policy_set_value(struct policy *p, const char *key, const char *value,
+		     struct buf *err);
 
 /* The string form of `key` (lists comma-separated), as policy_set reads
  * it. Returns AA_ENOTFOUND for an unknown key. */

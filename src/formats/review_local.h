@@ -36,9 +36,11 @@ bool review_local_is_noop(const struct review_input *in);
  * The whole command on len bytes of findings text: parse (§3, local),
  * NOOP when last_sha = head, else merge_run (local), then render into
  * out. Returns the exit code; out is written only for RL_EXIT_OK. On
- * any other code err holds one line without the program's name:
+ * any other code err holds one line without the program's name. The
+ * code says which kind: RL_EXIT_USAGE is always a findings line,
  * "findings: <JSON pointer>: <reason>" for §3, "findings: <reason>"
- * for M2, and the reason of a refusal.
+ * for M2 (B8 prints it without "error: "); RL_EXIT_REFUSED the reason
+ * of a refusal.
  */
 int review_local(struct buf *out, const char *text, size_t len,
                  struct buf *err);
