@@ -23,7 +23,7 @@ bool dec_ahead(struct live *l, const cJSON *pr, int64_t number,
 {
 	const cJSON *nodes;
 	char *cursor = NULL;
-	struct history_reads pending = {NULL, 0};
+	struct history_reads pending = {NULL, 0, 0};
 	bool more = false, ok = false;
 	size_t k;
 

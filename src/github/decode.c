@@ -162,11 +162,12 @@ out:
 
 static int dec_labels(struct snap_pull *p, const cJSON *nodes, struct buf *err)
 {
+	size_t alloc = 0; /* ALLOC_PUSH's */
 	const cJSON *n;
 
 	cJSON_ArrayForEach(n, nodes)
 	{
-		char **slot = GROW_ONE(p->labels, p->nlabels);
+		char **slot = ALLOC_PUSH(p->labels, p->nlabels, alloc);
 
 		if (jget_str(slot, n, "labels.nodes[]", "name", 0, err) < 0)
 			return AA_ERR;
@@ -190,12 +191,14 @@ static int dec_comments(const struct live *l, struct snap_pull *p,
 			const cJSON *nodes, struct history_reads *pending,
 			struct buf *err)
 {
+	size_t alloc = 0; /* ALLOC_PUSH's */
 	const char *path = "comments.nodes[]";
 	const cJSON *n;
 
 	cJSON_ArrayForEach(n, nodes)
 	{
-		struct snap_comment *c = GROW_ONE(p->comments, p->ncomments);
+		struct snap_comment *c =
+			ALLOC_PUSH(p->comments, p->ncomments, alloc);
 		struct history_read *t;
 
 		if (dec_bigint(&c->id, n, path, "fullDatabaseId", err) < 0 ||
@@ -211,7 +214,7 @@ static int dec_comments(const struct live *l, struct snap_pull *p,
 		c->edited = json_has(n, "lastEditedAt") || c->edited_by != NULL;
 		if (!verdict_history_needed(c, l->policy)) /* core decides */
 			continue;
-		t = GROW_ONE(pending->v, pending->n);
+		t = ALLOC_PUSH(pending->v, pending->n, pending->alloc);
 		t->comment = c->id;
 		if (jget_str(&t->node, n, path, "id", 0, err) < 0)
 			return AA_ERR;
@@ -228,13 +231,15 @@ static int dec_comments(const struct live *l, struct snap_pull *p,
 static int dec_timeline(struct snap_pull *p, const cJSON *nodes,
 			struct buf *err)
 {
+	size_t alloc = 0; /* ALLOC_PUSH's */
 	const char *path = "timelineItems.nodes[]";
 	const cJSON *n;
 
 	cJSON_ArrayForEach(n, nodes)
 	{
 		char *type = NULL;
-		struct snap_event *e = GROW_ONE(p->timeline, p->ntimeline);
+		struct snap_event *e =
+			ALLOC_PUSH(p->timeline, p->ntimeline, alloc);
 		const cJSON *label;
 
 		e->id = (int64_t)p->ntimeline;
@@ -269,12 +274,14 @@ static int dec_timeline(struct snap_pull *p, const cJSON *nodes,
 static int dec_threads(struct snap_pull *p, const cJSON *nodes,
 		       struct buf *err)
 {
+	size_t alloc = 0; /* ALLOC_PUSH's */
 	const char *path = "reviewThreads.nodes[]";
 	const cJSON *n, *comments, *first_nodes, *first;
 
 	cJSON_ArrayForEach(n, nodes)
 	{
-		struct snap_thread *t = GROW_ONE(p->threads, p->nthreads);
+		struct snap_thread *t =
+			ALLOC_PUSH(p->threads, p->nthreads, alloc);
 
 		if (jget_str(&t->id, n, path, "id", 0, err) < 0 ||
 		    jget_bool(&t->resolved, n, path, "isResolved", 0, err) < 0 ||
@@ -304,12 +311,14 @@ static int dec_threads(struct snap_pull *p, const cJSON *nodes,
 static int dec_reviews(struct snap_pull *p, const cJSON *nodes,
 		       struct buf *err)
 {
+	size_t alloc = 0; /* ALLOC_PUSH's */
 	const char *path = "reviews.nodes[]";
 	const cJSON *n, *commit;
 
 	cJSON_ArrayForEach(n, nodes)
 	{
-		struct snap_review *r = GROW_ONE(p->reviews, p->nreviews);
+		struct snap_review *r =
+			ALLOC_PUSH(p->reviews, p->nreviews, alloc);
 
 		if (dec_bigint(&r->id, n, path, "fullDatabaseId", err) < 0 ||
 		    dec_login(&r->author, n, path, "author", err) < 0 ||
@@ -327,11 +336,13 @@ static int dec_reviews(struct snap_pull *p, const cJSON *nodes,
 static int dec_commits(struct snap_pull *p, const cJSON *nodes,
 		       struct buf *err)
 {
+	size_t alloc = 0; /* ALLOC_PUSH's */
 	const cJSON *n, *commit;
 
 	cJSON_ArrayForEach(n, nodes)
 	{
-		char(*slot)[SHA_BUF] = GROW_ONE(p->commits, p->ncommits);
+		char(*slot)[SHA_BUF] =
+			ALLOC_PUSH(p->commits, p->ncommits, alloc);
 
 		if (jget_obj(&commit, n, "commits.nodes[]", "commit", 0, err) < 0 ||
 		    jget_sha(*slot, commit, "commit", "oid", 0, err) < 0)
@@ -367,6 +378,7 @@ static int dec_commit_contexts(const cJSON *commit, const char *head,
 			       struct snap_statuses *out, bool *valid,
 			       struct buf *err)
 {
+	size_t alloc = 0; /* ALLOC_PUSH's */
 	const cJSON *status, *contexts, *c;
 	char oid[SHA_BUF];
 
@@ -383,7 +395,8 @@ static int dec_commit_contexts(const cJSON *commit, const char *head,
 			goto fail;
 		cJSON_ArrayForEach(c, contexts)
 		{
-			struct snap_status *x = GROW_ONE(out->v, out->n);
+			struct snap_status *x =
+				ALLOC_PUSH(out->v, out->n, alloc);
 			char *state = NULL;
 			size_t i;
 

@@ -32,7 +32,7 @@ void github_live_fuzz(int which, const char *data, size_t len)
 	switch (which) {
 	case LIVE_FUZZ_PULL: {
 		struct snap_pull out;
-		struct history_reads pending = {NULL, 0};
+		struct history_reads pending = {NULL, 0, 0};
 		char *cursor = NULL;
 		bool more;
 		size_t k;

@@ -18,6 +18,7 @@
 int dec_edits(struct snap_comment *c, const cJSON *obj, bool *more,
 	      char **cursor, struct buf *err)
 {
+	size_t alloc = 0; /* ALLOC_PUSH's */
 	const char *path = "userContentEdits.nodes[]";
 	const cJSON *nodes, *n;
 
@@ -25,7 +26,7 @@ int dec_edits(struct snap_comment *c, const cJSON *obj, bool *more,
 		return AA_ERR;
 	cJSON_ArrayForEach(n, nodes)
 	{
-		struct snap_edit *e = GROW_ONE(c->edits, c->nedits);
+		struct snap_edit *e = ALLOC_PUSH(c->edits, c->nedits, alloc);
 
 		if (jget_time(&e->edited_at, n, path, "editedAt", 0, err) < 0 ||
 		    dec_login(&e->editor, n, path, "editor", err) < 0)

@@ -60,11 +60,6 @@
 /* An internal part: the head commit's newest status per context. */
 #define PART_HEAD_STATUS (1u << 7)
 
-/* Append one zeroed element to arr[0..n) and yield its address. */
-#define GROW_ONE(arr, n)                                                     \
-	((arr) = xrealloc((arr), st_mult((n) + 1, sizeof(*(arr)))),          \
-	 memset(&(arr)[(n)], 0, sizeof(*(arr))), &(arr)[(n)++])
-
 /* A comment whose edit history must be read (A5). */
 struct history_read {
 	int64_t comment; /* its database id */
@@ -73,7 +68,7 @@ struct history_read {
 
 struct history_reads {
 	struct history_read *v;
-	size_t n;
+	size_t n, alloc;
 };
 
 /* Comments of PR `pr` whose edit histories its last read needed (A5): the

@@ -93,7 +93,7 @@ int bundle(struct live *l, int64_t number, unsigned parts,
 	cJSON *root = NULL;
 	char *cursors[ARRAY_SIZE(conns)] = {NULL};
 	bool more[ARRAY_SIZE(conns)] = {false};
-	struct history_reads pending = {NULL, 0};
+	struct history_reads pending = {NULL, 0, 0};
 	const struct edit_hint *hint =
 		(parts & PART_COMMENTS) ? edit_hint_of(l, number) : NULL;
 	cJSON *hinted = NULL; /* the histories asked for beside the PR */

@@ -53,6 +53,7 @@ static int cmp_brief(const void *a, const void *b)
 static int list_open(struct live *l, bool probe, struct gh_pull_brief **list,
 		     size_t *n)
 {
+	size_t alloc = 0; /* ALLOC_PUSH's */
 	struct buf v = BUF_INIT(BUF_MAX_SMALL), err = BUF_INIT(BUF_MAX_SMALL);
 	const cJSON *data, *repo, *conn, *nodes, *info, *node;
 	cJSON *root = NULL;
@@ -91,7 +92,7 @@ static int list_open(struct live *l, bool probe, struct gh_pull_brief **list,
 		}
 		cJSON_ArrayForEach(node, nodes)
 		{
-			struct gh_pull_brief *b = GROW_ONE(*list, *n);
+			struct gh_pull_brief *b = ALLOC_PUSH(*list, *n, alloc);
 
 			if (jget_int(&b->number, node, "pullRequests.nodes[]",
 				     "number", 0, 1, INT32_MAX, &err) < 0 ||

@@ -67,13 +67,14 @@ static int get_pages(struct live *l, const char *path, const char *what,
 
 struct rc_list {
 	struct snap_review_comment *v;
-	size_t n;
+	size_t n, alloc;
 };
 
 static int dec_review_comment(void *ctx, const cJSON *o, struct buf *err)
 {
 	struct rc_list *list = ctx;
-	struct snap_review_comment *c = GROW_ONE(list->v, list->n);
+	struct snap_review_comment *c =
+		ALLOC_PUSH(list->v, list->n, list->alloc);
 	const char *path = "review_comments[]";
 
 	if (jget_int(&c->id, o, path, "id", 0, 1, JSON_MAX_INT, err) < 0 ||
@@ -118,7 +119,7 @@ int live_review_comments(struct github *gh, int64_t pr,
 {
 	struct live *l = L(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL), what = BUF_INIT(BUF_MAX_SMALL);
-	struct rc_list list = {xcalloc(1, sizeof(*list.v)), 0};
+	struct rc_list list = {xcalloc(1, sizeof(*list.v)), 0, 0};
 	int error;
 
 	buf_addf(&path, "/repos/%s/%s/pulls/%lld/comments?per_page=100",
@@ -142,13 +143,13 @@ int live_review_comments(struct github *gh, int64_t pr,
 
 struct file_list {
 	struct snap_file *v;
-	size_t n;
+	size_t n, alloc;
 };
 
 static int dec_file(void *ctx, const cJSON *o, struct buf *err)
 {
 	struct file_list *list = ctx;
-	struct snap_file *f = GROW_ONE(list->v, list->n);
+	struct snap_file *f = ALLOC_PUSH(list->v, list->n, list->alloc);
 	const char *path = "files[]";
 
 	/* No patch: a binary file, or a diff too large to show. */
@@ -164,7 +165,7 @@ static int live_files(struct github *gh, int64_t pr, struct snap_file **out,
 {
 	struct live *l = L(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL), what = BUF_INIT(BUF_MAX_SMALL);
-	struct file_list list = {xcalloc(1, sizeof(*list.v)), 0};
+	struct file_list list = {xcalloc(1, sizeof(*list.v)), 0, 0};
 	int error;
 
 	buf_addf(&path, "/repos/%s/%s/pulls/%lld/files?per_page=100", l->owner,

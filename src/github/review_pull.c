@@ -89,6 +89,7 @@ out:
 static int dec_threads_rc(struct gh_review_pull *out, const cJSON *threads,
 			  bool *whole, struct buf *err)
 {
+	size_t alloc = 0; /* ALLOC_PUSH's */
 	const cJSON *t, *nodes, *n;
 
 	cJSON_ArrayForEach(t, threads)
@@ -103,7 +104,8 @@ static int dec_threads_rc(struct gh_review_pull *out, const cJSON *threads,
 			*whole = false;
 		cJSON_ArrayForEach(n, nodes)
 		{
-			struct snap_review_comment *c = GROW_ONE(out->rc, out->nrc);
+			struct snap_review_comment *c =
+				ALLOC_PUSH(out->rc, out->nrc, alloc);
 
 			if (dec_review_comment(c, n, err) < 0)
 				return AA_ERR;
@@ -122,6 +124,7 @@ static int dec_page_edits(struct snap_pull *p, size_t from,
 			  const cJSON *nodes, struct review_more *rest,
 			  struct buf *err)
 {
+	size_t alloc = 0; /* ALLOC_PUSH's */
 	struct history_reads *pending = &rest->pending;
 	const cJSON *n;
 	size_t k = from;
@@ -140,7 +143,7 @@ static int dec_page_edits(struct snap_pull *p, size_t from,
 		}
 		if (more) {
 			struct review_edits_more *m =
-				GROW_ONE(rest->edits, rest->nedits);
+				ALLOC_PUSH(rest->edits, rest->nedits, alloc);
 
 			m->comment = c->id;
 			m->node = node;

@@ -64,7 +64,7 @@ out:
 static int review_login_edits(struct live *l, int64_t number,
 			      struct snap_pull *p)
 {
-	struct history_reads pending = {NULL, 0};
+	struct history_reads pending = {NULL, 0, 0};
 	int error = AA_OK;
 
 	for (size_t i = 0; i < p->ncomments && !error; i++) {
@@ -75,7 +75,7 @@ static int review_login_edits(struct live *l, int64_t number,
 		    !policy_is_review_login(l->policy, c->author) ||
 		    verdict_history_needed(c, l->policy))
 			continue;
-		t = GROW_ONE(pending.v, pending.n);
+		t = ALLOC_PUSH(pending.v, pending.n, pending.alloc);
 		t->comment = c->id;
 		error = comment_node(l, c->id, &t->node);
 	}

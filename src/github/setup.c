@@ -79,7 +79,7 @@ out:
 
 struct names {
 	char **v;
-	size_t n;
+	size_t n, alloc;
 };
 
 static int page_names(const cJSON *page, void *ctx, struct buf *err)
@@ -97,7 +97,7 @@ static int page_names(const cJSON *page, void *ctx, struct buf *err)
 		name = NULL;
 		if (jget_str(&name, item, "branches[]", "name", 0, err) < 0)
 			return AA_ERR;
-		*GROW_ONE(names->v, names->n) = name;
+		*ALLOC_PUSH(names->v, names->n, names->alloc) = name;
 	}
 	return AA_OK;
 }
@@ -106,7 +106,7 @@ static int setup_branches(struct github *gh, char ***out, size_t *n)
 {
 	struct live *l = L(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL);
-	struct names names = {NULL, 0};
+	struct names names = {NULL, 0, 0};
 	int error;
 
 	repo_path(l, &path, "/branches?per_page=100");
@@ -127,6 +127,7 @@ static int setup_branches(struct github *gh, char ***out, size_t *n)
 static int strings(char ***v, size_t *n, const cJSON *arr, const char *path,
 		   struct buf *err)
 {
+	size_t alloc = 0; /* ALLOC_PUSH's */
 	const cJSON *x;
 
 	cJSON_ArrayForEach(x, arr)
@@ -135,19 +136,20 @@ static int strings(char ***v, size_t *n, const cJSON *arr, const char *path,
 			buf_setf(err, "%s[]: expected a string", path);
 			return AA_ERR;
 		}
-		*GROW_ONE(*v, *n) = xstrdup(x->valuestring);
+		*ALLOC_PUSH(*v, *n, alloc) = xstrdup(x->valuestring);
 	}
 	return AA_OK;
 }
 
 struct rules {
 	struct setup_rule *v;
-	size_t n;
+	size_t n, alloc;
 };
 
 /* One rule of rules/branches: {type, parameters}. */
 static int dec_rule(struct setup_rule *r, const cJSON *o, struct buf *err)
 {
+	size_t alloc = 0; /* ALLOC_PUSH's */
 	const cJSON *params = NULL, *checks, *x;
 	bool b;
 
@@ -182,7 +184,7 @@ static int dec_rule(struct setup_rule *r, const cJSON *o, struct buf *err)
 			if (jget_str(&context, x, "required_status_checks[]",
 				     "context", 0, err) < 0)
 				return AA_ERR;
-			*GROW_ONE(r->contexts, r->ncontexts) = context;
+			*ALLOC_PUSH(r->contexts, r->ncontexts, alloc) = context;
 		}
 	}
 	return AA_OK;
@@ -199,7 +201,8 @@ static int page_rules(const cJSON *page, void *ctx, struct buf *err)
 	}
 	cJSON_ArrayForEach(item, page)
 	{
-		if (dec_rule(GROW_ONE(rules->v, rules->n), item, err) < 0)
+		if (dec_rule(ALLOC_PUSH(rules->v, rules->n, rules->alloc),
+			     item, err) < 0)
 			return AA_ERR;
 	}
 	return AA_OK;
@@ -210,7 +213,7 @@ static int setup_branch_rules(struct github *gh, const char *branch,
 {
 	struct live *l = L(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL);
-	struct rules rules = {NULL, 0};
+	struct rules rules = {NULL, 0, 0};
 	int error;
 
 	repo_path(l, &path, "/rules/branches/");
@@ -257,6 +260,7 @@ static int setup_branch_protected(struct github *gh, const char *branch,
 static int dec_protection(struct rules *rules, const cJSON *root,
 			  struct buf *err)
 {
+	size_t alloc = 0; /* ALLOC_PUSH's */
 	const cJSON *reviews = NULL, *checks = NULL, *contexts = NULL,
 		    *list = NULL, *x;
 	struct setup_rule *r;
@@ -268,7 +272,7 @@ static int dec_protection(struct rules *rules, const cJSON *root,
 		     JOPT | JNULL, err) < 0)
 		return AA_ERR;
 	if (reviews) {
-		r = GROW_ONE(rules->v, rules->n);
+		r = ALLOC_PUSH(rules->v, rules->n, rules->alloc);
 		r->type = xstrdup("pull_request");
 		if (jget_int(&r->approvals, reviews, "required_pull_request_reviews",
 			     "required_approving_review_count", JOPT, 0, 100,
@@ -286,7 +290,7 @@ static int dec_protection(struct rules *rules, const cJSON *root,
 		r->last_push = b;
 	}
 	if (checks) {
-		r = GROW_ONE(rules->v, rules->n);
+		r = ALLOC_PUSH(rules->v, rules->n, rules->alloc);
 		r->type = xstrdup("required_status_checks");
 		if (jget_arr(&contexts, checks, "required_status_checks",
 			     "contexts", JOPT, err) < 0 ||
@@ -302,7 +306,7 @@ static int dec_protection(struct rules *rules, const cJSON *root,
 			if (jget_str(&context, x, "checks[]", "context", 0,
 				     err) < 0)
 				return AA_ERR;
-			*GROW_ONE(r->contexts, r->ncontexts) = context;
+			*ALLOC_PUSH(r->contexts, r->ncontexts, alloc) = context;
 		}
 	}
 	return AA_OK;
@@ -313,7 +317,7 @@ static int setup_protection(struct github *gh, const char *branch,
 {
 	struct live *l = L(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL), err = BUF_INIT(BUF_MAX_SMALL);
-	struct rules rules = {NULL, 0};
+	struct rules rules = {NULL, 0, 0};
 	cJSON *root = NULL;
 	int error;
 
@@ -498,6 +502,7 @@ static int setup_token(struct github *gh, struct setup_token *out)
 
 static int page_policies(const cJSON *page, void *ctx, struct buf *err)
 {
+	size_t alloc = 0; /* ALLOC_PUSH's */
 	struct setup_env *e = ctx;
 	const cJSON *list, *item;
 
@@ -506,7 +511,8 @@ static int page_policies(const cJSON *page, void *ctx, struct buf *err)
 		return AA_ERR;
 	cJSON_ArrayForEach(item, list)
 	{
-		struct setup_env_policy *x = GROW_ONE(e->policies, e->npolicies);
+		struct setup_env_policy *x =
+			ALLOC_PUSH(e->policies, e->npolicies, alloc);
 
 		if (jget_str(&x->name, item, "branch_policies[]", "name", 0,
 			     err) < 0 ||

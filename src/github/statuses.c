@@ -109,6 +109,7 @@ struct history_page {
 	int64_t pr;
 	unsigned need;
 	struct snap_statuses *out;
+	size_t alloc; /* ALLOC_PUSH's, for out->v */
 };
 
 /* One page of the history: every status, then stop once what has been
@@ -123,7 +124,8 @@ static int history_page(const cJSON *root, void *ctx, struct buf *err)
 		return AA_ERR;
 	}
 	cJSON_ArrayForEach (item, root) {
-		if (dec_status(GROW_ONE(h->out->v, h->out->n), item, err) < 0)
+		if (dec_status(ALLOC_PUSH(h->out->v, h->out->n, h->alloc),
+			     item, err) < 0)
 			return AA_ERR;
 	}
 	if (!(h->need & STATUS_NEED_HISTORY) &&
@@ -142,7 +144,7 @@ int fetch_statuses(struct live *l, int64_t pr, const char *sha,
 {
 	struct buf path = BUF_INIT(BUF_MAX_SMALL),
 	           what = BUF_INIT(BUF_MAX_SMALL);
-	struct history_page h = {l, pr, need, out};
+	struct history_page h = {l, pr, need, out, 0};
 	int error;
 
 	memset(out, 0, sizeof(*out));
