@@ -229,6 +229,39 @@ static bool octet(const char *s, size_t n, int64_t *v)
 	return n >= 1 && n <= 3 && parse_decimal(v, s, n, 255) == 0;
 }
 
+/* The one parser of an authority (A8, G1): what url_authority says. */
+bool url_authority(const char *a, size_t n, size_t *host_len)
+{
+	size_t i = 0, k;
+
+	if (n && a[0] == '[') {
+		while (i < n && a[i] != ']')
+			i++;
+		if (i == n || i < 3)
+			return false;
+		for (k = 1; k < i; k++)
+			if (!is_hex((unsigned char)a[k]) && a[k] != ':' &&
+			    a[k] != '.')
+				return false;
+		i++;
+	} else {
+		while (i < n && (is_alnum((unsigned char)a[i]) || a[i] == '-' ||
+				 a[i] == '.'))
+			i++;
+		if (i == 0)
+			return false;
+	}
+	*host_len = i;
+	if (i == n)
+		return true;
+	if (a[i] != ':' || n - i - 1 < 1 || n - i - 1 > 5)
+		return false;
+	for (i++; i < n; i++)
+		if (!is_digit((unsigned char)a[i]))
+			return false;
+	return true;
+}
+
 /* 127.0.0.0/8 as four dotted decimal octets, localhost, or [::1]. */
 bool host_is_loopback(const char *h, size_t n)
 {

@@ -133,6 +133,16 @@ bool ref_name_valid(const char *s);
  */
 int parse_decimal(int64_t *out, const char *s, size_t len, int64_t max);
 
+/*
+ * An authority "HOST[:PORT]": HOST is letters, digits, '-' and '.', or a
+ * bracketed IPv6 address (hex digits, ':' and '.'); PORT one to five
+ * digits. *host_len is HOST's length, brackets included. Anything else
+ * (user info, percent signs, backslashes) is refused rather than parsed,
+ * so no other parser (libcurl's) can read a different host out of the
+ * same text. Callers add their own limits (length, port range).
+ */
+bool url_authority(const char *a, size_t n, size_t *host_len);
+
 /* 127.0.0.0/8 as four dotted decimal octets, localhost, or [::1]: the
  * hosts plain http may name (A8, G1). */
 bool host_is_loopback(const char *h, size_t n);

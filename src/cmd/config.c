@@ -95,44 +95,6 @@ int config_check_repository(const char *name, const char *source,
 	return AA_EUSAGE;
 }
 
-/*
- * The host of an authority "HOST[:PORT]" (HOST: letters, digits, '-' and
- * '.', or a bracketed IPv6 address). Anything else — user info, percent
- * signs, backslashes — is refused rather than parsed, so no other parser
- * (libcurl's) can read a different host out of the same text.
- */
-static bool authority_host(const char *a, size_t n, size_t *host_len)
-{
-	size_t i = 0, k;
-
-	if (n && a[0] == '[') {
-		while (i < n && a[i] != ']')
-			i++;
-		if (i == n || i < 3)
-			return false;
-		for (k = 1; k < i; k++)
-			if (!is_hex((unsigned char)a[k]) && a[k] != ':' &&
-			    a[k] != '.')
-				return false;
-		i++;
-	} else {
-		while (i < n && (is_alnum((unsigned char)a[i]) || a[i] == '-' ||
-				 a[i] == '.'))
-			i++;
-		if (i == 0)
-			return false;
-	}
-	*host_len = i;
-	if (i == n)
-		return true;
-	if (a[i] != ':' || n - i - 1 < 1 || n - i - 1 > 5)
-		return false;
-	for (i++; i < n; i++)
-		if (!is_digit((unsigned char)a[i]))
-			return false;
-	return true;
-}
-
 int config_check_api_url(const char *url, const char *source, struct buf *err)
 {
 	const char *rest;
@@ -154,7 +116,7 @@ int config_check_api_url(const char *url, const char *source, struct buf *err)
 	}
 	rest = url + (https ? 8 : 7);
 	n = strcspn(rest, "/?#");
-	if (!authority_host(rest, n, &host_len)) {
+	if (!url_authority(rest, n, &host_len)) {
 		buf_setf(err, "%s: '%s' is not a plain "
 			      "http(s)://HOST[:PORT]/… URL", source, url);
 		return AA_EUSAGE;

@@ -44,44 +44,23 @@ static bool printable(const char *p, size_t n)
 }
 
 /*
- * HOST[:PORT]: HOST is letters, digits, '-' and '.' starting and ending
- * with a letter or digit, or a bracketed IPv6 address; PORT 1..65535.
- * *name_len is HOST's length. User info, percent signs and backslashes
- * are refused, so no other parser can read another host from the text.
+ * HOST[:PORT] as url_authority reads it, and G1's limits: at most
+ * MR_REF_HOST_MAX bytes, a HOST name starting and ending with a letter
+ * or digit, PORT 1..65535. *name_len is HOST's length.
  */
 static bool authority(const char *a, size_t n, size_t *name_len)
 {
-	size_t i = 0, k;
+	size_t i;
 	int64_t port;
 
-	if (n == 0 || n > MR_REF_HOST_MAX)
+	if (n == 0 || n > MR_REF_HOST_MAX || !url_authority(a, n, name_len))
 		return false;
-	if (a[0] == '[') {
-		while (i < n && a[i] != ']')
-			i++;
-		if (i == n || i < 3)
-			return false;
-		for (k = 1; k < i; k++)
-			if (!is_hex((unsigned char)a[k]) && a[k] != ':' &&
-			    a[k] != '.')
-				return false;
-		i++;
-	} else {
-		while (i < n && (is_alnum((unsigned char)a[i]) || a[i] == '-' ||
-		                 a[i] == '.'))
-			i++;
-		if (i == 0 || !is_alnum((unsigned char)a[0]) ||
-		    !is_alnum((unsigned char)a[i - 1]))
-			return false;
-	}
-	*name_len = i;
+	i = *name_len;
+	if (a[0] != '[' && (!is_alnum((unsigned char)a[0]) ||
+			    !is_alnum((unsigned char)a[i - 1])))
+		return false;
 	if (i == n)
 		return true;
-	if (a[i] != ':' || n - i - 1 < 1 || n - i - 1 > 5)
-		return false;
-	for (k = i + 1; k < n; k++)
-		if (!is_digit((unsigned char)a[k]))
-			return false;
 	return parse_decimal(&port, a + i + 1, n - i - 1, 65535) == 0 &&
 	       port >= 1;
 }
