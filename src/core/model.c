@@ -9,20 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const gh_read_names[READ_KIND_COUNT] = {
-	"pull",	   "pulls",   "labels",	  "comments", "timeline",
-	"threads", "reviews", "commits", "statuses", "user",
-	"review_comments", "files", "compare", "repository", "branches",
-	"rules", "contents", "teams", "environments"};
-const char *const gh_write_names[WRITE_KIND_COUNT] = {
-	"label", "status", "approve", "dismiss",
-	"comment", "comment_delete", "review"};
-
-void snapshot_init(struct snapshot *s)
-{
-	memset(s, 0, sizeof(*s));
-}
-
 void snap_comment_release(struct snap_comment *c)
 {
 	size_t i;
@@ -141,37 +127,6 @@ void snap_pull_release(struct snap_pull *p)
 		snap_file_release(&p->files[i]);
 	free(p->files);
 	memset(p, 0, sizeof(*p));
-}
-
-void snapshot_release(struct snapshot *s)
-{
-	size_t i;
-
-	free(s->repository);
-	free(s->viewer);
-	free(s->default_branch);
-	strv_free(s->config_keys, s->nconfig);
-	strv_free(s->config_values, s->nconfig);
-	free(s->event_name);
-	free(s->event_payload);
-	for (i = 0; i < s->npulls; i++)
-		snap_pull_release(&s->pulls[i]);
-	free(s->pulls);
-	strv_free(s->labels, s->nlabels);
-	for (i = 0; i < s->nstatuses; i++)
-		snap_statuses_release(&s->statuses[i]);
-	free(s->statuses);
-	for (i = 0; i < s->nfaults; i++)
-		free(s->faults[i].mode);
-	free(s->faults);
-	if (s->command) {
-		free(s->command->findings);
-		free(s->command->pr_ref);
-		free(s->command->mode);
-		free(s->command);
-	}
-	snap_setup_free(s->setup);
-	memset(s, 0, sizeof(*s));
 }
 
 /* --- copies --- */

@@ -12,6 +12,7 @@
 
 #include "base/buf.h"
 #include "core/model.h"
+#include "formats/replay.h"
 
 /*
  * Load a snapshot from JSON text. On error returns AA_EUSAGE with one line
@@ -26,9 +27,6 @@ int snapshot_from_json(struct snapshot *s, const char *text, size_t len,
 #define SNAP_EVENT_OPTIONAL 1u
 int snapshot_from_json_flags(struct snapshot *s, const char *text, size_t len,
 			     unsigned flags, struct buf *err);
-
-/* "publish", "review-plan", "review-local" (PUBLISH §8). */
-const char *snapshot_command_name(enum snap_command_name n);
 
 /* Serialize (pretty, deterministic) to out. 0, or out's sticky error
  * (buf.h): then out holds no usable snapshot. */

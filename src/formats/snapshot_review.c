@@ -212,11 +212,6 @@ out:
 	return error;
 }
 
-const char *snapshot_command_name(enum snap_command_name n)
-{
-	return command_names[n];
-}
-
 static void write_review_comment(struct jw *w,
 				 const struct snap_review_comment *c)
 {

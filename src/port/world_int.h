@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "formats/replay.h"
 #include "port/port.h"
 
 struct world {
