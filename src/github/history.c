@@ -77,42 +77,45 @@ int cmp_edit(const void *a, const void *b)
 	return (x->edited_at > y->edited_at) - (x->edited_at < y->edited_at);
 }
 
+/* A history being read: the pager's ctx. */
+struct history_paging {
+	struct snap_comment *c;
+	const char *node;
+	bool more;
+	char **cursor;
+};
+
+static void history_vars(void *ctx, struct buf *v, const char *cursor)
+{
+	struct history_paging *h = ctx;
+
+	buf_adds(v, "{\"id\":");
+	json_quote(v, h->node, strlen(h->node));
+	buf_adds(v, ",\"after\":");
+	json_quote(v, cursor, strlen(cursor));
+	buf_addch(v, '}');
+}
+
+static int history_page(void *ctx, const cJSON *data, struct buf *err)
+{
+	struct history_paging *h = ctx;
+	const cJSON *obj;
+
+	if (jget_obj(&obj, data, "data", "node", 0, err) < 0 ||
+	    dec_comment_node(obj, NULL, err) < 0 ||
+	    dec_edits(h->c, obj, &h->more, h->cursor, err) < 0)
+		return AA_ERR;
+	return AA_OK;
+}
+
 int edits_pages(struct live *l, struct snap_comment *c, const char *node,
 		char **cursor, struct buf *err)
 {
-	struct buf v = BUF_INIT(BUF_MAX_SMALL);
-	const cJSON *data, *obj;
-	cJSON *root = NULL;
-	bool more = true;
-	int pages, error = AA_EAPI;
+	struct history_paging h = {c, node, true, cursor};
+	struct gql_paging g = {edits_page_query, history_vars, history_page,
+			       &h, &h.more, cursor, 1};
 
-	for (pages = 1; more; pages++) {
-		if (pages >= LIVE_MAX_PAGES) {
-			buf_setf(err, "more than %d pages", LIVE_MAX_PAGES);
-			goto out;
-		}
-		buf_reset(&v);
-		buf_adds(&v, "{\"id\":");
-		json_quote(&v, node, strlen(node));
-		buf_adds(&v, ",\"after\":");
-		json_quote(&v, *cursor, strlen(*cursor));
-		buf_addch(&v, '}');
-		if (gql(l, edits_page_query, v.ptr, &root, &data) < 0) {
-			buf_setf(err, "%s", l->gh.error.ptr);
-			goto out;
-		}
-		if (jget_obj(&obj, data, "data", "node", 0, err) < 0 ||
-		    dec_comment_node(obj, NULL, err) < 0 ||
-		    dec_edits(c, obj, &more, cursor, err) < 0)
-			goto out;
-		cJSON_Delete(root);
-		root = NULL;
-	}
-	error = AA_OK;
-out:
-	cJSON_Delete(root);
-	buf_release(&v);
-	return error;
+	return gql_pages(l, &g, err) < 0 ? AA_EAPI : AA_OK;
 }
 
 /* Read the histories of pending[from, from + n) into their comments of `p`. */

@@ -253,6 +253,25 @@ int gql(struct live *l, const char *query, const char *vars,
 /* gql(), counted as a document of `kind` (gql_kind_of cannot tell). */
 int gql_as(struct live *l, enum gql_kind kind, const char *query,
 	   const char *vars, cJSON **root, const cJSON **data);
+/*
+ * The one GraphQL pager. While *more: ask `query` for the page after
+ * *cursor (variables by vars()) and hand the answer's data object to
+ * page(), which updates *more and *cursor through ctx; at most
+ * LIVE_MAX_PAGES pages, counting the `read` the caller holds already.
+ * AA_OK; AA_ETOOBIG past that ceiling, gql()'s codes, or AA_ERR when
+ * page() fails, each with its message in err (gql's also in
+ * l->gh.error).
+ */
+struct gql_paging {
+	const char *query;
+	void (*vars)(void *ctx, struct buf *v, const char *cursor);
+	int (*page)(void *ctx, const cJSON *data, struct buf *err);
+	void *ctx;
+	const bool *more;
+	char *const *cursor;
+	int read;
+};
+int gql_pages(struct live *l, const struct gql_paging *g, struct buf *err);
 /* A document as sent: `query` asking for its own cost too (rateLimit{cost},
  * which costs nothing), unless it asks for rateLimit already. */
 void gql_document(struct buf *out, const char *query, size_t len);

@@ -15,46 +15,55 @@
 #include "base/json.h"
 #include "github/http.h"
 
+/* conn_pages' side of the pager: the connection's document and the PR
+ * node of each answer. */
+struct conn_paging {
+	struct live *l;
+	int64_t number;
+	conn_page_fn page;
+	void *ctx;
+};
+
+static void conn_vars(void *ctx, struct buf *v, const char *cursor)
+{
+	struct conn_paging *p = ctx;
+
+	vars(p->l, v, p->number, cursor);
+}
+
+static int conn_page(void *ctx, const cJSON *data, struct buf *err)
+{
+	struct conn_paging *p = ctx;
+	const cJSON *repo, *pr;
+
+	if (jget_obj(&repo, data, "data", "repository", 0, err) < 0 ||
+	    jget_obj(&pr, repo, "repository", "pullRequest", 0, err) < 0)
+		return AA_ERR;
+	return p->page(p->ctx, pr, err);
+}
+
 int conn_pages(struct live *l, int64_t number, const struct conn_query *c,
                const bool *more, char *const *cursor, conn_page_fn page,
                void *ctx)
 {
-	struct buf q = BUF_INIT(BUF_MAX_SMALL), v = BUF_INIT(BUF_MAX_SMALL),
-	           err = BUF_INIT(BUF_MAX_SMALL);
-	const cJSON *data, *repo, *pr;
-	cJSON *root = NULL;
-	int pages, error = AA_OK;
+	struct buf q = BUF_INIT(BUF_MAX_SMALL), err = BUF_INIT(BUF_MAX_SMALL);
+	struct conn_paging p = {l, number, page, ctx};
+	struct gql_paging g = {NULL, conn_vars, conn_page, &p, more, cursor, 1};
+	int error;
 
-	for (pages = 1; *more; pages++) {
-		if (pages >= LIVE_MAX_PAGES) {
-			buf_setf(&l->gh.error,
-			         "%s of PR #%lld: more than %d "
-			         "pages",
-			         c->field, (long long)number, LIVE_MAX_PAGES);
-			error = AA_EAPI;
-			break;
-		}
-		buf_reset(&q);
-		page_query(&q, c);
-		vars(l, &v, number, *cursor);
-		if ((error = gql(l, q.ptr, v.ptr, &root, &data)) < 0)
-			break;
-		if (jget_obj(&repo, data, "data", "repository", 0, &err) < 0 ||
-		    jget_obj(&pr, repo, "repository", "pullRequest", 0, &err) <
-		        0 ||
-		    page(ctx, pr, &err) < 0) {
-			buf_setf(&l->gh.error,
-			         "POST /graphql: unexpected answer: %s",
-			         err.ptr);
-			error = AA_EAPI;
-			break;
-		}
-		cJSON_Delete(root);
-		root = NULL;
+	page_query(&q, c);
+	g.query = q.ptr;
+	error = gql_pages(l, &g, &err);
+	if (error == AA_ETOOBIG) {
+		buf_setf(&l->gh.error, "%s of PR #%lld: %s", c->field,
+		         (long long)number, err.ptr);
+		error = AA_EAPI;
+	} else if (error == AA_ERR) {
+		buf_setf(&l->gh.error, "POST /graphql: unexpected answer: %s",
+		         err.ptr);
+		error = AA_EAPI;
 	}
-	cJSON_Delete(root);
 	buf_release(&q);
-	buf_release(&v);
 	buf_release(&err);
 	return error;
 }

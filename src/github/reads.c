@@ -49,85 +49,96 @@ static int cmp_brief(const void *a, const void *b)
 	return (x->number > y->number) - (x->number < y->number);
 }
 
-/* One listing (probe or plain) to the end; `probe` adds dec_brief_extra. */
+/* A listing being read: the pager's ctx. */
+struct listing {
+	struct live *l;
+	bool probe; /* adds dec_brief_extra */
+	struct gh_pull_brief *v;
+	size_t n, alloc;
+	bool more;
+	char *cursor;
+};
+
+static void listing_vars(void *ctx, struct buf *v, const char *cursor)
+{
+	struct listing *o = ctx;
+
+	vars(o->l, v, 0, cursor);
+}
+
+/* One page of the listing: its PRs, then where the next starts. */
+static int listing_page(void *ctx, const cJSON *data, struct buf *err)
+{
+	struct listing *o = ctx;
+	const cJSON *repo, *conn, *nodes, *info, *node;
+
+	if (jget_obj(&repo, data, "data", "repository", 0, err) < 0 ||
+	    jget_obj(&conn, repo, "repository", "pullRequests", 0, err) < 0 ||
+	    jget_arr(&nodes, conn, "pullRequests", "nodes", 0, err) < 0 ||
+	    jget_obj(&info, conn, "pullRequests", "pageInfo", 0, err) < 0 ||
+	    jget_bool(&o->more, info, "pageInfo", "hasNextPage", 0, err) < 0)
+		return AA_ERR;
+	if (o->probe) {
+		/* What this query cost and what is left: the sweep stops
+		 * before the limit (core/budget.h, BUDGET_RESERVE_GRAPHQL). */
+		const cJSON *rate;
+
+		if (jget_obj(&rate, data, "data", "rateLimit", 0, err) < 0 ||
+		    jget_int(&o->l->rate_remaining, rate, "rateLimit",
+			     "remaining", 0, 0, JSON_MAX_INT, err) < 0)
+			return AA_ERR;
+	}
+	cJSON_ArrayForEach(node, nodes)
+	{
+		struct gh_pull_brief *b = ALLOC_PUSH(o->v, o->n, o->alloc);
+
+		if (jget_int(&b->number, node, "pullRequests.nodes[]",
+			     "number", 0, 1, INT32_MAX, err) < 0 ||
+		    jget_sha(b->head_sha, node, "pullRequests.nodes[]",
+			     "headRefOid", 0, err) < 0 ||
+		    jget_time(&b->updated_at, node, "pullRequests.nodes[]",
+			      "updatedAt", 0, err) < 0 ||
+		    (o->probe && dec_brief_extra(b, node, err) < 0))
+			return AA_ERR;
+	}
+	free(o->cursor);
+	o->cursor = NULL;
+	if (o->more &&
+	    jget_str(&o->cursor, info, "pageInfo", "endCursor", 0, err) < 0)
+		return AA_ERR;
+	return AA_OK;
+}
+
+/* One listing (probe or plain) to the end, by the one pager. */
 static int list_open(struct live *l, bool probe, struct gh_pull_brief **list,
 		     size_t *n)
 {
-	size_t alloc = 0; /* ALLOC_PUSH's */
-	struct buf v = BUF_INIT(BUF_MAX_SMALL), err = BUF_INIT(BUF_MAX_SMALL);
-	const cJSON *data, *repo, *conn, *nodes, *info, *node;
-	cJSON *root = NULL;
-	char *cursor = NULL;
-	bool more = true;
-	int pages = 0, error = AA_EAPI;
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
+	struct listing o = {l, probe, NULL, 0, 0, true, NULL};
+	struct gql_paging g = {probe ? probe_query : open_pulls_query,
+			       listing_vars, listing_page, &o, &o.more,
+			       &o.cursor, 0};
+	int error;
 
-	*list = xcalloc(1, sizeof(**list));
-	*n = 0;
-	while (more) {
-		if (++pages > LIVE_MAX_PAGES) {
-			buf_setf(&l->gh.error, "open pulls: more than %d pages",
-				 LIVE_MAX_PAGES);
-			goto out;
-		}
-		vars(l, &v, 0, cursor);
-		if (gql(l, probe ? probe_query : open_pulls_query, v.ptr, &root,
-			&data) < 0)
-			goto out;
-		if (jget_obj(&repo, data, "data", "repository", 0, &err) < 0 ||
-		    jget_obj(&conn, repo, "repository", "pullRequests", 0,
-			     &err) < 0 ||
-		    jget_arr(&nodes, conn, "pullRequests", "nodes", 0, &err) < 0 ||
-		    jget_obj(&info, conn, "pullRequests", "pageInfo", 0, &err) < 0 ||
-		    jget_bool(&more, info, "pageInfo", "hasNextPage", 0, &err) < 0)
-			goto decode;
-		if (probe) {
-			/* What this query cost and what is left: the sweep stops
-			 * before the limit (core/budget.h, BUDGET_RESERVE_GRAPHQL). */
-			const cJSON *rate;
-
-			if (jget_obj(&rate, data, "data", "rateLimit", 0, &err) < 0 ||
-			    jget_int(&l->rate_remaining, rate, "rateLimit",
-				     "remaining", 0, 0, JSON_MAX_INT, &err) < 0)
-				goto decode;
-		}
-		cJSON_ArrayForEach(node, nodes)
-		{
-			struct gh_pull_brief *b = ALLOC_PUSH(*list, *n, alloc);
-
-			if (jget_int(&b->number, node, "pullRequests.nodes[]",
-				     "number", 0, 1, INT32_MAX, &err) < 0 ||
-			    jget_sha(b->head_sha, node, "pullRequests.nodes[]",
-				     "headRefOid", 0, &err) < 0 ||
-			    jget_time(&b->updated_at, node,
-				      "pullRequests.nodes[]", "updatedAt", 0,
-				      &err) < 0 ||
-			    (probe && dec_brief_extra(b, node, &err) < 0))
-				goto decode;
-		}
-		free(cursor);
-		cursor = NULL;
-		if (more && jget_str(&cursor, info, "pageInfo", "endCursor", 0,
-				     &err) < 0)
-			goto decode;
-		cJSON_Delete(root);
-		root = NULL;
-	}
-	qsort(*list, *n, sizeof(**list), cmp_brief);
-	error = AA_OK;
-	goto out;
-decode:
-	buf_setf(&l->gh.error, "POST /graphql: unexpected answer: %s", err.ptr);
-out:
-	free(cursor);
-	cJSON_Delete(root);
-	buf_release(&v);
+	o.v = xcalloc(1, sizeof(*o.v));
+	error = gql_pages(l, &g, &err);
+	if (error == AA_ETOOBIG)
+		buf_setf(&l->gh.error, "open pulls: %s", err.ptr);
+	else if (error == AA_ERR)
+		buf_setf(&l->gh.error, "POST /graphql: unexpected answer: %s",
+			 err.ptr);
+	free(o.cursor);
 	buf_release(&err);
 	if (error) {
-		gh_briefs_free(*list, *n);
+		gh_briefs_free(o.v, o.n);
 		*list = NULL;
 		*n = 0;
+		return AA_EAPI;
 	}
-	return error;
+	qsort(o.v, o.n, sizeof(*o.v), cmp_brief);
+	*list = o.v;
+	*n = o.n;
+	return AA_OK;
 }
 
 /*

@@ -82,6 +82,37 @@ int gql(struct live *l, const char *query, const char *vars,
 	return gql_as(l, gql_kind_of(query), query, vars, root, data);
 }
 
+int gql_pages(struct live *l, const struct gql_paging *g, struct buf *err)
+{
+	struct buf v = BUF_INIT(BUF_MAX_SMALL);
+	const cJSON *data;
+	cJSON *root = NULL;
+	int pages, error = AA_OK;
+
+	for (pages = g->read; *g->more; pages++) {
+		if (pages >= LIVE_MAX_PAGES) {
+			buf_setf(err, "more than %d pages", LIVE_MAX_PAGES);
+			error = AA_ETOOBIG;
+			break;
+		}
+		buf_reset(&v);
+		g->vars(g->ctx, &v, *g->cursor);
+		if ((error = gql(l, g->query, v.ptr, &root, &data)) < 0) {
+			buf_setf(err, "%s", l->gh.error.ptr);
+			break;
+		}
+		if ((error = g->page(g->ctx, data, err)) < 0) {
+			error = AA_ERR;
+			break;
+		}
+		cJSON_Delete(root);
+		root = NULL;
+	}
+	cJSON_Delete(root);
+	buf_release(&v);
+	return error;
+}
+
 int gql_as(struct live *l, enum gql_kind kind, const char *query,
 	   const char *vars, cJSON **root, const cJSON **data)
 {
