@@ -279,6 +279,28 @@ bool json_has(const cJSON *obj, const char *key)
 	return item && !cJSON_IsNull(item);
 }
 
+const cJSON *json_get(const cJSON *obj, const char *key)
+{
+	return obj ? cJSON_GetObjectItemCaseSensitive(obj, key) : NULL;
+}
+
+const char *json_string(const cJSON *item)
+{
+	return cJSON_IsString(item) ? item->valuestring : NULL;
+}
+
+bool json_is_str(const cJSON *item, const char *want)
+{
+	const char *s = json_string(item);
+
+	return s && strcmp(s, want) == 0;
+}
+
+const char *json_str(const cJSON *obj, const char *key)
+{
+	return json_string(json_get(obj, key));
+}
+
 bool json_int_value(int64_t *out, const cJSON *item, int64_t min, int64_t max)
 {
 	double d;

@@ -68,6 +68,16 @@ int jget_arr(const cJSON **out, const cJSON *obj, const char *path,
 	     const char *key, unsigned flags, struct buf *err);
 /* Is obj[key] present and not null? */
 bool json_has(const cJSON *obj, const char *key);
+/*
+ * Lenient reads, for fields whose absence or odd type is no error (an
+ * error's message, a hint): obj[key] or NULL (obj may be NULL); the text
+ * of a string node or NULL; is the node the string `want`?
+ */
+const cJSON *json_get(const cJSON *obj, const char *key);
+const char *json_string(const cJSON *item);
+bool json_is_str(const cJSON *item, const char *want);
+/* json_string(json_get(obj, key)). */
+const char *json_str(const cJSON *obj, const char *key);
 /* Integer value of a number node (exact, within [min,max]). */
 bool json_int_value(int64_t *out, const cJSON *item, int64_t min, int64_t max);
 

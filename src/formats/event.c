@@ -90,9 +90,9 @@ static int decode_dispatch(struct event *ev, const cJSON *root,
 
 	if (jget_obj(&inputs, root, "payload", "inputs", JOPT | JNULL, err))
 		return AA_ERR;
-	pr = inputs ? cJSON_GetObjectItemCaseSensitive(inputs, "pr") : NULL;
-	if (pr && cJSON_IsString(pr) && pr->valuestring) {
-		ev->dispatch_pr = xstrdup(pr->valuestring);
+	pr = json_get(inputs, "pr");
+	if (json_string(pr)) {
+		ev->dispatch_pr = xstrdup(json_string(pr));
 	} else if (pr && json_int_value(&n, pr, 0, JSON_MAX_INT)) {
 		struct buf b = BUF_INIT(BUF_MAX_SMALL);
 

@@ -96,9 +96,9 @@ static int get_strings(struct fi_ctx *c, const cJSON *v, void *dst,
 		 * written in the PR's language, silently */
 		if (k == RV_STRING_COUNT)
 			return fi_fail(c, "not a string of I7");
-		if (!cJSON_IsString(m))
+		if (!json_string(m))
 			return fi_fail(c, "expected a string");
-		in->strings[k] = fi_normalise(m->valuestring, false);
+		in->strings[k] = fi_normalise(json_string(m), false);
 		if (fi_check_text(c, in->strings[k], &fi_override_rule) < 0 ||
 		    check_placeholders(c, in->strings[k],
 				       rv_string_defaults[k]) < 0)
@@ -257,7 +257,7 @@ static bool locate(struct fi_ctx *c, const cJSON *node, size_t *k)
 	const cJSON *m;
 	size_t i = 0, mark;
 
-	if (cJSON_IsString(node)) {
+	if (json_string(node)) {
 		if (*k == 0)
 			return true;
 		(*k)--;

@@ -372,9 +372,9 @@ static int get_questions(struct fi_ctx *c, const cJSON *v, void *dst,
 	g->questions = xcalloc(count, sizeof(*g->questions));
 	cJSON_ArrayForEach(e, v) {
 		mark = fi_ptr_index(c, i);
-		if (!cJSON_IsString(e))
+		if (!json_string(e))
 			return fi_fail(c, "expected a string");
-		g->questions[i] = fi_normalise(e->valuestring, false);
+		g->questions[i] = fi_normalise(json_string(e), false);
 		g->nquestions = ++i;
 		if (fi_check_text(c, g->questions[i - 1], &fi_text_rule) < 0)
 			return AA_ERR;

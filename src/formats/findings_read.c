@@ -169,14 +169,14 @@ int fi_get_text(struct fi_ctx *c, const cJSON *v, void *dst, const void *arg)
 	char **out = dst;
 
 	free(*out);
-	*out = fi_normalise(v->valuestring, r->flags & T_RAW);
+	*out = fi_normalise(json_string(v), r->flags & T_RAW);
 	return fi_check_text(c, *out, r);
 }
 
 int fi_read_choice(struct fi_ctx *c, const cJSON *v, const struct choice *ch,
 		   size_t *idx)
 {
-	char *s = fi_normalise(v->valuestring, false);
+	char *s = fi_normalise(json_string(v), false);
 	struct buf list = BUF_INIT(BUF_MAX_SMALL);
 	size_t i;
 
@@ -213,7 +213,7 @@ int fi_get_choice(struct fi_ctx *c, const cJSON *v, void *dst,
 /* 40 lower-case hex digits (head, last_sha, prior_sha_unreachable). */
 int fi_get_sha(struct fi_ctx *c, const cJSON *v, void *dst, const void *arg)
 {
-	char *s = fi_normalise(v->valuestring, false);
+	char *s = fi_normalise(json_string(v), false);
 	size_t i, n = strlen(s);
 
 	(void)arg;
@@ -248,7 +248,7 @@ int fi_get_line(struct fi_ctx *c, const cJSON *v, void *dst, const void *arg)
 /* ^F[1-9][0-9]{0,5}$ */
 int fi_read_fid(struct fi_ctx *c, const cJSON *v, uint32_t *out)
 {
-	char *s = fi_normalise(v->valuestring, false);
+	char *s = fi_normalise(json_string(v), false);
 	size_t n = strlen(s), i;
 	uint32_t id = 0;
 	bool ok = n >= 2 && n <= 7 && s[0] == 'F' && s[1] != '0';
@@ -346,9 +346,9 @@ int fi_read_names(struct fi_ctx *c, const cJSON *v, char ***out, size_t *n)
 		*out = xcalloc(count, sizeof(**out));
 	cJSON_ArrayForEach(e, v) {
 		mark = fi_ptr_index(c, i);
-		if (!cJSON_IsString(e))
+		if (!json_string(e))
 			return fi_fail(c, "expected a string");
-		(*out)[i] = fi_normalise(e->valuestring, false);
+		(*out)[i] = fi_normalise(json_string(e), false);
 		*n = ++i;
 		if (!name_ok((*out)[i - 1]))
 			return fi_fail(c, "does not match "

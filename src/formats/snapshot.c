@@ -56,11 +56,11 @@ static int load_strv(char ***out, size_t *nout, const cJSON *arr,
 	*nout = 0;
 	cJSON_ArrayForEach(item, arr)
 	{
-		if (!cJSON_IsString(item)) {
+		if (!json_string(item)) {
 			buf_setf(err, "%s[%zu]: expected a string", path, i);
 			return AA_ERR;
 		}
-		(*out)[(*nout)++] = xstrdup(item->valuestring);
+		(*out)[(*nout)++] = xstrdup(json_string(item));
 		i++;
 	}
 	return AA_OK;
@@ -303,10 +303,10 @@ static int load_pull(struct snap_pull *p, const cJSON *o, const char *path,
 		p->commits = xcalloc(n ? n : 1, sizeof(*p->commits));
 		cJSON_ArrayForEach(item, arr)
 		{
-			if (!cJSON_IsString(item) ||
+			if (!json_string(item) ||
 			    !sha_parse(p->commits[p->ncommits],
-				       item->valuestring,
-				       strlen(item->valuestring))) {
+				       json_string(item),
+				       strlen(json_string(item)))) {
 				buf_setf(err, "%s[%zu]: expected a 40-hex-digit "
 					      "commit SHA", sub.ptr, i);
 				goto out;
@@ -388,8 +388,8 @@ static int load_fault(void *item, const cJSON *o, const char *path,
 	}
 	f->kind = (int)k;
 status:
-	status = cJSON_GetObjectItemCaseSensitive(o, "status");
-	if (cJSON_IsString(status) && strcmp(status->valuestring, "timeout") == 0) {
+	status = json_get(o, "status");
+	if (json_is_str(status, "timeout")) {
 		f->timeout = true;
 	} else if (f->lost_response && (!status || cJSON_IsNull(status))) {
 		f->status = 502; /* PUBLISH §8: lost_response's default */
@@ -419,8 +419,8 @@ static int config_value(char **out, const cJSON *v, const char *path,
 	const cJSON *item;
 	int64_t n;
 
-	if (cJSON_IsString(v)) {
-		*out = xstrdup(v->valuestring);
+	if (json_string(v)) {
+		*out = xstrdup(json_string(v));
 		return AA_OK;
 	}
 	if (cJSON_IsBool(v)) {
@@ -435,8 +435,8 @@ static int config_value(char **out, const cJSON *v, const char *path,
 	if (cJSON_IsArray(v)) {
 		cJSON_ArrayForEach(item, v)
 		{
-			if (!cJSON_IsString(item) ||
-			    strpbrk(item->valuestring, ", \t\n")) {
+			if (!json_string(item) ||
+			    strpbrk(json_string(item), ", \t\n")) {
 				buf_setf(err, "%s: expected a list of names",
 					 path);
 				buf_release(&b);
@@ -444,7 +444,7 @@ static int config_value(char **out, const cJSON *v, const char *path,
 			}
 			if (b.len)
 				buf_addch(&b, ',');
-			buf_adds(&b, item->valuestring);
+			buf_adds(&b, json_string(item));
 		}
 		*out = buf_detach(&b, NULL);
 		return AA_OK;

@@ -133,15 +133,15 @@ static const char *const command_names[] = { "publish", "review-plan",
 static int load_findings(struct snap_command *c, const cJSON *cmd,
 			 struct buf *err)
 {
-	const cJSON *f = cJSON_GetObjectItemCaseSensitive(cmd, "findings");
+	const cJSON *f = json_get(cmd, "findings");
 	char *text;
 
 	if (!f) {
 		buf_setf(err, "command.findings: missing");
 		return AA_ERR;
 	}
-	if (cJSON_IsString(f)) {
-		c->findings = xstrdup(f->valuestring);
+	if (json_string(f)) {
+		c->findings = xstrdup(json_string(f));
 		c->findings_text = true;
 	} else {
 		if (!(text = cJSON_PrintUnformatted(f))) {
@@ -185,7 +185,7 @@ int snapshot_load_command(struct snapshot *s, const cJSON *root,
 	/* B7: what --pr takes; a string is resolved by the command (which
 	 * repository it names is a usage question, not a snapshot's). */
 	if (c->name != SNAP_CMD_LOCAL &&
-	    (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(cmd, "pr"))
+	    (json_str(cmd, "pr")
 		     ? jget_str(&c->pr_ref, cmd, "command", "pr", 0, err)
 		     : jget_int(&c->pr, cmd, "command", "pr", 0, 1,
 				SNAP_MAX_NUMBER, err)))

@@ -29,13 +29,13 @@ static int strv(char ***v, size_t *n, const cJSON *arr, const char *path,
 	}
 	cJSON_ArrayForEach(x, arr)
 	{
-		if (!cJSON_IsString(x) || !*x->valuestring ||
-		    strlen(x->valuestring) > SETUP_MAX_NAME) {
+		if (!json_string(x) || !*json_string(x) ||
+		    strlen(json_string(x)) > SETUP_MAX_NAME) {
 			buf_setf(err, "%s[%zu]: expected a name", path, i);
 			return AA_ERR;
 		}
 		*v = xrealloc(*v, st_mult(*n + 1, sizeof(**v)));
-		(*v)[(*n)++] = xstrdup(x->valuestring);
+		(*v)[(*n)++] = xstrdup(json_string(x));
 		i++;
 	}
 	return AA_OK;
@@ -204,8 +204,8 @@ static int load_contents(struct snap_setup *s, const cJSON *obj,
 	}
 	cJSON_ArrayForEach(item, obj)
 	{
-		if (!cJSON_IsString(item) ||
-		    strlen(item->valuestring) > SETUP_MAX_TEXT) {
+		if (!json_string(item) ||
+		    strlen(json_string(item)) > SETUP_MAX_TEXT) {
 			buf_setf(err, "contents.%s: expected the file's text",
 				 item->string);
 			return AA_ERR;
@@ -214,7 +214,7 @@ static int load_contents(struct snap_setup *s, const cJSON *obj,
 				       st_mult(s->ncontents + 1,
 					       sizeof(*s->contents)));
 		s->contents[s->ncontents].path = xstrdup(item->string);
-		s->contents[s->ncontents++].text = xstrdup(item->valuestring);
+		s->contents[s->ncontents++].text = xstrdup(json_string(item));
 	}
 	return AA_OK;
 }
@@ -384,14 +384,14 @@ int snapshot_load_setup(struct snapshot *snap, const cJSON *root,
 	bool any = false;
 
 	for (i = 0; i < ARRAY_SIZE(keys); i++) {
-		x = cJSON_GetObjectItemCaseSensitive(root, keys[i]);
+		x = json_get(root, keys[i]);
 		any |= x && !cJSON_IsNull(x);
 	}
 	if (!any)
 		return AA_OK;
 	s = snap->setup = xcalloc(1, sizeof(*s));
 	s->token_kind = TOKEN_FINE_GRAINED;
-	if ((x = cJSON_GetObjectItemCaseSensitive(root, "branches")) &&
+	if ((x = json_get(root, "branches")) &&
 	    !cJSON_IsNull(x)) {
 		s->has_branches = true;
 		if (strv(&s->branches, &s->nbranches, x, "branches", err))
@@ -403,11 +403,11 @@ int snapshot_load_setup(struct snapshot *snap, const cJSON *root,
 				return AA_ERR;
 			}
 	}
-	if ((x = cJSON_GetObjectItemCaseSensitive(root, "rules")) &&
+	if ((x = json_get(root, "rules")) &&
 	    !cJSON_IsNull(x) &&
 	    load_by_branch(&s->rules, &s->nrules, x, "rules", false, err))
 		return AA_ERR;
-	if ((x = cJSON_GetObjectItemCaseSensitive(root, "protection")) &&
+	if ((x = json_get(root, "protection")) &&
 	    !cJSON_IsNull(x) &&
 	    load_by_branch(&s->protection, &s->nprotection, x, "protection",
 			   true, err))
@@ -424,16 +424,16 @@ int snapshot_load_setup(struct snapshot *snap, const cJSON *root,
 			return AA_ERR;
 		}
 	}
-	if ((x = cJSON_GetObjectItemCaseSensitive(root, "contents")) &&
+	if ((x = json_get(root, "contents")) &&
 	    !cJSON_IsNull(x) && load_contents(s, x, err))
 		return AA_ERR;
-	if ((x = cJSON_GetObjectItemCaseSensitive(root, "teams")) &&
+	if ((x = json_get(root, "teams")) &&
 	    !cJSON_IsNull(x) && load_teams(s, x, err))
 		return AA_ERR;
-	if ((x = cJSON_GetObjectItemCaseSensitive(root, "token")) &&
+	if ((x = json_get(root, "token")) &&
 	    !cJSON_IsNull(x) && load_token(s, x, err))
 		return AA_ERR;
-	if ((x = cJSON_GetObjectItemCaseSensitive(root, "environments")) &&
+	if ((x = json_get(root, "environments")) &&
 	    !cJSON_IsNull(x) && load_envs(s, x, err))
 		return AA_ERR;
 	return AA_OK;

@@ -161,7 +161,7 @@ void live_prefetch(struct github *gh, const int64_t *prs, size_t n)
 
 			if (len < 0 || (size_t)len >= sizeof(alias))
 				continue;
-			if (!dec_ahead(l, cJSON_GetObjectItemCaseSensitive(repo,
+			if (!dec_ahead(l, json_get(repo,
 									   alias),
 				       in[i], &one, &err))
 				continue;

@@ -126,8 +126,7 @@ int app_token(struct live *l)
 	buf_adds(&a->token, token);
 	a->expires_ms = at;
 	cJSON_Delete(a->permissions);
-	a->permissions = cJSON_Duplicate(
-		cJSON_GetObjectItemCaseSensitive(root, "permissions"), true);
+	a->permissions = cJSON_Duplicate(json_get(root, "permissions"), true);
 	if (l->mask)
 		l->mask(a->token.ptr);
 	error = AA_OK;

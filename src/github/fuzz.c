@@ -76,8 +76,8 @@ void github_live_fuzz(int which, const char *data, size_t len)
 
 		if (jget_obj(&d, root, "", "data", 0, &err) < 0)
 			break;
-		nodes = cJSON_GetObjectItemCaseSensitive(d, "nodes");
-		one = cJSON_GetObjectItemCaseSensitive(d, "node");
+		nodes = json_get(d, "nodes");
+		one = json_get(d, "node");
 		cJSON_ArrayForEach(node, nodes)
 		{
 			struct snap_comment c;
@@ -139,7 +139,7 @@ void github_live_fuzz(int which, const char *data, size_t len)
 
 			if (snprintf(alias, sizeof(alias), "p%zu", i) < 0)
 				break;
-			if (dec_ahead(&l, cJSON_GetObjectItemCaseSensitive(repo, alias),
+			if (dec_ahead(&l, json_get(repo, alias),
 				      (int64_t)i + 1, &one, &err)) {
 				snap_pull_release(&one.pull);
 				snap_statuses_release(&one.contexts);

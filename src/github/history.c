@@ -254,9 +254,9 @@ static const cJSON *answer_node(const cJSON *answer, const char *id)
 
 	cJSON_ArrayForEach(n, answer)
 	{
-		const cJSON *got = cJSON_GetObjectItemCaseSensitive(n, "id");
+		const cJSON *got = json_get(n, "id");
 
-		if (cJSON_IsString(got) && strcmp(got->valuestring, id) == 0)
+		if (json_string(got) && strcmp(json_string(got), id) == 0)
 			return n;
 	}
 	return NULL;

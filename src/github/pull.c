@@ -119,7 +119,7 @@ int bundle(struct live *l, int64_t number, unsigned parts,
 		goto out;
 	if (hint)
 		hinted = cJSON_Duplicate(
-			cJSON_GetObjectItemCaseSensitive(data, "edits"), true);
+			json_get(data, "edits"), true);
 	error = AA_EAPI;
 	if (jget_obj(&repo, data, "data", "repository", 0, &err) < 0 ||
 	    jget_obj(&pr, repo, "repository", "pullRequest", JNULL, &err) < 0)

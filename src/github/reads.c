@@ -195,7 +195,7 @@ static void details_chunk(struct live *l, struct gh_pull_brief *const *list,
 
 		if (len < 0 || (size_t)len >= sizeof(alias) ||
 		    dec_brief_details(list[i],
-				      cJSON_GetObjectItemCaseSensitive(repo,
+				      json_get(repo,
 								       alias),
 				      &err) < 0)
 			continue;

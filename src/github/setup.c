@@ -132,11 +132,11 @@ static int strings(char ***v, size_t *n, const cJSON *arr, const char *path,
 
 	cJSON_ArrayForEach(x, arr)
 	{
-		if (!cJSON_IsString(x)) {
+		if (!json_string(x)) {
 			buf_setf(err, "%s[]: expected a string", path);
 			return AA_ERR;
 		}
-		*ALLOC_PUSH(*v, *n, alloc) = xstrdup(x->valuestring);
+		*ALLOC_PUSH(*v, *n, alloc) = xstrdup(json_string(x));
 	}
 	return AA_OK;
 }
@@ -570,9 +570,9 @@ out:
 
 static char *level(const cJSON *perms, const char *key)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(perms, key);
+	const char *v = json_str(perms, key);
 
-	return xstrdup(cJSON_IsString(v) ? v->valuestring : "");
+	return xstrdup(v ? v : "");
 }
 
 static int setup_app(struct github *gh, struct setup_app *out)

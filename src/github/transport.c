@@ -21,28 +21,23 @@ const char *http_what(int status)
  * (One deeper down — a comment's author, say — is a failed read.) */
 static bool missing_pull(const cJSON *e)
 {
-	const cJSON *type = cJSON_GetObjectItemCaseSensitive(e, "type");
-	const cJSON *path = cJSON_GetObjectItemCaseSensitive(e, "path");
-	const cJSON *p0 = cJSON_GetArrayItem(path, 0);
-	const cJSON *p1 = cJSON_GetArrayItem(path, 1);
+	const cJSON *path = json_get(e, "path");
 
-	return cJSON_IsString(type) && strcmp(type->valuestring, "NOT_FOUND") == 0 &&
-	       cJSON_GetArraySize(path) == 2 && cJSON_IsString(p0) &&
-	       strcmp(p0->valuestring, "repository") == 0 && cJSON_IsString(p1) &&
-	       strcmp(p1->valuestring, "pullRequest") == 0;
+	return json_is_str(json_get(e, "type"), "NOT_FOUND") &&
+	       cJSON_GetArraySize(path) == 2 &&
+	       json_is_str(cJSON_GetArrayItem(path, 0), "repository") &&
+	       json_is_str(cJSON_GetArrayItem(path, 1), "pullRequest");
 }
 
 /* A NOT_FOUND error on `repository` itself: the repository does not exist
  * or the token cannot see it, a usage error no retry fixes. */
 static bool missing_repo(const cJSON *e)
 {
-	const cJSON *type = cJSON_GetObjectItemCaseSensitive(e, "type");
-	const cJSON *path = cJSON_GetObjectItemCaseSensitive(e, "path");
-	const cJSON *p0 = cJSON_GetArrayItem(path, 0);
+	const cJSON *path = json_get(e, "path");
 
-	return cJSON_IsString(type) && strcmp(type->valuestring, "NOT_FOUND") == 0 &&
-	       cJSON_GetArraySize(path) == 1 && cJSON_IsString(p0) &&
-	       strcmp(p0->valuestring, "repository") == 0;
+	return json_is_str(json_get(e, "type"), "NOT_FOUND") &&
+	       cJSON_GetArraySize(path) == 1 &&
+	       json_is_str(cJSON_GetArrayItem(path, 0), "repository");
 }
 
 /*
@@ -64,8 +59,7 @@ void gql_body(struct buf *body, const char *query, size_t len,
 
 void gql_count(struct live *l, enum gql_kind kind, const cJSON *data)
 {
-	const cJSON *rate = cJSON_GetObjectItemCaseSensitive(data, "rateLimit");
-	const cJSON *cost = cJSON_GetObjectItemCaseSensitive(rate, "cost");
+	const cJSON *cost = json_get(json_get(data, "rateLimit"), "cost");
 
 	l->tally[kind].queries++;
 	/* Only counted: a missing or odd cost changes no decision. */
@@ -141,9 +135,9 @@ int gql_as(struct live *l, enum gql_kind kind, const char *query,
 		buf_setf(&l->gh.error, "POST /graphql: %s", err.ptr);
 		goto out;
 	}
-	errors = cJSON_GetObjectItemCaseSensitive(*root, "errors");
+	errors = json_get(*root, "errors");
 	if (errors && !cJSON_IsNull(errors)) {
-		const cJSON *msg;
+		const char *msg;
 
 		cJSON_ArrayForEach(e, errors)
 			if (missing_pull(e)) {
@@ -160,14 +154,12 @@ int gql_as(struct live *l, enum gql_kind kind, const char *query,
 				goto out;
 			}
 		/* Any other error fails the read, even with partial data. */
-		msg = cJSON_GetObjectItemCaseSensitive(
-			cJSON_GetArrayItem(errors, 0), "message");
+		msg = json_str(cJSON_GetArrayItem(errors, 0), "message");
 		buf_setf(&l->gh.error, "POST /graphql: %s",
-			 cJSON_IsString(msg) ? msg->valuestring
-					     : "an error without a message");
+			 msg ? msg : "an error without a message");
 		goto out;
 	}
-	*data = cJSON_GetObjectItemCaseSensitive(*root, "data");
+	*data = json_get(*root, "data");
 	if (!cJSON_IsObject(*data)) {
 		buf_setf(&l->gh.error, "POST /graphql: no data in the answer");
 		goto out;

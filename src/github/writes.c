@@ -31,7 +31,6 @@ static int send_write(struct live *l, struct http *client, const char *method,
 {
 	struct buf err = BUF_INIT(BUF_MAX_SMALL);
 	cJSON *root = NULL;
-	const cJSON *msg = NULL;
 	const char *text = NULL;
 	int error = AA_EAPI;
 
@@ -49,9 +48,7 @@ static int send_write(struct live *l, struct http *client, const char *method,
 	}
 	buf_reset(&err);
 	if (json_parse(&root, r->body.ptr, r->body.len, &err) == 0)
-		msg = cJSON_GetObjectItemCaseSensitive(root, "message");
-	if (msg && cJSON_IsString(msg))
-		text = msg->valuestring;
+		text = json_str(root, "message");
 	buf_setf(&l->gh.error, "%s %s: HTTP %ld%s%s", method, path, r->status,
 	         text ? ": " : http_what((int)r->status), text ? text : "");
 	if (r->status == 404)
