@@ -542,6 +542,18 @@ void jw_str_or_null(struct jw *w, const char *s)
 		jw_null(w);
 }
 
+void jw_key_str(struct jw *w, const char *key, const char *s)
+{
+	jw_key(w, key);
+	jw_str_or_null(w, s);
+}
+
+void jw_key_int(struct jw *w, const char *key, int64_t v)
+{
+	jw_key(w, key);
+	jw_int(w, v);
+}
+
 void jw_int(struct jw *w, int64_t v)
 {
 	before_item(w);

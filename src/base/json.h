@@ -101,6 +101,9 @@ void jw_key(struct jw *w, const char *key);
 void jw_str(struct jw *w, const char *s);
 void jw_strn(struct jw *w, const char *s, size_t n);
 void jw_str_or_null(struct jw *w, const char *s);
+/* A member: jw_key, then jw_str_or_null or jw_int. */
+void jw_key_str(struct jw *w, const char *key, const char *s);
+void jw_key_int(struct jw *w, const char *key, int64_t v);
 void jw_int(struct jw *w, int64_t v);
 void jw_bool(struct jw *w, bool v);
 void jw_null(struct jw *w);

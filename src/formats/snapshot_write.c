@@ -32,32 +32,24 @@ static void write_pull(struct jw *w, const struct snap_pull *p)
 	size_t i;
 
 	jw_obj_begin(w);
-	jw_key(w, "number");
-	jw_int(w, p->number);
-	jw_key(w, "state");
-	jw_str(w, p->state);
+	jw_key_int(w, "number", p->number);
+	jw_key_str(w, "state", p->state);
 	jw_key(w, "merged");
 	jw_bool(w, p->merged);
 	jw_key(w, "draft");
 	jw_bool(w, p->draft);
-	jw_key(w, "author");
-	jw_str_or_null(w, p->author);
+	jw_key_str(w, "author", p->author);
 	jw_key(w, "head");
 	jw_obj_begin(w);
-	jw_key(w, "sha");
-	jw_str(w, p->head_sha);
-	jw_key(w, "ref");
-	jw_str(w, p->head_ref);
-	jw_key(w, "repository");
-	jw_str(w, p->head_repo);
+	jw_key_str(w, "sha", p->head_sha);
+	jw_key_str(w, "ref", p->head_ref);
+	jw_key_str(w, "repository", p->head_repo);
 	jw_obj_end(w);
 	jw_key(w, "base");
 	jw_obj_begin(w);
-	jw_key(w, "ref");
-	jw_str(w, p->base_ref);
+	jw_key_str(w, "ref", p->base_ref);
 	if (p->base_sha[0]) {
-		jw_key(w, "sha");
-		jw_str(w, p->base_sha);
+		jw_key_str(w, "sha", p->base_sha);
 	}
 	jw_obj_end(w);
 	if (p->updated_at) {
@@ -77,16 +69,13 @@ static void write_pull(struct jw *w, const struct snap_pull *p)
 		const struct snap_comment *c = &p->comments[i];
 
 		jw_obj_begin(w);
-		jw_key(w, "id");
-		jw_int(w, c->id);
-		jw_key(w, "author");
-		jw_str_or_null(w, c->author);
+		jw_key_int(w, "id", c->id);
+		jw_key_str(w, "author", c->author);
 		jw_key(w, "created_at");
 		jw_time(w, c->created_at);
 		jw_key(w, "body");
 		jw_strn(w, c->body, c->body_len);
-		jw_key(w, "edited_by");
-		jw_str_or_null(w, c->edited_by);
+		jw_key_str(w, "edited_by", c->edited_by);
 		jw_key(w, "edited_at");
 		if (c->edited)
 			jw_time(w, c->edited_at);
@@ -99,16 +88,14 @@ static void write_pull(struct jw *w, const struct snap_pull *p)
 			jw_arr_begin(w);
 			for (k = 0; k < c->nedits; k++) {
 				jw_obj_begin(w);
-				jw_key(w, "editor");
-				jw_str_or_null(w, c->edits[k].editor);
+				jw_key_str(w, "editor", c->edits[k].editor);
 				jw_key(w, "edited_at");
 				jw_time(w, c->edits[k].edited_at);
 				jw_obj_end(w);
 			}
 			jw_arr_end(w);
 		}
-		jw_key(w, "html_url");
-		jw_str_or_null(w, c->html_url);
+		jw_key_str(w, "html_url", c->html_url);
 		if (c->updated_at) {
 			jw_key(w, "updated_at");
 			jw_time(w, c->updated_at);
@@ -122,16 +109,12 @@ static void write_pull(struct jw *w, const struct snap_pull *p)
 		const struct snap_event *e = &p->timeline[i];
 
 		jw_obj_begin(w);
-		jw_key(w, "id");
-		jw_int(w, e->id);
-		jw_key(w, "event");
-		jw_str(w, e->event);
+		jw_key_int(w, "id", e->id);
+		jw_key_str(w, "event", e->event);
 		if (e->label) {
-			jw_key(w, "label");
-			jw_str(w, e->label);
+			jw_key_str(w, "label", e->label);
 		}
-		jw_key(w, "actor");
-		jw_str_or_null(w, e->actor);
+		jw_key_str(w, "actor", e->actor);
 		jw_key(w, "created_at");
 		jw_time(w, e->created_at);
 		jw_obj_end(w);
@@ -143,17 +126,13 @@ static void write_pull(struct jw *w, const struct snap_pull *p)
 		const struct snap_thread *t = &p->threads[i];
 
 		jw_obj_begin(w);
-		jw_key(w, "id");
-		jw_str(w, t->id);
-		jw_key(w, "author");
-		jw_str_or_null(w, t->author);
-		jw_key(w, "comments");
-		jw_int(w, t->comments);
+		jw_key_str(w, "id", t->id);
+		jw_key_str(w, "author", t->author);
+		jw_key_int(w, "comments", t->comments);
 		jw_key(w, "resolved");
 		jw_bool(w, t->resolved);
 		if (t->url) {
-			jw_key(w, "url");
-			jw_str(w, t->url);
+			jw_key_str(w, "url", t->url);
 		}
 		jw_obj_end(w);
 	}
@@ -164,19 +143,15 @@ static void write_pull(struct jw *w, const struct snap_pull *p)
 		const struct snap_review *r = &p->reviews[i];
 
 		jw_obj_begin(w);
-		jw_key(w, "id");
-		jw_int(w, r->id);
-		jw_key(w, "author");
-		jw_str_or_null(w, r->author);
-		jw_key(w, "state");
-		jw_str(w, r->state);
-		jw_key(w, "commit_id");
-		jw_str_or_null(w, r->commit_id[0] ? r->commit_id : NULL);
+		jw_key_int(w, "id", r->id);
+		jw_key_str(w, "author", r->author);
+		jw_key_str(w, "state", r->state);
+		jw_key_str(w, "commit_id",
+			   r->commit_id[0] ? r->commit_id : NULL);
 		jw_key(w, "submitted_at");
 		write_time_or_null(w, r->submitted_at);
 		if (r->body) {
-			jw_key(w, "body");
-			jw_str(w, r->body);
+			jw_key_str(w, "body", r->body);
 		}
 		jw_obj_end(w);
 	}
@@ -189,20 +164,17 @@ static void write_fault(struct jw *w, const struct snap_fault *f)
 {
 	jw_obj_begin(w);
 	if (f->op == FAULT_CALL) {
-		jw_key(w, "call");
-		jw_int(w, f->call);
+		jw_key_int(w, "call", f->call);
 	} else {
 		jw_key(w, f->op == FAULT_READ ? "read" : "write");
 		jw_str(w, f->op == FAULT_READ ? gh_read_names[f->kind]
 					      : gh_write_names[f->kind]);
 	}
 	if (f->pr) {
-		jw_key(w, "pr");
-		jw_int(w, f->pr);
+		jw_key_int(w, "pr", f->pr);
 	}
 	if (f->sha[0]) {
-		jw_key(w, "sha");
-		jw_str(w, f->sha);
+		jw_key_str(w, "sha", f->sha);
 	}
 	jw_key(w, "status");
 	if (f->timeout)
@@ -210,28 +182,22 @@ static void write_fault(struct jw *w, const struct snap_fault *f)
 	else
 		jw_int(w, f->status);
 	if (f->times) {
-		jw_key(w, "times");
-		jw_int(w, f->times);
+		jw_key_int(w, "times", f->times);
 	}
 	if (f->page) {
-		jw_key(w, "page");
-		jw_int(w, f->page);
+		jw_key_int(w, "page", f->page);
 	}
 	if (f->mode) {
-		jw_key(w, "mode");
-		jw_str(w, f->mode);
+		jw_key_str(w, "mode", f->mode);
 	}
 	if (f->retry_after) {
-		jw_key(w, "retry_after");
-		jw_int(w, f->retry_after);
+		jw_key_int(w, "retry_after", f->retry_after);
 	}
 	if (f->comment_id) {
-		jw_key(w, "comment_id");
-		jw_int(w, f->comment_id);
+		jw_key_int(w, "comment_id", f->comment_id);
 	}
 	if (f->skip) {
-		jw_key(w, "skip");
-		jw_int(w, f->skip);
+		jw_key_int(w, "skip", f->skip);
 	}
 	jw_obj_end(w);
 }

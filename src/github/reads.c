@@ -253,26 +253,14 @@ static int compare(struct live *l, const char *a, const char *b,
 		   int64_t *ahead, int64_t *behind)
 {
 	struct buf path = BUF_INIT(BUF_MAX_SMALL), err = BUF_INIT(BUF_MAX_SMALL);
-	struct http_response r;
 	cJSON *root = NULL;
 	int error = AA_EAPI;
 
-	http_response_init(&r);
-	if (app_token(l) < 0)
-		goto out;
 	buf_addf(&path, "/repos/%s/%s/compare/%s...%s?per_page=1", l->owner,
 		 l->name, a, b);
-	if (http_request(l->read_http, "GET", path.ptr, NULL, true, &r, &err) <
-	    0) {
-		buf_setf(&l->gh.error, "%s", err.ptr);
+	if (rest_get(l, l->read_http, path.ptr, "compare", &root, NULL) < 0)
 		goto out;
-	}
-	if (r.status != 200) {
-		buf_setf(&l->gh.error, "GET compare: HTTP %ld", r.status);
-		goto out;
-	}
-	if (json_parse(&root, r.body.ptr, r.body.len, &err) < 0 ||
-	    jget_int(ahead, root, "compare", "ahead_by", 0, 0, JSON_MAX_INT,
+	if (jget_int(ahead, root, "compare", "ahead_by", 0, 0, JSON_MAX_INT,
 		     &err) < 0 ||
 	    jget_int(behind, root, "compare", "behind_by", 0, 0, JSON_MAX_INT,
 		     &err) < 0) {
@@ -282,7 +270,6 @@ static int compare(struct live *l, const char *a, const char *b,
 	error = AA_OK;
 out:
 	cJSON_Delete(root);
-	http_response_release(&r);
 	buf_release(&path);
 	buf_release(&err);
 	return error;

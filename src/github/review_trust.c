@@ -19,37 +19,25 @@
 /* The GraphQL node id of issue comment `id` (REST's node_id). */
 static int comment_node(struct live *l, int64_t id, char **node)
 {
-	struct buf path = BUF_INIT(BUF_MAX_SMALL), err = BUF_INIT(BUF_MAX_SMALL);
-	struct http_response r;
+	struct buf path = BUF_INIT(BUF_MAX_SMALL), err = BUF_INIT(BUF_MAX_SMALL),
+		   what = BUF_INIT(BUF_MAX_SMALL);
 	cJSON *root = NULL;
 	int error = AA_EAPI;
 
 	*node = NULL;
-	http_response_init(&r);
-	if (app_token(l) < 0)
-		goto out;
 	buf_addf(&path, "/repos/%s/%s/issues/comments/%lld", l->owner, l->name,
 		 (long long)id);
-	if (http_request(l->read_http, "GET", path.ptr, NULL, true, &r, &err) <
-	    0) {
-		buf_setf(&l->gh.error, "%s", err.ptr);
+	buf_addf(&what, "comment %lld", (long long)id);
+	if (rest_get(l, l->read_http, path.ptr, what.ptr, &root, NULL) < 0)
 		goto out;
-	}
-	if (r.status != 200) {
-		buf_setf(&l->gh.error, "GET comment %lld: HTTP %ld%s",
-			 (long long)id, r.status, http_what((int)r.status));
-		goto out;
-	}
-	if (json_parse(&root, r.body.ptr, r.body.len, &err) < 0 ||
-	    jget_str(node, root, "comment", "node_id", 0, &err) < 0) {
-		buf_setf(&l->gh.error, "GET comment %lld: %s", (long long)id,
-			 err.ptr);
+	if (jget_str(node, root, "comment", "node_id", 0, &err) < 0) {
+		buf_setf(&l->gh.error, "GET %s: %s", what.ptr, err.ptr);
 		goto out;
 	}
 	error = AA_OK;
 out:
 	cJSON_Delete(root);
-	http_response_release(&r);
+	buf_release(&what);
 	buf_release(&path);
 	buf_release(&err);
 	return error;

@@ -163,14 +163,27 @@ unknown:
 	return AA_ENOTFOUND;
 }
 
-static int64_t max_comment_id(const struct snapshot *s)
-{
-	int64_t max = 0;
+/* What a new id is numbered after: the largest of its kind. */
+enum id_kind { ID_COMMENT, ID_REVIEW, ID_REVIEW_COMMENT };
 
-	for (size_t i = 0; i < s->npulls; i++)
-		for (size_t j = 0; j < s->pulls[i].ncomments; j++)
-			if (s->pulls[i].comments[j].id > max)
-				max = s->pulls[i].comments[j].id;
+static int64_t max_id(const struct snapshot *s, enum id_kind k)
+{
+	int64_t max = 0, id;
+
+	for (size_t i = 0; i < s->npulls; i++) {
+		const struct snap_pull *p = &s->pulls[i];
+		size_t n = k == ID_COMMENT  ? p->ncomments
+			   : k == ID_REVIEW ? p->nreviews
+					    : p->nreview_comments;
+
+		for (size_t j = 0; j < n; j++) {
+			id = k == ID_COMMENT  ? p->comments[j].id
+			     : k == ID_REVIEW ? p->reviews[j].id
+					      : p->review_comments[j].id;
+			if (id > max)
+				max = id;
+		}
+	}
 	return max;
 }
 
@@ -221,7 +234,7 @@ static int wr_comment_create(struct github *gh, int64_t pr, const char *body,
 						    sizeof(*p->comments)));
 	c = &p->comments[p->ncomments++];
 	memset(c, 0, sizeof(*c));
-	c->id = max_comment_id(w->s) + 1;
+	c->id = max_id(w->s, ID_COMMENT) + 1;
 	c->author = xstrdup(world_viewer(w));
 	c->created_at = c->updated_at = w->now;
 	c->body = xstrdup(body);
@@ -321,28 +334,6 @@ static bool anchor_ok(const struct snap_pull *p, const struct gh_inline *c)
 	return false;
 }
 
-static int64_t max_review_id(const struct snapshot *s)
-{
-	int64_t max = 0;
-
-	for (size_t i = 0; i < s->npulls; i++)
-		for (size_t j = 0; j < s->pulls[i].nreviews; j++)
-			if (s->pulls[i].reviews[j].id > max)
-				max = s->pulls[i].reviews[j].id;
-	return max;
-}
-
-static int64_t max_review_comment_id(const struct snapshot *s)
-{
-	int64_t max = 0;
-
-	for (size_t i = 0; i < s->npulls; i++)
-		for (size_t j = 0; j < s->pulls[i].nreview_comments; j++)
-			if (s->pulls[i].review_comments[j].id > max)
-				max = s->pulls[i].review_comments[j].id;
-	return max;
-}
-
 static char *urlf(const struct world *w, int64_t pr, const char *frag,
 		  int64_t id)
 {
@@ -387,14 +378,14 @@ static int wr_review_post(struct github *gh, int64_t pr, const char *commit_id,
 			      st_mult(p->nreviews + 1, sizeof(*p->reviews)));
 	r = &p->reviews[p->nreviews++];
 	memset(r, 0, sizeof(*r));
-	r->id = max_review_id(w->s) + 1;
+	r->id = max_id(w->s, ID_REVIEW) + 1;
 	r->author = xstrdup(world_viewer(w));
 	r->state = xstrdup("COMMENTED");
 	r->body = xstrdup(body);
 	memcpy(r->commit_id, commit_id, SHA_BUF);
 	r->submitted_at = w->now;
 
-	next = max_review_comment_id(w->s) + 1;
+	next = max_id(w->s, ID_REVIEW_COMMENT) + 1;
 	p->review_comments = xrealloc(
 		p->review_comments,
 		st_mult(p->nreview_comments + n + 1, sizeof(*p->review_comments)));

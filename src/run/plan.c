@@ -105,16 +105,12 @@ static void json_reply(struct jw *w, const char *channel, int64_t id,
 		       int64_t created, const char *url, const char *body)
 {
 	jw_obj_begin(w);
-	jw_key(w, "channel");
-	jw_str(w, channel);
-	jw_key(w, "comment_id");
-	jw_int(w, id);
+	jw_key_str(w, "channel", channel);
+	jw_key_int(w, "comment_id", id);
 	jw_key(w, "created_at");
 	jw_time(w, created);
-	jw_key(w, "html_url");
-	jw_str_or_null(w, url);
-	jw_key(w, "body");
-	jw_str(w, body);
+	jw_key_str(w, "html_url", url);
+	jw_key_str(w, "body", body);
 	jw_obj_end(w);
 }
 
@@ -186,8 +182,7 @@ static void json_replies(struct jw *w, struct plan *pl)
 				char fid[RV_FID_BUF];
 
 				jw_obj_begin(w);
-				jw_key(w, "finding_id");
-				jw_str(w, rv_fid(fid, id));
+				jw_key_str(w, "finding_id", rv_fid(fid, id));
 				jw_key(w, "replies");
 				jw_arr_begin(w);
 				open = true;
@@ -251,18 +246,12 @@ static void json_prior(struct jw *w, struct plan *pl)
 		char fid[RV_FID_BUF];
 
 		jw_obj_begin(w);
-		jw_key(w, "id");
-		jw_str(w, rv_fid(fid, r->id));
-		jw_key(w, "p_code");
-		jw_str(w, rv_pcode_names[r->p]);
-		jw_key(w, "section");
-		jw_str(w, rv_section_names[r->section]);
-		jw_key(w, "slug");
-		jw_str(w, r->slug);
-		jw_key(w, "category");
-		jw_str_or_null(w, r->category);
-		jw_key(w, "file");
-		jw_str_or_null(w, r->file);
+		jw_key_str(w, "id", rv_fid(fid, r->id));
+		jw_key_str(w, "p_code", rv_pcode_names[r->p]);
+		jw_key_str(w, "section", rv_section_names[r->section]);
+		jw_key_str(w, "slug", r->slug);
+		jw_key_str(w, "category", r->category);
+		jw_key_str(w, "file", r->file);
 		jw_key(w, "line_start");
 		if (r->line_start)
 			jw_int(w, r->line_start);
@@ -273,16 +262,11 @@ static void json_prior(struct jw *w, struct plan *pl)
 			jw_int(w, r->line_end);
 		else
 			jw_null(w);
-		jw_key(w, "confidence");
-		jw_str(w, rv_confidence_names[r->confidence]);
-		jw_key(w, "blast");
-		jw_str_or_null(w, r->blast);
-		jw_key(w, "justification");
-		jw_str_or_null(w, r->justification);
-		jw_key(w, "thread");
-		jw_str(w, rv_thread_names[r->thread]);
-		jw_key(w, "source");
-		jw_str(w, st->from_rows ? "rows" : "state");
+		jw_key_str(w, "confidence", rv_confidence_names[r->confidence]);
+		jw_key_str(w, "blast", r->blast);
+		jw_key_str(w, "justification", r->justification);
+		jw_key_str(w, "thread", rv_thread_names[r->thread]);
+		jw_key_str(w, "source", st->from_rows ? "rows" : "state");
 		/* H5: rows under a nits line hide findings. */
 		jw_key(w, "complete");
 		jw_bool(w, !st->from_rows || st->complete);
@@ -292,8 +276,8 @@ static void json_prior(struct jw *w, struct plan *pl)
 		json_text(w, ri ? ri->mitigation : none);
 		jw_key(w, "evidence");
 		json_text(w, ri ? ri->evidence : none);
-		jw_key(w, "html_url");
-		jw_str_or_null(w, k >= 0 ? pl->p.roots[k].html_url : NULL);
+		jw_key_str(w, "html_url",
+			   k >= 0 ? pl->p.roots[k].html_url : NULL);
 		jw_obj_end(w);
 	}
 	jw_arr_end(w);

@@ -20,18 +20,12 @@ static void json_findings(struct jw *w, const struct review_model *m)
 		char id[RV_FID_BUF];
 
 		jw_obj_begin(w);
-		jw_key(w, "id");
-		jw_str(w, rv_fid(id, f->id));
-		jw_key(w, "p_code");
-		jw_str(w, rv_pcode_names[f->p]);
-		jw_key(w, "section");
-		jw_str(w, rv_section_names[f->section]);
-		jw_key(w, "thread");
-		jw_str(w, rv_thread_names[f->thread]);
-		jw_key(w, "why");
-		jw_str_or_null(w, f->thread_reason);
-		jw_key(w, "url");
-		jw_str_or_null(w, f->thread_url);
+		jw_key_str(w, "id", rv_fid(id, f->id));
+		jw_key_str(w, "p_code", rv_pcode_names[f->p]);
+		jw_key_str(w, "section", rv_section_names[f->section]);
+		jw_key_str(w, "thread", rv_thread_names[f->thread]);
+		jw_key_str(w, "why", f->thread_reason);
+		jw_key_str(w, "url", f->thread_url);
 		jw_obj_end(w);
 	}
 	jw_arr_end(w);
