@@ -327,15 +327,6 @@ static const char *refuse_acceptance(const struct rv_finding *f,
 	return NULL;
 }
 
-static const struct rv_verification *
-verification_of(const struct review_input *in, uint32_t id)
-{
-	for (size_t i = 0; i < in->nverifications; i++)
-		if (in->verifications[i].prior_id == id)
-			return &in->verifications[i];
-	return NULL;
-}
-
 /* M5: NULL when the fix counts, else why not. */
 static const char *refuse_fix(const struct rv_finding *f,
                               const struct review_input *in,
@@ -347,7 +338,7 @@ static const char *refuse_fix(const struct rv_finding *f,
 		return "its disposition is not likely_fixed";
 	if (!ctx->local && !is_prior(f->id, in, ctx))
 		return "it is not in the prior state";
-	v = verification_of(in, f->id);
+	v = rv_verification_of(in, f->id);
 	if (!v)
 		return "prior_verifications has no entry for it";
 	if (!v->verification || strcmp(v->verification, "yes") != 0)

@@ -173,6 +173,15 @@ const struct rv_finding *review_find(const struct rv_finding *f, size_t n,
 	return NULL;
 }
 
+const struct rv_verification *
+rv_verification_of(const struct review_input *in, uint32_t id)
+{
+	for (size_t i = 0; i < in->nverifications; i++)
+		if (in->verifications[i].prior_id == id)
+			return &in->verifications[i];
+	return NULL;
+}
+
 bool rv_thread_unfinished(enum rv_thread t)
 {
 	return t == RV_THREAD_FAILED || t == RV_THREAD_DROPPED ||

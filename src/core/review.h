@@ -225,6 +225,9 @@ const char *review_string(const struct review_input *in, enum rv_string k);
 
 void rv_finding_release(struct rv_finding *f);
 void review_input_release(struct review_input *in);
+/* The input's verification of prior finding `id`, or NULL. */
+const struct rv_verification *
+rv_verification_of(const struct review_input *in, uint32_t id);
 
 /*
  * The prior state of a trusted sticky (§5.3's state block, or for a

@@ -42,15 +42,6 @@ void sr_block_adjustments(struct rd *r)
 
 /* --- block 11: last iteration changes --- */
 
-static const struct rv_verification *
-verification_of(const struct review_input *in, uint32_t id)
-{
-	for (size_t i = 0; i < in->nverifications; i++)
-		if (in->verifications[i].prior_id == id)
-			return &in->verifications[i];
-	return NULL;
-}
-
 static void change_status(struct buf *o, const struct rv_finding *f,
                           const struct rv_verification *v, const char *head)
 {
@@ -102,7 +93,7 @@ void sr_block_changes(struct rd *r)
 	buf_adds(o, "| Prior | Status |\n| --- | --- |");
 	for (size_t i = 0; i < r->n; i++) {
 		const struct rv_finding *f = &r->f[i];
-		const struct rv_verification *v = verification_of(in, f->id);
+		const struct rv_verification *v = rv_verification_of(in, f->id);
 		if (!v)
 			continue;
 		buf_addf(o, "\n| F%u %s ", f->id, rv_pcode_names[f->p]);

@@ -300,6 +300,12 @@ int dec_login(char **out, const cJSON *obj, const char *path,
 int dec_conn(const cJSON **nodes, bool *more, char **cursor,
 	     const cJSON *obj, const char *key, struct buf *err);
 int dec_pull_fields(struct snap_pull *p, const cJSON *o, struct buf *err);
+/* data.repository and its pullRequest, PR `number`'s: 0; AA_ERR with the
+ * message in err for an answer of another shape; AA_EAPI with the message
+ * in l->gh.error for a null PR without an error (GitHub answers a missing
+ * PR with a NOT_FOUND error, which gql() returns as AA_ENOTFOUND). */
+int dec_pull_node(const cJSON **repo, const cJSON **pr, struct live *l,
+		  int64_t number, const cJSON *data, struct buf *err);
 /* A13: repository.defaultBranchRef.name into *out (NULL when GitHub
  * says null: an empty repository has no default branch). */
 int dec_default_branch(char **out, const cJSON *repo, struct buf *err);

@@ -118,19 +118,12 @@ int bundle(struct live *l, int64_t number, unsigned parts,
 	if ((error = gql(l, q.ptr, v.ptr, &root, &data)) < 0)
 		goto out;
 	if (hint)
-		hinted = cJSON_Duplicate(
-			json_get(data, "edits"), true);
+		hinted = cJSON_Duplicate(json_get(data, "edits"), true);
 	error = AA_EAPI;
-	if (jget_obj(&repo, data, "data", "repository", 0, &err) < 0 ||
-	    jget_obj(&pr, repo, "repository", "pullRequest", JNULL, &err) < 0)
+	if (dec_pull_node(&repo, &pr, l, number, data, &err) == AA_ERR)
 		goto decode;
-	if (!pr) {
-		/* GitHub answers a missing PR with a NOT_FOUND error (gql()
-		 * returns AA_ENOTFOUND); null without one is not that. */
-		buf_setf(&l->gh.error, "PR #%lld: null without an error",
-			 (long long)number);
+	if (!pr)
 		goto out;
-	}
 	if ((parts & PART_PULL) &&
 	    (dec_pull_fields(out, pr, &err) < 0 ||
 	     dec_default_branch(&out->default_branch, repo, &err) < 0))

@@ -274,15 +274,12 @@ static int one_query(struct live *l, int64_t number, unsigned what,
 	if ((error = gql_as(l, GQL_REVIEW, q.ptr, v.ptr, &root, &data)) < 0)
 		goto out;
 	error = AA_EAPI;
-	if ((viewer && dec_login(&login, data, "data", "viewer", &err) < 0) ||
-	    jget_obj(&repo, data, "data", "repository", 0, &err) < 0 ||
-	    jget_obj(&pr, repo, "repository", "pullRequest", JNULL, &err) < 0)
+	if (viewer && dec_login(&login, data, "data", "viewer", &err) < 0)
 		goto decode;
-	if (!pr) {
-		buf_setf(&l->gh.error, "PR #%lld: null without an error",
-			 (long long)number);
+	if (dec_pull_node(&repo, &pr, l, number, data, &err) == AA_ERR)
+		goto decode;
+	if (!pr)
 		goto out;
-	}
 	if (dec_pull_fields(&out->pull.pull, pr, &err) < 0)
 		goto decode;
 	for (i = 0; i < ARRAY_SIZE(review_conns); i++)

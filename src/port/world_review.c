@@ -35,20 +35,29 @@ static int cmp_review_comment(const void *a, const void *b)
 	return (x->id > y->id) - (x->id < y->id);
 }
 
-static int wr_review_comments(struct github *gh, int64_t pr,
-			      struct snap_review_comment **out, size_t *n)
+/* A read of PR pr's `kind`: the fault first, then the pull (*p). */
+static int pull_read(struct snap_pull **p, struct github *gh,
+		     enum gh_read kind, int64_t pr)
 {
 	struct world *w = W(gh);
-	struct snap_pull *p;
 	int error;
 
 	github_op_begin(gh);
+	if ((error = read_fault(w, kind, pr)) < 0)
+		return error;
+	return (*p = find_pull(w, pr)) ? AA_OK : AA_ENOTFOUND;
+}
+
+static int wr_review_comments(struct github *gh, int64_t pr,
+			      struct snap_review_comment **out, size_t *n)
+{
+	struct snap_pull *p;
+	int error;
+
 	*out = NULL;
 	*n = 0;
-	if ((error = read_fault(w, READ_REVIEW_COMMENTS, pr)) < 0)
+	if ((error = pull_read(&p, gh, READ_REVIEW_COMMENTS, pr)) < 0)
 		return error;
-	if (!(p = find_pull(w, pr)))
-		return AA_ENOTFOUND;
 	*out = xcalloc(p->nreview_comments ? p->nreview_comments : 1,
 		       sizeof(**out));
 	for (size_t i = 0; i < p->nreview_comments; i++)
@@ -61,17 +70,13 @@ static int wr_review_comments(struct github *gh, int64_t pr,
 static int wr_files(struct github *gh, int64_t pr, struct snap_file **out,
 		    size_t *n)
 {
-	struct world *w = W(gh);
 	struct snap_pull *p;
 	int error;
 
-	github_op_begin(gh);
 	*out = NULL;
 	*n = 0;
-	if ((error = read_fault(w, READ_FILES, pr)) < 0)
+	if ((error = pull_read(&p, gh, READ_FILES, pr)) < 0)
 		return error;
-	if (!(p = find_pull(w, pr)))
-		return AA_ENOTFOUND;
 	*out = xcalloc(p->nfiles ? p->nfiles : 1, sizeof(**out));
 	for (size_t i = 0; i < p->nfiles; i++) {
 		(*out)[i].filename = xstrdup(p->files[i].filename);
@@ -211,6 +216,16 @@ static bool body_fits(struct world *w, const char *body)
 	return false;
 }
 
+/* A pr-review write's start: its fault, if the snapshot plants one
+ * (world_fault's codes; *lost: applied, then its answer lost). */
+static int write_fault(struct github *gh, enum gh_write kind, int64_t pr,
+		       int64_t comment_id, bool *lost)
+{
+	github_op_begin(gh);
+	return world_fault(W(gh), FAULT_WRITE, kind, pr, NULL, comment_id,
+			   lost);
+}
+
 static int wr_comment_create(struct github *gh, int64_t pr, const char *body,
 			     int64_t *id, char **html_url)
 {
@@ -220,11 +235,9 @@ static int wr_comment_create(struct github *gh, int64_t pr, const char *body,
 	bool lost = false;
 	int error;
 
-	github_op_begin(gh);
 	*id = 0;
 	*html_url = NULL;
-	if ((error = world_fault(w, FAULT_WRITE, WRITE_COMMENT, pr, NULL, 0,
-				 &lost)) < 0)
+	if ((error = write_fault(gh, WRITE_COMMENT, pr, 0, &lost)) < 0)
 		return error;
 	if (!(p = find_pull(w, pr)))
 		return AA_ENOTFOUND;
@@ -262,9 +275,7 @@ static int wr_comment_update(struct github *gh, int64_t pr, int64_t id,
 	bool lost = false;
 	int error;
 
-	github_op_begin(gh);
-	if ((error = world_fault(w, FAULT_WRITE, WRITE_COMMENT, pr, NULL, id,
-				 &lost)) < 0)
+	if ((error = write_fault(gh, WRITE_COMMENT, pr, id, &lost)) < 0)
 		return error;
 	if (!(c = find_comment(w, pr, id, &p)))
 		return AA_ENOTFOUND;
@@ -293,9 +304,7 @@ static int wr_comment_delete(struct github *gh, int64_t pr, int64_t id)
 	size_t i;
 	int error;
 
-	github_op_begin(gh);
-	if ((error = world_fault(w, FAULT_WRITE, WRITE_COMMENT_DELETE, pr, NULL,
-				 id, &lost)) < 0)
+	if ((error = write_fault(gh, WRITE_COMMENT_DELETE, pr, id, &lost)) < 0)
 		return error;
 	if (!(c = find_comment(w, pr, id, &p)))
 		return AA_ENOTFOUND;
@@ -355,10 +364,8 @@ static int wr_review_post(struct github *gh, int64_t pr, const char *commit_id,
 	bool lost = false;
 	int error;
 
-	github_op_begin(gh);
 	memset(out, 0, sizeof(*out));
-	if ((error = world_fault(w, FAULT_WRITE, WRITE_REVIEW, pr, NULL, 0,
-				 &lost)) < 0)
+	if ((error = write_fault(gh, WRITE_REVIEW, pr, 0, &lost)) < 0)
 		return error;
 	if (!(p = find_pull(w, pr)))
 		return AA_ENOTFOUND;
