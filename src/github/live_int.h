@@ -272,6 +272,12 @@ struct gql_paging {
 	int read;
 };
 int gql_pages(struct live *l, const struct gql_paging *g, struct buf *err);
+/* One GraphQL read: ask `query` and hand the answer's data object to
+ * decode(). AA_OK; gql()'s codes; AA_EAPI when decode() fails, with
+ * "POST /graphql: unexpected answer: <its message>" in l->gh.error. */
+typedef int (*gql_decode_fn)(void *ctx, const cJSON *data, struct buf *err);
+int gql_read(struct live *l, const char *query, const char *vars,
+	     gql_decode_fn decode, void *ctx);
 /* A document as sent: `query` asking for its own cost too (rateLimit{cost},
  * which costs nothing), unless it asks for rateLimit already. */
 void gql_document(struct buf *out, const char *query, size_t len);

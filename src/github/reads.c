@@ -219,33 +219,30 @@ void live_details(struct github *gh, struct gh_pull_brief *const *list,
 							  : LIVE_DETAIL_PRS);
 }
 
+static int dec_label(void *ctx, const cJSON *data, struct buf *err)
+{
+	const cJSON *repo, *label;
+
+	if (jget_obj(&repo, data, "data", "repository", 0, err) < 0 ||
+	    jget_obj(&label, repo, "repository", "label", JNULL, err) < 0)
+		return AA_ERR;
+	*(bool *)ctx = label != NULL;
+	return AA_OK;
+}
+
 int live_label_exists(struct github *gh, int64_t pr, const char *name,
 		      bool *out)
 {
 	struct live *l = L(gh);
-	struct buf v = BUF_INIT(BUF_MAX_SMALL), err = BUF_INIT(BUF_MAX_SMALL);
-	const cJSON *data, *repo, *label;
-	cJSON *root = NULL;
-	int error = AA_EAPI;
+	struct buf v = BUF_INIT(BUF_MAX_SMALL);
+	int error;
 
 	(void)pr;
 	*out = false;
 	vars_kv(l, &v, 0, "label", name);
-	if (gql(l, label_query, v.ptr, &root, &data) < 0)
-		goto out;
-	if (jget_obj(&repo, data, "data", "repository", 0, &err) < 0 ||
-	    jget_obj(&label, repo, "repository", "label", JNULL, &err) < 0) {
-		buf_setf(&gh->error, "POST /graphql: unexpected answer: %s",
-			 err.ptr);
-		goto out;
-	}
-	*out = label != NULL;
-	error = AA_OK;
-out:
-	cJSON_Delete(root);
+	error = gql_read(l, label_query, v.ptr, dec_label, out);
 	buf_release(&v);
-	buf_release(&err);
-	return error;
+	return error < 0 ? AA_EAPI : AA_OK;
 }
 
 /* GET compare/{a}...{b}: status, ahead_by, behind_by. */
@@ -279,40 +276,45 @@ out:
  * R2 for a PR of more than 250 commits (the list stops there): `sha` is a
  * commit of the PR when the head contains it and the base does not.
  */
+/* A PR's head and base commits. */
+struct heads {
+	char head[SHA_BUF], base[SHA_BUF];
+};
+
+static int dec_heads(void *ctx, const cJSON *data, struct buf *err)
+{
+	struct heads *h = ctx;
+	const cJSON *repo, *pr;
+
+	if (jget_obj(&repo, data, "data", "repository", 0, err) < 0 ||
+	    jget_obj(&pr, repo, "repository", "pullRequest", 0, err) < 0 ||
+	    jget_sha(h->head, pr, "pullRequest", "headRefOid", 0, err) < 0 ||
+	    jget_sha(h->base, pr, "pullRequest", "baseRefOid", 0, err) < 0)
+		return AA_ERR;
+	return AA_OK;
+}
+
 static int commit_in_long_pull(struct live *l, int64_t number,
 			       const char *sha, bool *out)
 {
-	struct buf v = BUF_INIT(BUF_MAX_SMALL), err = BUF_INIT(BUF_MAX_SMALL);
-	const cJSON *data, *repo, *pr;
-	char head[SHA_BUF], base[SHA_BUF];
+	struct buf v = BUF_INIT(BUF_MAX_SMALL);
+	struct heads h;
 	int64_t ahead, behind;
-	cJSON *root = NULL;
 	int error = AA_EAPI;
 
 	vars(l, &v, number, NULL);
-	if (gql(l, base_query, v.ptr, &root, &data) < 0)
-		goto out;
-	if (jget_obj(&repo, data, "data", "repository", 0, &err) < 0 ||
-	    jget_obj(&pr, repo, "repository", "pullRequest", 0, &err) < 0 ||
-	    jget_sha(head, pr, "pullRequest", "headRefOid", 0, &err) < 0 ||
-	    jget_sha(base, pr, "pullRequest", "baseRefOid", 0, &err) < 0) {
-		buf_setf(&l->gh.error, "POST /graphql: unexpected answer: %s",
-			 err.ptr);
-		goto out;
-	}
-	if (compare(l, sha, head, &ahead, &behind) < 0)
+	if (gql_read(l, base_query, v.ptr, dec_heads, &h) < 0 ||
+	    compare(l, sha, h.head, &ahead, &behind) < 0)
 		goto out;
 	*out = behind == 0; /* the head contains sha */
 	if (*out) {
-		if (compare(l, base, sha, &ahead, &behind) < 0)
+		if (compare(l, h.base, sha, &ahead, &behind) < 0)
 			goto out;
 		*out = ahead > 0; /* the base does not */
 	}
 	error = AA_OK;
 out:
-	cJSON_Delete(root);
 	buf_release(&v);
-	buf_release(&err);
 	return error;
 }
 

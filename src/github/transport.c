@@ -76,6 +76,24 @@ int gql(struct live *l, const char *query, const char *vars,
 	return gql_as(l, gql_kind_of(query), query, vars, root, data);
 }
 
+int gql_read(struct live *l, const char *query, const char *vars,
+	     gql_decode_fn decode, void *ctx)
+{
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
+	const cJSON *data;
+	cJSON *root = NULL;
+	int error = gql(l, query, vars, &root, &data);
+
+	if (error == AA_OK && decode(ctx, data, &err) < 0) {
+		buf_setf(&l->gh.error, "POST /graphql: unexpected answer: %s",
+			 err.ptr);
+		error = AA_EAPI;
+	}
+	cJSON_Delete(root);
+	buf_release(&err);
+	return error;
+}
+
 int gql_pages(struct live *l, const struct gql_paging *g, struct buf *err)
 {
 	struct buf v = BUF_INIT(BUF_MAX_SMALL);
