@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/crypto.h>
+
 #include "base/util.h"
 
 /* Length of a valid UTF-8 sequence at s (max n bytes), 0 if invalid. */
@@ -299,6 +301,15 @@ bool json_is_str(const cJSON *item, const char *want)
 const char *json_str(const cJSON *obj, const char *key)
 {
 	return json_string(json_get(obj, key));
+}
+
+void json_delete_wiping(cJSON *root, const char *key)
+{
+	cJSON *t = root ? cJSON_GetObjectItemCaseSensitive(root, key) : NULL;
+
+	if (cJSON_IsString(t) && t->valuestring)
+		OPENSSL_cleanse(t->valuestring, strlen(t->valuestring));
+	cJSON_Delete(root);
 }
 
 bool json_int_value(int64_t *out, const cJSON *item, int64_t min, int64_t max)

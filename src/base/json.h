@@ -78,6 +78,9 @@ const char *json_string(const cJSON *item);
 bool json_is_str(const cJSON *item, const char *want);
 /* json_string(json_get(obj, key)). */
 const char *json_str(const cJSON *obj, const char *key);
+/* cJSON_Delete(root), after wiping the string root[key] (a secret: a
+ * token an answer carried; cJSON_Delete does not wipe). NULL is a no-op. */
+void json_delete_wiping(cJSON *root, const char *key);
 /* Integer value of a number node (exact, within [min,max]). */
 bool json_int_value(int64_t *out, const cJSON *item, int64_t min, int64_t max);
 

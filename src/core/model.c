@@ -129,6 +129,28 @@ void snap_pull_release(struct snap_pull *p)
 	memset(p, 0, sizeof(*p));
 }
 
+void snapshot_model_release(struct snapshot *s)
+{
+	size_t i;
+
+	free(s->repository);
+	free(s->viewer);
+	free(s->default_branch);
+	strv_free(s->config_keys, s->nconfig);
+	strv_free(s->config_values, s->nconfig);
+	free(s->event_name);
+	free(s->event_payload);
+	for (i = 0; i < s->npulls; i++)
+		snap_pull_release(&s->pulls[i]);
+	free(s->pulls);
+	strv_free(s->labels, s->nlabels);
+	for (i = 0; i < s->nstatuses; i++)
+		snap_statuses_release(&s->statuses[i]);
+	free(s->statuses);
+	snap_setup_free(s->setup);
+	memset(s, 0, sizeof(*s));
+}
+
 /* --- copies --- */
 
 static char **strv_copy(char *const *v, size_t n)

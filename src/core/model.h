@@ -176,7 +176,9 @@ struct snapshot {
 };
 
 /* snapshot_init() and snapshot_release() are in formats/replay.h: the
- * snapshot owns its replay parts. */
+ * snapshot owns its replay parts. This frees the rest, and leaves *s
+ * empty (its replay parts must have been freed). */
+void snapshot_model_release(struct snapshot *s);
 
 /* Apply the snapshot's "config" to a policy. */
 int snapshot_apply_config(const struct snapshot *s, struct policy *p,

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/doctor.h"
 
 const char *const gh_read_names[READ_KIND_COUNT] = {
 	"pull",	   "pulls",   "labels",	  "comments", "timeline",
@@ -25,23 +24,7 @@ void snapshot_init(struct snapshot *s)
 
 void snapshot_release(struct snapshot *s)
 {
-	size_t i;
-
-	free(s->repository);
-	free(s->viewer);
-	free(s->default_branch);
-	strv_free(s->config_keys, s->nconfig);
-	strv_free(s->config_values, s->nconfig);
-	free(s->event_name);
-	free(s->event_payload);
-	for (i = 0; i < s->npulls; i++)
-		snap_pull_release(&s->pulls[i]);
-	free(s->pulls);
-	strv_free(s->labels, s->nlabels);
-	for (i = 0; i < s->nstatuses; i++)
-		snap_statuses_release(&s->statuses[i]);
-	free(s->statuses);
-	for (i = 0; i < s->nfaults; i++)
+	for (size_t i = 0; i < s->nfaults; i++)
 		free(s->faults[i].mode);
 	free(s->faults);
 	if (s->command) {
@@ -50,6 +33,5 @@ void snapshot_release(struct snapshot *s)
 		free(s->command->mode);
 		free(s->command);
 	}
-	snap_setup_free(s->setup);
-	memset(s, 0, sizeof(*s));
+	snapshot_model_release(s);
 }

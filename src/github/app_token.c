@@ -143,14 +143,7 @@ out:
 		OPENSSL_cleanse(token, strlen(token));
 	free(token);
 	free(slug);
-	if (root) {
-		/* The answer held the token: cJSON_Delete does not wipe. */
-		cJSON *t = cJSON_GetObjectItemCaseSensitive(root, "token");
-
-		if (cJSON_IsString(t) && t->valuestring)
-			OPENSSL_cleanse(t->valuestring, strlen(t->valuestring));
-		cJSON_Delete(root);
-	}
+	json_delete_wiping(root, "token"); /* the answer held the token */
 	buf_wipe(&jwt);
 	buf_release(&err);
 	buf_release(&path);
