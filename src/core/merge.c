@@ -79,12 +79,8 @@ static void demote(struct rv_finding *f)
 static bool is_prior(uint32_t id, const struct review_input *in,
                      const struct merge_ctx *ctx)
 {
-	if (ctx->local) {
-		for (size_t i = 0; i < in->nverifications; i++)
-			if (in->verifications[i].prior_id == id)
-				return true;
-		return false;
-	}
+	if (ctx->local)
+		return rv_verification_of(in, id) != NULL;
 	if (!ctx->prior)
 		return false;
 	for (size_t i = 0; i < ctx->prior->nrows; i++)
