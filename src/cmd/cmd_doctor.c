@@ -21,7 +21,7 @@
 static void note_read(struct setup_read *r, int error, struct github *gh)
 {
 	if (error < 0)
-		setup_read_fail(r, error, gh->error.ptr);
+		setup_read_fail(r, error, github_error(gh));
 }
 
 /* CODEOWNERS of `b`: the first of GitHub's paths found, and the members

@@ -44,20 +44,21 @@ static int record_pull(struct session *s, struct snapshot *snap, int64_t pr)
 	}
 	if (error < 0 || g.failed) {
 		log_error("record: PR #%lld could not be read: %s", (long long)pr,
-			  s->gh->error.ptr);
+			  github_error(s->gh));
 		gh_pull_release(&g);
 		return AA_EAPI;
 	}
 	if (s->gh->ops->statuses(s->gh, pr, g.pull.head_sha,
 				   STATUS_NEED_LOOKUPS, &st) < 0) {
 		log_error("record: statuses of PR #%lld could not be read: %s",
-			  (long long)pr, s->gh->error.ptr);
+			  (long long)pr, github_error(s->gh));
 		gh_pull_release(&g);
 		return AA_EAPI;
 	}
 	if (record_review_parts(s, &g.pull) < 0) {
 		log_error("record: review comments or files of PR #%lld could "
-			  "not be read: %s", (long long)pr, s->gh->error.ptr);
+			  "not be read: %s", (long long)pr,
+			  github_error(s->gh));
 		gh_pull_release(&g);
 		snap_statuses_release(&st);
 		return AA_EAPI;
@@ -141,7 +142,7 @@ static int record(struct session *s, const struct cli *c)
 	snap.now = s->gh->ops->now(s->gh);
 	record_config(&snap, &s->policy);
 	if (s->gh->ops->user(s->gh, &snap.viewer) < 0) {
-		log_error("record: GET /user failed: %s", s->gh->error.ptr);
+		log_error("record: GET /user failed: %s", github_error(s->gh));
 		goto out;
 	}
 	if (c->all) {
@@ -149,7 +150,7 @@ static int record(struct session *s, const struct cli *c)
 		snap.event_payload = xstrdup("{}");
 		if (s->gh->ops->open_pulls(s->gh, LISTING_PLAIN, &list, &n) < 0) {
 			log_error("record: cannot list the open pull requests: "
-				  "%s", s->gh->error.ptr);
+				  "%s", github_error(s->gh));
 			goto out;
 		}
 		for (i = 0; i < n; i++)
@@ -171,7 +172,8 @@ static int record(struct session *s, const struct cli *c)
 		code = EXIT_API;
 	}
 	if (s->gh->ops->label_exists(s->gh, 0, s->policy.label, &exists) < 0) {
-		log_error("record: label lookup failed: %s", s->gh->error.ptr);
+		log_error("record: label lookup failed: %s",
+			  github_error(s->gh));
 		goto out;
 	}
 	if (!exists)

@@ -210,7 +210,8 @@ int cmd_status(int argc, char **argv)
 			     c.pending_after ? c.pending_after : 2400);
 	} else if ((error = fingerprint(&s, c.pr, &fp, &line)) < 0) {
 		log_error("status: PR #%lld: %s", (long long)c.pr,
-			  error == AA_ENOTFOUND ? "not found" : s.gh->error.ptr);
+			  error == AA_ENOTFOUND ? "not found"
+					       : github_error(s.gh));
 		code = error == AA_ENOTFOUND || s.gh->no_repo ? EXIT_USAGE
 							       : EXIT_API;
 	} else {

@@ -205,7 +205,7 @@ static void start_app(struct session *s)
 	if (github_live_app_start(gh, &bot) < 0 || !bot) {
 		report_note(&s->report, NOTE_ERROR,
 			    "GitHub App authentication failed: %s; nothing read "
-			    "or written", gh->error.ptr);
+			    "or written", github_error(gh));
 		report_merge_exit(&s->report, EXIT_API);
 		s->engine.stop = true;
 		return;

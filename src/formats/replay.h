@@ -68,7 +68,7 @@ struct snap_fault {
 	char *mode;        /* extension (fake server): how it fails */
 	int64_t retry_after;
 	int64_t call;      /* FAULT_CALL: which call (1-based) */
-	int64_t comment_id; /* PUBLISH §8: only writes to this comment; 0 any */
+	int64_t comment_id; /* PUBLISH §8: only writes to it; 0 any */
 	int64_t skip;      /* PUBLISH §8: the first N matching calls pass */
 	bool lost_response; /* mode "lost_response": applied, then fails */
 };

@@ -161,8 +161,7 @@ void live_prefetch(struct github *gh, const int64_t *prs, size_t n)
 
 			if (len < 0 || (size_t)len >= sizeof(alias))
 				continue;
-			if (!dec_ahead(l, json_get(repo,
-									   alias),
+			if (!dec_ahead(l, json_get(repo, alias),
 				       in[i], &one, &err))
 				continue;
 			one.pull.default_branch = xstrdup_or_null(dflt);

@@ -457,8 +457,7 @@ int dec_contexts(const cJSON *pr, const char *head,
 	if (jget_obj(&hs, pr, "pullRequest", "headStatus", 0, err) < 0 ||
 	    jget_arr(&nodes, hs, "headStatus", "nodes", 0, err) < 0)
 		return AA_ERR;
-	commit = json_get(cJSON_GetArrayItem(nodes, 0),
-						  "commit");
+	commit = json_get(cJSON_GetArrayItem(nodes, 0), "commit");
 	if (!commit) {
 		buf_setf(err, "headStatus.nodes[0].commit: missing");
 		return AA_ERR;
@@ -559,8 +558,7 @@ static int brief_digest(struct gh_pull_brief *b, const cJSON *node,
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(digest_keys); i++) {
-		const cJSON *item =
-			json_get(node, digest_keys[i]);
+		const cJSON *item = json_get(node, digest_keys[i]);
 		char *json = item ? cJSON_PrintUnformatted(item) : NULL;
 
 		if (!json) {

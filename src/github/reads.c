@@ -194,9 +194,7 @@ static void details_chunk(struct live *l, struct gh_pull_brief *const *list,
 		int len = snprintf(alias, sizeof(alias), "p%zu", i);
 
 		if (len < 0 || (size_t)len >= sizeof(alias) ||
-		    dec_brief_details(list[i],
-				      json_get(repo,
-								       alias),
+		    dec_brief_details(list[i], json_get(repo, alias),
 				      &err) < 0)
 			continue;
 		hint_threads(l, list[i]->number, list[i]->threads);

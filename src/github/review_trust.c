@@ -19,8 +19,8 @@
 /* The GraphQL node id of issue comment `id` (REST's node_id). */
 static int comment_node(struct live *l, int64_t id, char **node)
 {
-	struct buf path = BUF_INIT(BUF_MAX_SMALL), err = BUF_INIT(BUF_MAX_SMALL),
-		   what = BUF_INIT(BUF_MAX_SMALL);
+	struct buf path = BUF_INIT(BUF_MAX_SMALL), err = BUF_INIT(BUF_MAX_SMALL);
+	struct buf what = BUF_INIT(BUF_MAX_SMALL);
 	cJSON *root = NULL;
 	int error = AA_EAPI;
 

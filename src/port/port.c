@@ -11,11 +11,16 @@ void github_op_begin(struct github *gh)
 	buf_reset(&gh->error);
 }
 
+const char *github_error(const struct github *gh)
+{
+	return gh->error.len ? gh->error.ptr : "unknown error";
+}
+
 void gh_pull_keep_error(struct gh_pull *p, const struct github *gh)
 {
 	if (!p->failed || p->error)
 		return;
-	p->error = xstrdup(gh->error.len ? gh->error.ptr : "unknown error");
+	p->error = xstrdup(github_error(gh));
 }
 
 void gh_pull_release(struct gh_pull *p)

@@ -303,6 +303,9 @@ struct github {
 
 /* The start of every port operation that can fail: gh->error empty. */
 void github_op_begin(struct github *gh);
+/* The message of the port's last failure: every caller reads it here
+ * ("unknown error" when an implementation left none). */
+const char *github_error(const struct github *gh);
 /* Copy the port's message into a pull whose parts failed (gh_pull.error). */
 void gh_pull_keep_error(struct gh_pull *p, const struct github *gh);
 /* Release a gh_pull's contents. */

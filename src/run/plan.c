@@ -539,7 +539,7 @@ static int plan_reads(struct plan *pl)
 	if (error < 0) {
 		step_reason(STEP(pl), "the PR could not be read");
 		report_note(pl->e->report, NOTE_ERROR, "PR #%lld: %s",
-			    (long long)pl->pr, pl->e->gh->error.ptr);
+			    (long long)pl->pr, github_error(pl->e->gh));
 		finish(pl, OUT_ERROR, EXIT_API);
 		return AA_EAPI;
 	}
@@ -593,7 +593,7 @@ struct engine_plan engine_review_plan(struct engine *e, int64_t pr,
 		step_reason(STEP(&pl), "comparing the last reviewed commit "
 				       "with the head failed");
 		report_note(e->report, NOTE_ERROR, "PR #%lld: %s",
-			    (long long)pr, e->gh->error.ptr);
+			    (long long)pr, github_error(e->gh));
 		finish(&pl, OUT_ERROR, EXIT_API);
 		goto out;
 	}

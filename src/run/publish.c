@@ -47,7 +47,7 @@ static int read_files(struct pub *u)
 	size_t n = 0;
 
 	if (r->files(u->e->gh, u->pr, &files, &n) < 0) {
-		buf_setf(&u->files_error, "%s", u->e->gh->error.ptr);
+		buf_setf(&u->files_error, "%s", github_error(u->e->gh));
 		return AA_EAPI;
 	}
 	u->files = xcalloc(n ? n : 1, sizeof(*u->files));

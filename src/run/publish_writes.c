@@ -59,7 +59,7 @@ void pub_api_failure(struct pub *u, const char *what)
 {
 	step_reason(STEP(u), "%s failed", what);
 	report_note(u->e->report, NOTE_ERROR, "PR #%lld: %s failed: %s",
-		    (long long)u->pr, what, u->e->gh->error.ptr);
+		    (long long)u->pr, what, github_error(u->e->gh));
 	u->exit = exit_merge(u->exit, EXIT_API);
 }
 
@@ -138,7 +138,7 @@ int pub_sticky_create(struct pub *u, const struct buf *body)
 		struct buf why = BUF_INIT(BUF_MAX_SMALL);
 		const struct snap_comment *c;
 
-		buf_adds(&why, u->e->gh->error.ptr);
+		buf_adds(&why, github_error(u->e->gh));
 		c = find_written(u, &w);
 		if (c) {
 			id = c->id;
@@ -212,7 +212,7 @@ int pub_sticky_patch(struct pub *u, int64_t id, const struct buf *body)
 	if (error == AA_ELOST) {
 		struct buf why = BUF_INIT(BUF_MAX_SMALL);
 
-		buf_adds(&why, u->e->gh->error.ptr);
+		buf_adds(&why, github_error(u->e->gh));
 		error = judged(u, &why, find_written(u, &w) != NULL);
 		buf_release(&why);
 	}
@@ -245,7 +245,7 @@ int pub_delete_comment(struct pub *u, int64_t id)
 		struct buf why = BUF_INIT(BUF_MAX_SMALL);
 		bool gone = false;
 
-		buf_adds(&why, u->e->gh->error.ptr);
+		buf_adds(&why, github_error(u->e->gh));
 		if (rv_pr_reread_comments(u->e, &u->p) == AA_OK) {
 			struct landed_seen seen = {
 			    .comments = u->p.pull.pull.comments,
@@ -285,7 +285,7 @@ int pub_set_status(struct pub *u, const char *state, const char *desc)
 		struct buf why = BUF_INIT(BUF_MAX_SMALL);
 		struct landed_seen seen = {0};
 
-		buf_adds(&why, u->e->gh->error.ptr);
+		buf_adds(&why, github_error(u->e->gh));
 		snap_statuses_release(&u->st);
 		u->has_st = u->e->gh->ops->statuses(
 				    u->e->gh, u->pr, u->in->head,
@@ -414,7 +414,7 @@ static int post_review(struct pub *u, const size_t *idx, size_t n,
 		size_t shown = 0;
 		bool read;
 
-		buf_adds(&why, u->e->gh->error.ptr);
+		buf_adds(&why, github_error(u->e->gh));
 		read = rv_pr_reread_roots(u->e, &u->p) == AA_OK;
 		for (size_t k = 0; read && k < n; k++) {
 			const struct inline_root *root = root_now(u, idx[k]);
@@ -485,7 +485,7 @@ void pub_write_threads(struct pub *u, const char *description)
 				     "posting each thread on its own");
 		report_note(u->e->report, NOTE_WARNING,
 			    "PR #%lld: the batched review was refused: %s",
-			    (long long)u->pr, u->e->gh->error.ptr);
+			    (long long)u->pr, github_error(u->e->gh));
 		for (size_t k = 0; k < n; k++) {
 			error = post_review(u, &idx[k], 1, description);
 			if (error == AA_OK)
@@ -501,7 +501,7 @@ void pub_write_threads(struct pub *u, const char *description)
 				report_note(u->e->report, NOTE_WARNING,
 					    "PR #%lld: F%u's thread was "
 					    "refused: %s", (long long)u->pr,
-					    id, u->e->gh->error.ptr);
+					    id, github_error(u->e->gh));
 			} else {
 				u->nfailed++;
 				pub_api_failure(u, "posting a review thread");

@@ -18,7 +18,7 @@ static const char label_description[] =
 
 const char *engine_error(const struct engine *e)
 {
-	return e->gh->error.len ? e->gh->error.ptr : "unknown error";
+	return github_error(e->gh);
 }
 
 enum identity_state engine_identity(const struct engine *e,
