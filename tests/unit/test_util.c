@@ -376,6 +376,50 @@ static void test_util__repo_name_valid(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/* --- url_authority: HOST[:PORT] (A8, G1) --- */
+
+struct authority_row {
+	const char *text;
+	bool ok;
+	size_t host_len; /* when ok */
+};
+
+static const struct authority_row authority_rows[] = {
+    {"gitlab.example.com", true, 18},
+    {"gitlab.example.com:8443", true, 18},
+    {"127.0.0.1:1", true, 9},
+    {"[::1]", true, 5},
+    {"[::1]:8080", true, 5},
+    {"[fe80::1.2.3.4]:99999", true, 15}, /* five digits: range is the caller's */
+    {"-host-", true, 6},                 /* letters at the ends: the caller's */
+    {"", false, 0},
+    {":80", false, 0},
+    {"host:", false, 0},
+    {"host:123456", false, 0},
+    {"host:8a", false, 0},
+    {"user@host", false, 0},
+    {"host%2f", false, 0},
+    {"host\\evil", false, 0},
+    {"[]", false, 0},
+    {"[::1", false, 0},
+    {"[::g]", false, 0},
+    {"[::1]x", false, 0},
+};
+
+static void test_util__url_authority_table(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(authority_rows); i++) {
+		const struct authority_row *r = &authority_rows[i];
+		size_t host_len = 0;
+		bool ok = url_authority(r->text, strlen(r->text), &host_len);
+
+		if (ok != r->ok || (ok && host_len != r->host_len))
+			fail_msg("row %zu \"%s\": %d, host %zu", i, r->text,
+				 ok, host_len);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -390,6 +434,7 @@ int main(void)
 	    cmocka_unit_test(test_util__sizes_and_strings),
 	    cmocka_unit_test(test_util__char_classes),
 	    cmocka_unit_test(test_util__repo_name_valid),
+	    cmocka_unit_test(test_util__url_authority_table),
 	};
 
 	return cmocka_run_group_tests_name("util", tests, NULL, NULL);
