@@ -390,7 +390,7 @@ static const struct authority_row authority_rows[] = {
     {"127.0.0.1:1", true, 9},
     {"[::1]", true, 5},
     {"[::1]:8080", true, 5},
-    {"[fe80::1.2.3.4]:99999", true, 15}, /* five digits: range is the caller's */
+    {"[fe80::1.2.3.4]:99999", true, 15}, /* the range: the caller's */
     {"-host-", true, 6},                 /* letters at the ends: the caller's */
     {"", false, 0},
     {":80", false, 0},
