@@ -607,6 +607,31 @@ static void test_json__writer_top_level_values(void **state)
 	buf_release(&out);
 }
 
+/* The lenient reads: absent, null, another type or no object at all
+ * give NULL (false), never an error. */
+static void test_json__lenient_reads(void **state)
+{
+	cJSON *root = parse_ok("{\"s\":\"x\",\"n\":1,\"z\":null,"
+			       "\"o\":{\"t\":\"NOT_FOUND\"},"
+			       "\"token\":\"ghs\"}");
+	const cJSON *o = json_get(root, "o");
+
+	(void)state;
+	assert_string_equal(json_str(root, "s"), "x");
+	assert_null(json_str(root, "n"));
+	assert_null(json_str(root, "z"));
+	assert_null(json_str(root, "missing"));
+	assert_null(json_str(NULL, "s"));
+	assert_null(json_get(NULL, "s"));
+	assert_null(json_get(json_get(root, "s"), "t"));
+	assert_true(json_is_str(json_get(o, "t"), "NOT_FOUND"));
+	assert_false(json_is_str(o, "NOT_FOUND"));
+	assert_false(json_is_str(json_get(root, "n"), "1"));
+	assert_null(json_string(o));
+	json_delete_wiping(root, "token");
+	json_delete_wiping(NULL, "token");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -627,6 +652,7 @@ int main(void)
 	    cmocka_unit_test(test_json__writer_pretty_exact),
 	    cmocka_unit_test(test_json__writer_byte_stable),
 	    cmocka_unit_test(test_json__writer_top_level_values),
+	    cmocka_unit_test(test_json__lenient_reads),
 	};
 
 	return cmocka_run_group_tests_name("json", tests, NULL, NULL);
