@@ -95,30 +95,27 @@ static bool has_label(const struct snap_pull *p, const char *name)
 static void overlay_pull(struct dryrun *d, struct gh_pull *out)
 {
 	struct snap_pull *p = &out->pull;
-	size_t i, j;
+	size_t i, j, labels_alloc = 0, reviews_alloc = 0;
 
 	if (out->ok & PART_LABELS)
 		for (i = 0; i < d->nlabels; i++)
 			if (d->labels[i].pr == p->number &&
 			    !has_label(p, d->labels[i].name)) {
-				p->labels = xrealloc(p->labels,
-						     st_mult(p->nlabels + 1,
-							     sizeof(char *)));
-				p->labels[p->nlabels++] =
-					xstrdup(d->labels[i].name);
+				char **slot = ALLOC_PUSH(p->labels, p->nlabels,
+							 labels_alloc);
+
+				*slot = xstrdup(d->labels[i].name);
 			}
 	if (!(out->ok & PART_REVIEWS))
 		return;
 	for (i = 0; i < p->nreviews; i++)
 		if (p->reviews[i].id > d->max_review_id)
 			d->max_review_id = p->reviews[i].id;
-	for (i = 0; i < d->nreviews; i++) {
-		if (d->reviews[i].pr != p->number)
-			continue;
-		p->reviews = xrealloc(p->reviews, st_mult(p->nreviews + 1,
-							  sizeof(*p->reviews)));
-		snap_review_copy(&p->reviews[p->nreviews++], &d->reviews[i].r);
-	}
+	for (i = 0; i < d->nreviews; i++)
+		if (d->reviews[i].pr == p->number)
+			snap_review_copy(ALLOC_PUSH(p->reviews, p->nreviews,
+						    reviews_alloc),
+					 &d->reviews[i].r);
 	for (i = 0; i < d->ndismissals; i++)
 		for (j = 0; j < p->nreviews; j++)
 			if (d->dismissals[i].pr == p->number &&
@@ -155,7 +152,7 @@ static int dr_statuses(struct github *gh, int64_t pr, const char *sha,
 {
 	struct dryrun *d = D(gh);
 	int error = d->inner->ops->statuses(d->inner, pr, sha, need, out);
-	size_t i;
+	size_t i, alloc = 0; /* ALLOC_PUSH's */
 
 	copy_error(d);
 	if (error < 0)
@@ -163,12 +160,10 @@ static int dr_statuses(struct github *gh, int64_t pr, const char *sha,
 	for (i = 0; i < out->n; i++)
 		if (out->v[i].id > d->max_status_id)
 			d->max_status_id = out->v[i].id;
-	for (i = 0; i < d->nstatuses; i++) {
-		if (strcmp(d->statuses[i].sha, sha) != 0)
-			continue;
-		out->v = xrealloc(out->v, st_mult(out->n + 1, sizeof(*out->v)));
-		snap_status_copy(&out->v[out->n++], &d->statuses[i].st);
-	}
+	for (i = 0; i < d->nstatuses; i++)
+		if (strcmp(d->statuses[i].sha, sha) == 0)
+			snap_status_copy(ALLOC_PUSH(out->v, out->n, alloc),
+					 &d->statuses[i].st);
 	return AA_OK;
 }
 
