@@ -381,7 +381,7 @@ void edit_hints_release(struct live *l);
  * err. */
 typedef int (*conn_page_fn)(void *ctx, const cJSON *pr, struct buf *err);
 /*
- * The one pager of a PR's GraphQL connections: while *more, ask for the
+ * A PR's GraphQL connection through gql_pages: while *more, ask for the
  * page of connection `c` of PR `number` after *cursor and give the PR
  * node to `page` (at most LIVE_MAX_PAGES). gql()'s codes; AA_EAPI, with
  * the message in l->gh.error, for too many pages or an answer `page`
