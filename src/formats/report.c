@@ -9,8 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/evp.h>
-
 #include "base/json.h"
 #include "base/util.h"
 
@@ -360,19 +358,4 @@ void report_usage_json(struct buf *out)
 {
 	buf_adds(out, "{\"report\": 1, \"steps\": [], \"writes\": [], "
 		      "\"exit\": 2}\n");
-}
-
-void report_sha256_hex(char out[65], const char *data, size_t len)
-{
-	static const char hex[] = "0123456789abcdef";
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int mdlen = 0, i;
-
-	if (EVP_Digest(data, len, md, &mdlen, EVP_sha256(), NULL) != 1)
-		abort(); /* OpenSSL cannot hash: nothing sensible to do */
-	for (i = 0; i < mdlen && i < 32; i++) {
-		out[(size_t)i * 2] = hex[md[i] >> 4];
-		out[(size_t)i * 2 + 1] = hex[md[i] & 15];
-	}
-	out[(size_t)i * 2] = '\0';
 }

@@ -90,7 +90,7 @@ struct report_write {
 	int64_t review_id;
 	/* PUBLISH §9 */
 	int64_t comment_id;
-	char body_sha256[65];     /* hex SHA-256 of the body written */
+	char body_sha256[SHA256_HEX_BUF]; /* sha256_hex of the body written */
 	char *findings;           /* review: compact JSON array of ids */
 };
 
@@ -166,9 +166,6 @@ int report_to_markdown(const struct report *r, struct buf *out);
  * decision, pr, head, approved, approved_prs, would_approve_prs, dry_run.
  */
 int report_outputs(const struct report *r, struct buf *out);
-
-/* Hex SHA-256 of a body written (PUBLISH §9 body_sha256). */
-void report_sha256_hex(char out[65], const char *data, size_t len);
 
 /* The minimal report of a malformed snapshot (SNAPSHOT.md §2). */
 void report_usage_json(struct buf *out);

@@ -21,7 +21,7 @@ void pub_record_comment(struct pub *u, enum write_kind kind, int64_t id,
 	struct report_write *w = report_add_write(u->e->report, kind, u->pr);
 
 	w->comment_id = id;
-	report_sha256_hex(w->body_sha256, body->ptr, body->len);
+	sha256_hex(w->body_sha256, body->ptr, body->len);
 }
 
 void pub_record_status(struct pub *u, const char *state, const char *desc,
