@@ -283,11 +283,6 @@ done:
 	out->depth = b->depth;
 }
 
-void md_block_init(struct md_block *b)
-{
-	memset(b, 0, sizeof(*b));
-}
-
 unsigned md_indent(const char *line, size_t n)
 {
 	struct cur c;

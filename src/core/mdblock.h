@@ -70,7 +70,7 @@ struct md_line {
 	size_t depth;      /* containers the line is in */
 };
 
-void md_block_init(struct md_block *b);
+/* A struct md_block starts zeroed (memset, or = {0}): no block open. */
 /* Feed the next line (without its LF; a trailing CR is whitespace). */
 void md_block_line(struct md_block *b, const char *untrusted_line, size_t n,
 		   struct md_line *out);
