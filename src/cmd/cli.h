@@ -80,6 +80,13 @@ int cli_start(struct cli *c, int argc, char **argv, int max_args, int *code);
  */
 int cli_pr_ref(struct cli *c, const char *opt, const char *v);
 
+/* A GitLab snapshot's command.pr (G1, G2, B7; cli_gitlab.c): the IID, or
+ * 0 after printing one line (exit 2). */
+struct snapshot;
+struct snap_command;
+int64_t cli_gitlab_replay_pr(const struct snapshot *s,
+                             const struct snap_command *cmd);
+
 /* The options in `allowed`, one a line with their help, or only their
  * names (--list-options); --help last. */
 void cli_print_options(FILE *f, unsigned allowed, bool names_only);

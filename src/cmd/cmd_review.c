@@ -249,6 +249,8 @@ static int64_t replay_pr(const struct session *s, const struct snap_command *cmd
 {
 	struct cli c = {.command = "replay"};
 
+	if (s->snap.gitlab)
+		return cli_gitlab_replay_pr(&s->snap, cmd);
 	if (!cmd->pr_ref)
 		return cmd->pr;
 	if (cli_pr_ref(&c, "command.pr", cmd->pr_ref) < 0)

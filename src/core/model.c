@@ -5,6 +5,7 @@
 #include "core/model.h"
 
 #include "core/doctor.h"
+#include "core/mr_model.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,7 @@ const char *const gh_read_names[READ_KIND_COUNT] = {
 	"pull",	   "pulls",   "labels",	  "comments", "timeline",
 	"threads", "reviews", "commits", "statuses", "user",
 	"review_comments", "files", "compare", "repository", "branches",
-	"rules", "contents", "teams", "environments"};
+	"rules", "contents", "teams", "environments", "notes", "editors"};
 const char *const gh_write_names[WRITE_KIND_COUNT] = {
 	"label", "status", "approve", "dismiss",
 	"comment", "comment_delete", "review"};
@@ -68,6 +69,7 @@ void snap_review_comment_release(struct snap_review_comment *c)
 	free(c->path);
 	free(c->side);
 	free(c->html_url);
+	free(c->edited_by);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -80,6 +82,7 @@ void snap_review_comment_copy(struct snap_review_comment *dst,
 	dst->path = xstrdup_or_null(src->path);
 	dst->side = xstrdup_or_null(src->side);
 	dst->html_url = xstrdup_or_null(src->html_url);
+	dst->edited_by = xstrdup_or_null(src->edited_by);
 }
 
 void snap_file_release(struct snap_file *f)
@@ -120,6 +123,7 @@ void snap_pull_release(struct snap_pull *p)
 	free(p->head_repo);
 	free(p->base_ref);
 	free(p->default_branch);
+	free(p->html_url);
 	strv_free(p->labels, p->nlabels);
 	free(p->commits);
 	for (i = 0; i < p->ncomments; i++)
@@ -171,6 +175,7 @@ void snapshot_release(struct snapshot *s)
 		free(s->command);
 	}
 	snap_setup_free(s->setup);
+	snap_gitlab_free(s->gitlab);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -278,6 +283,7 @@ void snap_pull_copy(struct snap_pull *dst, const struct snap_pull *src,
 		dst->head_repo = xstrdup(src->head_repo);
 		dst->base_ref = xstrdup(src->base_ref);
 		dst->default_branch = xstrdup_or_null(src->default_branch);
+		dst->html_url = xstrdup_or_null(src->html_url);
 		memcpy(dst->base_sha, src->base_sha, SHA_BUF);
 		dst->updated_at = src->updated_at;
 	}

@@ -419,6 +419,7 @@ static void md_write(struct buf *out, const struct report *r,
 			 (long long)w->comment_id, (long long)w->pr);
 		break;
 	case W_REVIEW:
+	case W_DISCUSSION:
 		buf_addf(out, "%s inline findings on PR #%lld at %.7s",
 			 dry ? "would post" : "posted", (long long)w->pr,
 			 w->commit_id);

@@ -553,6 +553,9 @@ static int plan_reads(struct plan *pl)
 		return error;
 	}
 	if (error < 0) {
+		/* GitLab: the MR's head once read (G5), as publish's. */
+		if (pl->e->gh->gitlab)
+			memcpy(STEP(pl)->head, pl->p.head, SHA_BUF);
 		step_reason(STEP(pl), "the PR could not be read");
 		report_note(pl->e->report, NOTE_ERROR, "PR #%lld: %s",
 			    (long long)pl->pr, pl->e->gh->error.ptr);
@@ -585,6 +588,16 @@ struct engine_plan engine_review_plan(struct engine *e, int64_t pr,
 		step_reason(STEP(&pl), "this GitHub port cannot read reviews");
 		finish(&pl, OUT_ERROR, EXIT_API);
 		goto out;
+	}
+	e->report->gitlab = e->gh->gitlab;
+	{
+		int error = rv_identity_first(e, STEP(&pl));
+
+		if (error < 0) {
+			finish(&pl, OUT_ERROR,
+			       error == AA_EUSAGE ? EXIT_USAGE : EXIT_API);
+			goto out;
+		}
 	}
 	if (plan_reads(&pl) < 0)
 		goto out;

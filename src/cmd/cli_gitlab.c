@@ -1,0 +1,41 @@
+/*
+ * cli_gitlab.c - a GitLab merge request reference where a PR is named
+ * (docs/rules/gitlab.md G1, G2; PUBLISH B7): a snapshot's `command.pr`
+ * on a GitLab snapshot.
+ */
+#include <string.h>
+
+#include "cmd/cli.h"
+#include "cmd/log.h"
+#include "core/mr_model.h"
+#include "core/mr_ref.h"
+
+int64_t cli_gitlab_replay_pr(const struct snapshot *s,
+                             const struct snap_command *cmd)
+{
+	const struct snap_gitlab *g = s->gitlab;
+	struct mr_ref ref;
+	int error;
+
+	if (!cmd->pr_ref)
+		return cmd->pr;
+	/* D2: the snapshot's host is the run's gitlab_host. */
+	error = mr_ref_parse(&ref, cmd->pr_ref, strlen(cmd->pr_ref), g->host);
+	if (error == MR_REF_ENOT_GITLAB) {
+		log_error("replay: command.pr: '%s' is not a GitLab merge "
+		          "request reference, and the snapshot is GitLab's",
+		          cmd->pr_ref);
+		return 0;
+	}
+	if (error < 0) {
+		log_error("replay: command.pr: %s", mr_ref_strerror(error));
+		return 0;
+	}
+	if (!mr_ref_names(&ref, g->host, s->repository)) {
+		log_error("replay: command.pr: '%s' names %s on %s, not the "
+		          "snapshot's project %s on %s", cmd->pr_ref,
+		          ref.project, ref.host, s->repository, g->host);
+		return 0;
+	}
+	return ref.iid;
+}
