@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "core/mr_model.h"
+#include "port/gitlab.h"
 #include "port/world_int.h"
 
 /* GitLab's page size, the most per_page may ask (G9). */
@@ -61,14 +62,6 @@ struct merge_request *world_gitlab_mr(struct world *w, int64_t pr)
 		buf_setf(&w->gh.error, "GET merge request !%lld: HTTP 404 "
 		         "(404 Not found)", (long long)pr);
 	return mr;
-}
-
-char *world_gitlab_url(const struct merge_request *mr, int64_t note_id)
-{
-	struct buf u = BUF_INIT(BUF_MAX_SMALL);
-
-	buf_addf(&u, "%s#note_%lld", mr->web_url, (long long)note_id);
-	return buf_detach(&u, NULL);
 }
 
 static int gl_user(struct github *gh, char **login)
@@ -133,100 +126,6 @@ static int read_discussions(struct world *w, const struct merge_request *mr)
 	return error;
 }
 
-static bool is_diff(const struct mr_note *n)
-{
-	return n->type && strcmp(n->type, "DiffNote") == 0;
-}
-
-static void edited_by(const struct mr_note *n, bool *edited, char **by)
-{
-	*edited = n->last_edited_at != 0;
-	*by = *edited ? xstrdup_or_null(n->last_edited_by) : NULL;
-}
-
-static void as_comment(struct snap_comment *c, const struct merge_request *mr,
-                       const struct mr_note *n)
-{
-	memset(c, 0, sizeof(*c));
-	c->id = n->id;
-	c->author = xstrdup_or_null(n->author);
-	c->created_at = n->created_at;
-	c->updated_at = n->updated_at;
-	c->body = xstrdup(n->body);
-	c->body_len = strlen(n->body);
-	edited_by(n, &c->edited, &c->edited_by);
-	c->edited_at = n->last_edited_at;
-	c->html_url = world_gitlab_url(mr, n->id);
-}
-
-static void as_review_comment(struct snap_review_comment *c,
-                              const struct merge_request *mr,
-                              const struct mr_note *n, int64_t reply_to)
-{
-	memset(c, 0, sizeof(*c));
-	c->id = n->id;
-	c->author = xstrdup_or_null(n->author);
-	c->body = xstrdup(n->body);
-	c->path = xstrdup(n->new_path ? n->new_path : "");
-	c->line = n->new_line;
-	c->side = xstrdup("RIGHT");
-	memcpy(c->commit_id, n->commit_id, SHA_BUF);
-	c->in_reply_to = reply_to;
-	c->created_at = n->created_at;
-	c->html_url = world_gitlab_url(mr, n->id);
-	edited_by(n, &c->edited, &c->edited_by);
-}
-
-static int cmp_comment(const void *a, const void *b)
-{
-	const struct snap_comment *x = a, *y = b;
-
-	return (x->id > y->id) - (x->id < y->id);
-}
-
-static int cmp_rc(const void *a, const void *b)
-{
-	const struct snap_review_comment *x = a, *y = b;
-
-	return (x->id > y->id) - (x->id < y->id);
-}
-
-/* The notes in the shared shapes (above), ascending id. */
-static void notes_out(const struct merge_request *mr, struct snap_pull *p,
-                      struct snap_review_comment **rc, size_t *nrc)
-{
-	size_t ac = 0, ar = 0;
-
-	for (size_t i = 0; i < mr->ndiscussions; i++) {
-		const struct mr_discussion *d = &mr->discussions[i];
-		const struct mr_note *first = &d->notes[0];
-
-		for (size_t k = 0; k < d->nnotes; k++) {
-			const struct mr_note *n = &d->notes[k];
-
-			if (n->system || n->internal)
-				continue;
-			if (k == 0 && !is_diff(first)) {
-				if (!p)
-					continue;
-				ALLOC_GROW(p->comments, p->ncomments + 1, ac);
-				as_comment(&p->comments[p->ncomments++], mr, n);
-				continue;
-			}
-			if (!rc)
-				continue;
-			ALLOC_GROW(*rc, *nrc + 1, ar);
-			as_review_comment(&(*rc)[(*nrc)++], mr, n,
-			                  k ? first->id : 0);
-		}
-	}
-	if (p && p->ncomments)
-		qsort(p->comments, p->ncomments, sizeof(*p->comments),
-		      cmp_comment);
-	if (rc && *nrc)
-		qsort(*rc, *nrc, sizeof(**rc), cmp_rc);
-}
-
 /* GET the MR (G5): AA_OK, AA_ENOTFOUND, or the part failed. */
 static int read_mr(struct world *w, int64_t pr, struct gh_pull *out)
 {
@@ -270,7 +169,7 @@ static int gl_review_pull(struct github *gh, int64_t pr, unsigned what,
 		gh_pull_keep_error(&out->pull, gh);
 		return AA_OK;
 	}
-	notes_out(mr, (what & RV_READ_COMMENTS) ? &out->pull.pull : NULL,
+	gitlab_notes_out(mr, (what & RV_READ_COMMENTS) ? &out->pull.pull : NULL,
 	          (what & RV_READ_ROOTS) ? &out->rc : NULL, &out->nrc);
 	if (what & RV_READ_COMMENTS)
 		out->pull.ok |= PART_COMMENTS;
@@ -291,7 +190,7 @@ static int gl_review_comments(struct github *gh, int64_t pr,
 		return AA_ENOTFOUND;
 	if (read_discussions(w, mr) < 0)
 		return AA_EAPI;
-	notes_out(mr, NULL, out, n);
+	gitlab_notes_out(mr, NULL, out, n);
 	return AA_OK;
 }
 

@@ -13,6 +13,7 @@
 
 #include "base/json.h"
 #include "core/mr_model.h"
+#include "port/gitlab.h"
 #include "port/world_int.h"
 
 /* GitLab's answer to a position it cannot place (G16). */
@@ -79,7 +80,7 @@ int world_gitlab_comment_create(struct github *gh, int64_t pr,
 	if (lost)
 		return AA_ELOST;
 	*id = n->id;
-	*html_url = world_gitlab_url(mr, n->id);
+	*html_url = gitlab_note_url(mr, n->id);
 	return AA_OK;
 }
 
@@ -150,52 +151,6 @@ int world_gitlab_comment_delete(struct github *gh, int64_t pr, int64_t id)
 	return lost ? AA_ELOST : AA_OK;
 }
 
-/* The diff of new_path, or NULL. */
-static const struct mr_diff *diff_of(const struct merge_request *mr,
-                                     const char *path)
-{
-	for (size_t i = 0; i < mr->ndiffs; i++)
-		if (strcmp(mr->diffs[i].new_path, path) == 0)
-			return &mr->diffs[i];
-	return NULL;
-}
-
-/* G16's JSON body of inl's discussion. */
-static void payload(struct jw *j, const struct merge_request *mr,
-                    const struct gh_inline *inl)
-{
-	const struct mr_diff *d = diff_of(mr, inl->path);
-	int64_t old_line = 0;
-	int kind = d && d->diff ? mr_diff_line(d->diff, inl->line, &old_line)
-	                        : 0;
-
-	jw_obj_begin(j);
-	jw_key(j, "body");
-	jw_str(j, inl->body);
-	jw_key(j, "position");
-	jw_obj_begin(j);
-	jw_key(j, "position_type");
-	jw_str(j, "text");
-	jw_key(j, "base_sha");
-	jw_str_or_null(j, mr->diff_refs_null ? NULL : mr->base_sha);
-	jw_key(j, "start_sha");
-	jw_str_or_null(j, mr->diff_refs_null ? NULL : mr->start_sha);
-	jw_key(j, "head_sha");
-	jw_str_or_null(j, mr->diff_refs_null ? NULL : mr->head_sha);
-	jw_key(j, "old_path");
-	jw_str(j, d ? d->old_path : inl->path);
-	jw_key(j, "new_path");
-	jw_str(j, inl->path);
-	jw_key(j, "new_line");
-	jw_int(j, inl->line);
-	if (kind == MR_LINE_CONTEXT) {
-		jw_key(j, "old_line");
-		jw_int(j, old_line);
-	}
-	jw_obj_end(j);
-	jw_obj_end(j);
-}
-
 int world_gitlab_discussion_payload(struct github *gh, int64_t pr,
                                     const struct gh_inline *inl,
                                     struct buf *out)
@@ -207,21 +162,8 @@ int world_gitlab_discussion_payload(struct github *gh, int64_t pr,
 	if (!mr)
 		return AA_ENOTFOUND;
 	jw_init(&j, out, false);
-	payload(&j, mr, inl);
+	gitlab_discussion_json(&j, mr, inl);
 	return buf_error(out) < 0 ? AA_ETOOBIG : AA_OK;
-}
-
-/* Gitlab::Diff::File#line_for_position over what payload() sends: the
- * line whose old and new numbers both match. */
-static bool position_ok(const struct merge_request *mr,
-                        const struct gh_inline *inl)
-{
-	const struct mr_diff *d = diff_of(mr, inl->path);
-	int64_t old_line;
-
-	if (mr->diff_refs_null || !d || !d->diff)
-		return false;
-	return mr_diff_line(d->diff, inl->line, &old_line) != 0;
 }
 
 int world_gitlab_discussion_post(struct github *gh, int64_t pr,
@@ -249,12 +191,12 @@ int world_gitlab_discussion_post(struct github *gh, int64_t pr,
 	}
 	if (!(mr = world_gitlab_mr(w, pr)))
 		return AA_ENOTFOUND;
-	if (!position_ok(mr, inl)) {
+	if (!gitlab_position_ok(mr, inl)) {
 		buf_setf(&gh->error, "POST discussion at %s:%lld: %s",
 		         inl->path, (long long)inl->line, LINE_CODE_400);
 		return AA_EREJECTED;
 	}
-	if (!(d = diff_of(mr, inl->path)))
+	if (!(d = gitlab_diff_of(mr, inl->path)))
 		return AA_EREJECTED; /* position_ok() found it */
 	n = new_note(w, mr, inl->body, "DiffNote");
 	n->new_path = xstrdup(inl->path);
@@ -267,7 +209,7 @@ int world_gitlab_discussion_post(struct github *gh, int64_t pr,
 	out->note_id = n->id;
 	memcpy(out->discussion_id, mr->discussions[mr->ndiscussions - 1].id,
 	       sizeof(out->discussion_id));
-	out->html_url = world_gitlab_url(mr, n->id);
+	out->html_url = gitlab_note_url(mr, n->id);
 	return AA_OK;
 }
 

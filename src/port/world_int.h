@@ -63,8 +63,6 @@ extern struct github_ops world_gitlab_ops;
 struct merge_request;
 /* The MR of IID pr (a 404's message in gh.error when none). */
 struct merge_request *world_gitlab_mr(struct world *w, int64_t pr);
-/* <web_url>#note_<id>, owned by the caller. */
-char *world_gitlab_url(const struct merge_request *mr, int64_t note_id);
 
 /* world_gitlab_writes.c: the writes, as the fake GitLab makes them. */
 int world_gitlab_comment_create(struct github *gh, int64_t pr,
