@@ -45,7 +45,7 @@ LDFLAGS_ALL := -pie -Wl,-z,relro,-z,now $(SAN_FLAGS) $(LDFLAGS)
 LIBS := $(DEP_LIBS) -lm
 
 # src/<layer>/*.c: the folders are the layers (src/README.md).
-LAYERS := base core formats port github run cmd
+LAYERS := base core formats port github gitlab run cmd
 SRC := $(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c))
 HDR := $(foreach l,$(LAYERS),$(wildcard src/$(l)/*.h))
 LIB_SRC := $(filter-out src/cmd/main.c,$(SRC))
@@ -269,6 +269,12 @@ test-fakegitlab: deps-test
 test-gitlab-fixtures: deps-node
 	@tests/peers/ensure.sh
 	@node tests/gitlab-fixtures.mjs
+
+# fixtures/gitlab live against the fake GitLab, each report equal to its
+# replay's (issue 26 phase 2; tests/gitlab-live.py).
+.PHONY: test-gitlab-live
+test-gitlab-live: $(BIN) $(BUILD)/tests/fixture_check deps-node
+	@python3 tests/gitlab-live.py $(BIN) $(BUILD)/tests/fixture_check
 
 # make check: the per-fixture columns (live = replay, --dry-run, Prism) over
 # a rotating share of the fixtures, 1/LIVE_SHARE and every faulted one

@@ -53,6 +53,9 @@ struct cli {
 	const char *findings; /* --findings FILE|- (publish, review-local) */
 	const char *environment; /* --environment NAME (doctor) */
 	char pr_repo[256];    /* --pr OWNER/NAME#N or URL: its repository */
+	/* --pr as a GitLab merge request (G1): the reference, read again
+	 * with gitlab_host when the session opens; NULL on GitHub. */
+	const char *gitlab_pr;
 	const char *arg;      /* the one positional argument, if any */
 	bool help;
 };
@@ -86,6 +89,9 @@ struct snapshot;
 struct snap_command;
 int64_t cli_gitlab_replay_pr(const struct snapshot *s,
                              const struct snap_command *cmd);
+/* --pr: 1 when v is a GitLab reference (c->gitlab_pr and c->pr set), 0
+ * when it is GitHub's to read, -1 after one line (exit 2). */
+int cli_gitlab_pr(struct cli *c, const char *opt, const char *v);
 
 /* The options in `allowed`, one a line with their help, or only their
  * names (--list-options); --help last. */

@@ -39,3 +39,23 @@ int64_t cli_gitlab_replay_pr(const struct snapshot *s,
 	}
 	return ref.iid;
 }
+
+int cli_gitlab_pr(struct cli *c, const char *opt, const char *v)
+{
+	struct mr_ref ref;
+	int error = mr_ref_parse(&ref, v, strlen(v), NULL);
+
+	/* The ! form's host is gitlab_host, read with the environment: the
+	 * IID is taken now, the reference read again then (G2). */
+	if (error == MR_REF_ENO_HOST)
+		error = mr_ref_parse(&ref, v, strlen(v), "gitlab.invalid");
+	if (error == MR_REF_ENOT_GITLAB)
+		return 0;
+	if (error < 0) {
+		log_error("%s: %s: %s", c->command, opt, mr_ref_strerror(error));
+		return -1;
+	}
+	c->gitlab_pr = v;
+	c->pr = ref.iid;
+	return 1;
+}

@@ -255,6 +255,11 @@ static int64_t replay_pr(const struct session *s, const struct snap_command *cmd
 		return cmd->pr;
 	if (cli_pr_ref(&c, "command.pr", cmd->pr_ref) < 0)
 		return 0;
+	if (c.gitlab_pr) { /* B7: not on a GitHub snapshot */
+		log_error("replay: command.pr: '%s' is a GitLab merge request, "
+			  "and the snapshot is GitHub's", cmd->pr_ref);
+		return 0;
+	}
 	if (c.repo && s->snap.repository &&
 	    !str_eq_nocase(c.repo, s->snap.repository)) {
 		log_error("replay: command.pr: '%s' names %s, not the "

@@ -57,6 +57,10 @@ static int open_live(struct session *s, const struct cli *c, struct buf *err)
 		mask(s->env.token);
 		mask(s->env.read_token);
 	}
+	if (c->gitlab_pr) { /* G1-G3 */
+		env_live_config(&s->env, NULL, &lc);
+		return session_open_gitlab(s, c, &lc, err);
+	}
 	s->repository = c->repo ? c->repo : s->env.repository;
 	if (!s->repository && c->repos) {
 		s->repo_owned = xstrndup(c->repos, strcspn(c->repos, ","));
