@@ -42,6 +42,14 @@ int session_open_gitlab(struct session *s, const struct cli *c,
 		              "GITLAB_TOKEN");
 		return AA_EUSAGE;
 	}
+	for (const char *t = s->env.gitlab_token; *t; t++)
+		if ((unsigned char)*t <= 0x20 || (unsigned char)*t == 0x7f) {
+			buf_setf(err, "the GitLab token holds whitespace or "
+			              "control characters");
+			return AA_EUSAGE;
+		}
+	if (s->env.actions) /* never in a log line (G3) */
+		fprintf(stderr, "::add-mask::%s\n", s->env.gitlab_token);
 	if (s->env.gitlab_api_url)
 		buf_adds(&api, s->env.gitlab_api_url);
 	else

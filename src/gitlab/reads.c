@@ -400,6 +400,16 @@ int gl_statuses(struct github *gh, int64_t pr, const char *sha,
 	return AA_OK;
 }
 
+static int gl_discussion_of(struct github *gh, int64_t pr, int64_t note_id,
+                            char out[41])
+{
+	struct gl_live *l = GL(gh);
+
+	return gitlab_discussion_of(l->have_mr && l->mr.iid == pr ? &l->mr
+	                                                          : NULL,
+	                            note_id, out);
+}
+
 const struct github_review_ops gl_review_ops = {
 	.review_pull = gl_review_pull,
 	.review_comments = gl_review_comments,
@@ -411,4 +421,5 @@ const struct github_review_ops gl_review_ops = {
 	.discussion_post = gl_discussion_post,
 	.discussion_payload = gl_discussion_payload,
 	.diff_ready = gl_diff_ready,
+	.discussion_of = gl_discussion_of,
 };

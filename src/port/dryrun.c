@@ -479,7 +479,7 @@ static const struct github_review_ops dryrun_review_ops = {
 	dr_review_pull,	   dr_review_comments, dr_files,
 	dr_compare,	   dr_comment_create,  dr_comment_update,
 	dr_comment_delete, dr_review_post,     dr_discussion_post,
-	dr_discussion_payload, dr_diff_ready,
+	dr_discussion_payload, dr_diff_ready,      NULL,
 };
 
 static const struct github_ops dryrun_ops = {

@@ -169,3 +169,16 @@ bool gitlab_position_ok(const struct merge_request *mr,
 	return mr_diff_line(d->diff, inl->line, &old_line) != 0;
 }
 
+
+int gitlab_discussion_of(const struct merge_request *mr, int64_t note_id,
+                         char out[MR_DISCUSSION_ID_BUF])
+{
+	for (size_t i = 0; mr && i < mr->ndiscussions; i++)
+		if (mr->discussions[i].nnotes &&
+		    mr->discussions[i].notes[0].id == note_id) {
+			memcpy(out, mr->discussions[i].id, MR_DISCUSSION_ID_BUF);
+			return AA_OK;
+		}
+	out[0] = '\0';
+	return AA_ENOTFOUND;
+}

@@ -28,6 +28,11 @@ char *gitlab_note_url(const struct merge_request *mr, int64_t note_id);
 void gitlab_notes_out(const struct merge_request *mr, struct snap_pull *p,
                       struct snap_review_comment **rc, size_t *nrc);
 
+/* The id of the discussion whose first note is note_id: AA_OK, or
+ * AA_ENOTFOUND. */
+int gitlab_discussion_of(const struct merge_request *mr, int64_t note_id,
+                         char out[MR_DISCUSSION_ID_BUF]);
+
 /* The diff of new_path `path`, or NULL. */
 const struct mr_diff *gitlab_diff_of(const struct merge_request *mr,
                                      const char *path);

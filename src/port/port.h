@@ -202,6 +202,10 @@ struct github_review_ops {
 	/* G8: AA_OK when the MR's diff is the head's (diff_refs set and
 	 * naming the head); AA_EAPI with the reason otherwise. */
 	int (*diff_ready)(struct github *gh, int64_t pr);
+	/* The id of the discussion whose first note is note_id, as last
+	 * read (G20: a lost POST's discussion, found again); AA_ENOTFOUND. */
+	int (*discussion_of)(struct github *gh, int64_t pr, int64_t note_id,
+	                     char out[41]);
 };
 
 /*

@@ -398,6 +398,13 @@ static int gl_statuses(struct github *gh, int64_t pr, const char *sha,
 	return AA_OK;
 }
 
+static int gl_discussion_of(struct github *gh, int64_t pr, int64_t note_id,
+                            char out[41])
+{
+	return gitlab_discussion_of(snap_gitlab_mr(W(gh)->s->gitlab, pr),
+	                            note_id, out);
+}
+
 const struct github_review_ops world_gitlab_review_ops = {
 	.review_pull = gl_review_pull,
 	.review_comments = gl_review_comments,
@@ -409,6 +416,7 @@ const struct github_review_ops world_gitlab_review_ops = {
 	.discussion_post = world_gitlab_discussion_post,
 	.discussion_payload = world_gitlab_discussion_payload,
 	.diff_ready = gl_diff_ready,
+	.discussion_of = gl_discussion_of,
 };
 
 void world_gitlab_init(struct world *w)

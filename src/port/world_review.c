@@ -457,5 +457,5 @@ const struct github_review_ops world_review_ops = {
 	wr_review_pull,	   wr_review_comments, wr_files,
 	wr_compare,	   wr_comment_create,  wr_comment_update,
 	wr_comment_delete, wr_review_post,     NULL,
-	NULL,		   NULL,
+	NULL,		   NULL,	       NULL,
 };

@@ -11,7 +11,6 @@
 
 #include "base/json.h"
 #include "core/landed.h"
-#include "core/mr_model.h"
 #include "formats/gitlab_body.h"
 #include "run/publish_int.h"
 
@@ -602,10 +601,12 @@ static int post_discussion(struct pub *u, size_t i)
 		if (rv_pr_reread_roots(u->e, &u->p) == AA_OK)
 			root = root_now(u, i);
 		if (root) {
-			out.note_id = root->comment_id;
-			mr_discussion_id(out.discussion_id, u->pr,
-					 root->comment_id);
 			out.html_url = xstrdup_or_null(root->html_url);
+			out.note_id = root->comment_id;
+			if (!r->discussion_of ||
+			    r->discussion_of(u->e->gh, u->pr, root->comment_id,
+					     out.discussion_id) < 0)
+				root = NULL; /* it cannot be named: failed */
 		}
 		error = judged(u, &why, root != NULL);
 		buf_release(&why);
