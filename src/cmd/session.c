@@ -247,6 +247,11 @@ int session_open(struct session *s, const struct cli *c, const char *snapshot,
 				     malformed, &err);
 	else
 		error = open_live(s, c, &err);
+	if (!error && path && c->gitlab_pr && !s->snap.gitlab) {
+		buf_setf(&err, "--pr names a GitLab merge request, but the "
+			       "snapshot is GitHub's");
+		error = AA_EUSAGE;
+	}
 	if (!error && path && c->pr_repo[0] &&
 	    !str_eq_nocase(c->pr_repo, s->snap.repository)) {
 		/* --pr OWNER/NAME#N names the snapshot's repository or none. */
