@@ -379,7 +379,9 @@ int gl_read_discussions(struct gl_live *l)
 		x->notes = xcalloc((size_t)cJSON_GetArraySize(notes),
 		                   sizeof(*x->notes));
 		cJSON_ArrayForEach(n, notes)
+		{
 			note_of(&x->notes[x->nnotes++], n);
+		}
 	}
 	cJSON_Delete(all);
 	return AA_OK;

@@ -70,7 +70,11 @@ static int read_editors(struct gl_live *l)
 		long status;
 		char iid[24];
 
-		snprintf(iid, sizeof(iid), "%lld", (long long)l->mr.iid);
+		if (snprintf(iid, sizeof(iid), "%lld", (long long)l->mr.iid) >=
+		    (int)sizeof(iid)) {
+			free(after); /* cannot happen: an int64 */
+			return AA_EAPI;
+		}
 		cJSON_AddStringToObject(q, "query", editors_query);
 		v = cJSON_AddObjectToObject(q, "variables");
 		cJSON_AddStringToObject(v, "path", l->project);
