@@ -19,6 +19,7 @@
 #include "formats/review_local.h"
 #include "formats/snapshot.h"
 #include "github/live.h"
+#include "gitlab/live.h"
 #include "run/pr_review.h"
 
 /*
@@ -203,6 +204,7 @@ int cmd_publish(int argc, char **argv)
 		return usage_exit(c.json);
 	}
 	github_live_write_burst(s.gh, PUBLISH_WRITE_BURST);
+	gitlab_live_write_burst(s.gh, PUBLISH_WRITE_BURST);
 	session_missing_is_usage(&s, c.command);
 	engine_publish(&s.engine, c.pr, &in, c.dry_run, &dry);
 	review_input_release(&in);

@@ -248,8 +248,16 @@ void gl_mr_clear(struct gl_live *l)
 {
 	struct snap_gitlab g = {0};
 
-	if (!l->have_mr)
+	if (!l->have_mr) { /* only diffs read ahead of the MR, if any */
+		for (size_t i = 0; i < l->mr.ndiffs; i++) {
+			free(l->mr.diffs[i].old_path);
+			free(l->mr.diffs[i].new_path);
+			free(l->mr.diffs[i].diff);
+		}
+		free(l->mr.diffs);
+		memset(&l->mr, 0, sizeof(l->mr));
 		return;
+	}
 	/* One MR in a project of its own: snap_gitlab_free's release. */
 	g.mrs = xcalloc(1, sizeof(*g.mrs));
 	g.mrs[0] = l->mr;
@@ -285,7 +293,7 @@ int gl_read_mr(struct gl_live *l, int64_t iid)
 	if (error)
 		return error == AA_ENOTFOUND ? AA_ENOTFOUND : AA_EAPI;
 	/* The diffs read before (publish reads them first, P38) stay. */
-	if (l->have_mr && l->mr.iid == iid) {
+	if (l->mr.iid == iid) {
 		diffs = l->mr.diffs;
 		ndiffs = l->mr.ndiffs;
 		l->mr.diffs = NULL;
@@ -553,4 +561,14 @@ int gitlab_live_new(struct github **out, const struct gitlab_config *c,
 	l->graphql_url = xstrdup(c->graphql_url);
 	*out = &l->gh;
 	return AA_OK;
+}
+
+void gitlab_live_write_burst(struct github *gh, int n)
+{
+	struct github *inner = github_dryrun_inner(gh);
+
+	if (inner)
+		gh = inner;
+	if (gh->ops == &gl_ops)
+		http_write_burst(GL(gh)->http, n);
 }

@@ -24,4 +24,8 @@ struct gitlab_config {
 int gitlab_live_new(struct github **out, const struct gitlab_config *c,
                     const struct policy *p, struct buf *err);
 
+/* A publish's few writes go out unpaced (github_live_write_burst's
+ * twin); a no-op on any other port. */
+void gitlab_live_write_burst(struct github *gh, int n);
+
 #endif

@@ -262,8 +262,12 @@ static int gl_files(struct github *gh, int64_t pr, struct snap_file **out,
 	github_op_begin(gh);
 	*out = NULL;
 	*n = 0;
-	if (!l->have_mr && gl_read_mr(l, pr) < 0)
-		return AA_EAPI;
+	/* Before the MR read (P38's order): the diffs wait in l->mr for
+	 * it (gl_read_mr keeps them). */
+	if (!l->have_mr || l->mr.iid != pr) {
+		gl_mr_clear(l);
+		l->mr.iid = pr;
+	}
 	buf_addf(&path, "/projects/%s/merge_requests/%lld/diffs",
 	         l->project_enc, (long long)pr);
 	error = gl_list(l, path.ptr, &all);
