@@ -18,6 +18,8 @@ fixture's own expectation:
   answered (U5); a dry run writes nothing (§7.4).
 
   tests/gitlab-torture.py BIN [FIXTURE...]
+(BIN may be the sanitizer build, build/san/offline/agentic-apply: a
+sanitizer report is a violation too.)
 """
 import glob
 import json
@@ -68,8 +70,11 @@ def final_rank(rep):
     return ranks[-1] if ranks else None
 
 
-def check(code, rep, calls, base_rank, dry, injected_user):
+def check(code, rep, calls, base_rank, dry, injected_user, err=""):
     bad = []
+    if "Sanitizer" in err or "runtime error:" in err:
+        bad.append("sanitizer: " + next(l for l in err.splitlines()
+                                        if "Sanitizer" in l or "runtime error:" in l))
     if code not in (0, 1, 2, 3):
         return ["exit %d" % code]
     if rep is None:
@@ -117,7 +122,7 @@ for f in files:
     if rep is None or not rep.get("steps"):
         continue  # a refusal before any read: nothing to fail
     base_rank = final_rank(rep)
-    problems = check(code, rep, calls, None, dry, False)
+    problems = check(code, rep, calls, None, dry, False, err)
     if problems:
         print("FAIL %s (fault-free): %s" % (name, "; ".join(problems)))
         failures += 1
@@ -132,10 +137,11 @@ for f in files:
             faults.append({"write": kind, "skip": j, "times": 1, "status": 400})
         for fault in faults:
             s = dict(snap, faults=list(snap.get("faults", [])) + [fault])
-            c2, r2, calls2, _ = run(s)
+            c2, r2, calls2, err2 = run(s)
             runs += 1
             problems = check(c2, r2, calls2, base_rank, dry,
-                             n == 1 and kind == "user" and "call" in fault)
+                             n == 1 and kind == "user" and "call" in fault,
+                             err2)
             if problems:
                 failures += 1
                 print("FAIL %s, call %d (%s %s), %s: %s" % (
