@@ -122,6 +122,8 @@ try:
         for mr in state.get("merge_requests", []):
             if mr.get("quick_actions"):
                 problems.append("GitLab ran a quick action")
+        if "Sanitizer" in live.stderr or "runtime error:" in live.stderr:
+            problems.append("sanitizer report")
         if problems:
             failed += 1
             print("FAIL %s" % name)
