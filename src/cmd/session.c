@@ -18,6 +18,7 @@
 #include "base/buf.h"
 #include "base/file.h"
 #include "formats/event.h"
+#include "core/mr_model.h"
 #include "formats/snapshot.h"
 #include "github/app.h"
 #include "cmd/log.h"
@@ -288,6 +289,17 @@ int session_open(struct session *s, const struct cli *c, const char *snapshot,
 					       ? s->env.server_url
 					       : "https://github.com");
 	s->report.repository = xstrdup_or_null(s->repository);
+	if (s->gitlab_web || s->snap.gitlab) { /* the summary's links (G0) */
+		free(s->report.server_url);
+		s->report.server_url = s->gitlab_web ? xstrdup(s->gitlab_web)
+						     : NULL;
+		if (!s->gitlab_web) {
+			struct buf u = BUF_INIT(BUF_MAX_SMALL);
+
+			buf_addf(&u, "https://%s", s->snap.gitlab->host);
+			s->report.server_url = buf_detach(&u, NULL);
+		}
+	}
 	if (!s->offline && s->env.action_repo && s->env.action_ref &&
 	    repo_name_valid(s->env.action_repo) &&
 	    ref_name_valid(s->env.action_ref)) {
@@ -381,6 +393,7 @@ void session_release(struct session *s)
 	free(s->state_path);
 	s->state_path = NULL;
 	free(s->repo_owned);
+	free(s->gitlab_web);
 	s->repo_owned = NULL;
 	buf_release(&s->trace);
 }

@@ -31,6 +31,7 @@ struct session {
 	struct sweep_state state; /* change detection (with --state) */
 	char *state_path;
 	char *repo_owned;      /* the first of --repos, when no other */
+	char *gitlab_web;      /* a live GitLab session: https://HOST */
 	struct buf trace;      /* replay's calls, with AGENTIC_STATS=trace */
 	char policy_digest[SWEEPSTATE_DIGEST];
 };

@@ -70,6 +70,12 @@ int session_open_gitlab(struct session *s, const struct cli *c,
 	gc.http = lc->http;
 	gc.http.api_url = api.ptr;
 	gc.http.token = s->env.gitlab_token;
+	{
+		struct buf web = BUF_INIT(BUF_MAX_SMALL);
+
+		buf_addf(&web, "%s://%s", ref.http ? "http" : "https", ref.host);
+		s->gitlab_web = buf_detach(&web, NULL);
+	}
 	s->repo_owned = xstrdup(ref.project);
 	s->repository = s->repo_owned;
 	error = gitlab_live_new(&s->gh, &gc, &s->policy, err);
