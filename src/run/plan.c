@@ -603,6 +603,12 @@ struct engine_plan engine_review_plan(struct engine *e, int64_t pr,
 		goto out;
 	pull = &pl.p.pull.pull;
 	memcpy(STEP(&pl)->head, pull->head_sha, SHA_BUF);
+	if (strcmp(pull->state, "locked") == 0) { /* G5: transient */
+		step_reason(STEP(&pl), "the merge request is locked (a merge "
+				       "in progress); rerun");
+		finish(&pl, OUT_ERROR, EXIT_API);
+		goto out;
+	}
 	if (pl.p.trusted &&
 	    (pl.p.info.state.present || pl.p.info.state.from_rows))
 		pl.prior = &pl.p.info.state;
