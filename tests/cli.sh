@@ -404,6 +404,13 @@ expect "gitlab: API override over http off loopback (A8)" 2 \
 expect "gitlab: a malformed reference" 2 \
 	gl GITLAB_TOKEN=t "$bin" review-plan \
 	--pr https://gitlab.example.com/platform/svc/-/merge_requests/07
+# --snapshot: a GitLab --pr needs a GitLab snapshot of that project.
+expect "gitlab: --pr on a GitHub snapshot" 2 \
+	"$bin" review-plan --snapshot fixtures/000-demo.json \
+	--pr https://gitlab.example.com/platform/svc/-/merge_requests/7
+expect "gitlab: --pr on a GitLab snapshot of another project" 2 \
+	"$bin" review-plan --snapshot fixtures/gitlab/2001-url-with-diffs-query-fragment-accepted.json \
+	--pr https://gitlab.example.com/platform/backend/other/-/merge_requests/7
 # A GitLab MR is no longer exit 2: the dead API is a failed read (exit 3).
 expect "gitlab: an MR URL is read (exit 3 on a dead API)" 3 \
 	gl GITLAB_TOKEN=t AGENTIC_GITLAB_HOST=gitlab.example.com \

@@ -89,6 +89,11 @@ struct snapshot;
 struct snap_command;
 int64_t cli_gitlab_replay_pr(const struct snapshot *s,
                              const struct snap_command *cmd);
+/* A GitLab reference `pr_ref` on GitLab snapshot s (the snapshot's host
+ * as gitlab_host, its project): the IID, or 0 after one line naming
+ * `what`. */
+int64_t cli_gitlab_snapshot_pr(const struct snapshot *s, const char *what,
+                               const char *pr_ref);
 /* --pr: 1 when v is a GitLab reference (c->gitlab_pr and c->pr set), 0
  * when it is GitHub's to read, -1 after one line (exit 2). */
 int cli_gitlab_pr(struct cli *c, const char *opt, const char *v);

@@ -10,34 +10,39 @@
 #include "core/mr_model.h"
 #include "core/mr_ref.h"
 
-int64_t cli_gitlab_replay_pr(const struct snapshot *s,
-                             const struct snap_command *cmd)
+int64_t cli_gitlab_snapshot_pr(const struct snapshot *s, const char *what,
+                               const char *pr_ref)
 {
 	const struct snap_gitlab *g = s->gitlab;
 	struct mr_ref ref;
 	int error;
 
-	if (!cmd->pr_ref)
-		return cmd->pr;
 	/* D2: the snapshot's host is the run's gitlab_host. */
-	error = mr_ref_parse(&ref, cmd->pr_ref, strlen(cmd->pr_ref), g->host);
+	error = mr_ref_parse(&ref, pr_ref, strlen(pr_ref), g->host);
 	if (error == MR_REF_ENOT_GITLAB) {
-		log_error("replay: command.pr: '%s' is not a GitLab merge "
-		          "request reference, and the snapshot is GitLab's",
-		          cmd->pr_ref);
+		log_error("%s: '%s' is not a GitLab merge request reference, "
+		          "and the snapshot is GitLab's", what, pr_ref);
 		return 0;
 	}
 	if (error < 0) {
-		log_error("replay: command.pr: %s", mr_ref_strerror(error));
+		log_error("%s: %s", what, mr_ref_strerror(error));
 		return 0;
 	}
 	if (!mr_ref_names(&ref, g->host, s->repository)) {
-		log_error("replay: command.pr: '%s' names %s on %s, not the "
-		          "snapshot's project %s on %s", cmd->pr_ref,
-		          ref.project, ref.host, s->repository, g->host);
+		log_error("%s: '%s' names %s on %s, not the snapshot's project "
+		          "%s on %s", what, pr_ref, ref.project, ref.host,
+		          s->repository, g->host);
 		return 0;
 	}
 	return ref.iid;
+}
+
+int64_t cli_gitlab_replay_pr(const struct snapshot *s,
+                             const struct snap_command *cmd)
+{
+	if (!cmd->pr_ref)
+		return cmd->pr;
+	return cli_gitlab_snapshot_pr(s, "replay: command.pr", cmd->pr_ref);
 }
 
 int cli_gitlab_pr(struct cli *c, const char *opt, const char *v)

@@ -252,6 +252,11 @@ int session_open(struct session *s, const struct cli *c, const char *snapshot,
 		buf_setf(&err, "--pr names a GitLab merge request, but the "
 			       "snapshot is GitHub's");
 		error = AA_EUSAGE;
+	} else if (!error && path && c->gitlab_pr &&
+		   !cli_gitlab_snapshot_pr(&s->snap, "--pr", c->gitlab_pr)) {
+		buf_setf(&err, "--pr does not name the snapshot's merge "
+			       "request project");
+		error = AA_EUSAGE;
 	}
 	if (!error && path && c->pr_repo[0] &&
 	    !str_eq_nocase(c->pr_repo, s->snap.repository)) {
