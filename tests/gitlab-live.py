@@ -92,6 +92,21 @@ def log_problems(snap, name, log):
             bad.append("a PUT of a discussion (G15)")
         if any(k in body for k in ("internal", "created_at", "resolved", "confidential")):
             bad.append("a write with internal/created_at/resolved (G15)")
+    # G5: the reads before the first write, in its order.
+    rank = []
+    for e in log:
+        if e["method"] not in ("GET",) and not e["path"].endswith("/graphql"):
+            break
+        p = e["path"]
+        r = (1 if p == "/api/v4/user" else 4 if p.endswith("/graphql")
+             else 3 if p.endswith("/discussions") else 5 if p.endswith("/statuses")
+             else 6 if p.endswith("/diffs") else 7 if p.endswith("/merge_base")
+             else 2 if "/merge_requests/" in p else 0)
+        rank.append(r)
+    while len(rank) > 2 and rank[-1] == 2:
+        rank.pop()  # §7.2's head re-read (G) before W1, not a G5 read
+    if rank != sorted(rank):
+        bad.append("the reads are not in G5's order: %s" % rank)
     return bad
 
 

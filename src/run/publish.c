@@ -583,7 +583,7 @@ struct engine_result engine_publish(struct engine *e, int64_t pr,
 	}
 	/* The files first when the input may post inline: the PR read is
 	 * then the last read before W1, and serves as its G (P-note P38). */
-	if (publish_may_post(in))
+	if (publish_may_post(in) && !e->gh->gitlab) /* G5: diffs last */
 		u.files_read = read_files(&u) == AA_OK ? 1 : -1;
 	error = rv_pr_read(e, pr,
 			   RV_READ_ROOTS | RV_READ_STATUS | RV_READ_VIEWER,
