@@ -56,6 +56,7 @@ struct cli {
 	/* --pr as a GitLab merge request (G1): the reference, read again
 	 * with gitlab_host when the session opens; NULL on GitHub. */
 	const char *gitlab_pr;
+	bool stub_printed;    /* session_start: the stub report is out */
 	const char *arg;      /* the one positional argument, if any */
 	bool help;
 };

@@ -154,7 +154,8 @@ int cmd_review_plan(int argc, char **argv)
 	int code;
 
 	if (session_start(&s, &c, argc, argv, OPT_PR_REF, &code) < 0)
-		return code == EXIT_USAGE ? usage_exit(wants_json(argc, argv))
+		return code == EXIT_USAGE ? usage_exit(wants_json(argc, argv) &&
+						       !c.stub_printed)
 					  : code;
 	result = engine_review_plan(&s.engine, c.pr, c.mode ? c.mode : "auto",
 	                            &plan);
@@ -193,7 +194,8 @@ int cmd_publish(int argc, char **argv)
 		return usage_exit(c.json);
 	if (session_start(&s, &c, argc, argv, OPT_PR_REF, &code) < 0) {
 		review_input_release(&in);
-		return code == EXIT_USAGE ? usage_exit(c.json) : code;
+		return code == EXIT_USAGE ? usage_exit(c.json && !c.stub_printed)
+					  : code;
 	}
 	if (in.nfindings > (size_t)s.policy.max_findings) {
 		log_error_bare("findings: /findings: more than %lld findings "

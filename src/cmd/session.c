@@ -585,6 +585,8 @@ int session_start(struct session *s, struct cli *c, int argc, char **argv,
 		return -1;
 	}
 	if (session_open(s, c, NULL, &malformed) != EXIT_OK) {
+		/* session_open printed --json's stub report itself. */
+		c->stub_printed = c->json && !c->snapshot;
 		*code = EXIT_USAGE;
 		return -1;
 	}
