@@ -45,7 +45,7 @@ LDFLAGS_ALL := -pie -Wl,-z,relro,-z,now $(SAN_FLAGS) $(LDFLAGS)
 LIBS := $(DEP_LIBS) -lm
 
 # src/<layer>/*.c: the folders are the layers (src/README.md).
-LAYERS := base core formats port github run cmd
+LAYERS := base core formats port github gitlab run cmd
 SRC := $(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c))
 HDR := $(foreach l,$(LAYERS),$(wildcard src/$(l)/*.h))
 LIB_SRC := $(filter-out src/cmd/main.c,$(SRC))
@@ -270,6 +270,19 @@ test-gitlab-fixtures: deps-node
 	@tests/peers/ensure.sh
 	@node tests/gitlab-fixtures.mjs
 
+# fixtures/gitlab live against the fake GitLab, each report equal to its
+# replay's (issue 26 phase 2; tests/gitlab-live.py).
+.PHONY: test-gitlab-live
+test-gitlab-live: $(BIN) $(BUILD)/tests/fixture_check deps-node
+	@python3 tests/gitlab-live.py $(BIN) $(BUILD)/tests/fixture_check
+
+# The publish torture over fixtures/gitlab (tests/gitlab-torture.py): every
+# call failed in turn (502, 404), every write also lost and refused (400);
+# PUBLISH's fail-closed rule, 0 violations.
+.PHONY: test-gitlab-torture
+test-gitlab-torture: $(OFFLINE_BIN)
+	@python3 tests/gitlab-torture.py $(OFFLINE_BIN)
+
 # make check: the per-fixture columns (live = replay, --dry-run, Prism) over
 # a rotating share of the fixtures, 1/LIVE_SHARE and every faulted one
 # (tests/integration/lib/fixtures.mjs), every other live test whole;
@@ -341,6 +354,8 @@ CHECK_SUITES := \
 	test-docs \
 	test-fakehub \
 	test-fakegitlab \
+	test-gitlab-live \
+	test-gitlab-torture \
 	test-make \
 	test-unit \
 	test-corpora \
@@ -365,6 +380,8 @@ CHECK_FULL_SUITES := \
 	test-fakehub \
 	test-fakegitlab \
 	test-gitlab-fixtures \
+	test-gitlab-live \
+	test-gitlab-torture \
 	test-make \
 	test-unit \
 	test-corpora

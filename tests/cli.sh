@@ -377,5 +377,45 @@ if [ -z "${SANITIZED:-}" ] && cc -shared -fPIC -o "$tmp/nonet.so" tests/nonet.c 
 	ok
 fi
 
+# --- GitLab merge requests (docs/rules/gitlab.md G1-G3, fixtures/gitlab
+# S3): every refusal is exit 2 before any request (the API URL is a dead
+# port: a request would be exit 3). ---
+gl() { env -i PATH="$PATH" AGENTIC_RETRIES=0 "$@"; }
+gl_api=http://127.0.0.1:9/api/v4
+expect "gitlab: ! form without gitlab_host" 2 \
+	gl GITLAB_TOKEN=t "$bin" review-plan --pr 'platform/svc!7'
+stderr_has "gitlab: ! form without gitlab_host" "gitlab_host"
+expect "gitlab: URL host other than gitlab_host" 2 \
+	gl GITLAB_TOKEN=t AGENTIC_GITLAB_HOST=gitlab.example.com \
+	AGENTIC_GITLAB_API_URL=$gl_api "$bin" review-plan \
+	--pr https://other.example.com/platform/svc/-/merge_requests/7
+expect "gitlab: API override without gitlab_host" 2 \
+	gl GITLAB_TOKEN=t AGENTIC_GITLAB_API_URL=$gl_api "$bin" review-plan \
+	--pr https://gitlab.example.com/platform/svc/-/merge_requests/7
+stderr_has "gitlab: API override without gitlab_host" "gitlab_host"
+expect "gitlab: no GitLab token (GITHUB_TOKEN is never used)" 2 \
+	gl GITHUB_TOKEN=t AGENTIC_GITLAB_HOST=gitlab.example.com \
+	AGENTIC_GITLAB_API_URL=$gl_api "$bin" review-plan --pr 'platform/svc!7'
+stderr_has "gitlab: no GitLab token (GITHUB_TOKEN is never used)" "GITLAB_TOKEN"
+expect "gitlab: API override over http off loopback (A8)" 2 \
+	gl GITLAB_TOKEN=t AGENTIC_GITLAB_HOST=gitlab.example.com \
+	AGENTIC_GITLAB_API_URL=http://gitlab.example.com/api/v4 "$bin" \
+	review-plan --pr 'platform/svc!7'
+expect "gitlab: a malformed reference" 2 \
+	gl GITLAB_TOKEN=t "$bin" review-plan \
+	--pr https://gitlab.example.com/platform/svc/-/merge_requests/07
+# --snapshot: a GitLab --pr needs a GitLab snapshot of that project.
+expect "gitlab: --pr on a GitHub snapshot" 2 \
+	"$bin" review-plan --snapshot fixtures/000-demo.json \
+	--pr https://gitlab.example.com/platform/svc/-/merge_requests/7
+expect "gitlab: --pr on a GitLab snapshot of another project" 2 \
+	"$bin" review-plan --snapshot fixtures/gitlab/2001-url-with-diffs-query-fragment-accepted.json \
+	--pr https://gitlab.example.com/platform/backend/other/-/merge_requests/7
+# A GitLab MR is no longer exit 2: the dead API is a failed read (exit 3).
+expect "gitlab: an MR URL is read (exit 3 on a dead API)" 3 \
+	gl GITLAB_TOKEN=t AGENTIC_GITLAB_HOST=gitlab.example.com \
+	AGENTIC_GITLAB_API_URL=$gl_api "$bin" review-plan \
+	--pr https://gitlab.example.com/platform/svc/-/merge_requests/7
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

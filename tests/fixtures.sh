@@ -20,6 +20,7 @@ trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
 if [ $# -eq 0 ]; then
 	set -- fixtures/[0-9]*.json fixtures/publish/[0-9]*.json \
+		fixtures/gitlab/[0-9]*.json \
 		fixtures/doctor/[0-9]*.json
 fi
 for f in "$@"; do

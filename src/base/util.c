@@ -117,6 +117,21 @@ void sha256_hex_parts(char out[SHA256_HEX_BUF], const void *const *parts,
 	out[(size_t)i * 2] = '\0';
 }
 
+void sha1_hex(char out[SHA1_HEX_BUF], const void *data, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int mdlen = 0, i;
+
+	if (EVP_Digest(data, len, md, &mdlen, EVP_sha1(), NULL) != 1)
+		abort(); /* OpenSSL cannot hash: nothing sensible to do */
+	for (i = 0; i < mdlen && i < 20; i++) {
+		out[(size_t)i * 2] = hex[md[i] >> 4];
+		out[(size_t)i * 2 + 1] = hex[md[i] & 15];
+	}
+	out[(size_t)i * 2] = '\0';
+}
+
 void sha256_hex(char out[SHA256_HEX_BUF], const void *data, size_t len)
 {
 	sha256_hex_parts(out, &data, &len, 1);

@@ -64,6 +64,11 @@ void sha256_hex(char out[SHA256_HEX_BUF], const void *data, size_t len);
 void sha256_hex_parts(char out[SHA256_HEX_BUF], const void *const *parts,
 		      const size_t *lens, size_t n);
 
+/* A SHA-1 in lower-case hex, plus NUL: only for ids GitLab derives
+ * that way (a discussion's), never for integrity. */
+#define SHA1_HEX_BUF 41
+void sha1_hex(char out[SHA1_HEX_BUF], const void *data, size_t len);
+
 /* ASCII-only, locale-independent character tests. */
 static inline bool is_ws(int c) { return c == ' ' || c == '\t'; }
 static inline bool is_digit(int c) { return c >= '0' && c <= '9'; }

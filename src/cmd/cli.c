@@ -138,6 +138,8 @@ static int pr_ref(struct cli *c, const char *opt, const char *v)
 
 	if (!v)
 		return -1; /* cli_parse gives every valued option a value */
+	if ((error = cli_gitlab_pr(c, opt, v)) != 0)
+		return error < 0 ? -1 : 0;
 	hash = strrchr(v, '#');
 
 	if (strncmp(v, "https://", 8) == 0) {

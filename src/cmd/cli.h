@@ -53,6 +53,10 @@ struct cli {
 	const char *findings; /* --findings FILE|- (publish, review-local) */
 	const char *environment; /* --environment NAME (doctor) */
 	char pr_repo[256];    /* --pr OWNER/NAME#N or URL: its repository */
+	/* --pr as a GitLab merge request (G1): the reference, read again
+	 * with gitlab_host when the session opens; NULL on GitHub. */
+	const char *gitlab_pr;
+	bool stub_printed;    /* session_start: the stub report is out */
 	const char *arg;      /* the one positional argument, if any */
 	bool help;
 };
@@ -79,6 +83,21 @@ int cli_start(struct cli *c, int argc, char **argv, int max_args, int *code);
  * after printing one line (a GitLab merge request names GitLab); 0.
  */
 int cli_pr_ref(struct cli *c, const char *opt, const char *v);
+
+/* A GitLab snapshot's command.pr (G1, G2, B7; cli_gitlab.c): the IID, or
+ * 0 after printing one line (exit 2). */
+struct snapshot;
+struct snap_command;
+int64_t cli_gitlab_replay_pr(const struct snapshot *s,
+                             const struct snap_command *cmd);
+/* A GitLab reference `pr_ref` on GitLab snapshot s (the snapshot's host
+ * as gitlab_host, its project): the IID, or 0 after one line naming
+ * `what`. */
+int64_t cli_gitlab_snapshot_pr(const struct snapshot *s, const char *what,
+                               const char *pr_ref);
+/* --pr: 1 when v is a GitLab reference (c->gitlab_pr and c->pr set), 0
+ * when it is GitHub's to read, -1 after one line (exit 2). */
+int cli_gitlab_pr(struct cli *c, const char *opt, const char *v);
 
 /* The options in `allowed`, one a line with their help, or only their
  * names (--list-options); --help last. */

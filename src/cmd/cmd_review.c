@@ -19,6 +19,7 @@
 #include "formats/review_local.h"
 #include "formats/snapshot.h"
 #include "github/live.h"
+#include "gitlab/live.h"
 #include "run/pr_review.h"
 
 /*
@@ -153,7 +154,8 @@ int cmd_review_plan(int argc, char **argv)
 	int code;
 
 	if (session_start(&s, &c, argc, argv, OPT_PR_REF, &code) < 0)
-		return code == EXIT_USAGE ? usage_exit(wants_json(argc, argv))
+		return code == EXIT_USAGE ? usage_exit(wants_json(argc, argv) &&
+						       !c.stub_printed)
 					  : code;
 	result = engine_review_plan(&s.engine, c.pr, c.mode ? c.mode : "auto",
 	                            &plan);
@@ -192,7 +194,8 @@ int cmd_publish(int argc, char **argv)
 		return usage_exit(c.json);
 	if (session_start(&s, &c, argc, argv, OPT_PR_REF, &code) < 0) {
 		review_input_release(&in);
-		return code == EXIT_USAGE ? usage_exit(c.json) : code;
+		return code == EXIT_USAGE ? usage_exit(c.json && !c.stub_printed)
+					  : code;
 	}
 	if (in.nfindings > (size_t)s.policy.max_findings) {
 		log_error_bare("findings: /findings: more than %lld findings "
@@ -203,6 +206,7 @@ int cmd_publish(int argc, char **argv)
 		return usage_exit(c.json);
 	}
 	github_live_write_burst(s.gh, PUBLISH_WRITE_BURST);
+	gitlab_live_write_burst(s.gh, PUBLISH_WRITE_BURST);
 	session_missing_is_usage(&s, c.command);
 	engine_publish(&s.engine, c.pr, &in, c.dry_run, &dry);
 	review_input_release(&in);
@@ -249,10 +253,17 @@ static int64_t replay_pr(const struct session *s, const struct snap_command *cmd
 {
 	struct cli c = {.command = "replay"};
 
+	if (s->snap.gitlab)
+		return cli_gitlab_replay_pr(&s->snap, cmd);
 	if (!cmd->pr_ref)
 		return cmd->pr;
 	if (cli_pr_ref(&c, "command.pr", cmd->pr_ref) < 0)
 		return 0;
+	if (c.gitlab_pr) { /* B7: not on a GitHub snapshot */
+		log_error("replay: command.pr: '%s' is a GitLab merge request, "
+			  "and the snapshot is GitHub's", cmd->pr_ref);
+		return 0;
+	}
 	if (c.repo && s->snap.repository &&
 	    !str_eq_nocase(c.repo, s->snap.repository)) {
 		log_error("replay: command.pr: '%s' names %s, not the "

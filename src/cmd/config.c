@@ -277,7 +277,8 @@ static const char *const other_settings[] = {
 	"app_private_key_file", "app_installation_id", "stats",
 	"replay_state", "http_timeout", "connect_timeout", "retries",
 	"retry_base_ms", "max_wait", "write_interval_ms", "sweep_state_ttl",
-	"http2_prior_knowledge", NULL};
+	"http2_prior_knowledge", "gitlab_host", "gitlab_api_url",
+	"gitlab_token", NULL};
 
 static bool known_setting(const char *key)
 {
@@ -408,6 +409,28 @@ static int load_server(struct env_config *e, struct buf *err)
 	return AA_OK;
 }
 
+/* G2, G3: the GitLab host, API override and token (GITLAB_TOKEN, never
+ * GITHUB_TOKEN); the override is A8's and needs gitlab_host. */
+static int load_gitlab(struct env_config *e, struct buf *err)
+{
+	const char *token;
+
+	if (setting(&e->gitlab_host, "gitlab_host", err) < 0 ||
+	    setting(&e->gitlab_api_url, "gitlab_api_url", err) < 0 ||
+	    setting(&token, "gitlab_token", err) < 0)
+		return AA_EUSAGE;
+	e->gitlab_token = token ? token : env("GITLAB_TOKEN");
+	if (e->gitlab_api_url && !e->gitlab_host) {
+		buf_setf(err, "gitlab_api_url is set without gitlab_host: an "
+			      "API override serves one named host (G2)");
+		return AA_EUSAGE;
+	}
+	if (e->gitlab_api_url &&
+	    config_check_api_url(e->gitlab_api_url, "gitlab_api_url", err) < 0)
+		return AA_EUSAGE;
+	return AA_OK;
+}
+
 void env_load_stats(struct env_config *e)
 {
 	const char *v = env("AGENTIC_STATS");
@@ -451,6 +474,8 @@ int env_load(struct env_config *e, struct policy *p, struct buf *err)
 	    load_app(e, err) < 0)
 		return AA_EUSAGE;
 	e->token = token ? token : env("GITHUB_TOKEN");
+	if (load_gitlab(e, err) < 0)
+		return AA_EUSAGE;
 	if (env_long(&e->timeout_s, "AGENTIC_HTTP_TIMEOUT", 30, 1, 3600, err) ||
 	    env_long(&e->connect_timeout_s, "AGENTIC_CONNECT_TIMEOUT", 10, 1, 600,
 		     err) ||

@@ -52,6 +52,10 @@ struct env_config {
 	const char *app_id;       /* AGENTIC_APP_ID */
 	struct buf app_key;       /* AGENTIC_APP_PRIVATE_KEY[_FILE]: secret */
 	int64_t app_installation; /* AGENTIC_APP_INSTALLATION_ID */
+	/* GitLab (docs/rules/gitlab.md G2, G3): */
+	const char *gitlab_host;    /* gitlab_host: HOST[:PORT] */
+	const char *gitlab_api_url; /* gitlab_api_url: the REST base */
+	const char *gitlab_token;   /* gitlab_token, else GITLAB_TOKEN */
 };
 
 /*

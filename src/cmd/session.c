@@ -18,6 +18,7 @@
 #include "base/buf.h"
 #include "base/file.h"
 #include "formats/event.h"
+#include "core/mr_model.h"
 #include "formats/snapshot.h"
 #include "github/app.h"
 #include "cmd/log.h"
@@ -56,6 +57,10 @@ static int open_live(struct session *s, const struct cli *c, struct buf *err)
 	if (s->env.actions) {
 		mask(s->env.token);
 		mask(s->env.read_token);
+	}
+	if (c->gitlab_pr) { /* G1-G3 */
+		env_live_config(&s->env, NULL, &lc);
+		return session_open_gitlab(s, c, &lc, err);
 	}
 	s->repository = c->repo ? c->repo : s->env.repository;
 	if (!s->repository && c->repos) {
@@ -243,6 +248,16 @@ int session_open(struct session *s, const struct cli *c, const char *snapshot,
 				     malformed, &err);
 	else
 		error = open_live(s, c, &err);
+	if (!error && path && c->gitlab_pr && !s->snap.gitlab) {
+		buf_setf(&err, "--pr names a GitLab merge request, but the "
+			       "snapshot is GitHub's");
+		error = AA_EUSAGE;
+	} else if (!error && path && c->gitlab_pr &&
+		   !cli_gitlab_snapshot_pr(&s->snap, "--pr", c->gitlab_pr)) {
+		buf_setf(&err, "--pr does not name the snapshot's merge "
+			       "request project");
+		error = AA_EUSAGE;
+	}
 	if (!error && path && c->pr_repo[0] &&
 	    !str_eq_nocase(c->pr_repo, s->snap.repository)) {
 		/* --pr OWNER/NAME#N names the snapshot's repository or none. */
@@ -279,6 +294,17 @@ int session_open(struct session *s, const struct cli *c, const char *snapshot,
 					       ? s->env.server_url
 					       : "https://github.com");
 	s->report.repository = xstrdup_or_null(s->repository);
+	if (s->gitlab_web || s->snap.gitlab) { /* the summary's links (G0) */
+		free(s->report.server_url);
+		s->report.server_url = s->gitlab_web ? xstrdup(s->gitlab_web)
+						     : NULL;
+		if (!s->gitlab_web) {
+			struct buf u = BUF_INIT(BUF_MAX_SMALL);
+
+			buf_addf(&u, "https://%s", s->snap.gitlab->host);
+			s->report.server_url = buf_detach(&u, NULL);
+		}
+	}
 	if (!s->offline && s->env.action_repo && s->env.action_ref &&
 	    repo_name_valid(s->env.action_repo) &&
 	    ref_name_valid(s->env.action_ref)) {
@@ -372,6 +398,7 @@ void session_release(struct session *s)
 	free(s->state_path);
 	s->state_path = NULL;
 	free(s->repo_owned);
+	free(s->gitlab_web);
 	s->repo_owned = NULL;
 	buf_release(&s->trace);
 }
@@ -558,6 +585,8 @@ int session_start(struct session *s, struct cli *c, int argc, char **argv,
 		return -1;
 	}
 	if (session_open(s, c, NULL, &malformed) != EXIT_OK) {
+		/* session_open printed --json's stub report itself. */
+		c->stub_printed = c->json && !c->snapshot;
 		*code = EXIT_USAGE;
 		return -1;
 	}

@@ -31,6 +31,7 @@ struct session {
 	struct sweep_state state; /* change detection (with --state) */
 	char *state_path;
 	char *repo_owned;      /* the first of --repos, when no other */
+	char *gitlab_web;      /* a live GitLab session: https://HOST */
 	struct buf trace;      /* replay's calls, with AGENTIC_STATS=trace */
 	char policy_digest[SWEEPSTATE_DIGEST];
 };
@@ -43,6 +44,11 @@ struct session {
  */
 int session_open(struct session *s, const struct cli *c, const char *snapshot,
 		 bool *malformed);
+/* open_live's GitLab half (session_gitlab.c): the port for c->gitlab_pr
+ * (G1-G3). 0, or AA_EUSAGE with one line in err. */
+struct live_config;
+int session_open_gitlab(struct session *s, const struct cli *c,
+			struct live_config *lc, struct buf *err);
 /* Decode the event `name` with its JSON payload and act on it; a payload
  * that does not decode is a usage error recorded in the report. */
 void session_run_event(struct session *s, const char *name,

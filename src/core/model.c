@@ -5,6 +5,7 @@
 #include "core/model.h"
 
 #include "core/doctor.h"
+#include "core/mr_model.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +55,7 @@ void snap_review_comment_release(struct snap_review_comment *c)
 	free(c->path);
 	free(c->side);
 	free(c->html_url);
+	free(c->edited_by);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -66,6 +68,7 @@ void snap_review_comment_copy(struct snap_review_comment *dst,
 	dst->path = xstrdup_or_null(src->path);
 	dst->side = xstrdup_or_null(src->side);
 	dst->html_url = xstrdup_or_null(src->html_url);
+	dst->edited_by = xstrdup_or_null(src->edited_by);
 }
 
 void snap_file_release(struct snap_file *f)
@@ -106,6 +109,7 @@ void snap_pull_release(struct snap_pull *p)
 	free(p->head_repo);
 	free(p->base_ref);
 	free(p->default_branch);
+	free(p->html_url);
 	strv_free(p->labels, p->nlabels);
 	free(p->commits);
 	for (i = 0; i < p->ncomments; i++)
@@ -148,6 +152,7 @@ void snapshot_model_release(struct snapshot *s)
 		snap_statuses_release(&s->statuses[i]);
 	free(s->statuses);
 	snap_setup_free(s->setup);
+	snap_gitlab_free(s->gitlab);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -255,6 +260,7 @@ void snap_pull_copy(struct snap_pull *dst, const struct snap_pull *src,
 		dst->head_repo = xstrdup(src->head_repo);
 		dst->base_ref = xstrdup(src->base_ref);
 		dst->default_branch = xstrdup_or_null(src->default_branch);
+		dst->html_url = xstrdup_or_null(src->html_url);
 		memcpy(dst->base_sha, src->base_sha, SHA_BUF);
 		dst->updated_at = src->updated_at;
 	}

@@ -84,6 +84,9 @@ struct snap_review_comment {
 	int64_t review_id;   /* 0 when unknown */
 	int64_t created_at;
 	char *html_url;   /* may be NULL */
+	/* GitLab (G10): edited, and by whom (NULL: unknown, untrusted). */
+	bool edited;
+	char *edited_by;
 };
 
 /* A file of a PR's diff (`GET /pulls/{n}/files`). */
@@ -135,6 +138,8 @@ struct snap_pull {
 	size_t nreview_comments;
 	struct snap_file *files;
 	size_t nfiles;
+	/* GitLab: the MR's web_url (PART_PULL); NULL on GitHub. */
+	char *html_url;
 };
 
 /* The statuses of one commit. */
@@ -149,6 +154,7 @@ struct snap_statuses {
 struct snap_fault;
 struct snap_command;
 struct snap_setup;
+struct snap_gitlab;
 
 struct snapshot {
 	int64_t version;
@@ -173,6 +179,8 @@ struct snapshot {
 	int64_t now;         /* extension: the clock of a replay (ms) */
 	struct snap_command *command; /* PUBLISH §8; NULL: run `run` */
 	struct snap_setup *setup;     /* doctor's fields; NULL: none given */
+	/* platform "gitlab" (core/mr_model.h); NULL: a GitHub snapshot. */
+	struct snap_gitlab *gitlab;
 };
 
 /* snapshot_init() and snapshot_release() are in formats/replay.h: the

@@ -12,7 +12,7 @@ const char *const gh_read_names[READ_KIND_COUNT] = {
 	"pull",	   "pulls",   "labels",	  "comments", "timeline",
 	"threads", "reviews", "commits", "statuses", "user",
 	"review_comments", "files", "compare", "repository", "branches",
-	"rules", "contents", "teams", "environments"};
+	"rules", "contents", "teams", "environments", "notes", "editors"};
 const char *const gh_write_names[WRITE_KIND_COUNT] = {
 	"label", "status", "approve", "dismiss",
 	"comment", "comment_delete", "review"};

@@ -40,6 +40,8 @@ enum gh_read {
 	READ_CONTENTS,
 	READ_TEAMS,
 	READ_ENVIRONMENTS,
+	READ_NOTE,            /* GitLab: GET …/notes/:id */
+	READ_EDITORS,         /* GitLab: the note editors (G11) */
 	READ_KIND_COUNT
 };
 enum gh_write {

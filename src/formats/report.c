@@ -221,7 +221,8 @@ const char *const step_outcome_names[OUT_COUNT] = {
 
 static const char *const write_kind_names[] = {
 	"create_label", "label", "status", "approve", "dismiss",
-	"comment_create", "comment_update", "comment_delete", "review"};
+	"comment_create", "comment_update", "comment_delete", "review",
+	"discussion"};
 
 /* A compact JSON value this program produced, or [] when none. */
 static void json_extra_value(struct jw *w, const char *text)
@@ -314,6 +315,21 @@ static void json_write(struct jw *w, const struct report_write *x)
 		jw_key(w, "findings");
 		json_extra_value(w, x->findings);
 		break;
+	case W_DISCUSSION:
+		jw_key(w, "pr");
+		jw_int(w, x->pr);
+		jw_key(w, "discussion_id");
+		jw_str_or_null(w, x->discussion_id[0] ? x->discussion_id : NULL);
+		jw_key(w, "note_id");
+		if (x->note_id)
+			jw_int(w, x->note_id);
+		else
+			jw_null(w);
+		jw_key(w, "commit_id");
+		jw_str(w, x->commit_id);
+		jw_key(w, "findings");
+		json_extra_value(w, x->findings);
+		break;
 	}
 	jw_obj_end(w);
 }
@@ -327,6 +343,10 @@ int report_to_json(const struct report *r, struct buf *out)
 	jw_obj_begin(&w);
 	jw_key(&w, "report");
 	jw_int(&w, 1);
+	if (r->gitlab) {
+		jw_key(&w, "platform");
+		jw_str(&w, "gitlab");
+	}
 	jw_key(&w, "event");
 	jw_str_or_null(&w, r->event);
 	jw_key(&w, "dry_run");

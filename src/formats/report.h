@@ -74,7 +74,8 @@ enum write_kind {
 	W_COMMENT_CREATE, /* PUBLISH §9 */
 	W_COMMENT_UPDATE,
 	W_COMMENT_DELETE,
-	W_REVIEW
+	W_REVIEW,
+	W_DISCUSSION /* GitLab (G22) */
 };
 
 struct report_write {
@@ -92,6 +93,9 @@ struct report_write {
 	int64_t comment_id;
 	char body_sha256[SHA256_HEX_BUF]; /* sha256_hex of the body written */
 	char *findings;           /* review: compact JSON array of ids */
+	/* GitLab's discussion (G22): "" and 0 for a dry run's (null). */
+	char discussion_id[41];
+	int64_t note_id;
 };
 
 enum note_level { NOTE_ERROR, NOTE_WARNING, NOTE_NOTICE, NOTE_INFO };
@@ -116,6 +120,7 @@ struct report {
 	size_t nsteps, asteps;
 	struct report_write *writes;
 	size_t nwrites, awrites;
+	bool gitlab; /* "platform": "gitlab" (G22) */
 	int64_t *not_reached;
 	size_t nnot_reached, anot_reached;
 	struct report_note *notes;

@@ -381,7 +381,9 @@ static int load_fault(void *item, const cJSON *o, const char *path,
 	for (k = 0; k < count; k++)
 		if (strcmp(name, names[k]) == 0)
 			break;
-	if (k == count) {
+	if (k == count)
+		k = (size_t)snapshot_gitlab_fault_kind(name, read != NULL);
+	if (k >= count) {
 		buf_setf(err, "%s.%s: unknown kind \"%s\"", path,
 			 read ? "read" : "write", name);
 		goto out;
@@ -391,8 +393,11 @@ status:
 	status = json_get(o, "status");
 	if (json_is_str(status, "timeout")) {
 		f->timeout = true;
-	} else if (f->lost_response && (!status || cJSON_IsNull(status))) {
-		f->status = 502; /* PUBLISH §8: lost_response's default */
+	} else if (f->mode && (!status || cJSON_IsNull(status))) {
+		/* PUBLISH §8: lost_response's default; GitLab's modes. */
+		f->status = f->lost_response			  ? 502
+			    : strcmp(f->mode, "rate_limit") == 0 ? 429
+								  : 200;
 	} else {
 		int64_t code;
 
@@ -583,7 +588,8 @@ int snapshot_from_json_flags(struct snapshot *s, const char *text, size_t len,
 	struct buf path = BUF_INIT(BUF_MAX_SMALL);
 	const cJSON *ev, *payload = NULL, *arr, *obj;
 	cJSON *root = NULL;
-	char *payload_text;
+	char *payload_text, *platform = NULL;
+	bool gitlab;
 	int error = AA_EUSAGE;
 
 	snapshot_init(s);
@@ -622,11 +628,14 @@ int snapshot_from_json_flags(struct snapshot *s, const char *text, size_t len,
 	else if (jget_str(&s->event_name, ev, "event", "name", 0, err) ||
 		 jget_obj(&payload, ev, "event", "payload", JOPT | JNULL, err))
 		goto out;
-	if (!repo_name_valid(s->repository)) {
+	if (jget_str(&platform, root, "", "platform", JOPT | JNULL, err))
+		goto out;
+	gitlab = platform && strcmp(platform, "gitlab") == 0;
+	if (!gitlab && !repo_name_valid(s->repository)) {
 		buf_setf(err, "repository: expected OWNER/NAME");
 		goto out;
 	}
-	if (s->viewer && !policy_login_valid(s->viewer)) {
+	if (!gitlab && s->viewer && !policy_login_valid(s->viewer)) {
 		buf_setf(err, "viewer: not a GitHub login");
 		goto out;
 	}
@@ -672,7 +681,8 @@ int snapshot_from_json_flags(struct snapshot *s, const char *text, size_t len,
 	if (LOAD_LIST(root, "", "faults", s->faults, s->nfaults, load_fault,
 		      err))
 		goto out;
-	if (snapshot_load_setup(s, root, err))
+	if (snapshot_load_setup(s, root, err) ||
+	    (gitlab && snapshot_load_gitlab(s, root, err)))
 		goto out;
 	if (check_unique(s, err))
 		goto out;
@@ -680,6 +690,7 @@ int snapshot_from_json_flags(struct snapshot *s, const char *text, size_t len,
 out:
 	cJSON_Delete(root);
 	buf_release(&path);
+	free(platform);
 	if (error)
 		snapshot_release(s);
 	return error;

@@ -5,6 +5,7 @@
 #ifndef AA_SNAPSHOT_INT_H
 #define AA_SNAPSHOT_INT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <cJSON.h>
@@ -43,6 +44,14 @@ int snapshot_load_command(struct snapshot *s, const cJSON *root,
 /* doctor: the optional setup fields into s->setup (snapshot_setup.c). */
 int snapshot_load_setup(struct snapshot *s, const cJSON *root,
 			struct buf *err);
+
+/* GitLab (snapshot_gitlab.c): the merge requests and statuses of a
+ * snapshot with "platform": "gitlab" into s->gitlab, and each merge
+ * request as a pull; a GitLab fault kind's enum gh_read/gh_write value,
+ * or -1. */
+int snapshot_load_gitlab(struct snapshot *s, const cJSON *root,
+			 struct buf *err);
+int snapshot_gitlab_fault_kind(const char *name, bool read);
 
 /* Their writers, for snapshot_write.c. */
 struct jw;

@@ -356,7 +356,7 @@ void status_payload(struct buf *out, const char *state, const char *desc,
 	jw_key(&w, "state");
 	jw_str(&w, state);
 	jw_key(&w, "target_url");
-	jw_str(&w, target_url);
+	jw_str_or_null(&w, target_url);
 	jw_key(&w, "description");
 	jw_str(&w, desc);
 	jw_key(&w, "context");

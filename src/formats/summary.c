@@ -86,6 +86,8 @@ static char *web_url(const struct report *r, const struct report_step *s,
 
 	if (!r->server_url || !repo)
 		return NULL;
+	if (r->gitlab && strcmp(kind, "pull") == 0)
+		kind = "-/merge_requests"; /* G0 */
 	buf_addf(&b, "%s/%s/%s/%s", r->server_url, repo, kind, what);
 	return buf_detach(&b, NULL);
 }
@@ -232,9 +234,10 @@ static const char *review_outcome_words(const struct report *r,
 	if (s->kind == STEP_LOCAL)
 		return s->outcome == OUT_ERROR ? "local review refused"
 					       : "local review done";
-	return s->exit == EXIT_USAGE ? "review not published: bad input"
-				     : "review not published: a GitHub call "
-				       "failed";
+	if (s->exit == EXIT_USAGE)
+		return "review not published: bad input";
+	return r->gitlab ? "review not published: a GitLab call failed"
+			 : "review not published: a GitHub call failed";
 }
 
 static const char *outcome_words(const struct report *r,
@@ -419,6 +422,7 @@ static void md_write(struct buf *out, const struct report *r,
 			 (long long)w->comment_id, (long long)w->pr);
 		break;
 	case W_REVIEW:
+	case W_DISCUSSION:
 		buf_addf(out, "%s inline findings on PR #%lld at %.7s",
 			 dry ? "would post" : "posted", (long long)w->pr,
 			 w->commit_id);
@@ -582,8 +586,10 @@ static void md_nothing(struct buf *out, const struct report *r)
 		buf_adds(out, "\n");
 }
 
-static const char *exit_words(int code)
+static const char *exit_words(const struct report *r, int code)
 {
+	if (r->gitlab && code == EXIT_API)
+		return "a GitLab call failed, and the run failed closed";
 	switch (code) {
 	case EXIT_OK:
 		return "ran to completion";
@@ -626,6 +632,6 @@ int report_to_markdown(const struct report *r, struct buf *out)
 			buf_addf(out, " #%lld", (long long)r->not_reached[i]);
 		buf_adds(out, "\n");
 	}
-	buf_addf(out, "\nExit code %d: %s.\n", r->exit, exit_words(r->exit));
+	buf_addf(out, "\nExit code %d: %s.\n", r->exit, exit_words(r, r->exit));
 	return buf_error(out);
 }

@@ -89,14 +89,15 @@ static int build_headers(struct http *h, const char *token)
 	struct buf auth = BUF_INIT(BUF_MAX_SMALL), ua = BUF_INIT(BUF_MAX_SMALL);
 	struct curl_slist *l;
 
-	buf_addf(&auth, "Authorization: Bearer %s", token);
+	buf_addf(&auth, h->cfg.gitlab ? "PRIVATE-TOKEN: %s" /* G3 */
+				      : "Authorization: Bearer %s", token);
 	buf_addf(&ua, "User-Agent: %s", h->cfg.user_agent);
 	l = append_header(NULL, auth.ptr);
 	if (l)
 		l = append_header(l, ua.ptr);
-	if (l)
+	if (l && !h->cfg.gitlab)
 		l = append_header(l, "Accept: application/vnd.github+json");
-	if (l)
+	if (l && !h->cfg.gitlab)
 		l = append_header(l, "X-GitHub-Api-Version: 2022-11-28");
 	if (l)
 		l = append_header(l, "Content-Type: application/json");
@@ -387,11 +388,20 @@ static long backoff_ms(struct http *h, int attempt)
 }
 
 /* A rate-limit answer: how long to wait (ms), or -1 when it is not one. */
-static long rate_limit_wait(const struct http_response *r, CURL *c)
+static long rate_limit_wait(const struct http *h,
+			    const struct http_response *r, CURL *c)
 {
 	int64_t after = header_int(c, "retry-after", -1);
 	int64_t now = clock_wall_ms() / 1000;
 
+	if (h->cfg.gitlab) { /* G21: 429, and 409 on a status, not applied */
+		int64_t reset = header_int(c, "ratelimit-reset", 0);
+
+		if (r->status != 429 && r->status != 409)
+			return -1;
+		return after >= 0 ? (long)(after * 1000)
+		       : reset > now ? (long)((reset - now) * 1000) : 1000;
+	}
 	if (r->status != 403 && r->status != 429)
 		return -1;
 	if (after >= 0)
@@ -501,7 +511,11 @@ void http_answer_headers(struct http *h, CURL *c, struct http_response *resp)
 		resp->oauth_scopes = xstrdup(v);
 	if ((v = header(c, "github-authentication-token-expiration")))
 		resp->token_expiration = xstrdup(v);
-	if ((v = header(c, "link"))) {
+	if (h->cfg.gitlab) { /* G9: pages by number, never a Link URL */
+		resp->page = header_int(c, "x-page", -1);
+		if ((v = header(c, "x-next-page")))
+			resp->next = xstrndup(v, strcspn(v, " \t\r\n"));
+	} else if ((v = header(c, "link"))) {
 		resp->next = link_next(h, v, &off_origin);
 		resp->next_off_origin = off_origin;
 	}
@@ -603,7 +617,8 @@ int http_request(struct http *h, const char *method, const char *path_or_url,
 		if ((resp->status == 301 || resp->status == 302 ||
 		     resp->status == 307 || resp->status == 308) &&
 		    resp->location) {
-			if (!idempotent || ++redirects > HTTP_MAX_REDIRECTS ||
+			if (!idempotent || h->cfg.gitlab /* G3 */ ||
+			    ++redirects > HTTP_MAX_REDIRECTS ||
 			    !http_same_origin(h, resp->location)) {
 				buf_setf(err, "%s: HTTP %ld redirect not followed "
 					      "(only same-origin reads are)",
@@ -614,7 +629,7 @@ int http_request(struct http *h, const char *method, const char *path_or_url,
 			buf_adds(&url, resp->location);
 			continue;
 		}
-		wait = rate_limit_wait(resp, h->curl);
+		wait = rate_limit_wait(h, resp, h->curl);
 		if (wait >= 0) {
 			/* The request was refused, not performed: waiting
 			 * and sending it again is not a blind retry. */

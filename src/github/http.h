@@ -47,12 +47,19 @@ struct http_config {
 	 * before every request and wait, so the owner may move it (the
 	 * GitHub port's `deadline`). NULL = none. Must outlive the client. */
 	const int64_t *deadline_ms;
+	/* GitLab (docs/rules/gitlab.md G3, G9, G21): the token goes in a
+	 * PRIVATE-TOKEN header, no redirect is followed, `next` is the
+	 * x-next-page header ("" on the last page), 429 and 409 wait for
+	 * Retry-After or RateLimit-Reset. */
+	bool gitlab;
 };
 
 struct http_response {
 	long status;              /* 0 when no response arrived */
 	struct buf body;
-	char *next;               /* rel="next" URL, same origin, or NULL */
+	char *next;               /* rel="next" URL, same origin, or NULL
+	                           * (GitLab: x-next-page, see gitlab) */
+	int64_t page;             /* GitLab: x-page, -1 when absent */
 	bool next_off_origin;     /* a rel="next" pointed elsewhere */
 	char *location;           /* Location header, or NULL */
 	int64_t ratelimit_remaining; /* -1 when absent */

@@ -279,5 +279,6 @@ out:
 const struct github_review_ops live_review_ops = {
 	live_review_pull,    live_review_comments, live_files,
 	live_compare,	     live_comment_create,  live_comment_update,
-	live_comment_delete, live_review_post,
+	live_comment_delete, live_review_post,	   NULL,
+	NULL,		     NULL,		   NULL,
 };

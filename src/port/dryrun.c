@@ -432,10 +432,49 @@ static int dr_review_post(struct github *gh, int64_t pr, const char *commit_id,
 	return refuse_write(gh);
 }
 
+static int dr_discussion_post(struct github *gh, int64_t pr,
+			      const struct gh_inline *inl,
+			      struct gh_discussion_posted *out)
+{
+	(void)pr;
+	(void)inl;
+	memset(out, 0, sizeof(*out));
+	return refuse_write(gh);
+}
+
+/* GitLab: the payload and G8's check are reads of the inner port. */
+static int dr_discussion_payload(struct github *gh, int64_t pr,
+				 const struct gh_inline *inl, struct buf *out)
+{
+	struct dryrun *d = D(gh);
+	const struct github_review_ops *r = inner_review(d);
+	int error;
+
+	if (!r || !r->discussion_payload)
+		return AA_EAPI;
+	error = r->discussion_payload(d->inner, pr, inl, out);
+	copy_error(d);
+	return error;
+}
+
+static int dr_diff_ready(struct github *gh, int64_t pr)
+{
+	struct dryrun *d = D(gh);
+	const struct github_review_ops *r = inner_review(d);
+	int error;
+
+	if (!r || !r->diff_ready)
+		return AA_EAPI;
+	error = r->diff_ready(d->inner, pr);
+	copy_error(d);
+	return error;
+}
+
 static const struct github_review_ops dryrun_review_ops = {
 	dr_review_pull,	   dr_review_comments, dr_files,
 	dr_compare,	   dr_comment_create,  dr_comment_update,
-	dr_comment_delete, dr_review_post,
+	dr_comment_delete, dr_review_post,     dr_discussion_post,
+	dr_discussion_payload, dr_diff_ready,      NULL,
 };
 
 static const struct github_ops dryrun_ops = {
@@ -459,5 +498,6 @@ struct github *github_dryrun_new(struct github *inner)
 	d->gh.ops = &dryrun_ops;
 	buf_init(&d->gh.error, BUF_MAX_SMALL);
 	d->inner = inner;
+	d->gh.gitlab = inner->gitlab;
 	return &d->gh;
 }

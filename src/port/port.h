@@ -31,6 +31,9 @@
 
 /* A write's answer was lost (above); beside base/util.h's AA_* codes. */
 #define AA_ELOST (-8)
+/* GitLab (G17): a pending status posted over our own pending one was
+ * refused as already so: done, and nothing was written. */
+#define AA_ENOOP (-9)
 
 struct github;
 
@@ -113,6 +116,13 @@ struct gh_review_posted {
 };
 void gh_review_posted_release(struct gh_review_posted *r);
 
+/* What a GitLab discussion POST created (G16, G22). */
+struct gh_discussion_posted {
+	int64_t note_id;
+	char discussion_id[41];
+	char *html_url; /* <web_url>#note_<note_id> */
+};
+
 /* What review_pull() reads beside the pull's own fields (PUBLISH §6 H1,
  * §7.1 and the re-reads of §7.2). */
 #define RV_READ_COMMENTS                                                       \
@@ -176,6 +186,26 @@ struct github_review_ops {
 	int (*review_post)(struct github *gh, int64_t pr, const char *commit_id,
 	                   const char *body, const struct gh_inline *inl,
 	                   size_t n, struct gh_review_posted *out);
+
+	/*
+	 * GitLab (docs/rules/gitlab.md); NULL on GitHub. One discussion per
+	 * finding at inl->line (G16): AA_EREJECTED when GitLab refused its
+	 * position (400/422, nothing made); out->html_url is the caller's.
+	 */
+	int (*discussion_post)(struct github *gh, int64_t pr,
+	                       const struct gh_inline *inl,
+	                       struct gh_discussion_posted *out);
+	/* The JSON body that discussion_post sends for inl, appended to out
+	 * ({"body", "position"}: a dry run's payload, G22). */
+	int (*discussion_payload)(struct github *gh, int64_t pr,
+	                          const struct gh_inline *inl, struct buf *out);
+	/* G8: AA_OK when the MR's diff is the head's (diff_refs set and
+	 * naming the head); AA_EAPI with the reason otherwise. */
+	int (*diff_ready)(struct github *gh, int64_t pr);
+	/* The id of the discussion whose first note is note_id, as last
+	 * read (G20: a lost POST's discussion, found again); AA_ENOTFOUND. */
+	int (*discussion_of)(struct github *gh, int64_t pr, int64_t note_id,
+	                     char out[41]);
 };
 
 /*
@@ -299,6 +329,10 @@ struct github {
 	/* GitHub said the repository does not exist or is not visible: the
 	 * run ends as a usage error (exit 2), whatever else failed. */
 	bool no_repo;
+	/* The port speaks to GitLab (docs/rules/gitlab.md): statuses say
+	 * `failed`, bodies are neutralised (G13), the identity is read
+	 * first (G4), one discussion per finding (G16). */
+	bool gitlab;
 };
 
 /* The start of every port operation that can fail: gh->error empty. */

@@ -70,11 +70,17 @@ int world_fault(struct world *w, enum fault_op op, int kind, int64_t pr,
 			continue;
 		if (f->comment_id && f->comment_id != comment_id)
 			continue;
+		if (w->s->gitlab && f->page && f->page != (w->page ? w->page : 1))
+			continue;
+		if (f->mode && strcmp(f->mode, "offhost_link") == 0)
+			continue; /* a Link header: never followed (G3) */
 		if (w->fault_seen[i]++ < f->skip)
 			continue;
 		if (f->times && w->fault_used[i] >= f->times)
 			continue;
 		w->fault_used[i]++;
+		w->last_status = f->status;
+		w->last_retry_after = f->retry_after;
 		if (f->lost_response && lost) {
 			/* Applied by the caller, then answered with an error. */
 			*lost = true;
@@ -503,7 +509,7 @@ static void world_free(struct github *gh)
 	free(w);
 }
 
-static const struct github_ops world_ops = {
+const struct github_ops world_ops = {
 	world_user,	    world_open_pulls,  world_pull,
 	world_commit_in_pull, world_statuses,  world_label_exists,
 	world_create_label, world_add_label,   world_create_status,
@@ -552,13 +558,15 @@ static int64_t snapshot_clock(const struct snapshot *s)
 
 void github_world_trace(struct github *gh, struct buf *out)
 {
-	if (gh && gh->ops == &world_ops)
+	if (gh && (gh->ops == &world_ops || gh->ops == &world_gitlab_ops))
 		W(gh)->trace = out;
 }
 
 int64_t github_world_calls(struct github *gh)
 {
-	return gh && gh->ops == &world_ops ? W(gh)->calls : -1;
+	return gh && (gh->ops == &world_ops || gh->ops == &world_gitlab_ops)
+		       ? W(gh)->calls
+		       : -1;
 }
 
 struct github *github_world_new(struct snapshot *s, const struct policy *p)
@@ -572,5 +580,7 @@ struct github *github_world_new(struct snapshot *s, const struct policy *p)
 	w->fault_used = xcalloc(s->nfaults ? s->nfaults : 1, sizeof(int64_t));
 	w->fault_seen = xcalloc(s->nfaults ? s->nfaults : 1, sizeof(int64_t));
 	w->now = snapshot_clock(s);
+	if (s->gitlab)
+		world_gitlab_init(w);
 	return &w->gh;
 }

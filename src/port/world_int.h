@@ -23,6 +23,11 @@ struct world {
 	/* review_pull read the viewer (RV_READ_VIEWER): user() answers
 	 * without a call of its own, as the live port does. */
 	bool viewer_read;
+	/* GitLab: the page a list read asks (a fault with `page` hits only
+	 * it), and the HTTP status and Retry-After of the last fault hit. */
+	int64_t page;
+	int last_status;
+	int64_t last_retry_after;
 };
 
 static inline struct world *W(struct github *gh)
@@ -45,6 +50,38 @@ int world_fault(struct world *w, enum fault_op op, int kind, int64_t pr,
 const char *world_viewer(struct world *w);
 
 extern const struct github_review_ops world_review_ops;
+extern const struct github_ops world_ops;
+
+/* GitLab (world_gitlab.c): make w serve s->gitlab. */
+void world_gitlab_init(struct world *w);
+/* world_fault for GitLab: a 429 (or a 409 on a status) is retried after
+ * its Retry-After unless the wait would pass the deadline (G21). */
+int world_gitlab_fault(struct world *w, enum fault_op op, int kind,
+                       int64_t pr, int64_t comment_id, bool *lost);
+extern const struct github_review_ops world_gitlab_review_ops;
+extern struct github_ops world_gitlab_ops;
+
+struct merge_request;
+/* The MR of IID pr (a 404's message in gh.error when none). */
+struct merge_request *world_gitlab_mr(struct world *w, int64_t pr);
+
+/* world_gitlab_writes.c: the writes, as the fake GitLab makes them. */
+int world_gitlab_comment_create(struct github *gh, int64_t pr,
+                                const char *body, int64_t *id,
+                                char **html_url);
+int world_gitlab_comment_update(struct github *gh, int64_t pr, int64_t id,
+                                const char *body);
+int world_gitlab_comment_delete(struct github *gh, int64_t pr, int64_t id);
+int world_gitlab_create_status(struct github *gh, int64_t pr,
+                               const char *sha, const char *state,
+                               const char *context, const char *description,
+                               const char *target_url);
+int world_gitlab_discussion_post(struct github *gh, int64_t pr,
+                                 const struct gh_inline *inl,
+                                 struct gh_discussion_posted *out);
+int world_gitlab_discussion_payload(struct github *gh, int64_t pr,
+                                    const struct gh_inline *inl,
+                                    struct buf *out);
 extern const struct github_setup_ops world_setup_ops;
 
 #endif

@@ -454,5 +454,6 @@ static int wr_review_pull(struct github *gh, int64_t pr, unsigned what,
 const struct github_review_ops world_review_ops = {
 	wr_review_pull,	   wr_review_comments, wr_files,
 	wr_compare,	   wr_comment_create,  wr_comment_update,
-	wr_comment_delete, wr_review_post,
+	wr_comment_delete, wr_review_post,     NULL,
+	NULL,		   NULL,	       NULL,
 };

@@ -537,6 +537,9 @@ static int plan_reads(struct plan *pl)
 		return error;
 	}
 	if (error < 0) {
+		/* GitLab: the MR's head once read (G5), as publish's. */
+		if (pl->e->gh->gitlab)
+			memcpy(STEP(pl)->head, pl->p.head, SHA_BUF);
 		step_reason(STEP(pl), "the PR could not be read");
 		report_note(pl->e->report, NOTE_ERROR, "PR #%lld: %s",
 			    (long long)pl->pr, github_error(pl->e->gh));
@@ -570,10 +573,26 @@ struct engine_plan engine_review_plan(struct engine *e, int64_t pr,
 		finish(&pl, OUT_ERROR, EXIT_API);
 		goto out;
 	}
+	e->report->gitlab = e->gh->gitlab;
+	{
+		int error = rv_identity_first(e, STEP(&pl));
+
+		if (error < 0) {
+			finish(&pl, OUT_ERROR,
+			       error == AA_EUSAGE ? EXIT_USAGE : EXIT_API);
+			goto out;
+		}
+	}
 	if (plan_reads(&pl) < 0)
 		goto out;
 	pull = &pl.p.pull.pull;
 	memcpy(STEP(&pl)->head, pull->head_sha, SHA_BUF);
+	if (strcmp(pull->state, "locked") == 0) { /* G5: transient */
+		step_reason(STEP(&pl), "the merge request is locked (a merge "
+				       "in progress); rerun");
+		finish(&pl, OUT_ERROR, EXIT_API);
+		goto out;
+	}
 	if (pl.p.trusted &&
 	    (pl.p.info.state.present || pl.p.info.state.from_rows))
 		pl.prior = &pl.p.info.state;

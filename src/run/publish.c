@@ -109,6 +109,18 @@ static int build_model(struct pub *u)
 	return AA_OK;
 }
 
+/* G5: a locked MR (a merge in progress) is transient: exit 3, nothing
+ * written. True when it is (the step is finished). */
+static bool pub_locked(struct pub *u)
+{
+	if (strcmp(u->p.pull.pull.state, "locked") != 0)
+		return false;
+	step_reason(STEP(u), "the merge request is locked (a merge in "
+			     "progress); rerun");
+	pub_finish(u, OUT_ERROR, EXIT_API);
+	return true;
+}
+
 static void files_failed(struct pub *u)
 {
 	step_reason(STEP(u), "the PR's files could not be read");
@@ -134,6 +146,13 @@ static int plan_inline(struct pub *u)
 	}
 	if (any && u->files_read < 0) {
 		files_failed(u);
+		return AA_EAPI;
+	}
+	/* G8: positions need the head's diff. */
+	if (any && u->e->gh->gitlab &&
+	    u->e->gh->ops->review->diff_ready(u->e->gh, u->pr) < 0) {
+		step_reason(STEP(u), "%s", u->e->gh->error.ptr);
+		pub_finish(u, OUT_ERROR, EXIT_API);
 		return AA_EAPI;
 	}
 	{
@@ -530,7 +549,10 @@ struct engine_result engine_publish(struct engine *e, int64_t pr,
 	buf_init(&u.body, BUF_MAX_DOC);
 	buf_init(&u.files_error, BUF_MAX_SMALL);
 	engine_add_step(e, STEP_PUBLISH, pr, &u.step);
-	memcpy(STEP(&u)->head, in->head, SHA_BUF);
+	e->report->gitlab = e->gh->gitlab;
+	/* GitLab: the head is the MR's, once read (G5). */
+	if (!e->gh->gitlab)
+		memcpy(STEP(&u)->head, in->head, SHA_BUF);
 
 	/* §7.1 step 1 */
 	if (in->mode == RV_NOOP) {
@@ -553,15 +575,23 @@ struct engine_result engine_publish(struct engine *e, int64_t pr,
 		pub_finish(&u, OUT_ERROR, EXIT_API);
 		goto out;
 	}
+	/* G4: on GitLab the identity before any other read. */
+	if ((error = rv_identity_first(e, STEP(&u))) < 0) {
+		pub_finish(&u, OUT_ERROR,
+			   error == AA_EUSAGE ? EXIT_USAGE : EXIT_API);
+		goto out;
+	}
 	/* The files first when the input may post inline: the PR read is
 	 * then the last read before W1, and serves as its G (P-note P38). */
-	if (publish_may_post(in))
+	if (publish_may_post(in) && !e->gh->gitlab) /* G5: diffs last */
 		u.files_read = read_files(&u) == AA_OK ? 1 : -1;
 	error = rv_pr_read(e, pr,
 			   RV_READ_ROOTS | RV_READ_STATUS | RV_READ_VIEWER,
 			   &u.p);
 	if (error == AA_OK && !u.p.rc_ok)
 		error = AA_EAPI;
+	if (e->gh->gitlab)
+		memcpy(STEP(&u)->head, u.p.head, SHA_BUF);
 	if (error == AA_ENOTFOUND) {
 		/* publish is a direct command: exit 2 (§7.1 step 2). */
 		engine_missing(e, STEP(&u), "PR #%lld does not exist",
@@ -581,6 +611,8 @@ struct engine_result engine_publish(struct engine *e, int64_t pr,
 		goto out;
 	}
 	pull = &u.p.pull.pull;
+	if (pub_locked(&u))
+		goto out;
 	if (!snap_pull_is_open(pull)) {
 		step_reason(STEP(&u), "the PR is %s",
 			    pull->merged ? "merged" : "closed");

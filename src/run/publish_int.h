@@ -75,6 +75,9 @@ void pub_status_fields(const struct pub *u, enum rv_tier tier,
 		       bool pending, const char **state, struct buf *desc);
 bool pub_status_matches(const struct pub *u, const char *state,
 			const char *desc, const char *url);
+/* G17: the target_url a status is sent with (NULL: without one). */
+#define GITLAB_TARGET_URL_MAX 255
+const char *pub_status_url(const struct pub *u, const char *url);
 
 /* publish_writes.c: the writes and their lost answers, the inline
  * threads. */
@@ -95,5 +98,16 @@ int pub_sticky_create(struct pub *u, const struct buf *body);
 int pub_sticky_patch(struct pub *u, int64_t id, const struct buf *body);
 void pub_thread_failed(struct pub *u, size_t i);
 void pub_write_threads(struct pub *u, const char *description);
+
+/* GitLab (publish_writes.c): the `discussion` write of attempt i (posted
+ * NULL: a dry run's, ids null); W4 as one discussion per attempt (G16);
+ * the dry run's payloads.review (G22). */
+void pub_record_discussion(struct pub *u,
+			   const struct gh_discussion_posted *posted,
+			   size_t i);
+void pub_write_discussions(struct pub *u, const size_t *idx, size_t n);
+struct review_comment;
+void pub_discussion_payloads(struct pub *u, const struct review_comment *rc,
+			     struct buf *out);
 
 #endif

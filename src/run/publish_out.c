@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/json.h"
+#include "formats/gitlab_body.h"
 #include "run/publish_int.h"
 
 /* --- the report --- */
@@ -169,6 +170,8 @@ int pub_render(struct pub *u, struct buf *out, bool incomplete,
 	if (error < 0)
 		step_reason(STEP(u), "the summary comment does not fit "
 				     "GitHub's limit: %s", err.ptr);
+	else if (u->e->gh->gitlab)
+		error = gitlab_neutralise(out); /* G13 */
 	buf_release(&err);
 	return error;
 }
@@ -199,7 +202,18 @@ void pub_status_fields(const struct pub *u, enum rv_tier tier,
 		return;
 	}
 	*state = rv_tier_state(tier);
+	/* L197: GitLab's state is `failed`, never `failure`. */
+	if (u->e->gh->gitlab && strcmp(*state, "failure") == 0)
+		*state = "failed";
 	status_description(desc, tier, u->m.f, u->m.n);
+}
+
+const char *pub_status_url(const struct pub *u, const char *url)
+{
+	/* G17: GitLab refuses a longer target_url: sent without one. */
+	if (u->e->gh->gitlab && url && strlen(url) > GITLAB_TARGET_URL_MAX)
+		return NULL;
+	return url;
 }
 
 /* The newest U4 status on head: context review_context, creator
@@ -225,6 +239,10 @@ bool pub_status_matches(const struct pub *u, const char *state,
 {
 	const struct snap_status *x = newest_status(u);
 
+	url = pub_status_url(u, url);
+	if (x && u->e->gh->gitlab && !url && !x->target_url)
+		return strcmp(x->state, state) == 0 &&
+		       strcmp(x->description, desc) == 0; /* G17: both null */
 	return x && strcmp(x->state, state) == 0 &&
 	       strcmp(x->description, desc) == 0 && x->target_url && url &&
 	       strcmp(x->target_url, url) == 0;
@@ -256,7 +274,11 @@ static void planned_writes(struct pub *u, const struct buf *first,
 		for (size_t i = 0; i < u->plan.n; i++)
 			idx[i] = i;
 		pub_record_status(u, "pending", "publishing", u->sticky_url);
-		pub_record_review(u, 0, idx, u->plan.n);
+		if (u->e->gh->gitlab)
+			for (size_t i = 0; i < u->plan.n; i++)
+				pub_record_discussion(u, NULL, i);
+		else
+			pub_record_review(u, 0, idx, u->plan.n);
 		free(idx);
 	}
 	if (u->plan.n || !pub_status_matches(u, state, desc, u->sticky_url))
@@ -277,7 +299,12 @@ void pub_dry_run(struct pub *u, const struct buf *first, bool create,
 	const char *state;
 	struct jw w;
 
-	if (create) {
+	if (create && u->e->gh->gitlab) {
+		/* G22: a planned note's link. */
+		buf_addf(&url, "%s#note_0", u->p.pull.pull.html_url
+						    ? u->p.pull.pull.html_url
+						    : "");
+	} else if (create) {
 		rv_pr_url(&url, u->e, u->pr);
 		buf_adds(&url, "#issuecomment-0");
 	} else {
@@ -291,7 +318,7 @@ void pub_dry_run(struct pub *u, const struct buf *first, bool create,
 	u->sticky_action = create ? "create" : unchanged ? "unchanged"
 							 : "update";
 	pub_status_fields(u, final_tier, false, &state, &desc);
-	status_payload(&status, state, desc.ptr, url.ptr,
+	status_payload(&status, state, desc.ptr, pub_status_url(u, url.ptr),
 		       u->e->policy->review_context, false);
 
 	rc = xcalloc(u->plan.n ? u->plan.n : 1, sizeof(*rc));
@@ -304,7 +331,9 @@ void pub_dry_run(struct pub *u, const struct buf *first, bool create,
 		rc[i].start_line = u->plan.v[i].start_line;
 		rc[i].body = bodies[i].ptr;
 	}
-	if (u->plan.n)
+	if (u->e->gh->gitlab)
+		pub_discussion_payloads(u, rc, &review);
+	else if (u->plan.n)
 		review_payload(&review, u->in->head, desc.ptr, url.ptr, rc,
 			       u->plan.n, false);
 	else

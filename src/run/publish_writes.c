@@ -11,6 +11,7 @@
 
 #include "base/json.h"
 #include "core/landed.h"
+#include "formats/gitlab_body.h"
 #include "run/publish_int.h"
 
 /* --- writes --- */
@@ -34,7 +35,7 @@ void pub_record_status(struct pub *u, const char *state, const char *desc,
 	w->state = xstrdup(state);
 	w->context = xstrdup(u->e->policy->review_context);
 	w->description = xstrdup(desc);
-	w->target_url = xstrdup_or_null(url);
+	w->target_url = xstrdup_or_null(pub_status_url(u, url));
 }
 
 void pub_record_review(struct pub *u, int64_t review_id,
@@ -269,17 +270,22 @@ int pub_delete_comment(struct pub *u, int64_t id)
 
 int pub_set_status(struct pub *u, const char *state, const char *desc)
 {
+	const char *url = pub_status_url(u, u->sticky_url);
 	const struct landed_write w = {
 	    .kind = LANDED_STATUS,
 	    .as_review_login = true,
 	    .state = state,
 	    .context = u->e->policy->review_context,
 	    .description = desc,
-	    .target_url = u->sticky_url,
+	    .target_url = url,
 	};
 	int error = u->e->gh->ops->create_status(
 		u->e->gh, u->pr, u->in->head, state,
-		u->e->policy->review_context, desc, u->sticky_url);
+		u->e->policy->review_context, desc, url);
+
+	/* G17: pending over our own pending is done, nothing written. */
+	if (error == AA_ENOOP)
+		return AA_OK;
 
 	if (error == AA_ELOST) {
 		struct buf why = BUF_INIT(BUF_MAX_SMALL);
@@ -323,6 +329,8 @@ int pub_render_root(struct pub *u, size_t i, struct buf *out)
 	int error = root_render(out, &d, &err);
 
 	buf_release(&err);
+	if (error == AA_OK && u->e->gh->gitlab)
+		error = gitlab_neutralise(out); /* G13 */
 	return error;
 }
 
@@ -478,6 +486,10 @@ void pub_write_threads(struct pub *u, const char *description)
 	}
 	if (!n)
 		goto out;
+	if (u->e->gh->gitlab) {
+		pub_write_discussions(u, idx, n);
+		goto out;
+	}
 	error = post_review(u, idx, n, description);
 	if (error == AA_EREJECTED) {
 		/* X12: one review per attempt; a 422 fails that one only. */
@@ -515,4 +527,118 @@ void pub_write_threads(struct pub *u, const char *description)
 	}
 out:
 	free(idx);
+}
+
+/* --- GitLab: one discussion per attempt (G16) --- */
+
+void pub_record_discussion(struct pub *u,
+			   const struct gh_discussion_posted *posted, size_t i)
+{
+	struct report_write *w = report_add_write(u->e->report, W_DISCUSSION,
+						  u->pr);
+	struct buf b = BUF_INIT(BUF_MAX_SMALL);
+	struct jw j;
+
+	if (posted) {
+		memcpy(w->discussion_id, posted->discussion_id,
+		       sizeof(w->discussion_id));
+		w->note_id = posted->note_id;
+	}
+	memcpy(w->commit_id, u->in->head, SHA_BUF);
+	jw_init(&j, &b, false);
+	jw_arr_begin(&j);
+	pub_json_fid(&j, u->m.f[u->plan.v[i].finding].id);
+	jw_arr_end(&j);
+	w->findings = buf_detach(&b, NULL);
+}
+
+void pub_discussion_payloads(struct pub *u, const struct review_comment *rc,
+			     struct buf *out)
+{
+	const struct github_review_ops *r = u->e->gh->ops->review;
+
+	buf_adds(out, "[");
+	for (size_t i = 0; i < u->plan.n; i++) {
+		const struct gh_inline inl = {
+		    .path = rc[i].path,
+		    .line = rc[i].line,
+		    .body = rc[i].body,
+		};
+
+		if (i)
+			buf_adds(out, ",");
+		if (!r->discussion_payload ||
+		    r->discussion_payload(u->e->gh, u->pr, &inl, out) < 0)
+			buf_fail(out, AA_ERR);
+	}
+	buf_adds(out, "]");
+}
+
+/* One POST of attempt i: AA_OK posted (recorded), AA_EREJECTED (400/422:
+ * nothing made), or another failure. A lost answer is judged by the
+ * discussions read again: the finding's root at head shows, or not. */
+static int post_discussion(struct pub *u, size_t i)
+{
+	const struct github_review_ops *r = u->e->gh->ops->review;
+	const struct inline_attempt *a = &u->plan.v[i];
+	struct buf body = BUF_INIT(BUF_MAX_DOC);
+	struct gh_discussion_posted out = {0};
+	struct gh_inline inl = {0};
+	int error = pub_render_root(u, i, &body);
+
+	inl.path = u->m.f[a->finding].file;
+	inl.line = a->line; /* G8: single-line, at line_end */
+	inl.body = body.ptr;
+	if (error == AA_OK)
+		error = r->discussion_post(u->e->gh, u->pr, &inl, &out);
+	else
+		error = AA_EREJECTED; /* a root that cannot fit: refused */
+	if (error == AA_ELOST) {
+		struct buf why = BUF_INIT(BUF_MAX_SMALL);
+		const struct inline_root *root = NULL;
+
+		buf_adds(&why, u->e->gh->error.ptr);
+		if (rv_pr_reread_roots(u->e, &u->p) == AA_OK)
+			root = root_now(u, i);
+		if (root) {
+			out.html_url = xstrdup_or_null(root->html_url);
+			out.note_id = root->comment_id;
+			if (!r->discussion_of ||
+			    r->discussion_of(u->e->gh, u->pr, root->comment_id,
+					     out.discussion_id) < 0)
+				root = NULL; /* it cannot be named: failed */
+		}
+		error = judged(u, &why, root != NULL);
+		buf_release(&why);
+	}
+	if (error == AA_OK) {
+		thread_posted(u, i, out.note_id, out.html_url);
+		pub_record_discussion(u, &out, i);
+	}
+	free(out.html_url);
+	buf_release(&body);
+	return error;
+}
+
+void pub_write_discussions(struct pub *u, const size_t *idx, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		int error = post_discussion(u, idx[k]);
+		unsigned id = u->m.f[u->plan.v[idx[k]].finding].id;
+
+		if (error == AA_OK)
+			continue;
+		pub_thread_failed(u, idx[k]);
+		if (error == AA_EREJECTED) {
+			u->nrejected++;
+			step_reason(STEP(u), "F%u: GitLab refused its position",
+				    id);
+			report_note(u->e->report, NOTE_WARNING,
+				    "PR #%lld: F%u's discussion was refused: %s",
+				    (long long)u->pr, id, u->e->gh->error.ptr);
+		} else {
+			u->nfailed++;
+			pub_api_failure(u, "posting a discussion");
+		}
+	}
 }

@@ -76,6 +76,10 @@ bool rv_edits_trusted(const struct snap_comment *c, const struct policy *pol);
 /* U5 (T4 for review_login): AA_OK, AA_EUSAGE (another login: exit 2) or
  * AA_EAPI (unreadable: exit 3), with a reason on the step. */
 int rv_identity(struct engine *e, struct report_step *s);
+/* G4 on GitLab: the identity read before any other (AA_OK at once on
+ * GitHub); AA_EUSAGE for a refused token or another login (exit 2),
+ * AA_EAPI when it cannot be read (exit 3); the reason is in s. */
+int rv_identity_first(struct engine *e, struct report_step *s);
 
 /* The PR's web address, https://github.com/O/R/pull/N. */
 void rv_pr_url(struct buf *out, const struct engine *e, int64_t pr);

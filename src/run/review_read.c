@@ -108,6 +108,11 @@ static void find_roots(struct engine *e, struct rv_pr *p)
 		if (c->in_reply_to ||
 		    !policy_is_review_login(e->policy, c->author))
 			continue;
+		/* G10: on GitLab a root last edited by another account (or
+		 * by an unknown one) is no root. */
+		if (e->gh->gitlab && c->edited &&
+		    !policy_is_review_login(e->policy, c->edited_by))
+			continue;
 		root_parse(ri, c->body, strlen(c->body));
 		if (!ri->is_root)
 			continue;
@@ -227,4 +232,31 @@ void rv_pr_url(struct buf *out, const struct engine *e, int64_t pr)
 {
 	buf_addf(out, "https://github.com/%s/pull/%lld",
 		 e->repository ? e->repository : "", (long long)pr);
+}
+
+int rv_identity_first(struct engine *e, struct report_step *s)
+{
+	const char *want = policy_review_login(e->policy);
+	char *login = NULL;
+	int error;
+
+	if (!e->gh->gitlab)
+		return AA_OK;
+	/* G4: GET /api/v4/user before any other read; 401/403 is an
+	 * identity refusal (exit 2), anything else a failed read. */
+	error = e->gh->ops->user(e->gh, &login);
+	if (error < 0) {
+		step_reason(s, "the token's identity could not be read: %s",
+			    engine_error(e));
+		return error == AA_EDENIED ? AA_EUSAGE : AA_EAPI;
+	}
+	if (!str_eq_nocase(login, want)) {
+		step_reason(s, "the token belongs to %s, not the review login "
+			       "%s", login, want);
+		free(login);
+		return AA_EUSAGE;
+	}
+	free(login);
+	engine_identity_set(e, want, ID_TRUSTED);
+	return AA_OK;
 }

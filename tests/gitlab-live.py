@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""Live == replay for fixtures/gitlab (issue 26, G23): each fixture's
+snapshot is loaded into one fake GitLab (tests/fakegitlab, POST
+/_fake/state), the program runs its command live against it
+(AGENTIC_GITLAB_HOST = the snapshot's host, AGENTIC_GITLAB_API_URL = the
+fake), and the report must meet the expectation (the fixture checker) and
+equal the replay's report byte for byte. Beside the report, the fake's
+log: every request with the PRIVATE-TOKEN header (G3), none after a G4
+refusal but the first, no quick action run (G13).
+
+  tests/gitlab-live.py BIN CHECKER [FIXTURE...]
+"""
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import urllib.request
+
+bin_, checker = sys.argv[1], sys.argv[2]
+files = sys.argv[3:] or sorted(glob.glob("fixtures/gitlab/[0-9]*.json"))
+files = [f for f in files if not f.endswith(".expect.json")]
+
+fake = subprocess.Popen(["node", "tests/fakegitlab/server.mjs", "--snapshot",
+                         files[0]], stdout=subprocess.PIPE, text=True)
+base = fake.stdout.readline().strip().rstrip("/")
+
+
+def ctl(method, path, body=None):
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(base + path, data=data, method=method,
+                                 headers={"content-type": "application/json"})
+    with urllib.request.urlopen(req) as r:
+        text = r.read().decode()
+        return json.loads(text) if text else None
+
+
+def config_env(cfg):
+    env = {}
+    for k, v in (cfg or {}).items():
+        if isinstance(v, bool):
+            v = "true" if v else "false"
+        elif isinstance(v, list):
+            v = ",".join(v)
+        env["AGENTIC_" + k.upper()] = str(v)
+    return env
+
+
+# B7's binding of command.pr to the snapshot's project: a live run has no
+# snapshot, reads (the user, then a 404) and cannot print the stub report.
+REPLAY_ONLY = {
+    "2005-other-project-exit-2": "another project than the snapshot's",
+    "2011-relative-url-root-exit-2": "a relative URL root names another project",
+}
+
+# G4: a refused identity makes no request after GET /user.
+USER_ONLY = {"2014-user-401-exit-2-nothing-read", "2015-plan-user-403-exit-2",
+             "2016-plan-wrong-username-exit-2", "2018-user-502-exit-3",
+             "2020-rerun-unchanged-still-reads-user-first",
+             "2087-user-answer-not-json-exit-3",
+             "2101-rate-limit-past-deadline-exit-3"}
+
+
+def log_problems(snap, name, log):
+    """What the report cannot show (fixtures/gitlab README, "Checks a live
+    run needs beyond the report")."""
+    bad = []
+    mr = snap["merge_requests"][0] if snap.get("merge_requests") else {}
+    source = mr.get("source_project_id", snap.get("project_id", 1))
+    branch = mr.get("source_branch", "feature")
+    if any(e.get("auth") != "header" for e in log):
+        bad.append("a request without the PRIVATE-TOKEN header (G3)")
+    if any("private_token" in (e.get("query") or {}) for e in log):
+        bad.append("a private_token= query (G3)")
+    noop = (snap["command"].get("findings") or {}).get("mode") == "noop"
+    if log and not noop and (log[0]["method"], log[0]["path"]) != ("GET", "/api/v4/user"):
+        bad.append("the first request is %s %s, not GET /api/v4/user (G4)" % (log[0]["method"], log[0]["path"]))
+    if noop and log:
+        bad.append("a noop input made %d request(s) (G4, §7.1.1)" % len(log))
+    # (a 5xx on GET /user is retried: G21)
+    if name in USER_ONLY and any(e["path"] != "/api/v4/user" for e in log):
+        bad.append("a request other than GET /user after a G4 refusal")
+    if name.startswith("2063") and any(e["path"].endswith("/graphql") for e in log):
+        bad.append("a GraphQL request although no review_login note was edited (G11)")
+    for e in log:
+        body = e.get("body") if isinstance(e.get("body"), dict) else {}
+        if e["method"] == "POST" and "/statuses/" in e["path"]:
+            if not e["path"].startswith("/api/v4/projects/%s/statuses/" % source) or body.get("ref") != branch:
+                bad.append("a status POSTed to %s ref %s, not project %s ref %s (G17)" % (e["path"], body.get("ref"), source, branch))
+        if e["method"] == "PUT" and "/discussions/" in e["path"]:
+            bad.append("a PUT of a discussion (G15)")
+        if any(k in body for k in ("internal", "created_at", "resolved", "confidential")):
+            bad.append("a write with internal/created_at/resolved (G15)")
+    # G5: the reads before the first write, in its order.
+    rank = []
+    for e in log:
+        if e["method"] not in ("GET",) and not e["path"].endswith("/graphql"):
+            break
+        p = e["path"]
+        r = (1 if p == "/api/v4/user" else 4 if p.endswith("/graphql")
+             else 3 if p.endswith("/discussions") else 5 if p.endswith("/statuses")
+             else 6 if p.endswith("/diffs") else 7 if p.endswith("/merge_base")
+             else 2 if "/merge_requests/" in p else 0)
+        rank.append(r)
+    while len(rank) > 2 and rank[-1] == 2:
+        rank.pop()  # §7.2's head re-read (G) before W1, not a G5 read
+    if rank != sorted(rank):
+        bad.append("the reads are not in G5's order: %s" % rank)
+    return bad
+
+
+passed = failed = skipped = 0
+tmp = tempfile.mkdtemp()
+try:
+    for f in files:
+        name = os.path.basename(f)[:-5]
+        if name in REPLAY_ONLY:
+            skipped += 1
+            continue
+        snap = json.load(open(f))
+        cmd = snap["command"]
+        exp = f[:-5] + ".expect.json"
+        pr = cmd["pr"]
+        if isinstance(pr, int):
+            pr = "%s!%d" % (snap["repository"], pr)
+        args = [cmd["name"], "--json", "--pr", pr]
+        if cmd["name"] == "publish":
+            fpath = os.path.join(tmp, "findings.json")
+            with open(fpath, "w") as fh:
+                fi = cmd["findings"]
+                fh.write(fi if isinstance(fi, str) else json.dumps(fi))
+            args += ["--findings", fpath]
+            if cmd.get("dry_run"):
+                args.append("--dry-run")
+        elif cmd.get("mode"):
+            args += ["--mode", cmd["mode"]]
+        ctl("POST", "/_fake/state", snap)
+        ctl("POST", "/_fake/log/clear")
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith(("AGENTIC_", "GITHUB_", "GITLAB_", "INPUT_"))}
+        env.update(config_env(snap.get("config")))
+        env.update({"AGENTIC_GITLAB_HOST": snap["host"],
+                    "AGENTIC_GITLAB_API_URL": base + "/api/v4",
+                    "GITLAB_TOKEN": "glpat-fake", "AGENTIC_RETRY_BASE_MS": "1",
+                    "AGENTIC_WRITE_INTERVAL_MS": "0"})
+        live = subprocess.run([bin_] + args, env=env, capture_output=True,
+                              text=True)
+        rep = subprocess.run([bin_, "replay", "--quiet", f],
+                             capture_output=True, text=True)
+        out = os.path.join(tmp, "out")
+        err = os.path.join(tmp, "err")
+        open(out, "w").write(live.stdout)
+        open(err, "w").write(live.stderr)
+        chk = subprocess.run([checker, exp, out, err, str(live.returncode)],
+                             capture_output=True, text=True)
+        problems = []
+        expect = json.load(open(exp))
+        if "steps" not in expect or (expect.get("exit") == 2 and not expect["steps"]):
+            # The stub report of a refusal before any read (G1, G2, B7):
+            # live, exit 2 and nothing written (a project other than the
+            # snapshot's is the snapshot's to know: live reads a 404).
+            writes = ctl("GET", "/_fake/writes") or []
+            if live.returncode != 2 or writes:
+                failed += 1
+                print("FAIL %s: live exit %d, %d writes" % (name, live.returncode, len(writes)))
+            else:
+                passed += 1
+            continue
+        if chk.returncode != 0:
+            problems.append(chk.stdout.strip())
+        if live.stdout != rep.stdout:
+            problems.append("live and replay reports differ")
+        log = ctl("GET", "/_fake/log") or []
+        problems += log_problems(snap, name, log)
+        state = ctl("GET", "/_fake/state")
+        for mr in state.get("merge_requests", []):
+            if mr.get("quick_actions"):
+                problems.append("GitLab ran a quick action")
+        if "Sanitizer" in live.stderr or "runtime error:" in live.stderr:
+            problems.append("sanitizer report")
+        if problems:
+            failed += 1
+            print("FAIL %s" % name)
+            for p in problems:
+                print("    " + p.replace("\n", "\n    ")[:1500])
+            for line in live.stderr.splitlines()[:4]:
+                print("    stderr: " + line)
+        else:
+            passed += 1
+finally:
+    fake.terminate()
+    fake.wait()
+print("gitlab live: %d passed, %d failed, %d replay-only" % (passed, failed, skipped))
+sys.exit(1 if failed else 0)
