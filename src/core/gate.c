@@ -478,46 +478,37 @@ void gate_decide(struct gate_decision *out, const struct gate_input *in,
 		 const struct policy *p)
 {
 	const char *check_url = NULL, *verdict_url = NULL;
-	bool all = true, failed = false;
+	bool all = true, failed, clean, label, threads, escalation;
 	unsigned part;
 	int c;
 
-	/* Failed parts that no condition reports by itself. */
-	/*@ loop invariant part == 1 || part == 2 || part == 4 || part == 8 ||
-	      part == 16 || part == 32 || part == 64 || part == 128;
-	    loop invariant !failed ==>
-	      (part > 1 ==> (in->failed & 1) == 0) &&
-	      (part > 2 ==> (in->failed & 2) == 0) &&
-	      (part > 4 ==> (in->failed & 4) == 0) &&
-	      (part > 8 ==> (in->failed & 8) == 0) &&
-	      (part > 16 ==> (in->failed & 16) == 0) &&
-	      (part > 32 ==> (in->failed & 32) == 0) &&
-	      (part > 64 ==> (in->failed & 64) == 0);
-	    loop assigns part, failed; */
-	for (part = PART_PULL; part <= PART_COMMITS; part <<= 1) {
-		if (!(in->failed & part))
-			continue;
-		failed = true;
-		if (part == PART_PULL || part == PART_REVIEWS ||
-		    part == PART_COMMITS)
+	/* Any failed read makes an error; these parts no condition reports by
+	 * itself. */
+	failed = (in->failed & PART_ALL) != 0;
+	/*@ loop assigns part; */
+	for (part = PART_PULL; part <= PART_COMMITS; part <<= 1)
+		if ((in->failed & part) &&
+		    (part == PART_PULL || part == PART_REVIEWS ||
+		     part == PART_COMMITS))
 			gate_add_reason(out, "the %s could not be read",
 					part_name(part));
-	}
 	if (!(in->ok & PART_PULL)) {
 		out->outcome = GATE_ERROR;
 		return;
 	}
 	if (!in->statuses)
 		failed = true;
+	/* The four conditions read only the input; then they are written. */
+	clean = cond_clean(in, p, &out->why[COND_CLEAN], &check_url);
+	label = cond_label_absent(in, p, &out->why[COND_LABEL_ABSENT]);
+	threads = cond_threads(in, &out->why[COND_THREADS_ANSWERED]);
+	escalation = cond_escalation(in, p, &out->why[COND_ESCALATION],
+				     &verdict_url);
 	out->evaluated = true;
-	out->cond[COND_CLEAN] =
-		cond_clean(in, p, &out->why[COND_CLEAN], &check_url);
-	out->cond[COND_LABEL_ABSENT] =
-		cond_label_absent(in, p, &out->why[COND_LABEL_ABSENT]);
-	out->cond[COND_THREADS_ANSWERED] =
-		cond_threads(in, &out->why[COND_THREADS_ANSWERED]);
-	out->cond[COND_ESCALATION] = cond_escalation(
-		in, p, &out->why[COND_ESCALATION], &verdict_url);
+	out->cond[COND_CLEAN] = clean;
+	out->cond[COND_LABEL_ABSENT] = label;
+	out->cond[COND_THREADS_ANSWERED] = threads;
+	out->cond[COND_ESCALATION] = escalation;
 	out->check_url = xstrdup_or_null(check_url);
 	out->verdict_url = xstrdup_or_null(verdict_url);
 	/*@ loop invariant 0 <= c <= COND_COUNT;

@@ -82,13 +82,6 @@ bool gate_skip(const struct snap_pull *pull, const char *repository,
     \exists integer i; NewestStamp(in->statuses, p, in->pr, STAMP_CLEAN, i) &&
       IsSuccess(in->statuses->v[i].state);
 
-  // No part's read failed (each bit of PART_ALL clear).
-  predicate NoFailedRead(integer f) =
-    (f & PART_PULL) == 0 && (f & PART_LABELS) == 0 &&
-    (f & PART_COMMENTS) == 0 && (f & PART_TIMELINE) == 0 &&
-    (f & PART_THREADS) == 0 && (f & PART_REVIEWS) == 0 &&
-    (f & PART_COMMITS) == 0;
-
   predicate LabelAbsentOK{L}(struct gate_input *in, struct policy *p) =
     !in->label_write_failed &&
     \forall integer i; 0 <= i < in->pull->nlabels ==>
@@ -134,29 +127,30 @@ bool gate_skip(const struct snap_pull *pull, const char *repository,
       \separated(out, in->statuses->v + (0 .. in->statuses->n - 1));
     assigns *out;
     ensures read: out->outcome == GATE_APPROVE ==>
-      (in->ok & PART_PULL) != 0 && NoFailedRead(in->failed);
+      (in->ok & PART_PULL) != 0 && (in->failed & PART_ALL) == 0;
     ensures clean: out->outcome == GATE_APPROVE ==>
-      CleanOK((struct gate_input *)in, (struct policy *)p);
+      \old(CleanOK((struct gate_input *)in, (struct policy *)p));
     ensures label_absent: out->outcome == GATE_APPROVE ==>
       (in->ok & PART_LABELS) != 0 &&
-      LabelAbsentOK((struct gate_input *)in, (struct policy *)p);
+      \old(LabelAbsentOK((struct gate_input *)in, (struct policy *)p));
     ensures threads_answered: out->outcome == GATE_APPROVE ==>
-      (in->ok & PART_THREADS) != 0 && ThreadsOK((struct gate_input *)in);
+      (in->ok & PART_THREADS) != 0 &&
+      \old(ThreadsOK((struct gate_input *)in));
     ensures escalation: out->outcome == GATE_APPROVE ==>
       (in->ok & PART_COMMENTS) != 0 && (in->ok & PART_TIMELINE) != 0 &&
-      EscalationOK((struct gate_input *)in, (struct policy *)p);
+      \old(EscalationOK((struct gate_input *)in, (struct policy *)p));
     ensures draft: out->outcome == GATE_APPROVE ==>
       !in->pull->draft || p->approve_drafts;
     ensures a1: out->outcome == GATE_APPROVE ==>
-      \forall integer k; 0 <= k < in->pull->ncomments &&
+      \old(\forall integer k; 0 <= k < in->pull->ncomments &&
 	Trigger(&in->pull->comments[k], (struct policy *)p) ==>
 	AuthAfter(in->pull, (struct policy *)p,
-		  in->pull->comments[k].created_at);
+		  in->pull->comments[k].created_at));
     ensures a10: out->outcome == GATE_APPROVE ==>
-      \forall integer j;
+      \old(\forall integer j;
 	OwnLabeled(in->pull, (struct policy *)p, j) ==>
 	AuthAfter(in->pull, (struct policy *)p,
-		  in->pull->timeline[j].created_at);
+		  in->pull->timeline[j].created_at));
 */
 void gate_decide(struct gate_decision *out, const struct gate_input *in,
 		 const struct policy *p);

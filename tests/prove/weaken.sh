@@ -19,10 +19,12 @@ rm -rf "$out"
 mkdir -p "$out"
 fail=0
 
-# weaken NAME FROM TO: plant the fault (FROM must occur exactly once in
-# src/core/gate.c), prove, expect a failure.
+# weaken NAME FUNCTION FROM TO: plant the fault (FROM must occur exactly
+# once in src/core/gate.c) in FUNCTION, prove FUNCTION (the proof is
+# modular: the contracts stay, so the weakened function's own proof is the
+# one that must fail), expect a failure.
 weaken() {
-	name=$1 from=$2 to=$3
+	name=$1 fct=$2 from=$3 to=$4
 	dir=$out/$name
 	mkdir -p "$dir"
 	cp -R "$here/src" "$dir/src"
@@ -39,7 +41,8 @@ weaken() {
 		fail=1
 		return
 	fi
-	if PROVE_LOG=$dir/wp.log "$here/tests/prove/wp.sh" "$dir" >"$dir/out.txt" 2>&1; then
+	if PROVE_FCTS=$fct PROVE_LOG=$dir/wp.log "$here/tests/prove/wp.sh" "$dir" \
+		>"$dir/out.txt" 2>&1; then
 		echo "prove-mutants: $name: NOT caught: the weakened gate still proves ($dir/wp.log)" >&2
 		fail=1
 		return
@@ -49,17 +52,18 @@ weaken() {
 	grep '^\[wp\] \[Failed\]' "$dir/wp.log" | sed 's/.*Goal typed_/    /' | head -n 8
 }
 
-weaken drop-condition \
+weaken drop-condition gate_decide \
 	'		if (out->cond[c])' \
 	'		if (out->cond[c] || c == COND_THREADS_ANSWERED)'
-weaken wrong-head \
+weaken wrong-head cond_escalation \
 	'verdict_lookup(&lk, in->pull, in->pull->head_sha, p);' \
 	'verdict_lookup(&lk, in->pull, in->pull->base_sha, p);'
-weaken unauthorized-unlabel \
+weaken unauthorized-unlabel esc_verdict_yes \
 	'	if (!u->authorized) {' \
 	'	if (0 && !u->authorized) {'
 
-if PROVE_LOG=$out/unweakened.log "$here/tests/prove/wp.sh" >"$out/unweakened.txt" 2>&1; then
+if PROVE_FCTS=gate_decide,cond_escalation,esc_verdict_yes PROVE_LOG=$out/unweakened.log \
+	"$here/tests/prove/wp.sh" >"$out/unweakened.txt" 2>&1; then
 	echo "prove-mutants: unweakened: $(cat "$out/unweakened.txt")"
 else
 	echo "prove-mutants: the unweakened gate does not prove ($out/unweakened.log)" >&2
