@@ -84,17 +84,15 @@ bool gate_skip(const struct snap_pull *pull, const char *repository,
 #define SHORT_SHA "%.7s"
 
 /*@ requires GateInputOK((struct gate_input *)in, (struct policy *)p);
-    requires PullOK(in->pull) && \valid(url);
-    requires \separated(url, in, p, GATE_PULL_LOCS(in->pull));
-    requires in->statuses != \null ==>
-      \separated(url, GATE_STATUS_LOCS(in->statuses));
     assigns *url;
-    ensures \result ==> CleanOK((struct gate_input *)in, (struct policy *)p); */
+    ensures \result ==>
+      \old(CleanOK((struct gate_input *)in, (struct policy *)p)); */
 static bool cond_clean(const struct gate_input *in, const struct policy *p,
 		       struct buf *why, const char **url)
 {
 	const struct snap_status *st;
 	const char *h = in->pull->head_sha;
+	bool ok;
 
 	if (!in->statuses) {
 		buf_setf(why, "the statuses of " SHORT_SHA " could not be read",
@@ -109,8 +107,9 @@ static bool cond_clean(const struct gate_input *in, const struct policy *p,
 	}
 	buf_setf(why, "%s is %s on " SHORT_SHA, p->clean_context, st->state,
 		 h);
+	ok = strcmp(st->state, "success") == 0;
 	*url = st->target_url;
-	return strcmp(st->state, "success") == 0;
+	return ok;
 }
 
 /*@ requires GateInputOK((struct gate_input *)in, (struct policy *)p);
