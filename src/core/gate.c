@@ -395,23 +395,21 @@ static bool esc_hold_lifted(const struct nh_lookup *lk, const struct unlabel *u,
 }
 
 /*@ requires GateInputOK((struct gate_input *)in, (struct policy *)p);
-    requires PullOK(in->pull) && \valid(url);
-    requires \separated(url, in, p, GATE_PULL_LOCS(in->pull));
-    requires in->statuses != \null ==>
-      \separated(url, GATE_STATUS_LOCS(in->statuses));
+    requires PullOK(in->pull);
     assigns *url;
     ensures \result ==>
       (in->ok & PART_COMMENTS) != 0 && (in->ok & PART_TIMELINE) != 0;
     ensures \result ==>
-      EscalationOK((struct gate_input *)in, (struct policy *)p);
-    ensures a1: \result ==> \forall integer k; 0 <= k < in->pull->ncomments &&
+      \old(EscalationOK((struct gate_input *)in, (struct policy *)p));
+    ensures a1: \result ==> \old(\forall integer k;
+      0 <= k < in->pull->ncomments &&
       Trigger(&in->pull->comments[k], (struct policy *)p) ==>
       AuthAfter(in->pull, (struct policy *)p,
-		in->pull->comments[k].created_at);
-    ensures a10: \result ==> \forall integer j;
+		in->pull->comments[k].created_at));
+    ensures a10: \result ==> \old(\forall integer j;
       OwnLabeled(in->pull, (struct policy *)p, j) ==>
       AuthAfter(in->pull, (struct policy *)p,
-		in->pull->timeline[j].created_at); */
+		in->pull->timeline[j].created_at)); */
 static bool cond_escalation(const struct gate_input *in,
 			    const struct policy *p, struct buf *why,
 			    const char **url)
@@ -432,24 +430,25 @@ static bool cond_escalation(const struct gate_input *in,
 		ok = esc_no_verdict(in, p, &lk, &u, why);
 		return ok && esc_hold_lifted(&lk, &u, p, why);
 	}
-	*url = lk.comment->html_url;
 	nh = &lk.marker.nh;
 	if (nh->malformed) {
 		buf_setf(why, "the newest needs-human verdict for the head "
 			      "(comment %lld) is malformed: %s",
 			 (long long)lk.comment->id, marker_nhm_why(nh->malformed));
-		return false;
-	}
-	if (!text_eq(nh->base, in->pull->base_ref)) {
+		ok = false;
+	} else if (!text_eq(nh->base, in->pull->base_ref)) {
 		buf_setf(why, "the newest needs-human verdict (comment %lld) was "
 			      "made for base \"%.*s\", not \"%s\"",
 			 (long long)lk.comment->id, (int)nh->base.n, nh->base.p,
 			 in->pull->base_ref);
-		return false;
+		ok = false;
+	} else {
+		ok = nh->value == NH_YES ? esc_verdict_yes(&lk, &u, why)
+					 : esc_verdict_no(&lk, &u, why);
+		ok = ok && esc_hold_lifted(&lk, &u, p, why);
 	}
-	ok = nh->value == NH_YES ? esc_verdict_yes(&lk, &u, why)
-				 : esc_verdict_no(&lk, &u, why);
-	return ok && esc_hold_lifted(&lk, &u, p, why);
+	*url = lk.comment->html_url;
+	return ok;
 }
 
 /*@ assigns \nothing; */
