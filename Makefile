@@ -13,6 +13,7 @@
 #                   (tests/mutants/)
 #   make demo       install what the build needs, build, replay the bundled examples
 #   make dist       the release binary, reproducibly (mk/dist.mk)
+#   make prove      the WP proof of the gate, EVA over the parsers (mk/prove.mk)
 #   make lint       clang-tidy, cppcheck, banned functions
 #   make format     clang-format the sources
 #   make fuzz       libFuzzer campaigns (FUZZ_SECONDS per target, default 60)
@@ -384,7 +385,8 @@ CHECK_FULL_SUITES := \
 	test-gitlab-torture \
 	test-make \
 	test-unit \
-	test-corpora
+	test-corpora \
+	prove
 
 CHECK_JOBS ?= 2
 # The wall time make check keeps to on 2 cores (tests/README.md): a line says
@@ -527,3 +529,6 @@ include mk/dist.mk
 
 # The GitHub Action: make test-actions, make release-checksum (docs/actions.md).
 include mk/actions.mk
+
+# make prove: the WP proof of the gate, EVA over the parsers (docs/proof.md).
+include mk/prove.mk

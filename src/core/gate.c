@@ -80,34 +80,44 @@ bool gate_skip(const struct snap_pull *pull, const char *repository,
 	return false;
 }
 
-static void short_sha(char out[8], const char *sha)
-{
-	memcpy(out, sha, 7);
-	out[7] = '\0';
-}
+/* A commit in a sentence: its first 7 hex digits. */
+#define SHORT_SHA "%.7s"
 
+/*@ requires GateInputOK((struct gate_input *)in, (struct policy *)p);
+    assigns *url;
+    ensures \result ==>
+      \old(CleanOK((struct gate_input *)in, (struct policy *)p)); */
 static bool cond_clean(const struct gate_input *in, const struct policy *p,
-		       struct buf *why, char **url)
+		       struct buf *why, const char **url)
 {
 	const struct snap_status *st;
-	char h[8];
+	const char *h = in->pull->head_sha;
+	bool ok;
 
-	short_sha(h, in->pull->head_sha);
 	if (!in->statuses) {
-		buf_setf(why, "the statuses of %s could not be read", h);
+		buf_setf(why, "the statuses of " SHORT_SHA " could not be read",
+			 h);
 		return false;
 	}
 	st = stamp_clean(in->statuses, p, in->pr);
 	if (!st) {
-		buf_setf(why, "no trusted %s status for PR #%lld on %s",
+		buf_setf(why, "no trusted %s status for PR #%lld on " SHORT_SHA,
 			 p->clean_context, (long long)in->pr, h);
 		return false;
 	}
-	buf_setf(why, "%s is %s on %s", p->clean_context, st->state, h);
-	*url = xstrdup_or_null(st->target_url);
-	return strcmp(st->state, "success") == 0;
+	buf_setf(why, "%s is %s on " SHORT_SHA, p->clean_context, st->state,
+		 h);
+	ok = strcmp(st->state, "success") == 0;
+	*url = st->target_url;
+	return ok;
 }
 
+/*@ requires GateInputOK((struct gate_input *)in, (struct policy *)p);
+    requires PullOK(in->pull);
+    assigns \nothing;
+    ensures \result ==> (in->ok & PART_LABELS) != 0;
+    ensures \result ==>
+      LabelAbsentOK((struct gate_input *)in, (struct policy *)p); */
 static bool cond_label_absent(const struct gate_input *in,
 			      const struct policy *p, struct buf *why)
 {
@@ -122,6 +132,11 @@ static bool cond_label_absent(const struct gate_input *in,
 			      "counts as set", p->label);
 		return false;
 	}
+	/*@ loop invariant 0 <= i <= in->pull->nlabels;
+	    loop invariant \forall integer j; 0 <= j < i ==>
+	      !IsLabel((struct policy *)p, in->pull->labels[j]);
+	    loop assigns i;
+	    loop variant in->pull->nlabels - i; */
 	for (i = 0; i < in->pull->nlabels; i++)
 		if (policy_is_label(p, in->pull->labels[i])) {
 			buf_setf(why, "the %s label is set", p->label);
@@ -131,6 +146,9 @@ static bool cond_label_absent(const struct gate_input *in,
 	return true;
 }
 
+/*@ assigns \nothing;
+    ensures \result ==> (in->ok & PART_THREADS) != 0;
+    ensures \result ==> ThreadsOK((struct gate_input *)in); */
 static bool cond_threads(const struct gate_input *in, struct buf *why)
 {
 	size_t i, open = 0;
@@ -139,6 +157,11 @@ static bool cond_threads(const struct gate_input *in, struct buf *why)
 		buf_setf(why, "the review threads could not be read");
 		return false;
 	}
+	/*@ loop invariant 0 <= i <= in->pull->nthreads && open <= i;
+	    loop invariant open == 0 ==> \forall integer j; 0 <= j < i ==>
+	      in->pull->threads[j].comments >= 2;
+	    loop assigns i, open;
+	    loop variant in->pull->nthreads - i; */
 	for (i = 0; i < in->pull->nthreads; i++)
 		if (in->pull->threads[i].comments < 2)
 			open++;
@@ -154,6 +177,7 @@ static bool cond_threads(const struct gate_input *in, struct buf *why)
 	}
 	buf_setf(why, "%zu review thread%s without a reply:", open,
 		 open == 1 ? "" : "s");
+	/*@ loop assigns i, open; */
 	for (i = 0, open = 0; i < in->pull->nthreads; i++) {
 		if (in->pull->threads[i].comments >= 2)
 			continue;
@@ -175,22 +199,53 @@ struct unlabel {
 	bool authorized;
 };
 
+/*@ predicate UnlabelOf{L}(struct unlabel *u, struct snap_pull *pull,
+			  struct policy *p) =
+    (u->newest == \null ==> NoUnlabel(pull, p)) &&
+    (u->newest != \null ==> \exists integer i;
+      NewestUnlabel(pull, p, i) && u->newest == &pull->timeline[i]) &&
+    (u->authorized <==>
+      (u->newest != \null && IsUnlabeler(p, u->newest->actor)));
+*/
+
+/*@ requires \valid(u) && \valid_read(p);
+    requires \separated(u, GATE_PULL_LOCS(pull));
+    assigns u->newest, u->authorized;
+    ensures UnlabelOf(u, (struct snap_pull *)pull, (struct policy *)p); */
 static void find_unlabel(struct unlabel *u, const struct snap_pull *pull,
 			 const struct policy *p)
 {
+	const struct snap_event *newest = NULL;
 	size_t i;
 
-	memset(u, 0, sizeof(*u));
+	/*@ loop invariant 0 <= i <= pull->ntimeline;
+	    loop invariant newest == \null ==> \forall integer j;
+	      0 <= j < i ==> !Unlabel((struct snap_pull *)pull, (struct policy *)p, j);
+	    loop invariant newest != \null ==> \exists integer k;
+	      0 <= k < i && newest == &pull->timeline[k] &&
+	      Unlabel((struct snap_pull *)pull, (struct policy *)p, k) &&
+	      (\forall integer j; 0 <= j < i &&
+		Unlabel((struct snap_pull *)pull, (struct policy *)p, j) ==>
+		pull->timeline[j].id <= pull->timeline[k].id) &&
+	      (\forall integer j; 0 <= j < k &&
+		Unlabel((struct snap_pull *)pull, (struct policy *)p, j) ==>
+		pull->timeline[j].id < pull->timeline[k].id);
+	    loop assigns i, newest;
+	    loop variant pull->ntimeline - i; */
 	for (i = 0; i < pull->ntimeline; i++) {
 		const struct snap_event *e = &pull->timeline[i];
 
 		if (e->kind == TL_UNLABELED && policy_is_label(p, e->label) &&
-		    (!u->newest || e->id > u->newest->id))
-			u->newest = e;
+		    (!newest || e->id > newest->id))
+			newest = e;
 	}
-	u->authorized = u->newest && policy_is_unlabeler(p, u->newest->actor);
+	u->newest = newest;
+	u->authorized = newest && policy_is_unlabeler(p, newest->actor);
 }
 
+/*@ assigns \nothing;
+    ensures \result ==> u->authorized &&
+      u->newest->created_at > lk->comment->created_at; */
 static bool esc_verdict_yes(const struct nh_lookup *lk,
 			    const struct unlabel *u, struct buf *why)
 {
@@ -219,6 +274,8 @@ static bool esc_verdict_yes(const struct nh_lookup *lk,
 	return true;
 }
 
+/*@ assigns \nothing;
+    ensures \result ==> u->newest == \null || u->authorized; */
 static bool esc_verdict_no(const struct nh_lookup *lk, const struct unlabel *u,
 			   struct buf *why)
 {
@@ -236,6 +293,7 @@ static bool esc_verdict_no(const struct nh_lookup *lk, const struct unlabel *u,
 }
 
 /* No verdict for H: say what was there instead of one, if anything. */
+/*@ assigns \nothing; */
 static void no_verdict_why(const struct nh_lookup *lk, struct buf *why)
 {
 	if (lk->tampered)
@@ -259,6 +317,15 @@ static void no_verdict_why(const struct nh_lookup *lk, struct buf *why)
 			      "escalation judge is still running)");
 }
 
+/*@ requires GateInputOK((struct gate_input *)in, (struct policy *)p);
+    assigns \nothing;
+    ensures \result ==> in->statuses != \null &&
+      (\exists integer s, r;
+	NewestStamp(in->statuses, (struct policy *)p, in->pr, STAMP_SKIP, s) &&
+	NewestStamp(in->statuses, (struct policy *)p, in->pr, STAMP_ROUND, r) &&
+	in->statuses->v[s].id > in->statuses->v[r].id &&
+	u->authorized &&
+	u->newest->created_at > in->statuses->v[r].created_at); */
 static bool esc_no_verdict(const struct gate_input *in, const struct policy *p,
 			   const struct nh_lookup *lk, const struct unlabel *u,
 			   struct buf *why)
@@ -294,6 +361,9 @@ static bool esc_no_verdict(const struct gate_input *in, const struct policy *p,
  * later verdict says; so does an edit of the trusted login's comment by
  * someone else, which could have removed a yes.
  */
+/*@ assigns \nothing;
+    ensures \result ==> !lk->held ||
+      (u->authorized && u->newest->created_at > lk->hold_at); */
 static bool esc_hold_lifted(const struct nh_lookup *lk, const struct unlabel *u,
 			    const struct policy *p, struct buf *why)
 {
@@ -324,8 +394,25 @@ static bool esc_hold_lifted(const struct nh_lookup *lk, const struct unlabel *u,
 	return false;
 }
 
+/*@ requires GateInputOK((struct gate_input *)in, (struct policy *)p);
+    requires PullOK(in->pull);
+    assigns *url;
+    ensures \result ==>
+      (in->ok & PART_COMMENTS) != 0 && (in->ok & PART_TIMELINE) != 0;
+    ensures \result ==>
+      \old(EscalationOK((struct gate_input *)in, (struct policy *)p));
+    ensures a1: \result ==> \old(\forall integer k;
+      0 <= k < in->pull->ncomments &&
+      Trigger(&in->pull->comments[k], (struct policy *)p) ==>
+      AuthAfter(in->pull, (struct policy *)p,
+		in->pull->comments[k].created_at));
+    ensures a10: \result ==> \old(\forall integer j;
+      OwnLabeled(in->pull, (struct policy *)p, j) ==>
+      AuthAfter(in->pull, (struct policy *)p,
+		in->pull->timeline[j].created_at)); */
 static bool cond_escalation(const struct gate_input *in,
-			    const struct policy *p, struct buf *why, char **url)
+			    const struct policy *p, struct buf *why,
+			    const char **url)
 {
 	struct nh_lookup lk;
 	struct unlabel u;
@@ -343,27 +430,28 @@ static bool cond_escalation(const struct gate_input *in,
 		ok = esc_no_verdict(in, p, &lk, &u, why);
 		return ok && esc_hold_lifted(&lk, &u, p, why);
 	}
-	*url = xstrdup_or_null(lk.comment->html_url);
 	nh = &lk.marker.nh;
 	if (nh->malformed) {
 		buf_setf(why, "the newest needs-human verdict for the head "
 			      "(comment %lld) is malformed: %s",
 			 (long long)lk.comment->id, marker_nhm_why(nh->malformed));
-		return false;
-	}
-	if (nh->base.n != strlen(in->pull->base_ref) ||
-	    memcmp(nh->base.p, in->pull->base_ref, nh->base.n) != 0) {
+		ok = false;
+	} else if (!text_eq(nh->base, in->pull->base_ref)) {
 		buf_setf(why, "the newest needs-human verdict (comment %lld) was "
 			      "made for base \"%.*s\", not \"%s\"",
 			 (long long)lk.comment->id, (int)nh->base.n, nh->base.p,
 			 in->pull->base_ref);
-		return false;
+		ok = false;
+	} else {
+		ok = nh->value == NH_YES ? esc_verdict_yes(&lk, &u, why)
+					 : esc_verdict_no(&lk, &u, why);
+		ok = ok && esc_hold_lifted(&lk, &u, p, why);
 	}
-	ok = nh->value == NH_YES ? esc_verdict_yes(&lk, &u, why)
-				 : esc_verdict_no(&lk, &u, why);
-	return ok && esc_hold_lifted(&lk, &u, p, why);
+	*url = lk.comment->html_url;
+	return ok;
 }
 
+/*@ assigns \nothing; */
 static const char *part_name(unsigned part)
 {
 	switch (part) {
@@ -387,35 +475,43 @@ static const char *part_name(unsigned part)
 void gate_decide(struct gate_decision *out, const struct gate_input *in,
 		 const struct policy *p)
 {
-	bool all = true, failed = false;
+	const char *check_url = NULL, *verdict_url = NULL;
+	bool all = true, failed, clean, label, threads, escalation;
 	unsigned part;
 	int c;
 
-	/* Failed parts that no condition reports by itself. */
-	for (part = PART_PULL; part <= PART_COMMITS; part <<= 1) {
-		if (!(in->failed & part))
-			continue;
-		failed = true;
-		if (part == PART_PULL || part == PART_REVIEWS ||
-		    part == PART_COMMITS)
+	/* Any failed read makes an error; these parts no condition reports by
+	 * itself. */
+	failed = (in->failed & PART_ALL) != 0;
+	/*@ loop assigns part; */
+	for (part = PART_PULL; part <= PART_COMMITS; part <<= 1)
+		if ((in->failed & part) &&
+		    (part == PART_PULL || part == PART_REVIEWS ||
+		     part == PART_COMMITS))
 			gate_add_reason(out, "the %s could not be read",
 					part_name(part));
-	}
 	if (!(in->ok & PART_PULL)) {
 		out->outcome = GATE_ERROR;
 		return;
 	}
 	if (!in->statuses)
 		failed = true;
+	/* The four conditions read only the input; then they are written. */
+	clean = cond_clean(in, p, &out->why[COND_CLEAN], &check_url);
+	label = cond_label_absent(in, p, &out->why[COND_LABEL_ABSENT]);
+	threads = cond_threads(in, &out->why[COND_THREADS_ANSWERED]);
+	escalation = cond_escalation(in, p, &out->why[COND_ESCALATION],
+				     &verdict_url);
 	out->evaluated = true;
-	out->cond[COND_CLEAN] =
-		cond_clean(in, p, &out->why[COND_CLEAN], &out->check_url);
-	out->cond[COND_LABEL_ABSENT] =
-		cond_label_absent(in, p, &out->why[COND_LABEL_ABSENT]);
-	out->cond[COND_THREADS_ANSWERED] =
-		cond_threads(in, &out->why[COND_THREADS_ANSWERED]);
-	out->cond[COND_ESCALATION] = cond_escalation(
-		in, p, &out->why[COND_ESCALATION], &out->verdict_url);
+	out->cond[COND_CLEAN] = clean;
+	out->cond[COND_LABEL_ABSENT] = label;
+	out->cond[COND_THREADS_ANSWERED] = threads;
+	out->cond[COND_ESCALATION] = escalation;
+	out->check_url = xstrdup_or_null(check_url);
+	out->verdict_url = xstrdup_or_null(verdict_url);
+	/*@ loop invariant 0 <= c <= COND_COUNT;
+	    loop invariant all ==> \forall integer j; 0 <= j < c ==> out->cond[j];
+	    loop assigns c, all; */
 	for (c = 0; c < COND_COUNT; c++) {
 		if (out->cond[c])
 			continue;

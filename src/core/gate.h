@@ -72,6 +72,86 @@ void gate_decision_release(struct gate_decision *d);
 bool gate_skip(const struct snap_pull *pull, const char *repository,
 	       struct buf *why);
 
+/*
+ * The contract below is proved for every input by Frama-C/WP (make prove,
+ * docs/proof.md); the predicates it names are BEHAVIOR §5.2's, written over
+ * the model in tests/prove/gate_spec.h.
+ */
+/*@ predicate CleanOK{L}(struct gate_input *in, struct policy *p) =
+    in->statuses != \null &&
+    \exists integer i; NewestStamp(in->statuses, p, in->pr, STAMP_CLEAN, i) &&
+      IsSuccess(in->statuses->v[i].state);
+
+  predicate LabelAbsentOK{L}(struct gate_input *in, struct policy *p) =
+    !in->label_write_failed &&
+    \forall integer i; 0 <= i < in->pull->nlabels ==>
+      !IsLabel(p, in->pull->labels[i]);
+
+  predicate ThreadsOK{L}(struct gate_input *in) =
+    \forall integer i; 0 <= i < in->pull->nthreads ==>
+      in->pull->threads[i].comments >= 2;
+
+  // The table of §5.2, row by row, then A1/A10's hold.
+  predicate EscalationOK{L}(struct gate_input *in, struct policy *p) =
+    \let pull = in->pull; \let h = &pull->head_sha[0];
+    \let k = NhIndex(pull, h, p);
+    (k >= 0 ==>
+      NhMalformed(pull, h, p) == 0 &&
+      ViewIs(NhBaseP(pull, h, p), NhBaseN(pull, h, p), pull->base_ref) &&
+      (NhValue(pull, h, p) == NH_YES ==>
+	AuthAfter(pull, p, pull->comments[k].created_at)) &&
+      (NhValue(pull, h, p) != NH_YES ==> !UnauthorizedUnlabel(pull, p))) &&
+    (k < 0 ==>
+      in->statuses != \null &&
+      \exists integer s, r;
+	NewestStamp(in->statuses, p, in->pr, STAMP_SKIP, s) &&
+	NewestStamp(in->statuses, p, in->pr, STAMP_ROUND, r) &&
+	in->statuses->v[s].id > in->statuses->v[r].id &&
+	AuthAfter(pull, p, in->statuses->v[r].created_at)) &&
+    (NhHeld(pull, p) ==> AuthAfter(pull, p, NhHoldAt(pull, p)));
+
+  predicate GateInputOK{L}(struct gate_input *in, struct policy *p) =
+    \valid_read(in) && \valid_read(p) &&
+    ((in->ok & PART_PULL) != 0 ==> PullOK(in->pull)) &&
+    (in->statuses != \null ==> StatusesOK(in->statuses));
+*/
+/*@ requires GateInputOK((struct gate_input *)in, (struct policy *)p);
+    requires \valid(out);
+    requires \separated(out, in, p, in->pull, in->statuses);
+    requires (in->ok & PART_PULL) != 0 ==> \separated(out,
+      in->pull->labels + (0 .. in->pull->nlabels - 1),
+      in->pull->threads + (0 .. in->pull->nthreads - 1),
+      in->pull->timeline + (0 .. in->pull->ntimeline - 1),
+      in->pull->comments + (0 .. in->pull->ncomments - 1));
+    requires in->statuses != \null ==>
+      \separated(out, in->statuses->v + (0 .. in->statuses->n - 1));
+    assigns *out;
+    ensures read: out->outcome == GATE_APPROVE ==>
+      (in->ok & PART_PULL) != 0 && (in->failed & PART_ALL) == 0;
+    ensures clean: out->outcome == GATE_APPROVE ==>
+      \old(CleanOK((struct gate_input *)in, (struct policy *)p));
+    ensures label_absent: out->outcome == GATE_APPROVE ==>
+      (in->ok & PART_LABELS) != 0 &&
+      \old(LabelAbsentOK((struct gate_input *)in, (struct policy *)p));
+    ensures threads_answered: out->outcome == GATE_APPROVE ==>
+      (in->ok & PART_THREADS) != 0 &&
+      \old(ThreadsOK((struct gate_input *)in));
+    ensures escalation: out->outcome == GATE_APPROVE ==>
+      (in->ok & PART_COMMENTS) != 0 && (in->ok & PART_TIMELINE) != 0 &&
+      \old(EscalationOK((struct gate_input *)in, (struct policy *)p));
+    ensures draft: out->outcome == GATE_APPROVE ==>
+      !in->pull->draft || p->approve_drafts;
+    ensures a1: out->outcome == GATE_APPROVE ==>
+      \old(\forall integer k; 0 <= k < in->pull->ncomments &&
+	Trigger(&in->pull->comments[k], (struct policy *)p) ==>
+	AuthAfter(in->pull, (struct policy *)p,
+		  in->pull->comments[k].created_at));
+    ensures a10: out->outcome == GATE_APPROVE ==>
+      \old(\forall integer j;
+	OwnLabeled(in->pull, (struct policy *)p, j) ==>
+	AuthAfter(in->pull, (struct policy *)p,
+		  in->pull->timeline[j].created_at));
+*/
 void gate_decide(struct gate_decision *out, const struct gate_input *in,
 		 const struct policy *p);
 

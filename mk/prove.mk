@@ -1,0 +1,29 @@
+# Machine-checked proofs, included by the Makefile (docs/proof.md).
+#
+#   make prove          install Frama-C, why3, z3 and cvc4 when missing
+#                       (scripts/bootstrap --prove; test-only), then
+#                       prove-gate and prove-eva; fails on any unproved goal
+#                       or any alarm not in tests/prove/alarms.expected
+#   make prove-gate     the WP proof of gate_decide (tests/prove/wp.sh)
+#   make prove-eva      EVA over the verdict and ledger parsers and the
+#                       findings reader (tests/prove/eva.sh)
+#   make prove-mutants  weaken gate_decide three ways, one at a time in a
+#                       copy: prove-gate must fail on each
+#                       (tests/prove/weaken.sh)
+
+.PHONY: prove prove-deps prove-gate prove-eva prove-mutants
+
+prove-deps:
+	@scripts/bootstrap --check-prove || scripts/bootstrap --prove
+
+prove: prove-deps
+	@$(MAKE) --no-print-directory prove-gate prove-eva
+
+prove-gate: prove-deps
+	@tests/prove/wp.sh
+
+prove-eva: prove-deps
+	@tests/prove/eva.sh
+
+prove-mutants: prove-deps
+	@tests/prove/weaken.sh

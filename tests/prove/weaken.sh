@@ -1,0 +1,72 @@
+#!/bin/sh
+# tests/prove/weaken.sh - a mutation check of the gate's proof (make
+# prove-mutants; docs/proof.md).
+#
+# Weakens gate_decide three ways, one at a time, in a copy of src/, and
+# runs the WP proof (tests/prove/wp.sh) on each copy: each must fail, and
+# the unweakened tree must pass. Each weakened copy also compiles (gcc
+# -fsyntax-only), so what fails is the proof, not the build.
+#
+#   drop-condition    condition 3 (every thread answered) no longer counts
+#   wrong-head        the escalation verdict is looked up for the base SHA,
+#                     not the head
+#   unauthorized-unlabel  a yes is lifted by an unlabel whoever made it
+set -eu
+
+here=$(cd "$(dirname "$0")/../.." && pwd)
+out=$here/build/prove/weaken
+rm -rf "$out"
+mkdir -p "$out"
+fail=0
+
+# weaken NAME FUNCTION FROM TO: plant the fault (FROM must occur exactly
+# once in src/core/gate.c) in FUNCTION, prove FUNCTION (the proof is
+# modular: the contracts stay, so the weakened function's own proof is the
+# one that must fail), expect a failure.
+weaken() {
+	name=$1 fct=$2 from=$3 to=$4
+	dir=$out/$name
+	mkdir -p "$dir"
+	cp -R "$here/src" "$dir/src"
+	n=$(grep -cF -- "$from" "$dir/src/core/gate.c" || true)
+	if [ "$n" != 1 ]; then
+		echo "prove-mutants: $name: the line to weaken occurs $n times in gate.c (rewrite the mutant)" >&2
+		fail=1
+		return
+	fi
+	FROM=$from TO=$to perl -0pi -e 's/\Q$ENV{FROM}\E/$ENV{TO}/' "$dir/src/core/gate.c"
+	if ! gcc -std=c11 -D_POSIX_C_SOURCE=200809L -fsyntax-only -I"$dir/src" \
+		"$dir/src/core/gate.c" 2>"$dir/cc.log"; then
+		echo "prove-mutants: $name: the weakened gate.c does not compile ($dir/cc.log)" >&2
+		fail=1
+		return
+	fi
+	if PROVE_FCTS=$fct PROVE_LOG=$dir/wp.log "$here/tests/prove/wp.sh" "$dir" \
+		>"$dir/out.txt" 2>&1; then
+		echo "prove-mutants: $name: NOT caught: the weakened gate still proves ($dir/wp.log)" >&2
+		fail=1
+		return
+	fi
+	goals=$(grep -c '^\[wp\] \[Failed\]' "$dir/wp.log" || true)
+	echo "prove-mutants: $name: caught ($(tail -n 1 "$dir/out.txt" | sed 's/^prove-gate: FAILED: //'); $goals failed:"
+	grep '^\[wp\] \[Failed\]' "$dir/wp.log" | sed 's/.*Goal typed_/    /' | head -n 8
+}
+
+weaken drop-condition gate_decide \
+	'		if (out->cond[c])' \
+	'		if (out->cond[c] || c == COND_THREADS_ANSWERED)'
+weaken wrong-head cond_escalation \
+	'verdict_lookup(&lk, in->pull, in->pull->head_sha, p);' \
+	'verdict_lookup(&lk, in->pull, in->pull->base_sha, p);'
+weaken unauthorized-unlabel esc_verdict_yes \
+	'	if (!u->authorized) {' \
+	'	if (0 && !u->authorized) {'
+
+if PROVE_FCTS=gate_decide,cond_escalation,esc_verdict_yes PROVE_LOG=$out/unweakened.log \
+	"$here/tests/prove/wp.sh" >"$out/unweakened.txt" 2>&1; then
+	echo "prove-mutants: unweakened: $(cat "$out/unweakened.txt")"
+else
+	echo "prove-mutants: the unweakened gate does not prove ($out/unweakened.log)" >&2
+	fail=1
+fi
+exit $fail

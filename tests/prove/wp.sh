@@ -1,0 +1,63 @@
+#!/bin/sh
+# tests/prove/wp.sh [ROOT] - the WP proof of gate_decide (docs/proof.md).
+#
+# Proves the contracts of src/core/gate.c (gate_decide and the helpers it
+# calls) under the model of tests/prove/gate_spec.h, with the provers z3
+# and cvc4 through why3, and fails unless every goal is proved. ROOT is the
+# tree to prove (default: this checkout): tests/prove/weaken.sh passes a
+# weakened copy. Output: build/prove/wp.log of the checkout that runs it.
+#
+# Deterministic: each goal gets a fixed number of prover steps
+# (PROVE_STEPS, default 2000000), not a time, so a loaded machine proves
+# the same goals, only later; PROVE_TIMEOUT (seconds per goal, default
+# 300) only stops a prover that hangs. PROVE_PAR: provers at a time
+# (default 2). WHY3CONFIG: default build/prove/why3.conf, written by `why3
+# config detect` when missing.
+set -eu
+
+here=$(cd "$(dirname "$0")/../.." && pwd)
+root=${1:-$here}
+out=$here/build/prove
+mkdir -p "$out"
+log=${PROVE_LOG:-$out/wp.log}
+timeout=${PROVE_TIMEOUT:-300}
+steps=${PROVE_STEPS:-2000000}
+par=${PROVE_PAR:-2}
+WHY3CONFIG=${WHY3CONFIG:-$out/why3.conf}
+export WHY3CONFIG
+if [ ! -s "$WHY3CONFIG" ]; then
+	why3 config detect -C "$WHY3CONFIG" >/dev/null 2>&1 || {
+		echo "prove: why3 config detect failed (scripts/bootstrap --prove installs why3, z3, cvc4)" >&2
+		exit 1
+	}
+fi
+
+# The functions of gate.c the proof covers: gate_decide and every helper
+# it calls (gate_add_reason is trusted: its contract in gate.h).
+fcts=cond_clean,cond_label_absent,cond_threads,find_unlabel
+fcts=$fcts,esc_verdict_yes,esc_verdict_no,no_verdict_why,esc_no_verdict
+fcts=$fcts,esc_hold_lifted,cond_escalation,part_name,gate_decide
+# PROVE_FCTS: only these (the proof is modular: each function is proved
+# from the contracts of those it calls; tests/prove/weaken.sh).
+fcts=${PROVE_FCTS:-$fcts}
+
+cd "$root"
+# -wp-literals: the contents of "success" are known to the provers.
+nice -n 19 frama-c \
+	-cpp-extra-args="-Isrc -D_POSIX_C_SOURCE=200809L -include $here/tests/prove/gate_spec.h" \
+	src/core/gate.c \
+	-wp -wp-fct "$fcts" -wp-literals -wp-prover cvc4,z3 \
+	-wp-steps "$steps" -wp-timeout "$timeout" -wp-par "$par" -wp-cache none \
+	-wp-warn-key pedantic-assigns=inactive \
+	-kernel-warn-key annot:missing-spec=inactive \
+	>"$log" 2>&1 || { tail -n 30 "$log" >&2; echo "prove: frama-c failed ($log)" >&2; exit 1; }
+
+line=$(grep 'Proved goals:' "$log" | tail -n 1)
+proved=$(echo "$line" | sed 's/.*Proved goals: *\([0-9]*\) *\/ *\([0-9]*\).*/\1/')
+total=$(echo "$line" | sed 's/.*Proved goals: *\([0-9]*\) *\/ *\([0-9]*\).*/\2/')
+if [ -z "$total" ] || [ "$proved" != "$total" ]; then
+	grep -A3 '\[Failed\]\|Timeout\|Unknown' "$log" | grep -v '^--$' | head -n 60 >&2 || true
+	echo "prove-gate: FAILED: $proved of $total goals proved ($log)" >&2
+	exit 1
+fi
+echo "prove-gate: $proved of $total goals proved ($(echo "$fcts" | tr ',' ' '); $log)"
