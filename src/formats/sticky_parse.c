@@ -149,7 +149,8 @@ static void parse_loc(struct rv_state_row *r, struct mview v)
 		while (i && is_digit(v.p[i - 1]))
 			i--;
 	}
-	if (i < v.n && i && v.p[i - 1] == ':' && i < (dash ? dash : v.n) &&
+	/* A location names a file: `:5` alone is a file name, not lines. */
+	if (i < v.n && i > 1 && v.p[i - 1] == ':' && i < (dash ? dash : v.n) &&
 	    !parse_decimal(&a, v.p + i, (dash ? dash : v.n) - i, INT32_MAX) &&
 	    a > 0) {
 		b = a;

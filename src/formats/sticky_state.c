@@ -189,6 +189,15 @@ static void row_free(struct rv_state_row *r)
 	memset(r, 0, sizeof(*r));
 }
 
+/* KEY=<n> at field F, KEY SKIP bytes long: 1 to MAX, no leading zero. A
+ * field that is the key alone has no digit to look at (the view is not
+ * NUL-terminated: a fuzzed `next=` at the end of a body read past it). */
+static bool state_number(int64_t *v, struct mview f, size_t skip, int64_t max)
+{
+	return f.n > skip && f.p[skip] != '0' &&
+	       !parse_decimal(v, f.p + skip, f.n - skip, max) && *v >= 1;
+}
+
 /* `<!-- pr-review:state=1 iteration=<i> next=<m>[ base=<ref>]` (B3: a
  * state written before B3 has no base=, and binds no base). */
 bool sp_state_header(struct review_state *s, struct mview l)
@@ -200,15 +209,10 @@ bool sp_state_header(struct review_state *s, struct mview l)
 	    !text_eq(f.v[1], "pr-review:state=1") || !text_starts(f.v[2], "iteration=") ||
 	    !text_starts(f.v[3], "next="))
 		return false;
-	if (f.v[2].p[10] == '0' ||
-	    parse_decimal(&v, f.v[2].p + 10, f.v[2].n - 10,
-	                  STATE_MAX_ITERATION) ||
-	    v < 1)
+	if (!state_number(&v, f.v[2], 10, STATE_MAX_ITERATION))
 		return false;
 	s->iteration = v;
-	if (f.v[3].p[5] == '0' ||
-	    parse_decimal(&v, f.v[3].p + 5, f.v[3].n - 5, RV_MAX_ID + 1) ||
-	    v < 1)
+	if (!state_number(&v, f.v[3], 5, RV_MAX_ID + 1))
 		return false;
 	s->next = (uint32_t)v;
 	if (f.n == 5) {

@@ -16,11 +16,7 @@ major=$(node -p 'process.versions.node.split(".")[0]')
 [ "$major" -ge 20 ] || { echo "run.sh: node 20 or later is required (found $(node --version))" >&2; exit 2; }
 
 peers=tests/peers
-if [ ! -d "$peers/node_modules" ] || [ "$peers/package-lock.json" -nt "$peers/node_modules" ]; then
-	echo "run.sh: installing the test peers (npm ci in $peers)" >&2
-	(cd "$peers" && npm ci --no-audit --no-fund --loglevel=error >&2)
-	touch "$peers/node_modules"
-fi
+"$peers/ensure.sh"
 
 make --no-print-directory build/agentic-apply build/tests/print_queries >&2
 
