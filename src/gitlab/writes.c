@@ -43,55 +43,58 @@ static void notes_path(struct buf *p, struct gl_live *l, int64_t pr)
 	         (long long)pr);
 }
 
-int gl_comment_create(struct github *gh, int64_t pr, const char *body,
-                      int64_t *id, char **html_url)
+/* POST a new note (id 0) or PUT note ID: the body, then G13's check that no
+ * quick action ran. *ANSWER is the note GitLab returned; a refusal is the
+ * API's error (the sticky's writes have no per-item rejection). */
+static int note_write(struct github *gh, int64_t pr, int64_t id,
+                      const char *body, cJSON **answer)
 {
 	struct gl_live *l = GL(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL);
 	char *json = body_json(body);
-	cJSON *o = NULL;
 	long status;
 	int error;
 
 	github_op_begin(gh);
-	*id = 0;
-	*html_url = NULL;
 	notes_path(&path, l, pr);
-	error = gl_request(l, "POST", path.ptr, json, &o, &status);
+	if (id)
+		buf_addf(&path, "/%lld", (long long)id);
+	error = gl_request(l, id ? "PUT" : "POST", path.ptr, json, answer,
+	                   &status);
 	if (!error)
-		error = quick_action_ran(l, o, status);
-	if (!error && !(*id = gl_jint(o, "id"))) {
-		buf_setf(&gh->error, "POST note: no id in the answer");
-		error = AA_ELOST;
-	}
-	if (!error)
-		*html_url = gitlab_note_url(&l->mr, *id);
-	cJSON_Delete(o);
+		error = quick_action_ran(l, *answer, status);
 	free(json);
 	buf_release(&path);
 	return error == AA_EREJECTED || error == AA_EDENIED ? AA_EAPI : error;
 }
 
+int gl_comment_create(struct github *gh, int64_t pr, const char *body,
+                      int64_t *id, char **html_url)
+{
+	cJSON *o = NULL;
+	int error;
+
+	*id = 0;
+	*html_url = NULL;
+	error = note_write(gh, pr, 0, body, &o);
+	if (!error && !(*id = gl_jint(o, "id"))) {
+		buf_setf(&gh->error, "POST note: no id in the answer");
+		error = AA_ELOST;
+	}
+	if (!error)
+		*html_url = gitlab_note_url(&GL(gh)->mr, *id);
+	cJSON_Delete(o);
+	return error;
+}
+
 int gl_comment_update(struct github *gh, int64_t pr, int64_t id,
                       const char *body)
 {
-	struct gl_live *l = GL(gh);
-	struct buf path = BUF_INIT(BUF_MAX_SMALL);
-	char *json = body_json(body);
 	cJSON *o = NULL;
-	long status;
-	int error;
+	int error = note_write(gh, pr, id, body, &o);
 
-	github_op_begin(gh);
-	notes_path(&path, l, pr);
-	buf_addf(&path, "/%lld", (long long)id);
-	error = gl_request(l, "PUT", path.ptr, json, &o, &status);
-	if (!error)
-		error = quick_action_ran(l, o, status);
 	cJSON_Delete(o);
-	free(json);
-	buf_release(&path);
-	return error == AA_EREJECTED || error == AA_EDENIED ? AA_EAPI : error;
+	return error;
 }
 
 int gl_comment_delete(struct github *gh, int64_t pr, int64_t id)
