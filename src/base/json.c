@@ -307,7 +307,7 @@ void json_delete_wiping(cJSON *root, const char *key)
 {
 	cJSON *t = root ? cJSON_GetObjectItemCaseSensitive(root, key) : NULL;
 
-	if (cJSON_IsString(t) && t->valuestring)
+	if (t && cJSON_IsString(t) && t->valuestring)
 		OPENSSL_cleanse(t->valuestring, strlen(t->valuestring));
 	cJSON_Delete(root);
 }

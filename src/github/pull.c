@@ -147,7 +147,6 @@ int bundle(struct live *l, int64_t number, unsigned parts,
 		if ((error = conn_pages(l, number, &conns[i], &more[i],
 		                        &cursors[i], bundle_page, &bp)) < 0)
 			goto out;
-		error = AA_EAPI;
 	}
 	if (pending.n) {
 		/* The next read of this PR asks for these beside it. */

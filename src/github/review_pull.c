@@ -298,7 +298,6 @@ static int one_query(struct live *l, int64_t number, unsigned what,
 		         conn_pages(l, number, &review_conns[i], &rest.more[i],
 		                    &rest.cursors[i], review_page, &rp)) < 0)
 			goto out;
-		error = AA_EAPI;
 	}
 	/* The histories longer than their first page; one the query held no
 	 * page of (none: every comment came with its own); then the threads

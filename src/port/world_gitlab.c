@@ -364,14 +364,12 @@ static int gl_statuses(struct github *gh, int64_t pr, const char *sha,
 	struct world *w = W(gh);
 	const struct snap_gitlab *g = w->s->gitlab;
 	const struct merge_request *mr;
-	int error;
 
 	github_op_begin(gh);
 	(void)need;
 	memset(out, 0, sizeof(*out));
 	memcpy(out->sha, sha, SHA_BUF);
-	if ((error = world_fault(w, FAULT_READ, READ_STATUSES, pr, sha, 0,
-	                         NULL)) < 0)
+	if (world_fault(w, FAULT_READ, READ_STATUSES, pr, sha, 0, NULL) < 0)
 		return AA_EAPI;
 	if (!(mr = world_gitlab_mr(w, pr)))
 		return AA_EAPI;
