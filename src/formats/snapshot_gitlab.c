@@ -43,6 +43,15 @@ int snapshot_gitlab_fault_kind(const char *name, bool read)
 	return -1;
 }
 
+const char *snapshot_gitlab_fault_name(int kind, bool read)
+{
+	for (size_t i = 0; i < sizeof(gitlab_kinds) / sizeof(*gitlab_kinds);
+	     i++)
+		if (gitlab_kinds[i].read == read && gitlab_kinds[i].kind == kind)
+			return gitlab_kinds[i].name;
+	return NULL;
+}
+
 /* A stable fake SHA of a branch name (the fake's fakeSha). */
 static void fake_sha(char out[SHA_BUF], const char *name)
 {

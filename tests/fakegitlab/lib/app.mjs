@@ -209,6 +209,12 @@ export class FakeGitlab {
       this.needMr(mr);
       if (sub[0] === 'notes') return this.notes(ctx, sub.slice(1), m);
       if (sub[0] === 'discussions') return this.discussions(ctx, sub.slice(1), m);
+      if (sub[0] === 'commits' && sub.length === 1 && m === 'GET') {
+        // GET …/merge_requests/:iid/commits: the MR's commits, newest first
+        // (doc/api/merge_requests.md, "Get single merge request commits").
+        const list = [...mr.commits].reverse().map((c) => ({ ...shape.commitBrief(c, '2026-11-29T09:00:00.000+00:00'), web_url: `https://${this.state.host}/${this.state.repository}/-/commit/${c}` }));
+        return this.page(ctx, list);
+      }
       if ((sub[0] === 'diffs' || sub[0] === 'changes') && sub.length === 1 && m === 'GET') {
         this.fault(ctx, { read: 'diffs' });
         const files = mr.diffs.map(shape.diff);
