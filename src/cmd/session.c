@@ -46,6 +46,7 @@ static int open_live(struct session *s, const struct cli *c, struct buf *err)
 	struct live_config lc;
 	int error;
 
+	s->policy.gitlab = c->gitlab_pr != NULL; /* P62 */
 	error = env_load(&s->env, &s->policy, err);
 	log_set_actions(s->env.actions); /* its errors are annotations */
 	if (error < 0)
