@@ -4,7 +4,8 @@ snapshot is loaded into one fake GitLab (tests/fakegitlab, POST
 /_fake/state), the program runs its command live against it
 (AGENTIC_GITLAB_HOST = the snapshot's host, AGENTIC_GITLAB_API_URL = the
 fake), and the report must meet the expectation (the fixture checker) and
-equal the replay's report byte for byte. Beside the report, the fake's
+equal the replay's report byte for byte, with the same stderr (P65).
+Beside the report, the fake's
 log: every request with the PRIVATE-TOKEN header (G3), none after a G4
 refusal but the first, no quick action run (G13). Then G18's
 concurrent cases (fixtures/gitlab S5, P64), live only: the fake's mid-run
@@ -273,6 +274,14 @@ try:
             problems.append(chk.stdout.strip())
         if live.stdout != rep.stdout:
             problems.append("live and replay reports differ")
+        # P65: the same notes on stderr (the summary, warnings, errors in
+        # the same words), replay without --quiet as the live run.
+        loud = subprocess.run([bin_, "replay", f], capture_output=True, text=True,
+                              env={k: v for k, v in os.environ.items() if not k.startswith("GITHUB_")})
+        if live.stderr != loud.stderr:
+            import difflib
+            problems.append("live and replay print different stderr:\n" + "\n".join(
+                difflib.unified_diff(loud.stderr.splitlines(), live.stderr.splitlines(), "replay", "live", n=0, lineterm="")))
         log = ctl("GET", "/_fake/log") or []
         problems += log_problems(snap, name, log)
         state = ctl("GET", "/_fake/state")

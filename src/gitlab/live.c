@@ -33,16 +33,16 @@ void gl_enc(struct buf *out, const char *s)
 	}
 }
 
-/* The message of a failed answer: GitLab's `message` or `error`. */
+/* The message of a failed answer, in the words replay prints too
+ * (P65): the GraphQL URL is named by its path, as the REST paths are
+ * named without the API base. */
 static void answer_error(struct gl_live *l, const char *method,
                          const char *path, const struct http_response *r)
 {
-	const char *q = strchr(path, '?');
-	int n = q ? (int)(q - path) : (int)strlen(path);
-
-	buf_setf(&l->gh.error, "%s %.*s: HTTP %ld", method, n, path, r->status);
-	if (r->body.len && r->body.len < 300)
-		buf_addf(&l->gh.error, " (%s)", r->body.ptr);
+	if (strcmp(path, l->graphql_url) == 0)
+		path = "/api/graphql";
+	gitlab_answer_text(&l->gh.error, method, path, r->status, r->body.ptr,
+	                   r->body.len);
 }
 
 static int send_req(struct gl_live *l, const char *method, const char *path,
