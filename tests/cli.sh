@@ -411,6 +411,18 @@ expect "gitlab: --pr on a GitHub snapshot" 2 \
 expect "gitlab: --pr on a GitLab snapshot of another project" 2 \
 	"$bin" review-plan --snapshot fixtures/gitlab/2001-url-with-diffs-query-fragment-accepted.json \
 	--pr https://gitlab.example.com/platform/backend/other/-/merge_requests/7
+# P60: record takes a GitLab reference, live only.
+expect "gitlab: record --snapshot of a GitLab MR" 2 \
+	"$bin" record --snapshot fixtures/gitlab/2000-url-form-first-publish.json \
+	--pr 'platform/backend/svc!7' --out "$tmp/gl-rec.json"
+expect "gitlab: record --all with a GitLab MR" 2 \
+	gl GITLAB_TOKEN=t AGENTIC_GITLAB_HOST=gitlab.example.com "$bin" record \
+	--all --pr 'platform/svc!7' --out "$tmp/gl-rec.json"
+expect "gitlab: record of an MR on a dead API is a failed read" 3 \
+	gl GITLAB_TOKEN=t AGENTIC_GITLAB_HOST=gitlab.example.com \
+	AGENTIC_GITLAB_API_URL=$gl_api "$bin" record --pr 'platform/svc!7' \
+	--out "$tmp/gl-rec.json"
+if [ -e "$tmp/gl-rec.json" ]; then bad "gitlab: a failed record wrote its file"; else ok; fi
 # P62: review_login may hold a dot on GitLab only.
 expect "gitlab: review_login with a dot is a GitLab username" 3 \
 	gl GITLAB_TOKEN=t AGENTIC_GITLAB_HOST=gitlab.example.com \

@@ -249,9 +249,10 @@ int cmd_record(int argc, char **argv)
 		log_error("record: needs --out FILE and one of --pr N or --all");
 		return EXIT_USAGE;
 	}
-	if (c.gitlab_pr && c.all) {
-		log_error("record: --all is GitHub's; a GitLab merge request "
-			  "is recorded with --pr");
+	if (c.gitlab_pr && (c.all || c.snapshot)) {
+		/* A GitLab snapshot is already the recording (P60). */
+		log_error("record: a GitLab merge request is recorded live, "
+			  "with --pr only (not --all, not --snapshot)");
 		return EXIT_USAGE;
 	}
 	if (session_open(&s, &c, NULL, &malformed) != EXIT_OK)
