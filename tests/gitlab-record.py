@@ -11,6 +11,7 @@ reference its command names, and
     REF --json` prints against the same state, byte for byte;
   - the recording with the fixture's own command replays to the report
     the fixture replays to, byte for byte (publish, its dry run, plan);
+  - every recording is valid against docs/schemas/snapshot.schema.json;
   - the recording loads into the fake GitLab unchanged (the fake's state
     checks), and recording it again from there gives the same file but
     for `now`.
@@ -106,6 +107,23 @@ def recordable(name, snap, expect):
 
 passed = failed = skipped = 0
 tmp = tempfile.mkdtemp()
+recordings = []
+
+# Every recording against docs/schemas/snapshot.schema.json (ajv, as
+# tests/gitlab-fixtures.mjs checks the fixtures): one node process.
+VALIDATE = r"""
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+const peers = createRequire(process.cwd() + '/tests/peers/package.json');
+const Ajv2020 = peers('ajv/dist/2020').default;
+const addFormats = peers('ajv-formats').default;
+const ajv = new Ajv2020({ strict: true, strictRequired: false, allowUnionTypes: true, allErrors: true });
+addFormats(ajv);
+const v = ajv.compile(JSON.parse(readFileSync('docs/schemas/snapshot.schema.json', 'utf8')));
+for (const f of process.argv.slice(1)) {
+  if (!v(JSON.parse(readFileSync(f, 'utf8')))) console.log(f + ': ' + JSON.stringify(v.errors.slice(0, 3)));
+}
+"""
 
 
 def check(name, problems):
@@ -139,6 +157,10 @@ try:
         if not log or log[0]["path"] != "/api/v4/user":
             problems.append("the first request is not GET /api/v4/user (G4)")
         rec = json.load(open(out))
+        kept = os.path.join(tmp, "rec-%s.json" % name)
+        with open(kept, "w") as fh:
+            json.dump(rec, fh)
+        recordings.append((name, kept))
         if rec.get("platform") != "gitlab" or rec.get("host") != snap["host"]:
             problems.append("not a GitLab snapshot of host %s" % snap["host"])
         if any(k in rec.get("config", {}) for k in ("gitlab_host", "gitlab_api_url", "gitlab_token")):
@@ -182,6 +204,14 @@ try:
         except urllib.error.HTTPError as e:
             problems.append("the fake refuses the recording: %s" % e.read().decode()[:300])
         check(name, problems)
+
+    if recordings:
+        val = subprocess.run(["node", "--input-type=module", "-e", VALIDATE] + [k for _, k in recordings],
+                             capture_output=True, text=True)
+        bad = [l for l in val.stdout.splitlines() if l.strip()]
+        if val.returncode != 0:
+            bad.append("the validator failed: " + val.stderr[-300:])
+        check("every recording is a valid snapshot (docs/schemas)", bad)
 
     # The failures: exit 2 or 3, no file, nothing written.
     snap = json.load(open("fixtures/gitlab/2032-sticky-replied-to-stays-sticky-put-in-place.json"))

@@ -86,12 +86,16 @@ static void record_config(struct snapshot *snap, const struct policy *p)
 		n++;
 	snap->config_keys = xcalloc(n, sizeof(char *));
 	snap->config_values = xcalloc(n, sizeof(char *));
+	snap->nconfig = 0;
 	for (i = 0; i < n; i++) {
 		policy_get(p, policy_keys[i], &v);
-		snap->config_keys[i] = xstrdup(policy_keys[i]);
-		snap->config_values[i] = xstrdup(v.ptr);
+		/* An empty app_bot is no app_bot (the default): left out, so
+		 * the recording is a valid snapshot (a login pattern). */
+		if (!v.ptr[0] && strcmp(policy_keys[i], "app_bot") == 0)
+			continue;
+		snap->config_keys[snap->nconfig] = xstrdup(policy_keys[i]);
+		snap->config_values[snap->nconfig++] = xstrdup(v.ptr);
 	}
-	snap->nconfig = n;
 	buf_release(&v);
 }
 
