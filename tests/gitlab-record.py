@@ -77,9 +77,15 @@ def reference(snap):
     return pr if isinstance(pr, str) else "%s!%d" % (snap["repository"], pr)
 
 
+SANITIZER = []  # (BIN may be a sanitizer build: any report is a failure)
+
+
 def run(args, env=None):
-    return subprocess.run([bin_] + args, env=env, capture_output=True,
-                          text=True)
+    r = subprocess.run([bin_] + args, env=env, capture_output=True, text=True)
+    if "Sanitizer" in r.stderr or "runtime error:" in r.stderr:
+        SANITIZER.append("%s: %s" % (" ".join(args[:3]), next(
+            l for l in r.stderr.splitlines() if "Sanitizer" in l or "runtime error:" in l)))
+    return r
 
 
 def record(snap, out, pr=None):
@@ -240,6 +246,7 @@ try:
         if any(e["method"] != "GET" and not e["path"].endswith("/graphql") for e in log):
             problems.append("a write")
         check("record: " + what, problems)
+    check("no sanitizer report", SANITIZER[:5])
 finally:
     fake.terminate()
     fake.wait()
