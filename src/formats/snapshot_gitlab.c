@@ -109,7 +109,10 @@ static int load_note(struct mr_note *n, const cJSON *o, const char *path,
 	if (!in_thread) {
 		free(n->type);
 		n->type = NULL;
-	} else if (!n->type && !json_has(o, "type")) {
+	} else if (!n->type &&
+	           !cJSON_GetObjectItemCaseSensitive(o, "type")) {
+		/* Absent: the default; an explicit null stays null, as the
+		 * fake GitLab keeps it (and the writer writes it). */
 		n->type = xstrdup("DiscussionNote");
 	}
 	if (!n->body)
