@@ -89,8 +89,7 @@ bool policy_gitlab_login_valid(const char *login)
 		unsigned char c = (unsigned char)login[i];
 
 		if (!is_digit(c) && !(c >= 'a' && c <= 'z') &&
-		    !(c >= 'A' && c <= 'Z') && c != '-' && c != '_' &&
-		    c != '.')
+		    !(c >= 'A' && c <= 'Z') && c != '-' && c != '_' && c != '.')
 			return false;
 	}
 	return true;
@@ -277,9 +276,10 @@ int policy_set_value(struct policy *p, const char *key, const char *value,
 		return set_seconds(&p->deadline, value, err);
 	if (strcmp(key, "review_login") == 0) {
 		if (p->gitlab ? !policy_gitlab_login_valid(value)
-			      : !policy_login_valid(value)) {
+		              : !policy_login_valid(value)) {
 			buf_setf(err, "\"%s\" is not a %s", value,
-				 p->gitlab ? "GitLab username" : "GitHub login");
+			         p->gitlab ? "GitLab username"
+			                   : "GitHub login");
 			return AA_EUSAGE;
 		}
 		free(p->review_login);

@@ -47,7 +47,8 @@ const char *snapshot_gitlab_fault_name(int kind, bool read)
 {
 	for (size_t i = 0; i < sizeof(gitlab_kinds) / sizeof(*gitlab_kinds);
 	     i++)
-		if (gitlab_kinds[i].read == read && gitlab_kinds[i].kind == kind)
+		if (gitlab_kinds[i].read == read &&
+		    gitlab_kinds[i].kind == kind)
 			return gitlab_kinds[i].name;
 	return NULL;
 }
@@ -109,8 +110,7 @@ static int load_note(struct mr_note *n, const cJSON *o, const char *path,
 	if (!in_thread) {
 		free(n->type);
 		n->type = NULL;
-	} else if (!n->type &&
-	           !cJSON_GetObjectItemCaseSensitive(o, "type")) {
+	} else if (!n->type && !cJSON_GetObjectItemCaseSensitive(o, "type")) {
 		/* Absent: the default; an explicit null stays null, as the
 		 * fake GitLab keeps it (and the writer writes it). */
 		n->type = xstrdup("DiscussionNote");

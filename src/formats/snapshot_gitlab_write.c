@@ -58,8 +58,8 @@ static void write_note(struct jw *w, const struct mr_note *n)
 		jw_obj_begin(w);
 		jw_key_str(w, "position_type", "text");
 		jw_key_str(w, "new_path", n->new_path);
-		jw_key_str(w, "old_path", n->old_path ? n->old_path
-		                                      : n->new_path);
+		jw_key_str(w, "old_path",
+		           n->old_path ? n->old_path : n->new_path);
 		key_int_or_null(w, "new_line", n->new_line);
 		key_int_or_null(w, "old_line", n->old_line);
 		jw_obj_end(w);

@@ -296,9 +296,9 @@ static int gl_files(struct github *gh, int64_t pr, struct snap_file **out,
 		x->deleted_file = cJSON_IsTrue(
 			cJSON_GetObjectItemCaseSensitive(d, "deleted_file"));
 		x->new_file = cJSON_IsTrue(
-			cJSON_GetObjectItemCaseSensitive(d, "new_file"));
+		    cJSON_GetObjectItemCaseSensitive(d, "new_file"));
 		x->renamed_file = cJSON_IsTrue(
-			cJSON_GetObjectItemCaseSensitive(d, "renamed_file"));
+		    cJSON_GetObjectItemCaseSensitive(d, "renamed_file"));
 		f->filename = xstrdup(x->new_path);
 		f->status = xstrdup(x->deleted_file ? "removed" : "modified");
 		f->patch = x->deleted_file ? NULL : xstrdup_or_null(x->diff);

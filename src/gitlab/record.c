@@ -54,16 +54,16 @@ static int read_statuses(struct gl_live *l, struct snap_gitlab *g)
 	const cJSON *st;
 	int error;
 
-	buf_addf(&path, "/projects/%lld/repository/commits/%s/statuses?all=true",
+	buf_addf(&path,
+	         "/projects/%lld/repository/commits/%s/statuses?all=true",
 	         (long long)m->source_project_id, m->sha);
 	error = gl_list(l, path.ptr, &all);
 	buf_release(&path);
 	if (error)
 		return AA_EAPI;
-	g->statuses = xcalloc((size_t)cJSON_GetArraySize(all) + 1,
-	                      sizeof(*g->statuses));
-	cJSON_ArrayForEach(st, all)
-	{
+	g->statuses =
+	    xcalloc((size_t)cJSON_GetArraySize(all) + 1, sizeof(*g->statuses));
+	cJSON_ArrayForEach (st, all) {
 		struct mr_status *x = &g->statuses[g->nstatuses];
 		const char *sha = gl_jstr(st, "sha");
 

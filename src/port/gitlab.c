@@ -8,9 +8,8 @@
 
 #include "port/gitlab.h"
 
-void gitlab_answer_text(struct buf *out, const char *method,
-                        const char *path, long status, const char *body,
-                        size_t body_len)
+void gitlab_answer_text(struct buf *out, const char *method, const char *path,
+                        long status, const char *body, size_t body_len)
 {
 	const char *q = strchr(path, '?');
 	int n = q ? (int)(q - path) : (int)strlen(path);
@@ -27,12 +26,12 @@ void gitlab_error_body(struct buf *out, long status, bool discussion,
 		long status;
 		const char *text;
 	} reasons[] = {
-		{400, "400 Bad request"},       {401, "401 Unauthorized"},
-		{403, "403 Forbidden"},         {404, "404 Not found"},
-		{409, "409 Conflict"},          {422, "422 Unprocessable Entity"},
-		{429, "429 Too Many Requests"}, {500, "500 Internal Server Error"},
-		{502, "502 Bad Gateway"},       {503, "503 Service Unavailable"},
-		{504, "504 Gateway Timeout"},
+	    {400, "400 Bad request"},       {401, "401 Unauthorized"},
+	    {403, "403 Forbidden"},         {404, "404 Not found"},
+	    {409, "409 Conflict"},          {422, "422 Unprocessable Entity"},
+	    {429, "429 Too Many Requests"}, {500, "500 Internal Server Error"},
+	    {502, "502 Bad Gateway"},       {503, "503 Service Unavailable"},
+	    {504, "504 Gateway Timeout"},
 	};
 	struct buf num = BUF_INIT(BUF_MAX_SMALL);
 	struct jw j;

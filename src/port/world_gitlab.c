@@ -28,14 +28,15 @@
 
 struct github_ops world_gitlab_ops;
 
-void world_gitlab_words(struct world *w, enum fault_op op, int kind,
-                        int64_t pr, int64_t id, const char *sha, long status,
+void world_gitlab_words(struct world *w, enum fault_op op, int kind, int64_t pr,
+                        int64_t id, const char *sha, long status,
                         const char *message)
 {
 	const struct snap_gitlab *g = w->s->gitlab;
 	const struct merge_request *mr = snap_gitlab_mr(w->s->gitlab, pr);
-	struct buf mrp = BUF_INIT(BUF_MAX_SMALL), path = BUF_INIT(BUF_MAX_SMALL),
-		   body = BUF_INIT(BUF_MAX_SMALL);
+	struct buf mrp = BUF_INIT(BUF_MAX_SMALL),
+	           path = BUF_INIT(BUF_MAX_SMALL),
+	           body = BUF_INIT(BUF_MAX_SMALL);
 	long src = (long)(mr ? mr->source_project_id : g->project_id);
 	const char *method = "GET";
 
@@ -66,8 +67,10 @@ void world_gitlab_words(struct world *w, enum fault_op op, int kind,
 			buf_adds(&path, "/repository/merge_base");
 			break;
 		case READ_STATUSES:
-			buf_addf(&path, "/projects/%ld/repository/commits/%s/"
-			         "statuses", src, sha ? sha : "");
+			buf_addf(&path,
+			         "/projects/%ld/repository/commits/%s/"
+			         "statuses",
+			         src, sha ? sha : "");
 			break;
 		default:
 			break;
@@ -82,7 +85,8 @@ void world_gitlab_words(struct world *w, enum fault_op op, int kind,
 			break;
 		case WRITE_COMMENT_DELETE:
 			method = "DELETE";
-			buf_addf(&path, "%s/notes/%lld", mrp.ptr, (long long)id);
+			buf_addf(&path, "%s/notes/%lld", mrp.ptr,
+			         (long long)id);
 			break;
 		case WRITE_REVIEW:
 			method = "POST";
@@ -100,11 +104,11 @@ void world_gitlab_words(struct world *w, enum fault_op op, int kind,
 	if (path.len) {
 		/* The fake's body: a 400 on a path ending in /discussions is
 		 * the refused position's. */
-		gitlab_error_body(&body, status,
-		                  path.len > 12 &&
-		                      !strcmp(path.ptr + path.len - 12,
-		                              "/discussions"),
-		                  message);
+		gitlab_error_body(
+		    &body, status,
+		    path.len > 12 &&
+		        !strcmp(path.ptr + path.len - 12, "/discussions"),
+		    message);
 		gitlab_answer_text(&w->gh.error, method, path.ptr, status,
 		                   body.ptr, body.len);
 	}
@@ -113,9 +117,8 @@ void world_gitlab_words(struct world *w, enum fault_op op, int kind,
 	buf_release(&body);
 }
 
-int world_gitlab_fault(struct world *w, enum fault_op op, int kind,
-                       int64_t pr, int64_t comment_id, const char *sha,
-                       bool *lost)
+int world_gitlab_fault(struct world *w, enum fault_op op, int kind, int64_t pr,
+                       int64_t comment_id, const char *sha, bool *lost)
 {
 	for (;;) {
 		int error = world_fault(w, op, kind, pr, NULL, comment_id, lost);
@@ -125,11 +128,10 @@ int world_gitlab_fault(struct world *w, enum fault_op op, int kind,
 			/* Applied, then answered the fault's status (default
 			 * 502), as the fake does. */
 			if (lost && *lost)
-				world_gitlab_words(w, op, kind, pr, comment_id,
-				                   sha, w->last_status > 0
-				                            ? w->last_status
-				                            : 502,
-				                   NULL);
+				world_gitlab_words(
+				    w, op, kind, pr, comment_id, sha,
+				    w->last_status > 0 ? w->last_status : 502,
+				    NULL);
 			return AA_OK;
 		}
 		if (w->last_status != 429 &&
@@ -229,8 +231,8 @@ static int read_discussions(struct world *w, const struct merge_request *mr)
 /* GET the MR (G5): AA_OK, AA_ENOTFOUND, or the part failed. */
 static int read_mr(struct world *w, int64_t pr, struct gh_pull *out)
 {
-	int error = world_gitlab_fault(w, FAULT_READ, READ_PULL, pr, 0, NULL,
-	                               NULL);
+	int error =
+	    world_gitlab_fault(w, FAULT_READ, READ_PULL, pr, 0, NULL, NULL);
 	struct snap_pull *p = snapshot_pull(w->s, pr);
 
 	if (error == AA_ENOTFOUND || (!error && !p)) {

@@ -142,16 +142,19 @@ static void test_gitlab__snapshot_round_trip(void **state)
 	    "\"config\": {\"review_login\": \"review.bot\"}, "
 	    "\"command\": {\"name\": \"review-plan\", \"pr\": \"g/sub/p!7\"}, "
 	    "\"pulls\": [], \"merge_requests\": [{\"iid\": 7, \"sha\": "
-	    "\"7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e\", \"diff_refs\": null, "
+	    "\"7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e\", \"diff_refs\": "
+	    "null, "
 	    "\"commits\": [\"6d6d6d6d6d6d6d6d6d6d6d6d6d6d6d6d6d6d6d6d\", "
 	    "\"7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e\"], "
 	    "\"notes\": [{\"id\": 5, \"author\": null, \"system\": true, "
 	    "\"body\": \"added 1 commit\", \"created_at\": "
-	    "\"2026-11-29T10:00:00Z\"}, {\"id\": 6, \"author\": \"review.bot\", "
+	    "\"2026-11-29T10:00:00Z\"}, {\"id\": 6, \"author\": "
+	    "\"review.bot\", "
 	    "\"internal\": true, \"body\": \"<!-- pr-review:sticky -->\", "
 	    "\"created_at\": \"2026-11-29T10:01:00Z\", \"last_edited_at\": "
 	    "\"2026-11-29T10:02:00Z\", \"last_edited_by\": null}], "
-	    "\"discussions\": [{\"notes\": [{\"id\": 9, \"type\": \"DiffNote\", "
+	    "\"discussions\": [{\"notes\": [{\"id\": 9, \"type\": "
+	    "\"DiffNote\", "
 	    "\"author\": \"review.bot\", \"body\": \"root\", \"created_at\": "
 	    "\"2026-11-29T10:03:00Z\", \"position\": {\"new_path\": \"a.c\", "
 	    "\"new_line\": 3}}, {\"id\": 10, \"type\": \"DiffNote\", "
@@ -160,12 +163,13 @@ static void test_gitlab__snapshot_round_trip(void **state)
 	    "\"old_path\": \"b.c\", \"renamed_file\": true, \"diff\": "
 	    "\"@@ -1,1 +1,2 @@\\n a\\n+b\\n\"}]}], "
 	    "\"commit_statuses\": [{\"id\": 3, \"sha\": "
-	    "\"7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e\", \"name\": \"pr-review\", "
+	    "\"7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e\", \"name\": "
+	    "\"pr-review\", "
 	    "\"status\": \"failed\", \"author\": \"review.bot\", "
 	    "\"created_at\": \"2026-11-29T10:05:00Z\"}]}";
 	struct snapshot a, b;
 	struct buf err = BUF_INIT(BUF_MAX_SMALL), j1 = BUF_INIT(BUF_MAX_DOC),
-		   j2 = BUF_INIT(BUF_MAX_DOC);
+	           j2 = BUF_INIT(BUF_MAX_DOC);
 	const struct merge_request *mr;
 
 	(void)state;
