@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """`record --pr <GitLab reference>` against the fake GitLab (issue 26, G23,
 P60, P61), as tests/integration/record.test.mjs does for GitHub: each
-fixture of fixtures/gitlab whose state a live run reads whole (no fault,
-no stub report, not replay-only) is loaded into the fake, recorded with the
+fixture of fixtures/gitlab whose state a live run reads whole (no stub
+report, not replay-only; a faulted fixture with its faults removed on both
+sides, as 2090's fork MR) is loaded into the fake, recorded with the
 reference its command names, and
 
   - record makes no write, and GET /api/v4/user is its first request (G4);
@@ -98,9 +99,9 @@ def record(snap, out, pr=None):
     return r, ctl("GET", "/_fake/log") or []
 
 
-def recordable(name, snap, expect):
+def recordable(name, snap, expect, faults_ok=False):
     """The fixtures whose state a live run reads whole."""
-    if name in REPLAY_ONLY or snap.get("faults") or snap.get("tokens"):
+    if name in REPLAY_ONLY or (snap.get("faults") and not faults_ok) or snap.get("tokens"):
         return False
     if "steps" not in expect or (expect.get("exit") == 2 and not expect["steps"]):
         return False  # a stub report: refused before any read
@@ -114,6 +115,7 @@ def recordable(name, snap, expect):
 passed = failed = skipped = 0
 tmp = tempfile.mkdtemp()
 recordings = []
+names = []
 
 # Every recording against docs/schemas/snapshot.schema.json (ajv, as
 # tests/gitlab-fixtures.mjs checks the fixtures): one node process.
@@ -143,73 +145,95 @@ def check(name, problems):
         passed += 1
 
 
+def record_case(name, snap, f):
+    problems = []
+    out = os.path.join(tmp, "rec.json")
+    r, log = record(snap, out)
+    if r.returncode != 0 or not os.path.exists(out):
+        check(name, ["record exit %d: %s" % (r.returncode, r.stderr[-600:])])
+        return
+    writes = [e for e in log if e["method"] != "GET" and not e["path"].endswith("/graphql")]
+    if writes:
+        problems.append("record wrote: %s" % ["%s %s" % (e["method"], e["path"]) for e in writes])
+    if not log or log[0]["path"] != "/api/v4/user":
+        problems.append("the first request is not GET /api/v4/user (G4)")
+    rec = json.load(open(out))
+    kept = os.path.join(tmp, "rec-%s.json" % name)
+    with open(kept, "w") as fh:
+        json.dump(rec, fh)
+    recordings.append((name, kept))
+    if rec.get("platform") != "gitlab" or rec.get("host") != snap["host"]:
+        problems.append("not a GitLab snapshot of host %s" % snap["host"])
+    if any(k in rec.get("config", {}) for k in ("gitlab_host", "gitlab_api_url", "gitlab_token")):
+        problems.append("the recording's config holds a host, API URL or token (G23)")
+    if "glpat-fake" in open(out).read():
+        problems.append("the token is in the recording")
+    # 1. The recording as written: review-plan, replay == live.
+    ctl("POST", "/_fake/state", snap)
+    plan = run(["review-plan", "--json", "--pr", reference(snap)], live_env(snap))
+    rplan = run(["replay", "--quiet", out])
+    if not plan.stdout.startswith("{") or not rplan.stdout.startswith("{"):
+        problems.append("review-plan printed no report (live exit %d, replay exit %d)\n%s"
+                        % (plan.returncode, rplan.returncode, (plan.stderr + rplan.stderr)[-400:]))
+    elif rplan.stdout != plan.stdout or rplan.returncode != plan.returncode:
+        problems.append("review-plan: the recording replays to another report than live's (exit %d / %d)\n%s"
+                        % (rplan.returncode, plan.returncode, rplan.stderr[-400:]))
+    # 2. The recording with the fixture's command == the fixture.
+    cmdfile = os.path.join(tmp, "cmd.json")
+    json.dump({**rec, "command": snap["command"]}, open(cmdfile, "w"))
+    a = run(["replay", "--quiet", cmdfile])
+    b = run(["replay", "--quiet", f])
+    if not b.stdout.startswith("{"):
+        problems.append("the fixture replays to no report")
+    elif a.stdout != b.stdout or a.returncode != b.returncode:
+        problems.append("the fixture's command on the recording: another report (exit %d / %d)\n%s"
+                        % (a.returncode, b.returncode, a.stderr[-400:]))
+    # 3. The fake serves the recording; recording it again: the same.
+    try:
+        ctl("POST", "/_fake/state", rec)
+        again = os.path.join(tmp, "again.json")
+        r2, _ = record(rec, again)
+        rec2 = json.load(open(again)) if r2.returncode == 0 else None
+        if rec2 is None:
+            problems.append("recording the recording failed: %s" % r2.stderr[-300:])
+        else:
+            rec.pop("now", None)
+            rec2.pop("now", None)
+            # The fake names a deleted author 'ghost' (as GitLab).
+            if rec2 != rec:
+                problems.append("recording the recording gives another snapshot")
+    except urllib.error.HTTPError as e:
+        problems.append("the fake refuses the recording: %s" % e.read().decode()[:300])
+    check(name, problems)
+
+
 try:
     for f in files:
         name = os.path.basename(f)[:-5]
         snap = json.load(open(f))
         expect = json.load(open(f[:-5] + ".expect.json"))
-        if not recordable(name, snap, expect):
+        cases = []
+        if recordable(name, snap, expect):
+            cases.append((name, snap, f))
+        elif snap.get("faults") and recordable(name, snap, expect, faults_ok=True):
+            # A faulted fixture's state, its faults removed on both sides
+            # (the fork MR of 2090, the states of the failure fixtures).
+            clean = dict(snap)
+            del clean["faults"]
+            path = os.path.join(tmp, "clean-%s.json" % name)
+            json.dump(clean, open(path, "w"))
+            r0 = run(["replay", "--quiet", path])
+            try:
+                rep0 = json.loads(r0.stdout)
+            except ValueError:
+                rep0 = None
+            if rep0 and rep0.get("steps") and rep0.get("exit") != 2:
+                cases.append((name + " (faults removed)", clean, path))
+        if not cases:
             skipped += 1
-            continue
-        problems = []
-        out = os.path.join(tmp, "rec.json")
-        r, log = record(snap, out)
-        if r.returncode != 0 or not os.path.exists(out):
-            check(name, ["record exit %d: %s" % (r.returncode, r.stderr[-600:])])
-            continue
-        writes = [e for e in log if e["method"] != "GET" and not e["path"].endswith("/graphql")]
-        if writes:
-            problems.append("record wrote: %s" % ["%s %s" % (e["method"], e["path"]) for e in writes])
-        if not log or log[0]["path"] != "/api/v4/user":
-            problems.append("the first request is not GET /api/v4/user (G4)")
-        rec = json.load(open(out))
-        kept = os.path.join(tmp, "rec-%s.json" % name)
-        with open(kept, "w") as fh:
-            json.dump(rec, fh)
-        recordings.append((name, kept))
-        if rec.get("platform") != "gitlab" or rec.get("host") != snap["host"]:
-            problems.append("not a GitLab snapshot of host %s" % snap["host"])
-        if any(k in rec.get("config", {}) for k in ("gitlab_host", "gitlab_api_url", "gitlab_token")):
-            problems.append("the recording's config holds a host, API URL or token (G23)")
-        if "glpat-fake" in open(out).read():
-            problems.append("the token is in the recording")
-        # 1. The recording as written: review-plan, replay == live.
-        ctl("POST", "/_fake/state", snap)
-        plan = run(["review-plan", "--json", "--pr", reference(snap)], live_env(snap))
-        rplan = run(["replay", "--quiet", out])
-        if not plan.stdout.startswith("{") or not rplan.stdout.startswith("{"):
-            problems.append("review-plan printed no report (live exit %d, replay exit %d)\n%s"
-                            % (plan.returncode, rplan.returncode, (plan.stderr + rplan.stderr)[-400:]))
-        elif rplan.stdout != plan.stdout or rplan.returncode != plan.returncode:
-            problems.append("review-plan: the recording replays to another report than live's (exit %d / %d)\n%s"
-                            % (rplan.returncode, plan.returncode, rplan.stderr[-400:]))
-        # 2. The recording with the fixture's command == the fixture.
-        cmdfile = os.path.join(tmp, "cmd.json")
-        json.dump({**rec, "command": snap["command"]}, open(cmdfile, "w"))
-        a = run(["replay", "--quiet", cmdfile])
-        b = run(["replay", "--quiet", f])
-        if not b.stdout.startswith("{"):
-            problems.append("the fixture replays to no report")
-        elif a.stdout != b.stdout or a.returncode != b.returncode:
-            problems.append("the fixture's command on the recording: another report (exit %d / %d)\n%s"
-                            % (a.returncode, b.returncode, a.stderr[-400:]))
-        # 3. The fake serves the recording; recording it again: the same.
-        try:
-            ctl("POST", "/_fake/state", rec)
-            again = os.path.join(tmp, "again.json")
-            r2, _ = record(rec, again)
-            rec2 = json.load(open(again)) if r2.returncode == 0 else None
-            if rec2 is None:
-                problems.append("recording the recording failed: %s" % r2.stderr[-300:])
-            else:
-                rec.pop("now", None)
-                rec2.pop("now", None)
-                # The fake names a deleted author 'ghost' (as GitLab).
-                if rec2 != rec:
-                    problems.append("recording the recording gives another snapshot")
-        except urllib.error.HTTPError as e:
-            problems.append("the fake refuses the recording: %s" % e.read().decode()[:300])
-        check(name, problems)
+        for name, snap, f in cases:
+            record_case(name, snap, f)
+            names.append(name)
 
     if recordings:
         val = subprocess.run(["node", "--input-type=module", "-e", VALIDATE] + [k for _, k in recordings],
@@ -250,5 +274,7 @@ try:
 finally:
     fake.terminate()
     fake.wait()
+print("gitlab record: %d MRs recorded (%d of them faulted fixtures' states)"
+      % (len(names), sum(n.endswith("(faults removed)") for n in names)))
 print("gitlab record: %d passed, %d failed, %d not recordable" % (passed, failed, skipped))
 sys.exit(1 if failed else 0)
