@@ -440,7 +440,7 @@ check-static:
 # Fuzz campaigns of a fixed length (FUZZ_FULL_SECONDS per target).
 FUZZ_FULL_SECONDS ?= 60
 fuzz-full: deps
-	@scripts/fuzz $(FUZZ_FULL_SECONDS) $(FUZZ_TARGETS)
+	@FUZZ_KEEP=0 scripts/fuzz $(FUZZ_FULL_SECONDS) $(FUZZ_TARGETS)
 
 # Installs what is missing first; the sub-makes then find it (the pkg-config
 # flags above are read when a make starts).
