@@ -214,7 +214,9 @@ static bool shown_as_code(struct key_seen *k, const struct marker_fence *f)
 {
 	if (!f->icode)
 		k->lead = false;
-	return f->pre || (f->icode && !k->lead);
+	/* N66: a line GitHub shows inside a block quote (a lazy line too) is
+	 * quoted text, whatever its own form. */
+	return f->pre || f->quoted || (f->icode && !k->lead);
 }
 
 /*

@@ -217,6 +217,7 @@ struct marker_fence {
 	bool icode;       /* the last line is in an indented code block */
 	bool pre;         /* ... in a <pre> (type-1 HTML) block: both are
 			   * shown as code without a fence (A12, N65) */
+	bool quoted;      /* ... inside a block quote on GitHub (N66) */
 	struct md_block md;
 };
 bool marker_fence_line(struct marker_fence *f, struct mview line,

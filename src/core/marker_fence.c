@@ -72,6 +72,7 @@ bool marker_fence_line(struct marker_fence *f, struct mview line,
 	f->any = ml.fenced;
 	f->icode = ml.icode;
 	f->pre = ml.pre;
+	f->quoted = ml.quoted;
 	if (fenced) {
 		f->open_line = ml.open_line;
 		f->len = f->md.flen;

@@ -283,6 +283,8 @@ static void process(struct md_block *b, const char *p, size_t n,
 		b->leaf = MD_PARA;
 	mark_content(b, s.leaf_opened || !c.blank);
 done:
+	for (size_t i = 0; i < b->depth && !out->quoted; i++)
+		out->quoted = b->c[i].kind == 'q';
 	out->fenced = s.fence_line;
 	out->opens = s.fence_opened;
 	out->plain = s.fence_line && b->fplain;
@@ -328,6 +330,7 @@ void md_block_line(struct md_block *b, const char *untrusted_line, size_t n,
 		out->html = out->html || one.html;
 		out->icode = out->icode || one.icode;
 		out->pre = out->pre || one.pre;
+		out->quoted = out->quoted || one.quoted;
 		out->depth = one.depth;
 		start = i + 1;
 	}

@@ -69,6 +69,8 @@ struct md_line {
 	bool icode;        /* the line (or a part of it cmark splits off at
 			    * a lone CR) is in an indented code block */
 	bool pre;          /* ... in a type-1 HTML block such as <pre> */
+	bool quoted;       /* ... inside a block quote, a lazy continuation
+			    * line of a quoted paragraph included */
 	unsigned indent;   /* columns of leading whitespace (tabs to 4) */
 	size_t depth;      /* containers the line is in */
 };
