@@ -5,7 +5,8 @@
  * GitHub shows as a row-like line inside the check block must be a row
  * (A4, A11), every fence skipped before the block must be code on GitHub
  * (A3, A12), every needs-human marker read must be one of the leading HTML
- * blocks (A2). cmark-gfm's positions are in its own lines (CR, LF, CRLF);
+ * blocks (A2), every key the reader takes must be shown as text, not code
+ * (A12, N65). cmark-gfm's positions are in its own lines (CR, LF, CRLF);
  * everything is mapped to the program's LF lines before comparing.
  */
 #include "gfmdiff.h"
@@ -1194,10 +1195,9 @@ static bool html_type1(cmark_node *n)
 	lit++;
 	for (i = 0; i < ARRAY_SIZE(tags); i++) {
 		m = strlen(tags[i]);
-		for (k = 0; k < m && lit[k] && to_lower((unsigned char)lit[k]) ==
-		                                   tags[i][k];
-		     k++)
-			;
+		for (k = 0; k < m; k++)
+			if (to_lower((unsigned char)lit[k]) != tags[i][k])
+				break;
 		if (k == m && (lit[m] == '\0' || lit[m] == '>' ||
 		               is_ws((unsigned char)lit[m]) || lit[m] == '\n' ||
 		               lit[m] == '\r'))

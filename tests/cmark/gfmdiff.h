@@ -56,8 +56,7 @@
 #define GFMDIFF_L_ROW 1u /* a row the reader reads (valid or invalid) */
 #define GFMDIFF_L_NH  2u /* a needs-human marker line the verdict reads */
 #define GFMDIFF_L_BAD 4u /* ... a row the reader reads as invalid */
-#define GFMDIFF_L_KEY 8u /* a head:, round: or clean: line the reader
-                          * supplies its key from */
+#define GFMDIFF_L_KEY 8u /* a key line the reader takes its key from */
 
 struct gfmdiff_reading {
 	size_t nlines;

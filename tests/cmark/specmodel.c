@@ -152,10 +152,12 @@ static enum mkey model_key(struct mview line, bool *clean)
 	v = trim(v);
 	if (!v.n)
 		return MK_NONE;
-	for (i = 0; i < v.n; i++)
-		if (k == 0 ? !is_hex((unsigned char)v.p[i])
-		           : k == 1 ? !is_digit((unsigned char)v.p[i]) : false)
+	for (i = 0; i < v.n && k < 2; i++) {
+		int c = (unsigned char)v.p[i];
+
+		if (k == 0 ? !is_hex(c) : !is_digit(c))
 			return MK_NONE;
+	}
 	if (k == 0)
 		return v.n == 40 ? MK_HEAD : MK_NONE;
 	if (k == 1)
