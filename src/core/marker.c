@@ -355,7 +355,9 @@ void marker_parse(struct marker_result *out, const char *untrusted_body,
 		out->check.present = true;
 		out->check.block_off = line_off;
 		out->check.block_line = lineno;
-		seen.lead = true;
+		/* N65: the code must open after the marker line; a marker
+		 * that is itself indented code is quoted with its keys. */
+		seen.lead = !fence.icode;
 		check_line(&out->check, &seen, line, lineno, false);
 	}
 	if (out->check.clean_conflict) { /* A3: two answers are none */

@@ -28,7 +28,7 @@
 
 static bool use_model, quiet;
 static unsigned opts;
-static long passed, failed, rows, fenced, markers;
+static long passed, failed, rows, fenced, markers, keys;
 
 /* A line of the body, printable: control bytes escaped, cut at 100. */
 static void show_line(const char *body, size_t len, size_t lineno)
@@ -69,6 +69,7 @@ static void run_case(const char *name, const char *body, size_t len)
 	rows += (long)d.checked_rows;
 	fenced += (long)d.checked_fenced;
 	markers += (long)d.checked_markers;
+	keys += (long)d.checked_keys;
 	if (d.n == 0) {
 		passed++;
 		gfmdiff_reading_release(&r);
@@ -106,6 +107,8 @@ static void run_case(const char *name, const char *body, size_t len)
 		} else if (f->kind == GFMDIFF_NH_MARKER)
 			printf(" (GitHub: %s)",
 			       f->context[0] ? f->context : "no block");
+		else if (f->kind == GFMDIFF_KEY_CODE)
+			printf(" (%s; GitHub: %s)", f->why, f->context);
 		putchar('\n');
 		show_line(body, len, f->line);
 	}
@@ -256,11 +259,12 @@ int main(int argc, char **argv)
 			rc = 2;
 	}
 	printf("cmark: %ld passed, %ld failed (%s%s; checked %ld row-like "
-	       "lines, %ld fenced lines, %ld needs-human markers)\n",
+	       "lines, %ld fenced lines, %ld needs-human markers, %ld key "
+	       "lines)\n",
 	       passed, failed,
 	       use_model ? "the spec model of A11/A12" : "the program",
 	       opts & GFMDIFF_FENCE_EFFECT ? ", fences by their effect" : "",
-	       rows, fenced, markers);
+	       rows, fenced, markers, keys);
 	if (rc)
 		return rc;
 	return failed ? 1 : 0;

@@ -5,7 +5,8 @@
  * GitHub shows as a row-like line inside the check block must be a row
  * (A4, A11), every fence skipped before the block must be code on GitHub
  * (A3, A12), every needs-human marker read must be one of the leading HTML
- * blocks (A2). cmark-gfm's positions are in its own lines (CR, LF, CRLF);
+ * blocks (A2), every key the reader takes must be shown as text, not code
+ * (A12, N65). cmark-gfm's positions are in its own lines (CR, LF, CRLF);
  * everything is mapped to the program's LF lines before comparing.
  */
 #include "gfmdiff.h"
@@ -51,6 +52,12 @@ void gfmdiff_reading_release(struct gfmdiff_reading *r)
 	memset(r, 0, sizeof(*r));
 }
 
+void gfmdiff_mark_key(struct gfmdiff_reading *r, size_t line)
+{
+	if (line >= 1 && line <= r->nlines)
+		r->flags[line] |= GFMDIFF_L_KEY;
+}
+
 void gfmdiff_read_program(struct gfmdiff_reading *r, const char *body,
                           size_t len)
 {
@@ -73,6 +80,13 @@ void gfmdiff_read_program(struct gfmdiff_reading *r, const char *body,
 		if (row.error != ROW_OK)
 			r->flags[row.line] |= GFMDIFF_L_BAD;
 	}
+	/* (e): the key lines the block's keys come from (A12, N65). */
+	if (m.check.has_head)
+		gfmdiff_mark_key(r, m.check.head_line);
+	if (m.check.has_round)
+		gfmdiff_mark_key(r, m.check.round_line);
+	if (m.check.has_clean)
+		gfmdiff_mark_key(r, m.check.clean_line);
 
 	/* Before the block the fences decide where it starts (A3, A12). */
 	memset(&fence, 0, sizeof(fence));
@@ -1168,6 +1182,92 @@ static void check_markers(struct walk *w, cmark_node *doc)
 	}
 }
 
+/* cmark-gfm 0.29's type-1 HTML block: "<pre", "<script" or "<style" (any
+ * case) then ws, ">" or the end of the line, after at most 3 spaces (its
+ * literal may keep them). Its content shows as it stands. */
+static bool html_type1(cmark_node *n)
+{
+	static const char *const tags[] = {"pre", "script", "style"};
+	const char *lit = cmark_node_get_literal(n);
+	size_t i, k, m;
+
+	if (!lit)
+		return false;
+	while (*lit == ' ' || *lit == '\t')
+		lit++;
+	if (*lit != '<')
+		return false;
+	lit++;
+	for (i = 0; i < ARRAY_SIZE(tags); i++) {
+		m = strlen(tags[i]);
+		for (k = 0; k < m; k++)
+			if (to_lower((unsigned char)lit[k]) != tags[i][k])
+				break;
+		if (k == m && (lit[m] == '\0' || lit[m] == '>' ||
+		               is_ws((unsigned char)lit[m]) || lit[m] == '\n' ||
+		               lit[m] == '\r'))
+			return true;
+	}
+	return false;
+}
+
+/* Does a block starting at cmark line cm open on the line right after the
+ * check block's marker line (at its start, not after a lone CR)? */
+static bool opens_after_marker(const struct walk *w, size_t cm)
+{
+	const struct lines *l = w->l;
+
+	return w->r->block_line && l->cm_lf[cm] == w->r->block_line + 1 &&
+	       (cm == 1 || l->cm_lf[cm - 1] != l->cm_lf[cm]);
+}
+
+/*
+ * (e): every key line the reader supplies a key from is shown as text, not
+ * as code: not in a fenced or indented code block, nor in a type-1 HTML
+ * block — except indented code that opens on the line right after the
+ * block's marker line (N65). The part of the line that holds the key is
+ * its first non-blank cmark line.
+ */
+static void check_keys(struct walk *w)
+{
+	const struct lines *l = w->l;
+	size_t lf, cm, i;
+
+	for (lf = 1; lf <= l->nlf; lf++) {
+		const struct leaf *in = NULL;
+		cmark_node *n;
+		const char *why = NULL;
+		int flen, foff;
+		char fch;
+
+		if (!(w->r->flags[lf] & GFMDIFF_L_KEY))
+			continue;
+		w->out->checked_keys++;
+		for (cm = cm_of(l, l->lf_start[lf]);
+		     cm < l->ncm && l->cm_lf[cm + 1] == lf &&
+		     blank(cm_line(l, cm));
+		     cm++)
+			;
+		for (i = 0; i < w->nleaves && !in; i++)
+			if (w->leaves[i].start <= cm && cm <= w->leaves[i].end)
+				in = &w->leaves[i];
+		if (!in)
+			continue;
+		n = in->node;
+		if (cmark_node_get_type(n) == CMARK_NODE_CODE_BLOCK) {
+			if (cmark_node_get_fenced(n, &flen, &foff, &fch))
+				why = "fenced code";
+			else if (!opens_after_marker(w, in->start))
+				why = "indented code";
+		} else if (cmark_node_get_type(n) == CMARK_NODE_HTML_BLOCK &&
+		           html_type1(n)) {
+			why = "a <pre> block";
+		}
+		if (why)
+			add(w, GFMDIFF_KEY_CODE, lf, 0, why, n);
+	}
+}
+
 void gfmdiff_run(struct gfmdiff *out, const char *untrusted_body, size_t len,
                  const struct gfmdiff_reading *reading, unsigned opts)
 {
@@ -1203,6 +1303,7 @@ void gfmdiff_run(struct gfmdiff *out, const char *untrusted_body, size_t len,
 	uncovered_rows(&w);
 	check_fences(&w);
 	check_markers(&w, doc);
+	check_keys(&w);
 	feel(&w, doc);
 
 	free(w.leaves);
@@ -1226,6 +1327,8 @@ const char *gfmdiff_kind_name(enum gfmdiff_kind k)
 		return "check marker shown before the block";
 	case GFMDIFF_NH_MARKER:
 		return "needs-human marker not a leading HTML block";
+	case GFMDIFF_KEY_CODE:
+		return "key shown as code";
 	case GFMDIFF_READER:
 		return "reader inconsistent";
 	}

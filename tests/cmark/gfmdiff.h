@@ -28,6 +28,13 @@
  *       approves nothing whatever it hid);
  *   GFMDIFF_NH_MARKER (c)  a needs-human marker line the reader accepts is
  *       not in the leading run of top-level HTML blocks in cmark-gfm;
+ *   GFMDIFF_KEY_CODE (e)  a head:, round: or clean: line the reader takes
+ *       its key from (A12, N65) is, in cmark-gfm, in a code block (fenced
+ *       or indented) or in a type-1 HTML block (<pre>, <script>, <style>)
+ *       — unless it is in an indented code block that opens on the line
+ *       right after the check block's marker line (N65: the conductor's
+ *       own lines with leading ws). A key the reader does not take is
+ *       never a finding;
  *   GFMDIFF_READER  the program reader's replay of its fences does not
  *       find the block marker_parse() found (the harness would be wrong).
  *
@@ -49,6 +56,7 @@
 #define GFMDIFF_L_ROW 1u /* a row the reader reads (valid or invalid) */
 #define GFMDIFF_L_NH  2u /* a needs-human marker line the verdict reads */
 #define GFMDIFF_L_BAD 4u /* ... a row the reader reads as invalid */
+#define GFMDIFF_L_KEY 8u /* a key line the reader takes its key from */
 
 struct gfmdiff_reading {
 	size_t nlines;
@@ -75,11 +83,15 @@ void gfmdiff_reading_release(struct gfmdiff_reading *r);
 void gfmdiff_read_program(struct gfmdiff_reading *r, const char *body,
                           size_t len);
 
+/* Mark a line as one the reader supplies a key from (GFMDIFF_L_KEY). */
+void gfmdiff_mark_key(struct gfmdiff_reading *r, size_t line);
+
 enum gfmdiff_kind {
 	GFMDIFF_HIDDEN_ROW,
 	GFMDIFF_FENCE,
 	GFMDIFF_BLOCK_START,
 	GFMDIFF_NH_MARKER,
+	GFMDIFF_KEY_CODE,
 	GFMDIFF_READER
 };
 
@@ -96,7 +108,8 @@ struct gfmdiff_finding {
 	                * is then cmark-gfm's block at that line */
 	/* HIDDEN_ROW: why the line is row-like: "source text", "rendered
 	 * text" (only once entities, escapes or markup are rendered) or "a
-	 * table row under an id/status column" */
+	 * table row under an id/status column"; KEY_CODE: the code that
+	 * holds the key ("fenced code", "indented code", "a <pre> block") */
 	const char *why;
 	char context[GFMDIFF_CONTEXT_MAX];
 };
@@ -110,6 +123,7 @@ struct gfmdiff {
 	size_t checked_rows;    /* lines of (a) that hold a key */
 	size_t checked_fenced;  /* non-blank fenced lines of (b) */
 	size_t checked_markers; /* marker lines of (c) */
+	size_t checked_keys;    /* key lines of (e) */
 };
 
 /*

@@ -10,7 +10,7 @@
  * by what they hide only (GFMDIFF_FENCE_EFFECT). FUZZ_CMARK_IGNORE, a
  * campaign aid to look past a class already known, drops findings by kind
  * and cmark-gfm context: "start:html_block;row:a line a lone CR" (kinds
- * row, fence, start, nh, reader; the text after ':' is a substring of
+ * row, fence, start, nh, key, reader; the text after ':' is a substring of
  * the finding's context or why). FUZZ_CMARK_FEEL=0 leaves cmark-gfm's
  * tree shapes out of the coverage (to merge a small corpus). Only bodies GitHub
  * could hold are compared (valid UTF-8, no NUL). Built with libcmark-gfm only
@@ -46,8 +46,8 @@ static void feel(int type, int parent, int grandparent, bool row)
 	feel_counters[h % FEEL_SLOTS]++;
 }
 
-static const char *const kind_names[] = {"row", "fence", "start", "nh",
-                                         "reader"};
+static const char *const kind_names[] = {"row", "fence", "start",
+                                         "nh",  "key",   "reader"};
 
 /* Is the finding one FUZZ_CMARK_IGNORE names? */
 static bool ignored(const char *list, const struct gfmdiff_finding *f)

@@ -1149,6 +1149,16 @@ static const struct ck_row ck_rows[] = {
     {"A3: a fence after <details> (an HTML block) does not hide the marker",
      "<details>\n```\n" OPEN CK_HEAD CK_ROUND "```\n",
      true, 3, false, "", false, false, 0, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"N65: a clean: true in indented code after a blank supplies nothing",
+     OPEN CK_HEAD CK_ROUND "\n    clean: true\n" ROW_OK_A,
+     true, 1, true, HA, true, true, 901, false, false, 1, 0, 0, 0, 0, 0, 0, 0},
+    {"N65: tab-indented keys right after the marker are read",
+     OPEN "\t" CK_HEAD "\t" CK_ROUND "\tclean: true\n" ROW_OK_A,
+     true, 1, true, HA, true, true, 901, true, true, 1, 0, 0, 0, 0, 0, 0, 0},
+    {"N65: a marker that is itself indented code opens no lead",
+     "The draft:\n\n    " OPEN "    " CK_HEAD "    " CK_ROUND
+     "    clean: true\n",
+     true, 3, false, "", false, false, 0, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
 };
 
 static void test_marker__check_table(void **state)
