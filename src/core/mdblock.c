@@ -115,7 +115,7 @@ static bool continue_leaf(struct md_block *b, struct cur *c, struct step *s)
 			return false;
 		}
 		s->html_line = true;
-		s->pre_line = b->html == 1;
+		s->pre_line = s->pre_line || b->html == 1;
 		if (mdl_html_end(c, b->html))
 			b->leaf = MD_NONE;
 		return true;
@@ -174,7 +174,7 @@ static bool open_leaf(struct md_block *b, struct cur *c, struct step *s,
 		b->leaf = MD_HTML;
 		b->html = type;
 		s->html_line = true;
-		s->pre_line = type == 1;
+		s->pre_line = s->pre_line || type == 1;
 		if (mdl_html_end(c, type))
 			b->leaf = MD_NONE;
 		return true;
@@ -249,6 +249,37 @@ static void mark_content(struct md_block *b, bool leaf_here)
 		b->c[b->depth - 1].has_content = true;
 }
 
+/* N65: a <pre> or <code> element opened in an HTML block (`<details><pre>`,
+ * `<div><code>`) shows what follows as code until it closes, in a browser,
+ * whatever block cmark puts the lines in. Counted on HTML block lines
+ * only (a code span in prose is not an element). */
+static bool tag_at(const char *p, size_t n, size_t i, const char *name)
+{
+	size_t k, m = strlen(name);
+
+	for (k = 0; k < m; k++)
+		if (i + k >= n || to_lower((unsigned char)p[i + k]) != name[k])
+			return false;
+	return i + m == n || p[i + m] == '>' || p[i + m] == ' ' ||
+	       p[i + m] == '\t' || p[i + m] == '/';
+}
+
+static void pre_scan(struct md_block *b, const char *p, size_t n)
+{
+	for (size_t i = 0; i + 1 < n; i++) {
+		if (p[i] != '<')
+			continue;
+		if (tag_at(p, n, i + 1, "pre") || tag_at(p, n, i + 1, "code")) {
+			if (b->pre_open < 64)
+				b->pre_open++;
+		} else if (p[i + 1] == '/' && b->pre_open &&
+			   (tag_at(p, n, i + 2, "pre") ||
+			    tag_at(p, n, i + 2, "code"))) {
+			b->pre_open--;
+		}
+	}
+}
+
 /* One line as cmark splits them (no CR or LF inside). */
 static void process(struct md_block *b, const char *p, size_t n,
 		    struct md_line *out)
@@ -260,6 +291,7 @@ static void process(struct md_block *b, const char *p, size_t n,
 	memset(&s, 0, sizeof(s));
 	c.p = p;
 	c.n = n;
+	s.pre_line = b->pre_open > 0;
 	s.matched = match_containers(b, &c);
 	s.all_matched = s.matched == b->depth;
 	if (s.all_matched && continue_leaf(b, &c, &s)) {
@@ -283,6 +315,8 @@ static void process(struct md_block *b, const char *p, size_t n,
 		b->leaf = MD_PARA;
 	mark_content(b, s.leaf_opened || !c.blank);
 done:
+	if (s.html_line)
+		pre_scan(b, p, n);
 	for (size_t i = 0; i < b->depth && !out->quoted; i++)
 		out->quoted = b->c[i].kind == 'q';
 	out->fenced = s.fence_line;

@@ -55,6 +55,8 @@ struct md_block {
 	bool fplain;        /* opened by a line that is, as raw text, at most
 			     * 3 spaces and the run (BEHAVIOR A3's own form) */
 	size_t fopen_line;
+	unsigned pre_open;  /* <pre>/<code> elements opened in HTML blocks and
+			     * not closed yet: what follows is shown as code */
 	size_t line;        /* lines seen */
 };
 
@@ -68,7 +70,9 @@ struct md_line {
 	bool html;         /* the line is part of an HTML block */
 	bool icode;        /* the line (or a part of it cmark splits off at
 			    * a lone CR) is in an indented code block */
-	bool pre;          /* ... in a type-1 HTML block such as <pre> */
+	bool pre;          /* ... in a type-1 HTML block such as <pre>, or
+			    * after a <pre> or <code> an HTML block opened
+			    * and none closed (N65) */
 	bool quoted;       /* ... inside a block quote, a lazy continuation
 			    * line of a quoted paragraph included */
 	unsigned indent;   /* columns of leading whitespace (tabs to 4) */

@@ -1223,8 +1223,8 @@ static bool opens_after_marker(const struct walk *w, size_t cm)
 
 /*
  * (e): every key line the reader supplies a key from is shown as text, not
- * as code: not in a fenced or indented code block, nor in a type-1 HTML
- * block — except indented code that opens on the line right after the
+ * as code or a quote: not in a fenced or indented code block, nor in a
+ * type-1 HTML block, nor in a block quote (N66) — except indented code that opens on the line right after the
  * block's marker line (N65). The part of the line that holds the key is
  * its first non-blank cmark line.
  */
@@ -1263,6 +1263,10 @@ static void check_keys(struct walk *w)
 		           html_type1(n)) {
 			why = "a <pre> block";
 		}
+		for (cmark_node *up = cmark_node_parent(n); up && !why;
+		     up = cmark_node_parent(up))
+			if (cmark_node_get_type(up) == CMARK_NODE_BLOCK_QUOTE)
+				why = "a block quote"; /* N66 */
 		if (why)
 			add(w, GFMDIFF_KEY_CODE, lf, 0, why, n);
 	}
