@@ -209,6 +209,7 @@ struct unlabel {
 */
 
 /*@ requires \valid(u) && \valid_read(p);
+    requires PullOK((struct snap_pull *)pull);
     requires \separated(u, GATE_PULL_LOCS(pull));
     assigns u->newest, u->authorized;
     ensures UnlabelOf(u, (struct snap_pull *)pull, (struct policy *)p); */
