@@ -182,15 +182,20 @@ const struct snap_status *stamp_skip(const struct snap_statuses *st,
   }
 */
 
+/* What it says of the pull is said of the pull before the call (\old): out
+ * is separated from what it reads, so the pull is the same after. */
 /*@ requires \valid(out);
     requires PullOK((struct snap_pull *)pull);
     requires \valid_read(p);
+    requires \separated(out, pull);
+    requires \separated(out, pull->comments + (0 .. pull->ncomments - 1));
+    requires \separated(out, pull->timeline + (0 .. pull->ntimeline - 1));
     assigns *out;
-    ensures NhIndex((struct snap_pull *)pull, (char *)head, (struct policy *)p) < pull->ncomments;
+    ensures NhIndex((struct snap_pull *)pull, (char *)head, (struct policy *)p) < \old(pull->ncomments);
     ensures NhIndex((struct snap_pull *)pull, (char *)head, (struct policy *)p) < 0 ==>
       out->comment == \null;
     ensures NhIndex((struct snap_pull *)pull, (char *)head, (struct policy *)p) >= 0 ==>
-      out->comment == &pull->comments[NhIndex((struct snap_pull *)pull, (char *)head, (struct policy *)p)];
+      out->comment == \old(pull->comments) + NhIndex((struct snap_pull *)pull, (char *)head, (struct policy *)p);
     ensures out->comment != \null ==>
       out->marker.nh.malformed == NhMalformed((struct snap_pull *)pull, (char *)head, (struct policy *)p) &&
       out->marker.nh.value == NhValue((struct snap_pull *)pull, (char *)head, (struct policy *)p) &&
@@ -198,11 +203,12 @@ const struct snap_status *stamp_skip(const struct snap_statuses *st,
       out->marker.nh.base.n == NhBaseN((struct snap_pull *)pull, (char *)head, (struct policy *)p);
     ensures out->held <==> NhHeld((struct snap_pull *)pull, (struct policy *)p);
     ensures out->held ==> out->hold_at == NhHoldAt((struct snap_pull *)pull, (struct policy *)p);
-    ensures a1: \forall integer k; 0 <= k < pull->ncomments &&
-      Trigger(&pull->comments[k], (struct policy *)p) ==>
-      out->held && out->hold_at >= pull->comments[k].created_at;
-    ensures a10: \forall integer j; OwnLabeled((struct snap_pull *)pull, (struct policy *)p, j) ==>
-      out->held && out->hold_at >= pull->timeline[j].created_at; */
+    ensures a1: \forall integer k; 0 <= k < \old(pull->ncomments) &&
+      Trigger(\old(pull->comments) + k, (struct policy *)p) ==>
+      out->held && out->hold_at >= \old(pull->comments[k].created_at);
+    ensures a10: \forall integer j;
+      \old(OwnLabeled((struct snap_pull *)pull, (struct policy *)p, j)) ==>
+      out->held && out->hold_at >= \old(pull->timeline[j].created_at); */
 void verdict_lookup(struct nh_lookup *out, const struct snap_pull *pull,
 		    const char *head, const struct policy *p);
 

@@ -49,7 +49,7 @@ nice -n 19 frama-c \
 	-wp -wp-fct "$fcts" -wp-literals -wp-prover cvc4,z3 \
 	-wp-steps "$steps" -wp-timeout "$timeout" -wp-par "$par" -wp-cache none \
 	-wp-warn-key pedantic-assigns=inactive \
-	-kernel-warn-key annot:missing-spec=inactive \
+	-kernel-warn-key annot:missing-spec=inactive ${PROVE_EXTRA:-} \
 	>"$log" 2>&1 || { tail -n 30 "$log" >&2; echo "prove: frama-c failed ($log)" >&2; exit 1; }
 
 line=$(grep 'Proved goals:' "$log" | tail -n 1)
