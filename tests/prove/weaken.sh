@@ -59,8 +59,8 @@ weaken wrong-head cond_escalation \
 	'verdict_lookup(&lk, in->pull, in->pull->head_sha, p);' \
 	'verdict_lookup(&lk, in->pull, in->pull->base_sha, p);'
 weaken unauthorized-unlabel esc_verdict_yes \
-	'	if (!u->authorized) {' \
-	'	if (0 && !u->authorized) {'
+	'	if (!u.authorized) {' \
+	'	if (0 && !u.authorized) {'
 
 if PROVE_FCTS=gate_decide,cond_escalation,esc_verdict_yes PROVE_LOG=$out/unweakened.log \
 	"$here/tests/prove/wp.sh" >"$out/unweakened.txt" 2>&1; then
