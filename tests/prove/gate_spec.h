@@ -95,6 +95,7 @@ const struct snap_status *stamp_round(const struct snap_statuses *st,
     assigns \nothing;
     ensures st == \null ==> \result == \null;
     ensures st != \null && NoStamp((struct snap_statuses *)st, (struct policy *)p, pr, STAMP_CLEAN) ==> \result == \null;
+    ensures st != \null && \result == \null ==> NoStamp((struct snap_statuses *)st, (struct policy *)p, pr, STAMP_CLEAN);
     ensures \result != \null ==> \exists integer i;
       NewestStamp((struct snap_statuses *)st, (struct policy *)p, pr, STAMP_CLEAN, i) && \result == &st->v[i]; */
 const struct snap_status *stamp_clean(const struct snap_statuses *st,
@@ -243,15 +244,5 @@ void gate_add_reason(struct gate_decision *d, const char *fmt, ...);
 char *xstrdup_or_null(const char *s);
 /*@ assigns \nothing; */
 const char *marker_nhm_why(unsigned malformed);
-
-/* --- what the gate's helpers write must not be what they read ---------------
- * The locations of a pull the gate reads (its struct and the arrays it
- * walks), for \separated clauses. */
-#define GATE_PULL_LOCS(pl)                                                  \
-	(pl), (pl)->labels + (0 .. (pl)->nlabels - 1),                     \
-	(pl)->threads + (0 .. (pl)->nthreads - 1),                         \
-	(pl)->timeline + (0 .. (pl)->ntimeline - 1),                       \
-	(pl)->comments + (0 .. (pl)->ncomments - 1)
-#define GATE_STATUS_LOCS(st) (st), (st)->v + (0 .. (st)->n - 1)
 
 #endif
