@@ -434,7 +434,8 @@ static bool cond_escalation(const struct gate_input *in,
 		return false;
 	}
 	/* What the input says is read before verdict_lookup() writes lk
-	 * (docs/proof.md: the proof then needs no frame for it). */
+	 * (docs/proof.md: the proof then needs no frame for it); the asserts
+	 * below stage the proof of the contract, one path at a time. */
 	round = stamp_round(st, p, in->pr);
 	skip = stamp_skip(st, p, in->pr);
 	u = find_unlabel(in->pull, p);
@@ -442,11 +443,17 @@ static bool cond_escalation(const struct gate_input *in,
 	if (!lk.comment) {
 		ok = esc_no_verdict(st, round, skip, &lk, u, why);
 		ok = ok && esc_hold_lifted(&lk, u, p, why);
-		/*@ assert hold_nv: ok && NhHeld(\at(in->pull, Pre), (struct policy *)p) ==>
-		      \at(AuthAfter(in->pull, (struct policy *)p, NhHoldAt(in->pull, (struct policy *)p)), Pre); */
-		/*@ assert esc_a1: ok ==> \at(EscA1((struct gate_input *)in, (struct policy *)p), Pre); */
-		/*@ assert esc_a10: ok ==> \at(EscA10((struct gate_input *)in, (struct policy *)p), Pre); */
-		/*@ assert esc_ok: ok ==> \at(EscalationOK((struct gate_input *)in, (struct policy *)p), Pre); */
+		/*@ assert hold_nv: ok &&
+		      NhHeld(\at(in->pull, Pre), (struct policy *)p) ==>
+		      \at(AuthAfter(in->pull, (struct policy *)p,
+				    NhHoldAt(in->pull, (struct policy *)p)),
+			  Pre); */
+		/*@ assert esc_a1: ok ==>
+		      \at(EscA1((struct gate_input *)in, (struct policy *)p), Pre); */
+		/*@ assert esc_a10: ok ==>
+		      \at(EscA10((struct gate_input *)in, (struct policy *)p), Pre); */
+		/*@ assert esc_ok: ok ==>
+		      \at(EscalationOK((struct gate_input *)in, (struct policy *)p), Pre); */
 		return ok;
 	}
 	nh = &lk.marker.nh;
@@ -462,21 +469,33 @@ static bool cond_escalation(const struct gate_input *in,
 			 in->pull->base_ref);
 		ok = false;
 	} else {
-		/*@ assert base: ViewIs(NhBaseP(\at(in->pull, Pre), &\at(in->pull, Pre)->head_sha[0], (struct policy *)p),
-		      NhBaseN(\at(in->pull, Pre), &\at(in->pull, Pre)->head_sha[0], (struct policy *)p),
+		/*@ assert base: ViewIs(
+		      NhBaseP(\at(in->pull, Pre), &\at(in->pull, Pre)->head_sha[0],
+			      (struct policy *)p),
+		      NhBaseN(\at(in->pull, Pre), &\at(in->pull, Pre)->head_sha[0],
+			      (struct policy *)p),
 		      \at(in->pull->base_ref, Pre)); */
 		ok = nh->value == NH_YES ? esc_verdict_yes(&lk, u, why)
 					 : esc_verdict_no(&lk, u, why);
 		/*@ assert yes: ok && nh->value == NH_YES ==>
-		      \at(AuthAfter(in->pull, (struct policy *)p, in->pull->comments[NhIndex(in->pull, &in->pull->head_sha[0], (struct policy *)p)].created_at), Pre); */
+		      \at(AuthAfter(in->pull, (struct policy *)p,
+		        in->pull->comments[NhIndex(in->pull, &in->pull->head_sha[0],
+						   (struct policy *)p)].created_at),
+			  Pre); */
 		/*@ assert no: ok && nh->value != NH_YES ==>
 		      \at(!UnauthorizedUnlabel(in->pull, (struct policy *)p), Pre); */
 		ok = ok && esc_hold_lifted(&lk, u, p, why);
-		/*@ assert hold: ok && NhHeld(\at(in->pull, Pre), (struct policy *)p) ==>
-		      \at(AuthAfter(in->pull, (struct policy *)p, NhHoldAt(in->pull, (struct policy *)p)), Pre); */
-		/*@ assert esc_a1: ok ==> \at(EscA1((struct gate_input *)in, (struct policy *)p), Pre); */
-		/*@ assert esc_a10: ok ==> \at(EscA10((struct gate_input *)in, (struct policy *)p), Pre); */
-		/*@ assert esc_ok: ok ==> \at(EscalationOK((struct gate_input *)in, (struct policy *)p), Pre); */
+		/*@ assert hold: ok &&
+		      NhHeld(\at(in->pull, Pre), (struct policy *)p) ==>
+		      \at(AuthAfter(in->pull, (struct policy *)p,
+				    NhHoldAt(in->pull, (struct policy *)p)),
+			  Pre); */
+		/*@ assert esc_a1: ok ==>
+		      \at(EscA1((struct gate_input *)in, (struct policy *)p), Pre); */
+		/*@ assert esc_a10: ok ==>
+		      \at(EscA10((struct gate_input *)in, (struct policy *)p), Pre); */
+		/*@ assert esc_ok: ok ==>
+		      \at(EscalationOK((struct gate_input *)in, (struct policy *)p), Pre); */
 	}
 	*url = lk.comment->html_url;
 	return ok;
