@@ -6,7 +6,8 @@
  * The stamps and the statuses are gate_spec.h's. What select.c calls
  * without this proof reading the body is trusted, each function tested by
  * its own unit tests (tests/unit/test_policy.c, test_stamp.c,
- * test_verdict.c, test_select.c): every contract names its function.
+ * test_verdict.c; select_decide itself in test_apply.c): every contract
+ * names its function.
  */
 #ifndef AA_SELECT_SPEC_H
 #define AA_SELECT_SPEC_H
