@@ -16,11 +16,6 @@
 #include "port/gitlab.h"
 #include "port/world_int.h"
 
-/* GitLab's answer to a position it cannot place (G16). */
-#define LINE_CODE_400                                                          \
-	"HTTP 400 (400 Bad request - Note {:line_code=>[\"can't be blank\", "  \
-	"\"must be a valid line code\"]})"
-
 /* The note `id` of the MR, and its discussion. */
 static struct mr_note *find_note(struct merge_request *mr, int64_t id,
                                  struct mr_discussion **dp)
@@ -72,7 +67,7 @@ int world_gitlab_comment_create(struct github *gh, int64_t pr,
 	*id = 0;
 	*html_url = NULL;
 	if ((error = world_gitlab_fault(w, FAULT_WRITE, WRITE_COMMENT, pr, 0,
-	                                &lost)) < 0)
+	                                NULL, &lost)) < 0)
 		return error;
 	if (!(mr = world_gitlab_mr(w, pr)))
 		return AA_ENOTFOUND;
@@ -96,13 +91,13 @@ int world_gitlab_comment_update(struct github *gh, int64_t pr, int64_t id,
 
 	github_op_begin(gh);
 	if ((error = world_gitlab_fault(w, FAULT_WRITE, WRITE_COMMENT, pr, id,
-	                                &lost)) < 0)
+	                                NULL, &lost)) < 0)
 		return error;
 	if (!(mr = world_gitlab_mr(w, pr)))
 		return AA_ENOTFOUND;
 	if (!(n = find_note(mr, id, &d))) {
-		buf_setf(&gh->error, "PUT note %lld: HTTP 404 (404 Note Not "
-		         "Found)", (long long)id);
+		world_gitlab_words(w, FAULT_WRITE, WRITE_COMMENT, pr, id, NULL,
+		                   404, "404 Note Not Found");
 		return AA_ENOTFOUND;
 	}
 	/* Notes::UpdateService: only a changed body is an edit. */
@@ -128,13 +123,13 @@ int world_gitlab_comment_delete(struct github *gh, int64_t pr, int64_t id)
 
 	github_op_begin(gh);
 	if ((error = world_gitlab_fault(w, FAULT_WRITE, WRITE_COMMENT_DELETE,
-	                                pr, id, &lost)) < 0)
+	                                pr, id, NULL, &lost)) < 0)
 		return error;
 	if (!(mr = world_gitlab_mr(w, pr)))
 		return AA_ENOTFOUND;
 	if (!(n = find_note(mr, id, &d))) {
-		buf_setf(&gh->error, "DELETE note %lld: HTTP 404 (404 Note Not "
-		         "Found)", (long long)id);
+		world_gitlab_words(w, FAULT_WRITE, WRITE_COMMENT_DELETE, pr, id,
+		                   NULL, 404, "404 Note Not Found");
 		return AA_ENOTFOUND;
 	}
 	k = (size_t)(n - d->notes);
@@ -180,20 +175,16 @@ int world_gitlab_discussion_post(struct github *gh, int64_t pr,
 	github_op_begin(gh);
 	memset(out, 0, sizeof(*out));
 	if ((error = world_gitlab_fault(w, FAULT_WRITE, WRITE_REVIEW, pr, 0,
-	                                &lost)) < 0) {
-		if (w->last_status == 400 || w->last_status == 422) {
-			if (w->last_status == 400)
-				buf_setf(&gh->error, "POST discussion: %s",
-				         LINE_CODE_400);
-			return AA_EREJECTED;
-		}
+	                                NULL, &lost)) < 0) {
+		if (w->last_status == 400 || w->last_status == 422)
+			return AA_EREJECTED; /* in the fake's words (P65) */
 		return error;
 	}
 	if (!(mr = world_gitlab_mr(w, pr)))
 		return AA_ENOTFOUND;
 	if (!gitlab_position_ok(mr, inl)) {
-		buf_setf(&gh->error, "POST discussion at %s:%lld: %s",
-		         inl->path, (long long)inl->line, LINE_CODE_400);
+		world_gitlab_words(w, FAULT_WRITE, WRITE_REVIEW, pr, 0, NULL,
+		                   400, NULL);
 		return AA_EREJECTED;
 	}
 	if (!(d = gitlab_diff_of(mr, inl->path)))
@@ -253,7 +244,7 @@ int world_gitlab_create_status(struct github *gh, int64_t pr,
 
 	github_op_begin(gh);
 	if ((error = world_gitlab_fault(w, FAULT_WRITE, WRITE_STATUS, pr, 0,
-	                                &lost)) < 0)
+	                                sha, &lost)) < 0)
 		return error;
 	if (!(mr = world_gitlab_mr(w, pr)))
 		return AA_ENOTFOUND;
