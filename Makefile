@@ -394,7 +394,8 @@ CHECK_FULL_SUITES := \
 	test-gitlab-torture \
 	test-make \
 	test-unit \
-	test-corpora
+	test-corpora \
+	prove
 
 CHECK_JOBS ?= 2
 # The wall time make check keeps to on 2 cores (tests/README.md): a line says

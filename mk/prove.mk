@@ -4,7 +4,8 @@
 #                       (scripts/bootstrap --prove; test-only), then
 #                       prove-gate and prove-eva; fails on any unproved goal
 #                       or any alarm not in tests/prove/alarms.expected
-#   make prove-gate     the WP proof of gate_decide (tests/prove/wp.sh)
+#   make prove-gate     the WP proofs of gate_decide and of the sweep's
+#                       selection, select_decide (tests/prove/wp.sh)
 #   make prove-eva      EVA over the verdict and ledger parsers and the
 #                       findings reader (tests/prove/eva.sh)
 #   make prove-mutants  weaken gate_decide three ways, one at a time in a

@@ -199,23 +199,28 @@ struct unlabel {
 	bool authorized;
 };
 
-/*@ predicate UnlabelOf{L}(struct unlabel *u, struct snap_pull *pull,
+/*@ predicate UnlabelOf{L}(struct unlabel u, struct snap_pull *pull,
 			  struct policy *p) =
-    (u->newest == \null ==> NoUnlabel(pull, p)) &&
-    (u->newest != \null ==> \exists integer i;
-      NewestUnlabel(pull, p, i) && u->newest == &pull->timeline[i]) &&
-    (u->authorized <==>
-      (u->newest != \null && IsUnlabeler(p, u->newest->actor)));
+    (u.newest == \null ==> NoUnlabel(pull, p) && !u.authorized) &&
+    (u.newest != \null ==> \exists integer i;
+      NewestUnlabel(pull, p, i) && u.newest == &pull->timeline[i] &&
+      (u.authorized <==> IsUnlabeler(p, pull->timeline[i].actor)));
 */
 
-/*@ requires \valid(u) && \valid_read(p);
-    requires \separated(u, GATE_PULL_LOCS(pull));
-    assigns u->newest, u->authorized;
-    ensures UnlabelOf(u, (struct snap_pull *)pull, (struct policy *)p); */
-static void find_unlabel(struct unlabel *u, const struct snap_pull *pull,
-			 const struct policy *p)
+/*
+ * Returned by value, and the escalation helpers take it by value: it is
+ * read, never written, after find_unlabel() (and the proof then has no
+ * memory of it to keep apart from the input's).
+ */
+/*@ requires \valid_read(p);
+    requires PullOK((struct snap_pull *)pull);
+    assigns \nothing;
+    ensures UnlabelOf(\result, (struct snap_pull *)pull, (struct policy *)p); */
+static struct unlabel find_unlabel(const struct snap_pull *pull,
+				   const struct policy *p)
 {
 	const struct snap_event *newest = NULL;
+	struct unlabel u;
 	size_t i;
 
 	/*@ loop invariant 0 <= i <= pull->ntimeline;
@@ -239,53 +244,54 @@ static void find_unlabel(struct unlabel *u, const struct snap_pull *pull,
 		    (!newest || e->id > newest->id))
 			newest = e;
 	}
-	u->newest = newest;
-	u->authorized = newest && policy_is_unlabeler(p, newest->actor);
+	u.newest = newest;
+	u.authorized = newest && policy_is_unlabeler(p, newest->actor);
+	return u;
 }
 
 /*@ assigns \nothing;
-    ensures \result ==> u->authorized &&
-      u->newest->created_at > lk->comment->created_at; */
+    ensures \result ==> u.authorized &&
+      u.newest->created_at > lk->comment->created_at; */
 static bool esc_verdict_yes(const struct nh_lookup *lk,
-			    const struct unlabel *u, struct buf *why)
+			    struct unlabel u, struct buf *why)
 {
 	int64_t id = lk->comment->id;
 
-	if (!u->newest) {
+	if (!u.newest) {
 		buf_setf(why, "needs-human: yes (comment %lld) and the label "
 			      "was never lifted", (long long)id);
 		return false;
 	}
-	if (!u->authorized) {
+	if (!u.authorized) {
 		buf_setf(why, "needs-human: yes (comment %lld); the label was "
 			      "last removed by %s, who is not allowed to",
 			 (long long)id,
-			 u->newest->actor ? u->newest->actor : "an unknown actor");
+			 u.newest->actor ? u.newest->actor : "an unknown actor");
 		return false;
 	}
-	if (u->newest->created_at <= lk->comment->created_at) {
+	if (u.newest->created_at <= lk->comment->created_at) {
 		buf_setf(why, "needs-human: yes (comment %lld) is newer than the "
 			      "last authorized removal of the label",
 			 (long long)id);
 		return false;
 	}
 	buf_setf(why, "needs-human: yes (comment %lld), lifted afterwards by "
-		      "%s", (long long)id, u->newest->actor);
+		      "%s", (long long)id, u.newest->actor);
 	return true;
 }
 
 /*@ assigns \nothing;
-    ensures \result ==> u->newest == \null || u->authorized; */
-static bool esc_verdict_no(const struct nh_lookup *lk, const struct unlabel *u,
+    ensures \result ==> u.newest == \null || u.authorized; */
+static bool esc_verdict_no(const struct nh_lookup *lk, struct unlabel u,
 			   struct buf *why)
 {
 	int64_t id = lk->comment->id;
 
-	if (u->newest && !u->authorized) {
+	if (u.newest && !u.authorized) {
 		buf_setf(why, "needs-human: no (comment %lld), but the label was "
 			      "last removed by %s, who is not allowed to",
 			 (long long)id,
-			 u->newest->actor ? u->newest->actor : "an unknown actor");
+			 u.newest->actor ? u.newest->actor : "an unknown actor");
 		return false;
 	}
 	buf_setf(why, "needs-human: no (comment %lld)", (long long)id);
@@ -317,41 +323,39 @@ static void no_verdict_why(const struct nh_lookup *lk, struct buf *why)
 			      "escalation judge is still running)");
 }
 
-/*@ requires GateInputOK((struct gate_input *)in, (struct policy *)p);
-    assigns \nothing;
-    ensures \result ==> in->statuses != \null &&
-      (\exists integer s, r;
-	NewestStamp(in->statuses, (struct policy *)p, in->pr, STAMP_SKIP, s) &&
-	NewestStamp(in->statuses, (struct policy *)p, in->pr, STAMP_ROUND, r) &&
-	in->statuses->v[s].id > in->statuses->v[r].id &&
-	u->authorized &&
-	u->newest->created_at > in->statuses->v[r].created_at); */
-static bool esc_no_verdict(const struct gate_input *in, const struct policy *p,
-			   const struct nh_lookup *lk, const struct unlabel *u,
+/*
+ * No verdict for H: a skip marker newer than the round (`round`, `skip`:
+ * the newest of each among the statuses `st`, read by the caller), and an
+ * allowed unlabel after the round started.
+ */
+/*@ assigns \nothing;
+    ensures \result ==> st != \null && round != \null && skip != \null &&
+      skip->id > round->id && u.authorized &&
+      u.newest->created_at > round->created_at; */
+static bool esc_no_verdict(const struct snap_statuses *st,
+			   const struct snap_status *round,
+			   const struct snap_status *skip,
+			   const struct nh_lookup *lk, struct unlabel u,
 			   struct buf *why)
 {
-	const struct snap_status *round, *skip;
-
-	if (!in->statuses) {
+	if (!st) {
 		buf_setf(why, "no verdict for the head, and its statuses could "
 			      "not be read");
 		return false;
 	}
-	round = stamp_round(in->statuses, p, in->pr);
-	skip = stamp_skip(in->statuses, p, in->pr);
 	if (!skip || !round || skip->id <= round->id) {
 		no_verdict_why(lk, why);
 		return false;
 	}
-	if (!u->newest || !u->authorized ||
-	    u->newest->created_at <= round->created_at) {
+	if (!u.newest || !u.authorized ||
+	    u.newest->created_at <= round->created_at) {
 		buf_setf(why, "escalation was skipped because the label was "
 			      "set, and no allowed person has lifted it since "
 			      "the round started");
 		return false;
 	}
 	buf_setf(why, "escalation skipped (label set); lifted by %s after "
-		      "the round started", u->newest->actor);
+		      "the round started", u.newest->actor);
 	return true;
 }
 
@@ -363,12 +367,12 @@ static bool esc_no_verdict(const struct gate_input *in, const struct policy *p,
  */
 /*@ assigns \nothing;
     ensures \result ==> !lk->held ||
-      (u->authorized && u->newest->created_at > lk->hold_at); */
-static bool esc_hold_lifted(const struct nh_lookup *lk, const struct unlabel *u,
+      (u.authorized && u.newest->created_at > lk->hold_at); */
+static bool esc_hold_lifted(const struct nh_lookup *lk, struct unlabel u,
 			    const struct policy *p, struct buf *why)
 {
 	if (!lk->held || /* a hold at the epoch is still a hold */
-	    (u->authorized && u->newest->created_at > lk->hold_at))
+	    (u.authorized && u.newest->created_at > lk->hold_at))
 		return true;
 	if (lk->hold_event)
 		buf_setf(why, "%s added the %s label (the escalation judge's "
@@ -394,6 +398,14 @@ static bool esc_hold_lifted(const struct nh_lookup *lk, const struct unlabel *u,
 	return false;
 }
 
+/*@ predicate EscA1{L}(struct gate_input *in, struct policy *p) =
+    \forall integer k; 0 <= k < in->pull->ncomments &&
+      Trigger(&in->pull->comments[k], p) ==>
+      AuthAfter(in->pull, p, in->pull->comments[k].created_at);
+  predicate EscA10{L}(struct gate_input *in, struct policy *p) =
+    \forall integer j; OwnLabeled(in->pull, p, j) ==>
+      AuthAfter(in->pull, p, in->pull->timeline[j].created_at);
+*/
 /*@ requires GateInputOK((struct gate_input *)in, (struct policy *)p);
     requires PullOK(in->pull);
     assigns *url;
@@ -401,19 +413,16 @@ static bool esc_hold_lifted(const struct nh_lookup *lk, const struct unlabel *u,
       (in->ok & PART_COMMENTS) != 0 && (in->ok & PART_TIMELINE) != 0;
     ensures \result ==>
       \old(EscalationOK((struct gate_input *)in, (struct policy *)p));
-    ensures a1: \result ==> \old(\forall integer k;
-      0 <= k < in->pull->ncomments &&
-      Trigger(&in->pull->comments[k], (struct policy *)p) ==>
-      AuthAfter(in->pull, (struct policy *)p,
-		in->pull->comments[k].created_at));
-    ensures a10: \result ==> \old(\forall integer j;
-      OwnLabeled(in->pull, (struct policy *)p, j) ==>
-      AuthAfter(in->pull, (struct policy *)p,
-		in->pull->timeline[j].created_at)); */
+    ensures a1: \result ==>
+      \old(EscA1((struct gate_input *)in, (struct policy *)p));
+    ensures a10: \result ==>
+      \old(EscA10((struct gate_input *)in, (struct policy *)p)); */
 static bool cond_escalation(const struct gate_input *in,
 			    const struct policy *p, struct buf *why,
 			    const char **url)
 {
+	const struct snap_statuses *st = in->statuses;
+	const struct snap_status *round, *skip;
 	struct nh_lookup lk;
 	struct unlabel u;
 	const struct marker_nh *nh;
@@ -424,11 +433,28 @@ static bool cond_escalation(const struct gate_input *in,
 			 !(in->ok & PART_COMMENTS) ? "comments" : "timeline");
 		return false;
 	}
+	/* What the input says is read before verdict_lookup() writes lk
+	 * (docs/proof.md: the proof then needs no frame for it); the asserts
+	 * below stage the proof of the contract, one path at a time. */
+	round = stamp_round(st, p, in->pr);
+	skip = stamp_skip(st, p, in->pr);
+	u = find_unlabel(in->pull, p);
 	verdict_lookup(&lk, in->pull, in->pull->head_sha, p);
-	find_unlabel(&u, in->pull, p);
 	if (!lk.comment) {
-		ok = esc_no_verdict(in, p, &lk, &u, why);
-		return ok && esc_hold_lifted(&lk, &u, p, why);
+		ok = esc_no_verdict(st, round, skip, &lk, u, why);
+		ok = ok && esc_hold_lifted(&lk, u, p, why);
+		/*@ assert hold_nv: ok &&
+		      NhHeld(\at(in->pull, Pre), (struct policy *)p) ==>
+		      \at(AuthAfter(in->pull, (struct policy *)p,
+				    NhHoldAt(in->pull, (struct policy *)p)),
+			  Pre); */
+		/*@ assert esc_a1: ok ==>
+		      \at(EscA1((struct gate_input *)in, (struct policy *)p), Pre); */
+		/*@ assert esc_a10: ok ==>
+		      \at(EscA10((struct gate_input *)in, (struct policy *)p), Pre); */
+		/*@ assert esc_ok: ok ==>
+		      \at(EscalationOK((struct gate_input *)in, (struct policy *)p), Pre); */
+		return ok;
 	}
 	nh = &lk.marker.nh;
 	if (nh->malformed) {
@@ -443,9 +469,33 @@ static bool cond_escalation(const struct gate_input *in,
 			 in->pull->base_ref);
 		ok = false;
 	} else {
-		ok = nh->value == NH_YES ? esc_verdict_yes(&lk, &u, why)
-					 : esc_verdict_no(&lk, &u, why);
-		ok = ok && esc_hold_lifted(&lk, &u, p, why);
+		/*@ assert base: ViewIs(
+		      NhBaseP(\at(in->pull, Pre), &\at(in->pull, Pre)->head_sha[0],
+			      (struct policy *)p),
+		      NhBaseN(\at(in->pull, Pre), &\at(in->pull, Pre)->head_sha[0],
+			      (struct policy *)p),
+		      \at(in->pull->base_ref, Pre)); */
+		ok = nh->value == NH_YES ? esc_verdict_yes(&lk, u, why)
+					 : esc_verdict_no(&lk, u, why);
+		/*@ assert yes: ok && nh->value == NH_YES ==>
+		      \at(AuthAfter(in->pull, (struct policy *)p,
+		        in->pull->comments[NhIndex(in->pull, &in->pull->head_sha[0],
+						   (struct policy *)p)].created_at),
+			  Pre); */
+		/*@ assert no: ok && nh->value != NH_YES ==>
+		      \at(!UnauthorizedUnlabel(in->pull, (struct policy *)p), Pre); */
+		ok = ok && esc_hold_lifted(&lk, u, p, why);
+		/*@ assert hold: ok &&
+		      NhHeld(\at(in->pull, Pre), (struct policy *)p) ==>
+		      \at(AuthAfter(in->pull, (struct policy *)p,
+				    NhHoldAt(in->pull, (struct policy *)p)),
+			  Pre); */
+		/*@ assert esc_a1: ok ==>
+		      \at(EscA1((struct gate_input *)in, (struct policy *)p), Pre); */
+		/*@ assert esc_a10: ok ==>
+		      \at(EscA10((struct gate_input *)in, (struct policy *)p), Pre); */
+		/*@ assert esc_ok: ok ==>
+		      \at(EscalationOK((struct gate_input *)in, (struct policy *)p), Pre); */
 	}
 	*url = lk.comment->html_url;
 	return ok;

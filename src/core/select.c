@@ -11,6 +11,11 @@
 /* What the listing's newest status per context says. */
 enum pick { PICK_YES, PICK_NO, PICK_UNSURE };
 
+/*@ requires SelectInputOK((struct select_input *)in);
+    assigns \nothing;
+    ensures \result == PICK_YES || \result == PICK_NO ||
+      \result == PICK_UNSURE;
+    ensures \result == PICK_NO ==> NoListedClean((struct select_input *)in); */
 static enum pick from_contexts(const struct select_input *in)
 {
 	const struct snap_status *clean = NULL;
@@ -18,6 +23,13 @@ static enum pick from_contexts(const struct select_input *in)
 
 	if (!in->contexts)
 		return PICK_UNSURE;
+	/*@ loop invariant 0 <= i <= in->contexts->n;
+	    loop invariant clean == \null ==> \forall integer j; 0 <= j < i ==>
+	      strcmp(in->contexts->v[j].context, in->policy->clean_context) != 0;
+	    loop invariant clean == \null || \exists integer k; 0 <= k < i &&
+	      clean == &in->contexts->v[k];
+	    loop assigns i, clean;
+	    loop variant in->contexts->n - i; */
 	for (i = 0; i < in->contexts->n; i++)
 		if (strcmp(in->contexts->v[i].context,
 			   in->policy->clean_context) == 0)
@@ -35,6 +47,11 @@ bool select_listed_approval(const struct policy *p, char *const *approvers,
 {
 	size_t i;
 
+	/*@ loop invariant 0 <= i <= napprovers;
+	    loop invariant \forall integer j; 0 <= j < i ==>
+	      !IsTrusted((struct policy *)p, approvers[j]);
+	    loop assigns i;
+	    loop variant napprovers - i; */
 	for (i = 0; i < napprovers; i++)
 		if (policy_is_trusted(p, approvers[i]))
 			return true;
@@ -61,6 +78,11 @@ enum select_next select_decide(const struct select_input *in)
 		           : SELECT_SKIP;
 	if (!in->reviews)
 		return SELECT_READ_REVIEWS;
+	/*@ loop invariant 0 <= i <= in->reviews->nreviews;
+	    loop invariant \forall integer j; 0 <= j < i ==>
+	      !TrustedApproval(&in->reviews->reviews[j], in->policy);
+	    loop assigns i;
+	    loop variant in->reviews->nreviews - i; */
 	for (i = 0; i < in->reviews->nreviews; i++)
 		if (verdict_trusted_approval(&in->reviews->reviews[i],
 					     in->policy))

@@ -95,6 +95,7 @@ const struct snap_status *stamp_round(const struct snap_statuses *st,
     assigns \nothing;
     ensures st == \null ==> \result == \null;
     ensures st != \null && NoStamp((struct snap_statuses *)st, (struct policy *)p, pr, STAMP_CLEAN) ==> \result == \null;
+    ensures st != \null && \result == \null ==> NoStamp((struct snap_statuses *)st, (struct policy *)p, pr, STAMP_CLEAN);
     ensures \result != \null ==> \exists integer i;
       NewestStamp((struct snap_statuses *)st, (struct policy *)p, pr, STAMP_CLEAN, i) && \result == &st->v[i]; */
 const struct snap_status *stamp_clean(const struct snap_statuses *st,
@@ -182,15 +183,20 @@ const struct snap_status *stamp_skip(const struct snap_statuses *st,
   }
 */
 
+/* What it says of the pull is said of the pull before the call (\old): out
+ * is separated from what it reads, so the pull is the same after. */
 /*@ requires \valid(out);
     requires PullOK((struct snap_pull *)pull);
     requires \valid_read(p);
+    requires \separated(out, pull);
+    requires \separated(out, pull->comments + (0 .. pull->ncomments - 1));
+    requires \separated(out, pull->timeline + (0 .. pull->ntimeline - 1));
     assigns *out;
-    ensures NhIndex((struct snap_pull *)pull, (char *)head, (struct policy *)p) < pull->ncomments;
+    ensures NhIndex((struct snap_pull *)pull, (char *)head, (struct policy *)p) < \old(pull->ncomments);
     ensures NhIndex((struct snap_pull *)pull, (char *)head, (struct policy *)p) < 0 ==>
       out->comment == \null;
     ensures NhIndex((struct snap_pull *)pull, (char *)head, (struct policy *)p) >= 0 ==>
-      out->comment == &pull->comments[NhIndex((struct snap_pull *)pull, (char *)head, (struct policy *)p)];
+      out->comment == \old(pull->comments) + NhIndex((struct snap_pull *)pull, (char *)head, (struct policy *)p);
     ensures out->comment != \null ==>
       out->marker.nh.malformed == NhMalformed((struct snap_pull *)pull, (char *)head, (struct policy *)p) &&
       out->marker.nh.value == NhValue((struct snap_pull *)pull, (char *)head, (struct policy *)p) &&
@@ -198,11 +204,12 @@ const struct snap_status *stamp_skip(const struct snap_statuses *st,
       out->marker.nh.base.n == NhBaseN((struct snap_pull *)pull, (char *)head, (struct policy *)p);
     ensures out->held <==> NhHeld((struct snap_pull *)pull, (struct policy *)p);
     ensures out->held ==> out->hold_at == NhHoldAt((struct snap_pull *)pull, (struct policy *)p);
-    ensures a1: \forall integer k; 0 <= k < pull->ncomments &&
-      Trigger(&pull->comments[k], (struct policy *)p) ==>
-      out->held && out->hold_at >= pull->comments[k].created_at;
-    ensures a10: \forall integer j; OwnLabeled((struct snap_pull *)pull, (struct policy *)p, j) ==>
-      out->held && out->hold_at >= pull->timeline[j].created_at; */
+    ensures a1: \forall integer k; 0 <= k < \old(pull->ncomments) &&
+      Trigger(\old(pull->comments) + k, (struct policy *)p) ==>
+      out->held && out->hold_at >= \old(pull->comments[k].created_at);
+    ensures a10: \forall integer j;
+      \old(OwnLabeled((struct snap_pull *)pull, (struct policy *)p, j)) ==>
+      out->held && out->hold_at >= \old(pull->timeline[j].created_at); */
 void verdict_lookup(struct nh_lookup *out, const struct snap_pull *pull,
 		    const char *head, const struct policy *p);
 
@@ -237,15 +244,5 @@ void gate_add_reason(struct gate_decision *d, const char *fmt, ...);
 char *xstrdup_or_null(const char *s);
 /*@ assigns \nothing; */
 const char *marker_nhm_why(unsigned malformed);
-
-/* --- what the gate's helpers write must not be what they read ---------------
- * The locations of a pull the gate reads (its struct and the arrays it
- * walks), for \separated clauses. */
-#define GATE_PULL_LOCS(pl)                                                  \
-	(pl), (pl)->labels + (0 .. (pl)->nlabels - 1),                     \
-	(pl)->threads + (0 .. (pl)->nthreads - 1),                         \
-	(pl)->timeline + (0 .. (pl)->ntimeline - 1),                       \
-	(pl)->comments + (0 .. (pl)->ncomments - 1)
-#define GATE_STATUS_LOCS(st) (st), (st)->v + (0 .. (st)->n - 1)
 
 #endif

@@ -48,7 +48,7 @@ weaken() {
 		return
 	fi
 	goals=$(grep -c '^\[wp\] \[Failed\]' "$dir/wp.log" || true)
-	echo "prove-mutants: $name: caught ($(tail -n 1 "$dir/out.txt" | sed 's/^prove-gate: FAILED: //'); $goals failed:"
+	echo "prove-mutants: $name: caught ($(tail -n 1 "$dir/out.txt" | sed 's/^prove-gate: [a-z]*: FAILED: //'); $goals failed:"
 	grep '^\[wp\] \[Failed\]' "$dir/wp.log" | sed 's/.*Goal typed_/    /' | head -n 8
 }
 
@@ -59,8 +59,8 @@ weaken wrong-head cond_escalation \
 	'verdict_lookup(&lk, in->pull, in->pull->head_sha, p);' \
 	'verdict_lookup(&lk, in->pull, in->pull->base_sha, p);'
 weaken unauthorized-unlabel esc_verdict_yes \
-	'	if (!u->authorized) {' \
-	'	if (0 && !u->authorized) {'
+	'	if (!u.authorized) {' \
+	'	if (0 && !u.authorized) {'
 
 if PROVE_FCTS=gate_decide,cond_escalation,esc_verdict_yes PROVE_LOG=$out/unweakened.log \
 	"$here/tests/prove/wp.sh" >"$out/unweakened.txt" 2>&1; then

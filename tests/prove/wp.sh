@@ -1,12 +1,16 @@
 #!/bin/sh
-# tests/prove/wp.sh [ROOT] - the WP proof of gate_decide (docs/proof.md).
+# tests/prove/wp.sh [ROOT] - the WP proof of gate_decide and of the sweep's
+# selection (docs/proof.md).
 #
 # Proves the contracts of src/core/gate.c (gate_decide and the helpers it
-# calls) under the model of tests/prove/gate_spec.h, with the provers z3
+# calls) under the model of tests/prove/gate_spec.h, then those of
+# src/core/select.c under tests/prove/select_spec.h, with the provers z3
 # and cvc4 through why3, and fails unless every goal is proved. ROOT is the
 # tree to prove (default: this checkout): tests/prove/weaken.sh passes a
-# weakened copy. Output: build/prove/wp.log of the checkout that runs it.
+# weakened copy. Output: build/prove/wp.log (and wp-select.log: the
+# sweep's selection, src/core/select.c) of the checkout that runs it.
 #
+# PROVE_EXTRA: more frama-c options (e.g. "-wp-prop NAME" while iterating).
 # Deterministic: each goal gets a fixed number of prover steps
 # (PROVE_STEPS, default 2000000), not a time, so a loaded machine proves
 # the same goals, only later; PROVE_TIMEOUT (seconds per goal, default
@@ -42,22 +46,38 @@ fcts=$fcts,esc_hold_lifted,cond_escalation,part_name,gate_decide
 fcts=${PROVE_FCTS:-$fcts}
 
 cd "$root"
+# prove_one NAME SPEC FILE FCTS LOG: WP over FILE's functions FCTS, under
+# the model SPEC (force-included); fails unless every goal is proved.
 # -wp-literals: the contents of "success" are known to the provers.
-nice -n 19 frama-c \
-	-cpp-extra-args="-Isrc -D_POSIX_C_SOURCE=200809L -include $here/tests/prove/gate_spec.h" \
-	src/core/gate.c \
-	-wp -wp-fct "$fcts" -wp-literals -wp-prover cvc4,z3 \
-	-wp-steps "$steps" -wp-timeout "$timeout" -wp-par "$par" -wp-cache none \
-	-wp-warn-key pedantic-assigns=inactive \
-	-kernel-warn-key annot:missing-spec=inactive \
-	>"$log" 2>&1 || { tail -n 30 "$log" >&2; echo "prove: frama-c failed ($log)" >&2; exit 1; }
+prove_one() {
+	name=$1 spec=$2 file=$3 fns=$4 plog=$5
+	# shellcheck disable=SC2086 # PROVE_EXTRA: frama-c options, split
+	nice -n 19 frama-c \
+		-cpp-extra-args="-Isrc -D_POSIX_C_SOURCE=200809L -include $here/tests/prove/$spec" \
+		"$file" \
+		-wp -wp-fct "$fns" -wp-literals -wp-prover cvc4,z3 \
+		-wp-steps "$steps" -wp-timeout "$timeout" -wp-par "$par" -wp-cache none \
+		-wp-warn-key pedantic-assigns=inactive \
+		-kernel-warn-key annot:missing-spec=inactive \
+		${PROVE_EXTRA:-} \
+		>"$plog" 2>&1 || { tail -n 30 "$plog" >&2; echo "prove: frama-c failed ($plog)" >&2; return 1; }
 
-line=$(grep 'Proved goals:' "$log" | tail -n 1)
-proved=$(echo "$line" | sed 's/.*Proved goals: *\([0-9]*\) *\/ *\([0-9]*\).*/\1/')
-total=$(echo "$line" | sed 's/.*Proved goals: *\([0-9]*\) *\/ *\([0-9]*\).*/\2/')
-if [ -z "$total" ] || [ "$proved" != "$total" ]; then
-	grep -A3 '\[Failed\]\|Timeout\|Unknown' "$log" | grep -v '^--$' | head -n 60 >&2 || true
-	echo "prove-gate: FAILED: $proved of $total goals proved ($log)" >&2
-	exit 1
+	line=$(grep 'Proved goals:' "$plog" | tail -n 1)
+	proved=$(echo "$line" | sed 's/.*Proved goals: *\([0-9]*\) *\/ *\([0-9]*\).*/\1/')
+	total=$(echo "$line" | sed 's/.*Proved goals: *\([0-9]*\) *\/ *\([0-9]*\).*/\2/')
+	if [ -z "$total" ] || [ "$proved" != "$total" ]; then
+		grep -A3 '\[Failed\]\|Timeout\|Unknown' "$plog" | grep -v '^--$' | head -n 60 >&2 || true
+		echo "prove-gate: $name: FAILED: $proved of $total goals proved ($plog)" >&2
+		return 1
+	fi
+	echo "prove-gate: $name: $proved of $total goals proved ($(echo "$fns" | tr ',' ' '); $plog)"
+}
+
+prove_one gate gate_spec.h src/core/gate.c "$fcts" "$log"
+# The sweep's selection (§7; select.h): only in a whole run (weaken.sh
+# proves gate.c's functions alone).
+if [ -z "${PROVE_FCTS:-}" ]; then
+	prove_one select select_spec.h src/core/select.c \
+		from_contexts,select_listed_approval,select_decide \
+		"${log%.log}-select.log"
 fi
-echo "prove-gate: $proved of $total goals proved ($(echo "$fcts" | tr ',' ' '); $log)"
