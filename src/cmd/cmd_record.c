@@ -70,8 +70,7 @@ static int record_pull(struct session *s, struct snapshot *snap, int64_t pr)
 		dst = snapshot_statuses(snap, st.sha, true);
 		*dst = st;
 	}
-	snap->pulls = xrealloc(snap->pulls,
-			       st_mult(snap->npulls + 1, sizeof(*snap->pulls)));
+	ALLOC_GROW(snap->pulls, snap->npulls + 1, snap->apulls);
 	snap->pulls[snap->npulls++] = g.pull;
 	return AA_OK;
 }

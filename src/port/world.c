@@ -286,9 +286,9 @@ static int world_label_exists(struct github *gh, int64_t pr, const char *name,
 	return AA_OK;
 }
 
-static void add_name(char ***v, size_t *n, const char *name)
+static void add_name(char ***v, size_t *n, size_t *alloc, const char *name)
 {
-	*v = xrealloc(*v, st_mult(*n + 1, sizeof(char *)));
+	ALLOC_GROW(*v, *n + 1, *alloc);
 	(*v)[(*n)++] = xstrdup(name);
 }
 
@@ -310,7 +310,7 @@ static int world_create_label(struct github *gh, int64_t pr, const char *name,
 		return AA_EREJECTED;
 	}
 	if (w->s->has_labels)
-		add_name(&w->s->labels, &w->s->nlabels, name);
+		add_name(&w->s->labels, &w->s->nlabels, &w->s->alabels, name);
 	return lost ? AA_ELOST : AA_OK;
 }
 
@@ -326,8 +326,7 @@ static void labeled_event(struct world *w, struct snap_pull *p,
 	for (i = 0; i < p->ntimeline; i++)
 		if (p->timeline[i].id > id)
 			id = p->timeline[i].id;
-	p->timeline = xrealloc(p->timeline,
-			       st_mult(p->ntimeline + 1, sizeof(*p->timeline)));
+	ALLOC_GROW(p->timeline, p->ntimeline + 1, p->atimeline);
 	e = &p->timeline[p->ntimeline++];
 	memset(e, 0, sizeof(*e));
 	e->id = id + 1;
@@ -355,9 +354,9 @@ static int world_add_label(struct github *gh, int64_t pr, const char *name)
 	}
 	/* GitHub creates a label that does not exist yet. */
 	if (w->s->has_labels && !has_name(w->s->labels, w->s->nlabels, name))
-		add_name(&w->s->labels, &w->s->nlabels, name);
+		add_name(&w->s->labels, &w->s->nlabels, &w->s->alabels, name);
 	if (!has_name(p->labels, p->nlabels, name)) {
-		add_name(&p->labels, &p->nlabels, name);
+		add_name(&p->labels, &p->nlabels, &p->alabels, name);
 		labeled_event(w, p, name);
 	}
 	return lost ? AA_ELOST : AA_OK;
@@ -391,7 +390,7 @@ static int world_create_status(struct github *gh, int64_t pr, const char *sha,
 		return error;
 	id = max_status_id(w->s) + 1;
 	st = snapshot_statuses(w->s, sha, true);
-	st->v = xrealloc(st->v, st_mult(st->n + 1, sizeof(*st->v)));
+	ALLOC_GROW(st->v, st->n + 1, st->alloc);
 	x = &st->v[st->n++];
 	memset(x, 0, sizeof(*x));
 	x->id = id;
@@ -428,8 +427,7 @@ static int world_approve(struct github *gh, int64_t pr, const char *commit_id,
 		for (j = 0; j < w->s->pulls[i].nreviews; j++)
 			if (w->s->pulls[i].reviews[j].id > max)
 				max = w->s->pulls[i].reviews[j].id;
-	p->reviews = xrealloc(p->reviews,
-			      st_mult(p->nreviews + 1, sizeof(*p->reviews)));
+	ALLOC_GROW(p->reviews, p->nreviews + 1, p->areviews);
 	r = &p->reviews[p->nreviews++];
 	memset(r, 0, sizeof(*r));
 	r->id = max + 1;

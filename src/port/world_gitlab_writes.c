@@ -40,9 +40,7 @@ static struct mr_note *new_note(struct world *w, struct merge_request *mr,
 	struct mr_discussion *d;
 	struct mr_note *n;
 
-	mr->discussions = xrealloc(mr->discussions,
-	                           st_mult(mr->ndiscussions + 1,
-	                                   sizeof(*mr->discussions)));
+	ALLOC_GROW(mr->discussions, mr->ndiscussions + 1, mr->adiscussions);
 	d = &mr->discussions[mr->ndiscussions++];
 	memset(d, 0, sizeof(*d));
 	d->notes = xcalloc(1, sizeof(*d->notes));
@@ -267,9 +265,7 @@ int world_gitlab_create_status(struct github *gh, int64_t pr,
 		for (size_t i = 0; i < g->nstatuses; i++)
 			if (g->statuses[i].id > max)
 				max = g->statuses[i].id;
-		g->statuses = xrealloc(g->statuses,
-		                       st_mult(g->nstatuses + 1,
-		                               sizeof(*g->statuses)));
+		ALLOC_GROW(g->statuses, g->nstatuses + 1, g->astatuses);
 		st = &g->statuses[g->nstatuses++];
 		memset(st, 0, sizeof(*st));
 		st->id = max + 1;

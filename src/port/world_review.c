@@ -243,8 +243,7 @@ static int wr_comment_create(struct github *gh, int64_t pr, const char *body,
 		return AA_ENOTFOUND;
 	if (!body_fits(w, body))
 		return AA_EREJECTED;
-	p->comments = xrealloc(p->comments, st_mult(p->ncomments + 1,
-						    sizeof(*p->comments)));
+	ALLOC_GROW(p->comments, p->ncomments + 1, p->acomments);
 	c = &p->comments[p->ncomments++];
 	memset(c, 0, sizeof(*c));
 	c->id = max_id(w->s, ID_COMMENT) + 1;
@@ -289,7 +288,7 @@ static int wr_comment_update(struct github *gh, int64_t pr, int64_t id,
 	c->edited_by = xstrdup(world_viewer(w));
 	c->edited = true;
 	c->edited_at = c->updated_at = w->now;
-	c->edits = xrealloc(c->edits, st_mult(c->nedits + 1, sizeof(*c->edits)));
+	ALLOC_GROW(c->edits, c->nedits + 1, c->aedits);
 	c->edits[c->nedits].editor = xstrdup(world_viewer(w));
 	c->edits[c->nedits++].edited_at = w->now;
 	return lost ? AA_ELOST : AA_OK;
@@ -381,8 +380,7 @@ static int wr_review_post(struct github *gh, int64_t pr, const char *commit_id,
 			return AA_EREJECTED;
 		}
 	}
-	p->reviews = xrealloc(p->reviews,
-			      st_mult(p->nreviews + 1, sizeof(*p->reviews)));
+	ALLOC_GROW(p->reviews, p->nreviews + 1, p->areviews);
 	r = &p->reviews[p->nreviews++];
 	memset(r, 0, sizeof(*r));
 	r->id = max_id(w->s, ID_REVIEW) + 1;
@@ -393,9 +391,8 @@ static int wr_review_post(struct github *gh, int64_t pr, const char *commit_id,
 	r->submitted_at = w->now;
 
 	next = max_id(w->s, ID_REVIEW_COMMENT) + 1;
-	p->review_comments = xrealloc(
-		p->review_comments,
-		st_mult(p->nreview_comments + n + 1, sizeof(*p->review_comments)));
+	ALLOC_GROW(p->review_comments, st_add(p->nreview_comments, n) + 1,
+		   p->areview_comments);
 	for (size_t i = 0; i < n; i++) {
 		struct snap_review_comment *c =
 			&p->review_comments[p->nreview_comments++];
