@@ -449,8 +449,12 @@ static int wr_review_pull(struct github *gh, int64_t pr, unsigned what,
 }
 
 const struct github_review_ops world_review_ops = {
-	wr_review_pull,	   wr_review_comments, wr_files,
-	wr_compare,	   wr_comment_create,  wr_comment_update,
-	wr_comment_delete, wr_review_post,     NULL,
-	NULL,		   NULL,	       NULL,
+    .review_pull = wr_review_pull,
+    .review_comments = wr_review_comments,
+    .files = wr_files,
+    .compare = wr_compare,
+    .comment_create = wr_comment_create,
+    .comment_update = wr_comment_update,
+    .comment_delete = wr_comment_delete,
+    .review_post = wr_review_post,
 };

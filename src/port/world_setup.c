@@ -347,8 +347,14 @@ static int ws_app(struct github *gh, struct setup_app *out)
 }
 
 const struct github_setup_ops world_setup_ops = {
-	ws_repo,	     ws_branches,	ws_branch_rules,
-	ws_branch_protected, ws_protection,	ws_file,
-	ws_team_member,	     ws_token,		ws_environment,
-	ws_app,
+    .repo = ws_repo,
+    .branches = ws_branches,
+    .branch_rules = ws_branch_rules,
+    .branch_protected = ws_branch_protected,
+    .protection = ws_protection,
+    .file = ws_file,
+    .team_member = ws_team_member,
+    .token = ws_token,
+    .environment = ws_environment,
+    .app = ws_app,
 };
