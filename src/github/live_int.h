@@ -241,8 +241,10 @@ int rest_pages(struct live *l, const char *path, const char *what,
 
 /* --- transport (transport.c) --- */
 
-/* What an HTTP status says beyond its number (" (bad credentials)"). */
-const char *http_what(int status);
+/* A refused call's own message (N80), in out: "CALL: HTTP N", and
+ * GitHub's "message" after ": " when the answer holds one. */
+void http_answer_message(struct buf *out, const char *call,
+                         const struct http_response *r);
 /*
  * POST a GraphQL document. On success *root is the parsed answer (the
  * caller frees it) and *data its "data" object. AA_ENOTFOUND when GitHub

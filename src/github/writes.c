@@ -30,8 +30,6 @@ static int send_write(struct live *l, struct http *client, const char *method,
                       struct http_response *r)
 {
 	struct buf err = BUF_INIT(BUF_MAX_SMALL);
-	cJSON *root = NULL;
-	const char *text = NULL;
 	int error = AA_EAPI;
 
 	if (client == l->read_http && app_token(l) < 0)
@@ -46,11 +44,8 @@ static int send_write(struct live *l, struct http *client, const char *method,
 		error = AA_OK;
 		goto out;
 	}
-	buf_reset(&err);
-	if (json_parse(&root, r->body.ptr, r->body.len, &err) == 0)
-		text = json_str(root, "message");
-	buf_setf(&l->gh.error, "%s %s: HTTP %ld%s%s", method, path, r->status,
-	         text ? ": " : http_what((int)r->status), text ? text : "");
+	buf_setf(&err, "%s %s", method, path);
+	http_answer_message(&l->gh.error, err.ptr, r);
 	if (r->status == 404)
 		error = AA_ENOTFOUND;
 	else if (r->status == 422)
@@ -58,7 +53,6 @@ static int send_write(struct live *l, struct http *client, const char *method,
 	else if (r->status >= 500)
 		error = AA_ELOST;
 out:
-	cJSON_Delete(root);
 	buf_release(&err);
 	return error;
 }
