@@ -91,10 +91,10 @@ static void live_free(struct github *gh)
  * pull keeps the message of its failed parts; the best-effort reads ahead
  * leave the error as they found it.
  */
-static int op_user(struct github *gh, char **login)
+static int op_user(struct github *gh, char **login, struct buf *err)
 {
 	github_op_begin(gh);
-	return live_user(gh, login);
+	return live_user(gh, login, err);
 }
 
 static int op_open_pulls(struct github *gh, enum gh_listing what,

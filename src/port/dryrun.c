@@ -62,12 +62,11 @@ static void copy_error(struct dryrun *d)
 	buf_add(&d->gh.error, d->inner->error.ptr, d->inner->error.len);
 }
 
-static int dr_user(struct github *gh, char **login)
+static int dr_user(struct github *gh, char **login, struct buf *err)
 {
 	struct dryrun *d = D(gh);
-	int error = d->inner->ops->user(d->inner, login);
+	int error = d->inner->ops->user(d->inner, login, err);
 
-	copy_error(d);
 	if (error == AA_OK && !d->viewer)
 		d->viewer = xstrdup(*login);
 	return error;

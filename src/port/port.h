@@ -268,7 +268,7 @@ struct github_setup_ops {
 };
 
 /* The ops' types of struct github_ops, as above. */
-typedef int gh_user_op(struct github *gh, char **login);
+typedef int gh_user_op(struct github *gh, char **login, struct buf *err);
 typedef int gh_open_pulls_op(struct github *gh, enum gh_listing what,
                              struct gh_pull_brief **list, size_t *n);
 typedef int gh_pull_op(struct github *gh, int64_t number, unsigned parts,
@@ -297,7 +297,9 @@ typedef void gh_budget_op(struct github *gh, int64_t *graphql, int64_t *rest);
 typedef void gh_refresh_op(struct github *gh);
 
 struct github_ops {
-	/* GET /user: the login of the write token (T4). */
+	/* GET /user: the login of the write token (T4). A failure's
+	 * message is in err (N80), not in gh->error: the first op to take
+	 * the caller's err. */
 	gh_user_op *user;
 	/* Every open pull request, ascending by number: what `what` asks
 	 * for at least. */

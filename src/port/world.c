@@ -118,15 +118,18 @@ const char *world_viewer(struct world *w)
 	return w->s->viewer ? w->s->viewer : w->policy->trusted_login;
 }
 
-static int world_user(struct github *gh, char **login)
+static int world_user(struct github *gh, char **login, struct buf *err)
 {
 	int error;
 
 	github_op_begin(gh);
 	*login = NULL;
 	if (!W(gh)->viewer_read &&
-	    (error = fault_hit(W(gh), FAULT_READ, READ_USER, 0, NULL)) < 0)
+	    (error = fault_hit(W(gh), FAULT_READ, READ_USER, 0, NULL)) < 0) {
+		/* the fault's message, until fault_hit takes err (N80) */
+		buf_setf(err, "%s", github_error(gh));
 		return error == AA_ENOTFOUND ? AA_EAPI : error;
+	}
 	*login = xstrdup(world_viewer(W(gh)));
 	return AA_OK;
 }

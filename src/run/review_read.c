@@ -235,6 +235,7 @@ void rv_pr_url(struct buf *out, const struct engine *e, int64_t pr)
 int rv_identity_first(struct engine *e, struct report_step *s)
 {
 	const char *want = policy_review_login(e->policy);
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
 	char *login = NULL;
 	int error;
 
@@ -242,12 +243,14 @@ int rv_identity_first(struct engine *e, struct report_step *s)
 		return AA_OK;
 	/* G4: GET /api/v4/user before any other read; 401/403 is an
 	 * identity refusal (exit 2), anything else a failed read. */
-	error = e->gh->ops->user(e->gh, &login);
+	error = e->gh->ops->user(e->gh, &login, &err);
 	if (error < 0) {
 		step_reason(s, "the token's identity could not be read: %s",
-			    engine_error(e));
+		            err.ptr);
+		buf_release(&err);
 		return error == AA_EDENIED ? AA_EUSAGE : AA_EAPI;
 	}
+	buf_release(&err);
 	if (!str_eq_nocase(login, want)) {
 		step_reason(s, "the token belongs to %s, not the review login "
 			       "%s", login, want);

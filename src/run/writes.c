@@ -41,17 +41,18 @@ void engine_identity_set(struct engine *e, const char *login,
 int engine_identity_is(struct engine *e, struct report_step *s,
                         const char *want, const char *role)
 {
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
 	char *login = NULL;
 	int error = AA_OK;
 
 	if (engine_identity(e, want) == ID_TRUSTED)
 		return AA_OK;
-	if (e->gh->ops->user(e->gh, &login) < 0) {
+	if (e->gh->ops->user(e->gh, &login, &err) < 0) {
 		step_reason(s, "the token's identity could not be read");
 		report_note(e->report, NOTE_ERROR,
 		            "cannot read the token's identity (GET /user): %s; "
 		            "nothing written",
-		            engine_error(e));
+		            err.ptr);
 		error = AA_EAPI;
 	} else if (!str_eq_nocase(login, want)) {
 		step_reason(s, "the token belongs to %s, not the %s %s", login,
@@ -63,6 +64,7 @@ int engine_identity_is(struct engine *e, struct report_step *s,
 		error = AA_EUSAGE;
 	}
 	free(login);
+	buf_release(&err);
 	if (error == AA_OK)
 		engine_identity_set(e, want, ID_TRUSTED);
 	return error;
