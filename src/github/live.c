@@ -138,16 +138,18 @@ static int op_label_exists(struct github *gh, int64_t pr, const char *name,
 }
 
 static int op_create_label(struct github *gh, int64_t pr, const char *name,
-			   const char *color, const char *description)
+                           const char *color, const char *description,
+                           struct buf *err)
 {
 	github_op_begin(gh);
-	return live_create_label(gh, pr, name, color, description);
+	return live_create_label(gh, pr, name, color, description, err);
 }
 
-static int op_add_label(struct github *gh, int64_t pr, const char *name)
+static int op_add_label(struct github *gh, int64_t pr, const char *name,
+                        struct buf *err)
 {
 	github_op_begin(gh);
-	return live_add_label(gh, pr, name);
+	return live_add_label(gh, pr, name, err);
 }
 
 static int op_create_status(struct github *gh, int64_t pr, const char *sha,
@@ -160,17 +162,17 @@ static int op_create_status(struct github *gh, int64_t pr, const char *sha,
 }
 
 static int op_approve(struct github *gh, int64_t pr, const char *commit_id,
-		      const char *text, int64_t *review_id)
+                      const char *text, int64_t *review_id, struct buf *err)
 {
 	github_op_begin(gh);
-	return live_approve(gh, pr, commit_id, text, review_id);
+	return live_approve(gh, pr, commit_id, text, review_id, err);
 }
 
 static int op_dismiss(struct github *gh, int64_t pr, int64_t review_id,
-		      const char *message)
+                      const char *message, struct buf *err)
 {
 	github_op_begin(gh);
-	return live_dismiss(gh, pr, review_id, message);
+	return live_dismiss(gh, pr, review_id, message, err);
 }
 
 static void op_prefetch(struct github *gh, const int64_t *prs, size_t n)

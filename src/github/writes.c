@@ -121,7 +121,8 @@ static int write_simple(struct live *l, struct http *client, const char *method,
 /* --- labels, statuses, approvals, dismissals (BEHAVIOR §3, §6) --- */
 
 int live_create_label(struct github *gh, int64_t pr, const char *name,
-		      const char *color, const char *description)
+                      const char *color, const char *description,
+                      struct buf *err)
 {
 	struct live *l = L(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL),
@@ -139,10 +140,12 @@ int live_create_label(struct github *gh, int64_t pr, const char *name,
 	    write_simple(l, label_status_client(l), "POST", &path, &body, 201);
 	buf_release(&path);
 	buf_release(&body);
-	return error;
+	/* the sender's message, until it writes err itself (N80) */
+	return github_op_end(gh, error, err);
 }
 
-int live_add_label(struct github *gh, int64_t pr, const char *name)
+int live_add_label(struct github *gh, int64_t pr, const char *name,
+                   struct buf *err)
 {
 	struct live *l = L(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL),
@@ -158,7 +161,7 @@ int live_add_label(struct github *gh, int64_t pr, const char *name)
 	    write_simple(l, label_status_client(l), "POST", &path, &body, 200);
 	buf_release(&path);
 	buf_release(&body);
-	return error;
+	return github_op_end(gh, error, err);
 }
 
 int live_create_status(struct github *gh, int64_t pr, const char *sha,
@@ -188,7 +191,7 @@ int live_create_status(struct github *gh, int64_t pr, const char *sha,
 }
 
 int live_approve(struct github *gh, int64_t pr, const char *commit_id,
-		 const char *text, int64_t *review_id)
+                 const char *text, int64_t *review_id, struct buf *err)
 {
 	struct live *l = L(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL), body = BUF_INIT(BUF_MAX_DOC);
@@ -211,11 +214,11 @@ int live_approve(struct github *gh, int64_t pr, const char *commit_id,
 	http_response_release(&r);
 	buf_release(&path);
 	buf_release(&body);
-	return error;
+	return github_op_end(gh, error, err);
 }
 
 int live_dismiss(struct github *gh, int64_t pr, int64_t review_id,
-		 const char *message)
+                 const char *message, struct buf *err)
 {
 	struct live *l = L(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL),
@@ -231,7 +234,7 @@ int live_dismiss(struct github *gh, int64_t pr, int64_t review_id,
 	error = write_simple(l, l->http, "PUT", &path, &body, 200);
 	buf_release(&path);
 	buf_release(&body);
-	return error;
+	return github_op_end(gh, error, err);
 }
 
 /* --- the pr-review's comments and reviews (PUBLISH §7.2) --- */

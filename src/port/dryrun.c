@@ -181,11 +181,13 @@ static int dr_label_exists(struct github *gh, int64_t pr, const char *name,
 }
 
 static int dr_create_label(struct github *gh, int64_t pr, const char *name,
-			   const char *color, const char *description)
+                           const char *color, const char *description,
+                           struct buf *err)
 {
 	struct dryrun *d = D(gh);
 
 	github_op_begin(gh);
+	(void)err; /* planned: never fails */
 	(void)pr;
 	(void)color;
 	(void)description;
@@ -194,11 +196,13 @@ static int dr_create_label(struct github *gh, int64_t pr, const char *name,
 	return AA_OK;
 }
 
-static int dr_add_label(struct github *gh, int64_t pr, const char *name)
+static int dr_add_label(struct github *gh, int64_t pr, const char *name,
+                        struct buf *err)
 {
 	struct dryrun *d = D(gh);
 
 	github_op_begin(gh);
+	(void)err; /* planned: never fails */
 	ALLOC_GROW(d->labels, d->nlabels + 1, d->alabels);
 	d->labels[d->nlabels].pr = pr;
 	d->labels[d->nlabels++].name = xstrdup(name);
@@ -234,12 +238,13 @@ static int dr_create_status(struct github *gh, int64_t pr, const char *sha,
 }
 
 static int dr_approve(struct github *gh, int64_t pr, const char *commit_id,
-		      const char *body, int64_t *review_id)
+                      const char *body, int64_t *review_id, struct buf *err)
 {
 	struct dryrun *d = D(gh);
 	struct planned_review *p;
 
 	github_op_begin(gh);
+	(void)err; /* planned: never fails */
 	(void)body;
 	ALLOC_GROW(d->reviews, d->nreviews + 1, d->areviews);
 	p = &d->reviews[d->nreviews++];
@@ -255,11 +260,12 @@ static int dr_approve(struct github *gh, int64_t pr, const char *commit_id,
 }
 
 static int dr_dismiss(struct github *gh, int64_t pr, int64_t review_id,
-		      const char *message)
+                      const char *message, struct buf *err)
 {
 	struct dryrun *d = D(gh);
 
 	github_op_begin(gh);
+	(void)err; /* planned: never fails */
 	(void)message;
 	ALLOC_GROW(d->dismissals, d->ndismissals + 1, d->adismissals);
 	d->dismissals[d->ndismissals].pr = pr;

@@ -280,16 +280,19 @@ typedef int gh_statuses_op(struct github *gh, int64_t pr, const char *sha,
 typedef int gh_label_exists_op(struct github *gh, int64_t pr, const char *name,
                                bool *out);
 typedef int gh_create_label_op(struct github *gh, int64_t pr, const char *name,
-                               const char *color, const char *description);
-typedef int gh_add_label_op(struct github *gh, int64_t pr, const char *name);
+                               const char *color, const char *description,
+                               struct buf *err);
+typedef int gh_add_label_op(struct github *gh, int64_t pr, const char *name,
+                            struct buf *err);
 typedef int gh_create_status_op(struct github *gh, int64_t pr, const char *sha,
                                 const char *state, const char *context,
                                 const char *description,
                                 const char *target_url);
 typedef int gh_approve_op(struct github *gh, int64_t pr, const char *commit_id,
-                          const char *body, int64_t *review_id);
+                          const char *body, int64_t *review_id,
+                          struct buf *err);
 typedef int gh_dismiss_op(struct github *gh, int64_t pr, int64_t review_id,
-                          const char *message);
+                          const char *message, struct buf *err);
 typedef void gh_prefetch_op(struct github *gh, const int64_t *prs, size_t n);
 typedef void gh_details_op(struct github *gh, struct gh_pull_brief *const *list,
                            size_t n);
@@ -298,8 +301,8 @@ typedef void gh_refresh_op(struct github *gh);
 
 struct github_ops {
 	/* GET /user: the login of the write token (T4). A failure's
-	 * message is in err (N80), not in gh->error: the first op to take
-	 * the caller's err. */
+	 * message is in err (N80), not in gh->error, as for the gate's
+	 * writes (create_label, add_label, approve, dismiss). */
 	gh_user_op *user;
 	/* Every open pull request, ascending by number: what `what` asks
 	 * for at least. */
@@ -356,7 +359,8 @@ struct github_ops {
 
 struct github {
 	const struct github_ops *ops;
-	/* The message of the last operation's failure. Every operation that
+	/* The message of the last operation's failure, for the ops that do
+	 * not take the caller's err yet (N80). Every operation that
 	 * can fail starts with it empty (github_op_begin), so a failure is
 	 * never reported with the message of an earlier one; best-effort
 	 * operations (prefetch, details) leave it as it was. Read it right
@@ -377,6 +381,10 @@ struct github {
 
 /* The start of every port operation that can fail: gh->error empty. */
 void github_op_begin(struct github *gh);
+/* An op whose adapter still leaves its message in gh->error hands it to
+ * the caller's err at the op's edge (N80): error itself, the message
+ * copied when it is a failure. */
+int github_op_end(struct github *gh, int error, struct buf *err);
 /* The message of the port's last failure: every caller reads it here
  * ("unknown error" when an implementation left none). */
 const char *github_error(const struct github *gh);

@@ -295,8 +295,16 @@ static void add_name(char ***v, size_t *n, size_t *alloc, const char *name)
 	(*v)[(*n)++] = xstrdup(name);
 }
 
+/* A write's answer: AA_ELOST when the fault lost it (the fault's message
+ * in err, N80), else AA_OK. */
+static int written(struct github *gh, bool lost, struct buf *err)
+{
+	return lost ? github_op_end(gh, AA_ELOST, err) : AA_OK;
+}
+
 static int world_create_label(struct github *gh, int64_t pr, const char *name,
-			      const char *color, const char *description)
+                              const char *color, const char *description,
+                              struct buf *err)
 {
 	struct world *w = W(gh);
 	bool lost = false;
@@ -306,15 +314,15 @@ static int world_create_label(struct github *gh, int64_t pr, const char *name,
 	(void)color;
 	(void)description;
 	if ((error = write_fault(w, WRITE_LABEL, pr, NULL, &lost)) < 0)
-		return error;
+		return github_op_end(gh, error, err);
 	if (w->s->has_labels && has_name(w->s->labels, w->s->nlabels, name)) {
 		/* GitHub's 422 "already_exists" */
-		buf_setf(&gh->error, "label \"%s\" already exists", name);
+		buf_setf(err, "label \"%s\" already exists", name);
 		return AA_EREJECTED;
 	}
 	if (w->s->has_labels)
 		add_name(&w->s->labels, &w->s->nlabels, &w->s->alabels, name);
-	return lost ? AA_ELOST : AA_OK;
+	return written(gh, lost, err);
 }
 
 /* GitHub records the label write in the PR's timeline, by the token's
@@ -341,7 +349,8 @@ static void labeled_event(struct world *w, struct snap_pull *p,
 	e->created_at = w->now;
 }
 
-static int world_add_label(struct github *gh, int64_t pr, const char *name)
+static int world_add_label(struct github *gh, int64_t pr, const char *name,
+                           struct buf *err)
 {
 	struct world *w = W(gh);
 	struct snap_pull *p = snapshot_pull(w->s, pr);
@@ -350,9 +359,9 @@ static int world_add_label(struct github *gh, int64_t pr, const char *name)
 
 	github_op_begin(gh);
 	if ((error = write_fault(w, WRITE_LABEL, pr, NULL, &lost)) < 0)
-		return error;
+		return github_op_end(gh, error, err);
 	if (!p) {
-		buf_setf(&gh->error, "PR #%lld not found", (long long)pr);
+		buf_setf(err, "PR #%lld not found", (long long)pr);
 		return AA_ENOTFOUND;
 	}
 	/* GitHub creates a label that does not exist yet. */
@@ -362,7 +371,7 @@ static int world_add_label(struct github *gh, int64_t pr, const char *name)
 		add_name(&p->labels, &p->nlabels, &p->alabels, name);
 		labeled_event(w, p, name);
 	}
-	return lost ? AA_ELOST : AA_OK;
+	return written(gh, lost, err);
 }
 
 static int64_t max_status_id(const struct snapshot *s)
@@ -407,7 +416,7 @@ static int world_create_status(struct github *gh, int64_t pr, const char *sha,
 }
 
 static int world_approve(struct github *gh, int64_t pr, const char *commit_id,
-			 const char *body, int64_t *review_id)
+                         const char *body, int64_t *review_id, struct buf *err)
 {
 	struct world *w = W(gh);
 	struct snap_pull *p = snapshot_pull(w->s, pr);
@@ -421,9 +430,9 @@ static int world_approve(struct github *gh, int64_t pr, const char *commit_id,
 	(void)body;
 	*review_id = 0;
 	if ((error = write_fault(w, WRITE_APPROVE, pr, NULL, &lost)) < 0)
-		return error;
+		return github_op_end(gh, error, err);
 	if (!p) {
-		buf_setf(&gh->error, "PR #%lld not found", (long long)pr);
+		buf_setf(err, "PR #%lld not found", (long long)pr);
 		return AA_ENOTFOUND;
 	}
 	for (i = 0; i < w->s->npulls; i++)
@@ -438,14 +447,14 @@ static int world_approve(struct github *gh, int64_t pr, const char *commit_id,
 	r->state = xstrdup("APPROVED");
 	memcpy(r->commit_id, commit_id, SHA_BUF);
 	r->submitted_at = w->now;
-	if (lost)
-		return AA_ELOST; /* the id came with the lost answer */
+	if (lost) /* the id came with the lost answer */
+		return written(gh, lost, err);
 	*review_id = r->id;
 	return AA_OK;
 }
 
 static int world_dismiss(struct github *gh, int64_t pr, int64_t review_id,
-			 const char *message)
+                         const char *message, struct buf *err)
 {
 	struct world *w = W(gh);
 	struct snap_pull *p = snapshot_pull(w->s, pr);
@@ -456,16 +465,16 @@ static int world_dismiss(struct github *gh, int64_t pr, int64_t review_id,
 	github_op_begin(gh);
 	(void)message;
 	if ((error = write_fault(w, WRITE_DISMISS, pr, NULL, &lost)) < 0)
-		return error;
+		return github_op_end(gh, error, err);
 	for (i = 0; p && i < p->nreviews; i++) {
 		if (p->reviews[i].id != review_id)
 			continue;
 		free(p->reviews[i].state);
 		p->reviews[i].state = xstrdup("DISMISSED");
-		return lost ? AA_ELOST : AA_OK;
+		return written(gh, lost, err);
 	}
-	buf_setf(&gh->error, "review %lld of PR #%lld not found",
-		 (long long)review_id, (long long)pr);
+	buf_setf(err, "review %lld of PR #%lld not found", (long long)review_id,
+	         (long long)pr);
 	return AA_ENOTFOUND;
 }
 

@@ -105,7 +105,7 @@ static int settle(struct engine *e, int error, int64_t pr, const char *sha,
 	bool exists = false;
 	ptrdiff_t at = -1;
 
-	if (error < 0)
+	if (error < 0 && !err->len) /* an op not taking err yet (N80) */
 		buf_setf(err, "%s", engine_error(e));
 	if (error != AA_ELOST)
 		return error;
@@ -185,7 +185,7 @@ int engine_create_label(struct engine *e, size_t step, int64_t pr)
 	if ((error = engine_identity_check(e, step)) < 0)
 		return error;
 	error = e->gh->ops->create_label(e->gh, pr, e->policy->label,
-	                                 label_color, label_description);
+	                                 label_color, label_description, &err);
 	/* 422 "already_exists": someone created it meanwhile, which is what
 	 * this write was for — judged like a lost answer, by looking. */
 	if (error < 0 && settle(e, error == AA_EREJECTED ? AA_ELOST : error, pr,
@@ -212,7 +212,7 @@ int engine_add_label(struct engine *e, size_t step, int64_t pr)
 
 	if ((error = engine_identity_check(e, step)) < 0)
 		return error;
-	error = e->gh->ops->add_label(e->gh, pr, e->policy->label);
+	error = e->gh->ops->add_label(e->gh, pr, e->policy->label, &err);
 	if (settle(e, error, pr, NULL, &lw, NULL, &err) < 0) {
 		label_missing(e, pr);
 		error = failed(e, step, "adding the label", &err);
@@ -275,7 +275,7 @@ int engine_write_approval(struct engine *e, size_t step, int64_t pr,
 	if ((error = engine_identity_check(e, step)) < 0)
 		return error;
 	error = e->gh->ops->approve(e->gh, pr, head, engine_approval_body,
-	                            review_id);
+	                            review_id, &err);
 	if (settle(e, error, pr, NULL, &lw, review_id, &err) < 0) {
 		error = failed(e, step, "approving", &err);
 	} else {
@@ -317,7 +317,8 @@ int engine_dismiss_approvals(struct engine *e, size_t step, int64_t pr,
 			error = r;
 			break;
 		}
-		r = e->gh->ops->dismiss(e->gh, pr, mine[i]->id, message);
+		buf_reset(&err);
+		r = e->gh->ops->dismiss(e->gh, pr, mine[i]->id, message, &err);
 		if (settle(e, r, pr, NULL, &lw, NULL, &err) < 0) {
 			struct report_step *s = &e->report->steps[step];
 
