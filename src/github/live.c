@@ -153,12 +153,13 @@ static int op_add_label(struct github *gh, int64_t pr, const char *name,
 }
 
 static int op_create_status(struct github *gh, int64_t pr, const char *sha,
-			    const char *state, const char *context,
-			    const char *description, const char *target_url)
+                            const char *state, const char *context,
+                            const char *description, const char *target_url,
+                            struct buf *err)
 {
 	github_op_begin(gh);
 	return live_create_status(gh, pr, sha, state, context, description,
-				  target_url);
+	                          target_url, err);
 }
 
 static int op_approve(struct github *gh, int64_t pr, const char *commit_id,

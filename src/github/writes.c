@@ -165,8 +165,9 @@ int live_add_label(struct github *gh, int64_t pr, const char *name,
 }
 
 int live_create_status(struct github *gh, int64_t pr, const char *sha,
-		       const char *state, const char *context,
-		       const char *description, const char *target_url)
+                       const char *state, const char *context,
+                       const char *description, const char *target_url,
+                       struct buf *err)
 {
 	struct live *l = L(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL),
@@ -187,7 +188,7 @@ int live_create_status(struct github *gh, int64_t pr, const char *sha,
 	cache_drop_sha(l, sha); /* the history changed, or may have */
 	buf_release(&path);
 	buf_release(&body);
-	return error;
+	return github_op_end(gh, error, err);
 }
 
 int live_approve(struct github *gh, int64_t pr, const char *commit_id,

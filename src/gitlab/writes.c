@@ -179,9 +179,9 @@ int gl_discussion_post(struct github *gh, int64_t pr,
 	return error;
 }
 
-int gl_create_status(struct github *gh, int64_t pr, const char *sha,
-                     const char *state, const char *context,
-                     const char *description, const char *target_url)
+static int create_status(struct github *gh, int64_t pr, const char *sha,
+                         const char *state, const char *context,
+                         const char *description, const char *target_url)
 {
 	struct gl_live *l = GL(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL), b = BUF_INIT(BUF_MAX_SMALL);
@@ -222,4 +222,16 @@ int gl_create_status(struct github *gh, int64_t pr, const char *sha,
 	buf_release(&path);
 	buf_release(&b);
 	return error;
+}
+
+int gl_create_status(struct github *gh, int64_t pr, const char *sha,
+                     const char *state, const char *context,
+                     const char *description, const char *target_url,
+                     struct buf *err)
+{
+	/* the requests' message, until gl_request writes err (N80) */
+	return github_op_end(
+	    gh,
+	    create_status(gh, pr, sha, state, context, description, target_url),
+	    err);
 }

@@ -215,13 +215,15 @@ static const char *viewer(struct dryrun *d)
 }
 
 static int dr_create_status(struct github *gh, int64_t pr, const char *sha,
-			    const char *state, const char *context,
-			    const char *description, const char *target_url)
+                            const char *state, const char *context,
+                            const char *description, const char *target_url,
+                            struct buf *err)
 {
 	struct dryrun *d = D(gh);
 	struct planned_status *p;
 
 	github_op_begin(gh);
+	(void)err; /* planned: never fails */
 	ALLOC_GROW(d->statuses, d->nstatuses + 1, d->astatuses);
 	p = &d->statuses[d->nstatuses++];
 	memset(p, 0, sizeof(*p));

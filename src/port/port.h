@@ -286,8 +286,8 @@ typedef int gh_add_label_op(struct github *gh, int64_t pr, const char *name,
                             struct buf *err);
 typedef int gh_create_status_op(struct github *gh, int64_t pr, const char *sha,
                                 const char *state, const char *context,
-                                const char *description,
-                                const char *target_url);
+                                const char *description, const char *target_url,
+                                struct buf *err);
 typedef int gh_approve_op(struct github *gh, int64_t pr, const char *commit_id,
                           const char *body, int64_t *review_id,
                           struct buf *err);
@@ -302,7 +302,8 @@ typedef void gh_refresh_op(struct github *gh);
 struct github_ops {
 	/* GET /user: the login of the write token (T4). A failure's
 	 * message is in err (N80), not in gh->error, as for the gate's
-	 * writes (create_label, add_label, approve, dismiss). */
+	 * writes (create_label, add_label, create_status, approve,
+	 * dismiss). */
 	gh_user_op *user;
 	/* Every open pull request, ascending by number: what `what` asks
 	 * for at least. */

@@ -387,8 +387,9 @@ static int64_t max_status_id(const struct snapshot *s)
 }
 
 static int world_create_status(struct github *gh, int64_t pr, const char *sha,
-			       const char *state, const char *context,
-			       const char *description, const char *target_url)
+                               const char *state, const char *context,
+                               const char *description, const char *target_url,
+                               struct buf *err)
 {
 	struct world *w = W(gh);
 	struct snap_statuses *st;
@@ -399,7 +400,7 @@ static int world_create_status(struct github *gh, int64_t pr, const char *sha,
 
 	github_op_begin(gh);
 	if ((error = write_fault(w, WRITE_STATUS, pr, sha, &lost)) < 0)
-		return error;
+		return github_op_end(gh, error, err);
 	id = max_status_id(w->s) + 1;
 	st = snapshot_statuses(w->s, sha, true);
 	ALLOC_GROW(st->v, st->n + 1, st->alloc);
@@ -412,7 +413,7 @@ static int world_create_status(struct github *gh, int64_t pr, const char *sha,
 	x->creator = xstrdup(world_viewer(w));
 	x->created_at = w->now;
 	x->target_url = xstrdup_or_null(target_url);
-	return lost ? AA_ELOST : AA_OK;
+	return written(gh, lost, err);
 }
 
 static int world_approve(struct github *gh, int64_t pr, const char *commit_id,

@@ -236,10 +236,9 @@ static struct mr_status *open_job(struct world *w,
 	return best;
 }
 
-int world_gitlab_create_status(struct github *gh, int64_t pr,
-                               const char *sha, const char *state,
-                               const char *context, const char *description,
-                               const char *target_url)
+static int create_status(struct github *gh, int64_t pr, const char *sha,
+                         const char *state, const char *context,
+                         const char *description, const char *target_url)
 {
 	struct world *w = W(gh);
 	struct snap_gitlab *g = w->s->gitlab;
@@ -283,4 +282,16 @@ int world_gitlab_create_status(struct github *gh, int64_t pr,
 	free(st->target_url);
 	st->target_url = xstrdup_or_null(target_url);
 	return lost ? AA_ELOST : AA_OK;
+}
+
+int world_gitlab_create_status(struct github *gh, int64_t pr, const char *sha,
+                               const char *state, const char *context,
+                               const char *description, const char *target_url,
+                               struct buf *err)
+{
+	/* the fault's or the refusal's message, at the op's edge (N80) */
+	return github_op_end(
+	    gh,
+	    create_status(gh, pr, sha, state, context, description, target_url),
+	    err);
 }

@@ -72,10 +72,7 @@ int world_gitlab_comment_create(struct github *gh, int64_t pr,
 int world_gitlab_comment_update(struct github *gh, int64_t pr, int64_t id,
                                 const char *body);
 int world_gitlab_comment_delete(struct github *gh, int64_t pr, int64_t id);
-int world_gitlab_create_status(struct github *gh, int64_t pr,
-                               const char *sha, const char *state,
-                               const char *context, const char *description,
-                               const char *target_url);
+gh_create_status_op world_gitlab_create_status;
 int world_gitlab_discussion_post(struct github *gh, int64_t pr,
                                  const struct gh_inline *inl,
                                  struct gh_discussion_posted *out);

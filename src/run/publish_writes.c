@@ -278,14 +278,14 @@ int pub_set_status(struct pub *u, const char *state, const char *desc,
 	    .target_url = url,
 	};
 	int error = u->e->gh->ops->create_status(
-		u->e->gh, u->pr, u->in->head, state,
-		u->e->policy->review_context, desc, url);
+	    u->e->gh, u->pr, u->in->head, state, u->e->policy->review_context,
+	    desc, url, err);
 
 	/* G17: pending over our own pending is done, nothing written. */
 	if (error == AA_ENOOP)
 		return AA_OK;
 
-	if (answered(u, error, err) == AA_ELOST) {
+	if (error == AA_ELOST) {
 		struct landed_seen seen = {0};
 
 		snap_statuses_release(&u->st);

@@ -246,7 +246,7 @@ int engine_set_status(struct engine *e, size_t step, int64_t pr,
 		return error;
 	error = e->gh->ops->create_status(e->gh, pr, sha, state,
 	                                  e->policy->clean_context, description,
-	                                  target_url);
+	                                  target_url, &err);
 	if (settle(e, error, pr, sha, &lw, NULL, &err) < 0) {
 		error = failed(e, step, "writing the status", &err);
 	} else {
