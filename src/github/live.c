@@ -228,31 +228,34 @@ static int op_compare(struct github *gh, int64_t pr, const char *base,
 }
 
 static int op_comment_create(struct github *gh, int64_t pr, const char *body,
-			     int64_t *id, char **html_url)
+                             int64_t *id, char **html_url, struct buf *err)
 {
 	github_op_begin(gh);
-	return live_review_ops.comment_create(gh, pr, body, id, html_url);
+	return live_review_ops.comment_create(gh, pr, body, id, html_url, err);
 }
 
 static int op_comment_update(struct github *gh, int64_t pr, int64_t id,
-			     const char *body)
+                             const char *body, struct buf *err)
 {
 	github_op_begin(gh);
-	return live_review_ops.comment_update(gh, pr, id, body);
+	return live_review_ops.comment_update(gh, pr, id, body, err);
 }
 
-static int op_comment_delete(struct github *gh, int64_t pr, int64_t id)
+static int op_comment_delete(struct github *gh, int64_t pr, int64_t id,
+                             struct buf *err)
 {
 	github_op_begin(gh);
-	return live_review_ops.comment_delete(gh, pr, id);
+	return live_review_ops.comment_delete(gh, pr, id, err);
 }
 
 static int op_review_post(struct github *gh, int64_t pr, const char *commit_id,
-			  const char *body, const struct gh_inline *inl,
-			  size_t n, struct gh_review_posted *out)
+                          const char *body, const struct gh_inline *inl,
+                          size_t n, struct gh_review_posted *out,
+                          struct buf *err)
 {
 	github_op_begin(gh);
-	return live_review_ops.review_post(gh, pr, commit_id, body, inl, n, out);
+	return live_review_ops.review_post(gh, pr, commit_id, body, inl, n, out,
+	                                   err);
 }
 
 static const struct github_review_ops review_ops = {

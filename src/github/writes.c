@@ -241,7 +241,7 @@ int live_dismiss(struct github *gh, int64_t pr, int64_t review_id,
 /* --- the pr-review's comments and reviews (PUBLISH §7.2) --- */
 
 int live_comment_create(struct github *gh, int64_t pr, const char *body,
-                        int64_t *id, char **html_url)
+                        int64_t *id, char **html_url, struct buf *err)
 {
 	struct live *l = L(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL), b = BUF_INIT(BUF_MAX_DOC);
@@ -262,11 +262,11 @@ int live_comment_create(struct github *gh, int64_t pr, const char *body,
 	http_response_release(&r);
 	buf_release(&path);
 	buf_release(&b);
-	return error;
+	return github_op_end(gh, error, err);
 }
 
 int live_comment_update(struct github *gh, int64_t pr, int64_t id,
-                        const char *body)
+                        const char *body, struct buf *err)
 {
 	struct live *l = L(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL), b = BUF_INIT(BUF_MAX_DOC);
@@ -281,10 +281,11 @@ int live_comment_update(struct github *gh, int64_t pr, int64_t id,
 	error = write_simple(l, l->http, "PATCH", &path, &b, 200);
 	buf_release(&path);
 	buf_release(&b);
-	return error;
+	return github_op_end(gh, error, err);
 }
 
-int live_comment_delete(struct github *gh, int64_t pr, int64_t id)
+int live_comment_delete(struct github *gh, int64_t pr, int64_t id,
+                        struct buf *err)
 {
 	struct live *l = L(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL);
@@ -295,7 +296,7 @@ int live_comment_delete(struct github *gh, int64_t pr, int64_t id)
 	         (long long)id);
 	error = write_simple(l, l->http, "DELETE", &path, NULL, 204);
 	buf_release(&path);
-	return error;
+	return github_op_end(gh, error, err);
 }
 
 /* The review's body: {commit_id, event, body, comments[]} (§5.4). */
@@ -327,7 +328,7 @@ static void review_body(struct buf *b, const char *commit_id, const char *body,
 
 int live_review_post(struct github *gh, int64_t pr, const char *commit_id,
                      const char *body, const struct gh_inline *inl, size_t n,
-                     struct gh_review_posted *out)
+                     struct gh_review_posted *out, struct buf *err)
 {
 	struct live *l = L(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL), b = BUF_INIT(BUF_MAX_DOC);
@@ -348,5 +349,5 @@ int live_review_post(struct github *gh, int64_t pr, const char *commit_id,
 	http_response_release(&r);
 	buf_release(&path);
 	buf_release(&b);
-	return error;
+	return github_op_end(gh, error, err);
 }

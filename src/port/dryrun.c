@@ -401,34 +401,36 @@ static int refuse_write(struct github *gh)
 }
 
 static int dr_comment_create(struct github *gh, int64_t pr, const char *body,
-			     int64_t *id, char **html_url)
+                             int64_t *id, char **html_url, struct buf *err)
 {
 	(void)pr;
 	(void)body;
 	*id = 0;
 	*html_url = NULL;
-	return refuse_write(gh);
+	return github_op_end(gh, refuse_write(gh), err);
 }
 
 static int dr_comment_update(struct github *gh, int64_t pr, int64_t id,
-			     const char *body)
+                             const char *body, struct buf *err)
 {
 	(void)pr;
 	(void)id;
 	(void)body;
-	return refuse_write(gh);
+	return github_op_end(gh, refuse_write(gh), err);
 }
 
-static int dr_comment_delete(struct github *gh, int64_t pr, int64_t id)
+static int dr_comment_delete(struct github *gh, int64_t pr, int64_t id,
+                             struct buf *err)
 {
 	(void)pr;
 	(void)id;
-	return refuse_write(gh);
+	return github_op_end(gh, refuse_write(gh), err);
 }
 
 static int dr_review_post(struct github *gh, int64_t pr, const char *commit_id,
-			  const char *body, const struct gh_inline *inl,
-			  size_t n, struct gh_review_posted *out)
+                          const char *body, const struct gh_inline *inl,
+                          size_t n, struct gh_review_posted *out,
+                          struct buf *err)
 {
 	(void)pr;
 	(void)commit_id;
@@ -436,17 +438,17 @@ static int dr_review_post(struct github *gh, int64_t pr, const char *commit_id,
 	(void)inl;
 	(void)n;
 	memset(out, 0, sizeof(*out));
-	return refuse_write(gh);
+	return github_op_end(gh, refuse_write(gh), err);
 }
 
 static int dr_discussion_post(struct github *gh, int64_t pr,
-			      const struct gh_inline *inl,
-			      struct gh_discussion_posted *out)
+                              const struct gh_inline *inl,
+                              struct gh_discussion_posted *out, struct buf *err)
 {
 	(void)pr;
 	(void)inl;
 	memset(out, 0, sizeof(*out));
-	return refuse_write(gh);
+	return github_op_end(gh, refuse_write(gh), err);
 }
 
 /* GitLab: the payload and G8's check are reads of the inner port. */

@@ -165,18 +165,20 @@ typedef int gh_files_op(struct github *gh, int64_t pr, struct snap_file **out,
 typedef int gh_compare_op(struct github *gh, int64_t pr, const char *base,
                           const char *head, struct gh_compare *out);
 typedef int gh_comment_create_op(struct github *gh, int64_t pr,
-                                 const char *body, int64_t *id,
-                                 char **html_url);
+                                 const char *body, int64_t *id, char **html_url,
+                                 struct buf *err);
 typedef int gh_comment_update_op(struct github *gh, int64_t pr, int64_t id,
-                                 const char *body);
-typedef int gh_comment_delete_op(struct github *gh, int64_t pr, int64_t id);
+                                 const char *body, struct buf *err);
+typedef int gh_comment_delete_op(struct github *gh, int64_t pr, int64_t id,
+                                 struct buf *err);
 typedef int gh_review_post_op(struct github *gh, int64_t pr,
                               const char *commit_id, const char *body,
                               const struct gh_inline *inl, size_t n,
-                              struct gh_review_posted *out);
+                              struct gh_review_posted *out, struct buf *err);
 typedef int gh_discussion_post_op(struct github *gh, int64_t pr,
                                   const struct gh_inline *inl,
-                                  struct gh_discussion_posted *out);
+                                  struct gh_discussion_posted *out,
+                                  struct buf *err);
 typedef int gh_discussion_payload_op(struct github *gh, int64_t pr,
                                      const struct gh_inline *inl,
                                      struct buf *out);
@@ -204,7 +206,8 @@ struct github_review_ops {
 	gh_files_op *files;
 	/* compare/{base}...{head}; AA_ENOTFOUND when GitHub answers 404. */
 	gh_compare_op *compare;
-	/* POST an issue comment: its id and html_url. */
+	/* POST an issue comment: its id and html_url. The writes take the
+	 * caller's err (N80), the reads not yet. */
 	gh_comment_create_op *comment_create;
 	gh_comment_update_op *comment_update;
 	gh_comment_delete_op *comment_delete;

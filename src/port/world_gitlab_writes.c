@@ -56,9 +56,8 @@ static struct mr_note *new_note(struct world *w, struct merge_request *mr,
 	return n;
 }
 
-int world_gitlab_comment_create(struct github *gh, int64_t pr,
-                                const char *body, int64_t *id,
-                                char **html_url)
+int world_gitlab_comment_create(struct github *gh, int64_t pr, const char *body,
+                                int64_t *id, char **html_url, struct buf *err)
 {
 	struct world *w = W(gh);
 	struct merge_request *mr;
@@ -71,19 +70,19 @@ int world_gitlab_comment_create(struct github *gh, int64_t pr,
 	*html_url = NULL;
 	if ((error = world_gitlab_fault(w, FAULT_WRITE, WRITE_COMMENT, pr, 0,
 	                                &lost)) < 0)
-		return error;
+		return github_op_end(gh, error, err);
 	if (!(mr = world_gitlab_mr(w, pr)))
-		return AA_ENOTFOUND;
+		return github_op_end(gh, AA_ENOTFOUND, err);
 	n = new_note(w, mr, body, NULL);
 	if (lost)
-		return AA_ELOST;
+		return github_op_end(gh, AA_ELOST, err);
 	*id = n->id;
 	*html_url = gitlab_note_url(mr, n->id);
 	return AA_OK;
 }
 
 int world_gitlab_comment_update(struct github *gh, int64_t pr, int64_t id,
-                                const char *body)
+                                const char *body, struct buf *err)
 {
 	struct world *w = W(gh);
 	struct merge_request *mr;
@@ -95,13 +94,13 @@ int world_gitlab_comment_update(struct github *gh, int64_t pr, int64_t id,
 	github_op_begin(gh);
 	if ((error = world_gitlab_fault(w, FAULT_WRITE, WRITE_COMMENT, pr, id,
 	                                &lost)) < 0)
-		return error;
+		return github_op_end(gh, error, err);
 	if (!(mr = world_gitlab_mr(w, pr)))
-		return AA_ENOTFOUND;
+		return github_op_end(gh, AA_ENOTFOUND, err);
 	if (!(n = find_note(mr, id, &d))) {
 		buf_setf(&gh->error, "PUT note %lld: HTTP 404 (404 Note Not "
 		         "Found)", (long long)id);
-		return AA_ENOTFOUND;
+		return github_op_end(gh, AA_ENOTFOUND, err);
 	}
 	/* Notes::UpdateService: only a changed body is an edit. */
 	if (strcmp(n->body, body) != 0) {
@@ -111,10 +110,11 @@ int world_gitlab_comment_update(struct github *gh, int64_t pr, int64_t id,
 		n->last_edited_by = xstrdup(world_viewer(w));
 		n->last_edited_at = n->updated_at = w->now;
 	}
-	return lost ? AA_ELOST : AA_OK;
+	return github_op_end(gh, lost ? AA_ELOST : AA_OK, err);
 }
 
-int world_gitlab_comment_delete(struct github *gh, int64_t pr, int64_t id)
+int world_gitlab_comment_delete(struct github *gh, int64_t pr, int64_t id,
+                                struct buf *err)
 {
 	struct world *w = W(gh);
 	struct merge_request *mr;
@@ -127,13 +127,13 @@ int world_gitlab_comment_delete(struct github *gh, int64_t pr, int64_t id)
 	github_op_begin(gh);
 	if ((error = world_gitlab_fault(w, FAULT_WRITE, WRITE_COMMENT_DELETE,
 	                                pr, id, &lost)) < 0)
-		return error;
+		return github_op_end(gh, error, err);
 	if (!(mr = world_gitlab_mr(w, pr)))
-		return AA_ENOTFOUND;
+		return github_op_end(gh, AA_ENOTFOUND, err);
 	if (!(n = find_note(mr, id, &d))) {
 		buf_setf(&gh->error, "DELETE note %lld: HTTP 404 (404 Note Not "
 		         "Found)", (long long)id);
-		return AA_ENOTFOUND;
+		return github_op_end(gh, AA_ENOTFOUND, err);
 	}
 	k = (size_t)(n - d->notes);
 	mr_note_release(n);
@@ -146,7 +146,7 @@ int world_gitlab_comment_delete(struct github *gh, int64_t pr, int64_t id)
 		memmove(d, d + 1, (mr->ndiscussions - i - 1) * sizeof(*d));
 		mr->ndiscussions--;
 	}
-	return lost ? AA_ELOST : AA_OK;
+	return github_op_end(gh, lost ? AA_ELOST : AA_OK, err);
 }
 
 int world_gitlab_discussion_payload(struct github *gh, int64_t pr,
@@ -166,7 +166,8 @@ int world_gitlab_discussion_payload(struct github *gh, int64_t pr,
 
 int world_gitlab_discussion_post(struct github *gh, int64_t pr,
                                  const struct gh_inline *inl,
-                                 struct gh_discussion_posted *out)
+                                 struct gh_discussion_posted *out,
+                                 struct buf *err)
 {
 	struct world *w = W(gh);
 	struct merge_request *mr;
@@ -183,19 +184,20 @@ int world_gitlab_discussion_post(struct github *gh, int64_t pr,
 			if (w->last_status == 400)
 				buf_setf(&gh->error, "POST discussion: %s",
 				         LINE_CODE_400);
-			return AA_EREJECTED;
+			return github_op_end(gh, AA_EREJECTED, err);
 		}
-		return error;
+		return github_op_end(gh, error, err);
 	}
 	if (!(mr = world_gitlab_mr(w, pr)))
-		return AA_ENOTFOUND;
+		return github_op_end(gh, AA_ENOTFOUND, err);
 	if (!gitlab_position_ok(mr, inl)) {
 		buf_setf(&gh->error, "POST discussion at %s:%lld: %s",
 		         inl->path, (long long)inl->line, LINE_CODE_400);
-		return AA_EREJECTED;
+		return github_op_end(gh, AA_EREJECTED, err);
 	}
 	if (!(d = gitlab_diff_of(mr, inl->path)))
-		return AA_EREJECTED; /* position_ok() found it */
+		return github_op_end(gh, AA_EREJECTED,
+		                     err); /* position_ok() found it */
 	n = new_note(w, mr, inl->body, "DiffNote");
 	n->new_path = xstrdup(inl->path);
 	n->old_path = xstrdup(d->old_path);
@@ -203,7 +205,7 @@ int world_gitlab_discussion_post(struct github *gh, int64_t pr,
 	mr_diff_line(d->diff, inl->line, &n->old_line);
 	memcpy(n->commit_id, mr->head_sha, SHA_BUF);
 	if (lost)
-		return AA_ELOST;
+		return github_op_end(gh, AA_ELOST, err);
 	out->note_id = n->id;
 	memcpy(out->discussion_id, mr->discussions[mr->ndiscussions - 1].id,
 	       sizeof(out->discussion_id));

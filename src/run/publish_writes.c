@@ -84,15 +84,6 @@ int pub_head_unmoved(struct pub *u, unsigned what)
 	return AA_OK;
 }
 
-/* A write's answer: AA_OK, or its failure with the port's message, the
- * write's own, copied into err before any re-read. */
-static int answered(struct pub *u, int error, struct buf *err)
-{
-	if (error < 0)
-		buf_setf(err, "%s", github_error(u->e->gh));
-	return error;
-}
-
 /* A lost answer's verdict: AA_OK when its effect shows; otherwise
  * AA_EAPI, the write's own message still in err. */
 static int judged(bool shows)
@@ -139,8 +130,8 @@ int pub_sticky_create(struct pub *u, const struct buf *body, struct buf *err)
 	};
 	int64_t id = 0;
 	char *url = NULL;
-	int error = answered(
-	    u, r->comment_create(u->e->gh, u->pr, body->ptr, &id, &url), err);
+	int error =
+	    r->comment_create(u->e->gh, u->pr, body->ptr, &id, &url, err);
 
 	if (error == AA_ELOST) {
 		const struct snap_comment *c = find_written(u, &w);
@@ -213,8 +204,7 @@ int pub_sticky_patch(struct pub *u, int64_t id, const struct buf *body,
 
 	if (error < 0)
 		return error;
-	error =
-	    answered(u, r->comment_update(u->e->gh, u->pr, id, body->ptr), err);
+	error = r->comment_update(u->e->gh, u->pr, id, body->ptr, err);
 	if (error == AA_ELOST)
 		error = judged(find_written(u, &w) != NULL);
 	if (error < 0)
@@ -241,7 +231,7 @@ int pub_delete_comment(struct pub *u, int64_t id, struct buf *err)
 
 	if (error < 0)
 		return error;
-	error = answered(u, r->comment_delete(u->e->gh, u->pr, id), err);
+	error = r->comment_delete(u->e->gh, u->pr, id, err);
 	if (error == AA_ELOST) {
 		bool gone = false;
 
@@ -401,10 +391,8 @@ static int post_review(struct pub *u, const size_t *idx, size_t n,
 	buf_addf(&body, "pr-review iteration \xC2\xB7 %s \xC2\xB7 %s",
 		 description, u->sticky_url ? u->sticky_url : "");
 	if (error == AA_OK)
-		error = answered(u,
-		                 r->review_post(u->e->gh, u->pr, u->in->head,
-		                                body.ptr, inl, n, &out),
-		                 err);
+		error = r->review_post(u->e->gh, u->pr, u->in->head, body.ptr,
+		                       inl, n, &out, err);
 	else
 		error = AA_EREJECTED; /* a root that cannot fit: refused */
 	if (error == AA_OK) {
@@ -589,8 +577,7 @@ static int post_discussion(struct pub *u, size_t i, struct buf *err)
 	inl.line = a->line; /* G8: single-line, at line_end */
 	inl.body = body.ptr;
 	if (error == AA_OK)
-		error = answered(
-		    u, r->discussion_post(u->e->gh, u->pr, &inl, &out), err);
+		error = r->discussion_post(u->e->gh, u->pr, &inl, &out, err);
 	else
 		error = AA_EREJECTED; /* a root that cannot fit: refused */
 	if (error == AA_ELOST) {
