@@ -104,9 +104,14 @@ out:
 	return error;
 }
 
-/* One write whose answer needs nothing but its status. */
+/*
+ * One write whose answer needs nothing but its status; path and body (NULL:
+ * none) are released. A failure's message goes to err at the op's edge
+ * (N80; the sender writes the port's until it takes err).
+ */
 static int write_simple(struct live *l, struct http *client, const char *method,
-                        const struct buf *path, const struct buf *body, long ok)
+                        struct buf *path, struct buf *body, long ok,
+                        struct buf *err)
 {
 	struct http_response r;
 	int error;
@@ -115,7 +120,29 @@ static int write_simple(struct live *l, struct http *client, const char *method,
 	error = send_write(l, client, method, path->ptr,
 	                   body ? body->ptr : NULL, ok, &r);
 	http_response_release(&r);
-	return error;
+	buf_release(path);
+	if (body)
+		buf_release(body);
+	return github_op_end(&l->gh, error, err);
+}
+
+/* One POST that creates `what`: its id (and html_url when asked); as
+ * write_simple. */
+static int write_created(struct live *l, struct buf *path, struct buf *body,
+                         long ok, const char *what, int64_t *id,
+                         char **html_url, struct buf *err)
+{
+	struct http_response r;
+	int error;
+
+	http_response_init(&r);
+	error = send_write(l, l->http, "POST", path->ptr, body->ptr, ok, &r);
+	if (error == AA_OK)
+		error = dec_created(l, &r, what, id, html_url);
+	http_response_release(&r);
+	buf_release(path);
+	buf_release(body);
+	return github_op_end(&l->gh, error, err);
 }
 
 /* --- labels, statuses, approvals, dismissals (BEHAVIOR §3, §6) --- */
@@ -127,7 +154,6 @@ int live_create_label(struct github *gh, int64_t pr, const char *name,
 	struct live *l = L(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL),
 	           body = BUF_INIT(BUF_MAX_SMALL);
-	int error;
 
 	(void)pr;
 	buf_addf(&path, "/repos/%s/%s/labels", l->owner, l->name);
@@ -136,12 +162,8 @@ int live_create_label(struct github *gh, int64_t pr, const char *name,
 	field(&body, "color", color, false);
 	field(&body, "description", description, false);
 	buf_addch(&body, '}');
-	error =
-	    write_simple(l, label_status_client(l), "POST", &path, &body, 201);
-	buf_release(&path);
-	buf_release(&body);
-	/* the sender's message, until it writes err itself (N80) */
-	return github_op_end(gh, error, err);
+	return write_simple(l, label_status_client(l), "POST", &path, &body,
+	                    201, err);
 }
 
 int live_add_label(struct github *gh, int64_t pr, const char *name,
@@ -150,18 +172,14 @@ int live_add_label(struct github *gh, int64_t pr, const char *name,
 	struct live *l = L(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL),
 	           body = BUF_INIT(BUF_MAX_SMALL);
-	int error;
 
 	buf_addf(&path, "/repos/%s/%s/issues/%lld/labels", l->owner, l->name,
 		 (long long)pr);
 	buf_adds(&body, "{\"labels\":[");
 	json_quote(&body, name, strlen(name));
 	buf_adds(&body, "]}");
-	error =
-	    write_simple(l, label_status_client(l), "POST", &path, &body, 200);
-	buf_release(&path);
-	buf_release(&body);
-	return github_op_end(gh, error, err);
+	return write_simple(l, label_status_client(l), "POST", &path, &body,
+	                    200, err);
 }
 
 int live_create_status(struct github *gh, int64_t pr, const char *sha,
@@ -183,12 +201,10 @@ int live_create_status(struct github *gh, int64_t pr, const char *sha,
 	if (target_url)
 		field(&body, "target_url", target_url, false);
 	buf_addch(&body, '}');
-	error =
-	    write_simple(l, label_status_client(l), "POST", &path, &body, 201);
+	error = write_simple(l, label_status_client(l), "POST", &path, &body,
+	                     201, err);
 	cache_drop_sha(l, sha); /* the history changed, or may have */
-	buf_release(&path);
-	buf_release(&body);
-	return github_op_end(gh, error, err);
+	return error;
 }
 
 int live_approve(struct github *gh, int64_t pr, const char *commit_id,
@@ -196,11 +212,8 @@ int live_approve(struct github *gh, int64_t pr, const char *commit_id,
 {
 	struct live *l = L(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL), body = BUF_INIT(BUF_MAX_DOC);
-	struct http_response r;
-	int error;
 
 	*review_id = 0;
-	http_response_init(&r);
 	buf_addf(&path, "/repos/%s/%s/pulls/%lld/reviews", l->owner, l->name,
 		 (long long)pr);
 	buf_addch(&body, '{');
@@ -208,14 +221,9 @@ int live_approve(struct github *gh, int64_t pr, const char *commit_id,
 	field(&body, "body", text, false);
 	field(&body, "event", "APPROVE", false);
 	buf_addch(&body, '}');
-	error = send_write(l, l->http, "POST", path.ptr, body.ptr, 200, &r);
 	/* The id is what a later dismissal of this very review needs. */
-	if (error == AA_OK)
-		error = dec_created(l, &r, "review", review_id, NULL);
-	http_response_release(&r);
-	buf_release(&path);
-	buf_release(&body);
-	return github_op_end(gh, error, err);
+	return write_created(l, &path, &body, 200, "review", review_id, NULL,
+	                     err);
 }
 
 int live_dismiss(struct github *gh, int64_t pr, int64_t review_id,
@@ -224,7 +232,6 @@ int live_dismiss(struct github *gh, int64_t pr, int64_t review_id,
 	struct live *l = L(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL),
 	           body = BUF_INIT(BUF_MAX_SMALL);
-	int error;
 
 	buf_addf(&path, "/repos/%s/%s/pulls/%lld/reviews/%lld/dismissals",
 		 l->owner, l->name, (long long)pr, (long long)review_id);
@@ -232,10 +239,7 @@ int live_dismiss(struct github *gh, int64_t pr, int64_t review_id,
 	field(&body, "message", message, true);
 	field(&body, "event", "DISMISS", false);
 	buf_addch(&body, '}');
-	error = write_simple(l, l->http, "PUT", &path, &body, 200);
-	buf_release(&path);
-	buf_release(&body);
-	return github_op_end(gh, error, err);
+	return write_simple(l, l->http, "PUT", &path, &body, 200, err);
 }
 
 /* --- the pr-review's comments and reviews (PUBLISH §7.2) --- */
@@ -245,24 +249,15 @@ int live_comment_create(struct github *gh, int64_t pr, const char *body,
 {
 	struct live *l = L(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL), b = BUF_INIT(BUF_MAX_DOC);
-	struct http_response r;
-	int error;
 
 	*id = 0;
 	*html_url = NULL;
-	http_response_init(&r);
 	buf_addf(&path, "/repos/%s/%s/issues/%lld/comments", l->owner, l->name,
 	         (long long)pr);
 	buf_addch(&b, '{');
 	field(&b, "body", body, true);
 	buf_addch(&b, '}');
-	error = send_write(l, l->http, "POST", path.ptr, b.ptr, 201, &r);
-	if (error == AA_OK)
-		error = dec_created(l, &r, "comment", id, html_url);
-	http_response_release(&r);
-	buf_release(&path);
-	buf_release(&b);
-	return github_op_end(gh, error, err);
+	return write_created(l, &path, &b, 201, "comment", id, html_url, err);
 }
 
 int live_comment_update(struct github *gh, int64_t pr, int64_t id,
@@ -270,7 +265,6 @@ int live_comment_update(struct github *gh, int64_t pr, int64_t id,
 {
 	struct live *l = L(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL), b = BUF_INIT(BUF_MAX_DOC);
-	int error;
 
 	(void)pr;
 	buf_addf(&path, "/repos/%s/%s/issues/comments/%lld", l->owner, l->name,
@@ -278,10 +272,7 @@ int live_comment_update(struct github *gh, int64_t pr, int64_t id,
 	buf_addch(&b, '{');
 	field(&b, "body", body, true);
 	buf_addch(&b, '}');
-	error = write_simple(l, l->http, "PATCH", &path, &b, 200);
-	buf_release(&path);
-	buf_release(&b);
-	return github_op_end(gh, error, err);
+	return write_simple(l, l->http, "PATCH", &path, &b, 200, err);
 }
 
 int live_comment_delete(struct github *gh, int64_t pr, int64_t id,
@@ -289,14 +280,11 @@ int live_comment_delete(struct github *gh, int64_t pr, int64_t id,
 {
 	struct live *l = L(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL);
-	int error;
 
 	(void)pr;
 	buf_addf(&path, "/repos/%s/%s/issues/comments/%lld", l->owner, l->name,
 	         (long long)id);
-	error = write_simple(l, l->http, "DELETE", &path, NULL, 204);
-	buf_release(&path);
-	return github_op_end(gh, error, err);
+	return write_simple(l, l->http, "DELETE", &path, NULL, 204, err);
 }
 
 /* The review's body: {commit_id, event, body, comments[]} (§5.4). */
@@ -332,22 +320,13 @@ int live_review_post(struct github *gh, int64_t pr, const char *commit_id,
 {
 	struct live *l = L(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL), b = BUF_INIT(BUF_MAX_DOC);
-	struct http_response r;
-	int error;
 
 	memset(out, 0, sizeof(*out));
-	http_response_init(&r);
 	buf_addf(&path, "/repos/%s/%s/pulls/%lld/reviews", l->owner, l->name,
 	         (long long)pr);
 	review_body(&b, commit_id, body, inl, n);
-	error = send_write(l, l->http, "POST", path.ptr, b.ptr, 200, &r);
 	/* The answer names the review only: its comments' ids and links
 	 * come from the flow's next read of the review comments (W5). */
-	if (error == AA_OK)
-		error = dec_created(l, &r, "review", &out->review_id,
-		                    &out->html_url);
-	http_response_release(&r);
-	buf_release(&path);
-	buf_release(&b);
-	return github_op_end(gh, error, err);
+	return write_created(l, &path, &b, 200, "review", &out->review_id,
+	                     &out->html_url, err);
 }

@@ -183,9 +183,10 @@ int gl_discussion_post(struct github *gh, int64_t pr,
 	return github_op_end(gh, error, err);
 }
 
-static int create_status(struct github *gh, int64_t pr, const char *sha,
-                         const char *state, const char *context,
-                         const char *description, const char *target_url)
+int gl_create_status(struct github *gh, int64_t pr, const char *sha,
+                     const char *state, const char *context,
+                     const char *description, const char *target_url,
+                     struct buf *err)
 {
 	struct gl_live *l = GL(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL), b = BUF_INIT(BUF_MAX_SMALL);
@@ -196,7 +197,7 @@ static int create_status(struct github *gh, int64_t pr, const char *sha,
 
 	github_op_begin(gh);
 	if (!l->have_mr || l->mr.iid != pr)
-		return AA_EAPI;
+		return github_op_end(gh, AA_EAPI, err);
 	jw_init(&j, &b, false);
 	jw_obj_begin(&j);
 	jw_key(&j, "state");
@@ -225,17 +226,5 @@ static int create_status(struct github *gh, int64_t pr, const char *sha,
 	cJSON_Delete(o);
 	buf_release(&path);
 	buf_release(&b);
-	return error;
-}
-
-int gl_create_status(struct github *gh, int64_t pr, const char *sha,
-                     const char *state, const char *context,
-                     const char *description, const char *target_url,
-                     struct buf *err)
-{
-	/* the requests' message, until gl_request writes err (N80) */
-	return github_op_end(
-	    gh,
-	    create_status(gh, pr, sha, state, context, description, target_url),
-	    err);
+	return github_op_end(gh, error, err);
 }

@@ -238,9 +238,10 @@ static struct mr_status *open_job(struct world *w,
 	return best;
 }
 
-static int create_status(struct github *gh, int64_t pr, const char *sha,
-                         const char *state, const char *context,
-                         const char *description, const char *target_url)
+int world_gitlab_create_status(struct github *gh, int64_t pr, const char *sha,
+                               const char *state, const char *context,
+                               const char *description, const char *target_url,
+                               struct buf *err)
 {
 	struct world *w = W(gh);
 	struct snap_gitlab *g = w->s->gitlab;
@@ -253,14 +254,14 @@ static int create_status(struct github *gh, int64_t pr, const char *sha,
 	github_op_begin(gh);
 	if ((error = world_gitlab_fault(w, FAULT_WRITE, WRITE_STATUS, pr, 0,
 	                                &lost)) < 0)
-		return error;
+		return github_op_end(gh, error, err);
 	if (!(mr = world_gitlab_mr(w, pr)))
-		return AA_ENOTFOUND;
+		return github_op_end(gh, AA_ENOTFOUND, err);
 	st = open_job(w, mr, sha, context);
 	if (st && strcmp(st->status, state) == 0) {
 		buf_setf(&gh->error, "POST status: HTTP 400 (Cannot transition "
 		         "status via :enqueue from :%s)", st->status);
-		return lost ? AA_ELOST : AA_ENOOP;
+		return github_op_end(gh, lost ? AA_ELOST : AA_ENOOP, err);
 	}
 	if (!st) {
 		for (size_t i = 0; i < g->nstatuses; i++)
@@ -283,17 +284,5 @@ static int create_status(struct github *gh, int64_t pr, const char *sha,
 	st->description = xstrdup_or_null(description);
 	free(st->target_url);
 	st->target_url = xstrdup_or_null(target_url);
-	return lost ? AA_ELOST : AA_OK;
-}
-
-int world_gitlab_create_status(struct github *gh, int64_t pr, const char *sha,
-                               const char *state, const char *context,
-                               const char *description, const char *target_url,
-                               struct buf *err)
-{
-	/* the fault's or the refusal's message, at the op's edge (N80) */
-	return github_op_end(
-	    gh,
-	    create_status(gh, pr, sha, state, context, description, target_url),
-	    err);
+	return github_op_end(gh, lost ? AA_ELOST : AA_OK, err);
 }
