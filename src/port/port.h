@@ -8,8 +8,10 @@
  *
  * Every call carries the PR it is made for (0 when none) so faults and
  * logs can name it. Reads return 0, AA_ENOTFOUND, or AA_EAPI; the message
- * of the last failure is in gh->error. Results are owned by the caller and
- * released with the snapshot.h release functions.
+ * of the last failure is in gh->error. The writes and user() take the
+ * caller's err instead, the one channel of N80 (docs/spec-notes.md) that
+ * the reads join next. Results are owned by the caller and released with
+ * the snapshot.h release functions.
  *
  * One write contract for every write of every port: AA_OK when GitHub
  * answered that it was made; AA_ELOST when no answer came back (a
@@ -17,7 +19,8 @@
  * port does not guess — the flow reads again and asks core/landed.h
  * whether its effect shows (BEHAVIOR §8, PUBLISH §7.2); AA_ENOTFOUND (404),
  * AA_EREJECTED (422: refused for its content, nothing made) and AA_EAPI
- * (any other failure, nothing made) are answers: the write failed.
+ * (any other failure, nothing made) are answers: the write failed. Each
+ * failure's own message is in the err the caller passed.
  */
 #ifndef AA_PORT_H
 #define AA_PORT_H
