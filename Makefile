@@ -277,6 +277,13 @@ test-gitlab-fixtures: deps-node
 test-gitlab-live: $(BIN) $(BUILD)/tests/fixture_check deps-node
 	@python3 tests/gitlab-live.py $(BIN) $(BUILD)/tests/fixture_check
 
+# record --pr <GitLab reference> against the fake GitLab: each recording
+# replays to the live review-plan's report and, with the fixture's
+# command, to the fixture's (tests/gitlab-record.py, P60).
+.PHONY: test-gitlab-record
+test-gitlab-record: $(BIN) deps-node
+	@python3 tests/gitlab-record.py $(BIN)
+
 # The publish torture over fixtures/gitlab (tests/gitlab-torture.py): every
 # call failed in turn (502, 404), every write also lost and refused (400);
 # PUBLISH's fail-closed rule, 0 violations.
@@ -356,6 +363,7 @@ CHECK_SUITES := \
 	test-fakehub \
 	test-fakegitlab \
 	test-gitlab-live \
+	test-gitlab-record \
 	test-gitlab-torture \
 	test-make \
 	test-unit \
@@ -382,6 +390,7 @@ CHECK_FULL_SUITES := \
 	test-fakegitlab \
 	test-gitlab-fixtures \
 	test-gitlab-live \
+	test-gitlab-record \
 	test-gitlab-torture \
 	test-make \
 	test-unit \
@@ -431,7 +440,7 @@ check-static:
 # Fuzz campaigns of a fixed length (FUZZ_FULL_SECONDS per target).
 FUZZ_FULL_SECONDS ?= 60
 fuzz-full: deps
-	@scripts/fuzz $(FUZZ_FULL_SECONDS) $(FUZZ_TARGETS)
+	@FUZZ_KEEP=0 scripts/fuzz $(FUZZ_FULL_SECONDS) $(FUZZ_TARGETS)
 
 # Installs what is missing first; the sub-makes then find it (the pkg-config
 # flags above are read when a make starts).

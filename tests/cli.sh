@@ -411,6 +411,37 @@ expect "gitlab: --pr on a GitHub snapshot" 2 \
 expect "gitlab: --pr on a GitLab snapshot of another project" 2 \
 	"$bin" review-plan --snapshot fixtures/gitlab/2001-url-with-diffs-query-fragment-accepted.json \
 	--pr https://gitlab.example.com/platform/backend/other/-/merge_requests/7
+# P60: record takes a GitLab reference, live only.
+expect "gitlab: record --snapshot of a GitLab MR" 2 \
+	"$bin" record --snapshot fixtures/gitlab/2000-url-form-first-publish.json \
+	--pr 'platform/backend/svc!7' --out "$tmp/gl-rec.json"
+expect "gitlab: record --all with a GitLab MR" 2 \
+	gl GITLAB_TOKEN=t AGENTIC_GITLAB_HOST=gitlab.example.com "$bin" record \
+	--all --pr 'platform/svc!7' --out "$tmp/gl-rec.json"
+expect "gitlab: record of an MR on a dead API is a failed read" 3 \
+	gl GITLAB_TOKEN=t AGENTIC_GITLAB_HOST=gitlab.example.com \
+	AGENTIC_GITLAB_API_URL=$gl_api "$bin" record --pr 'platform/svc!7' \
+	--out "$tmp/gl-rec.json"
+if [ -e "$tmp/gl-rec.json" ]; then bad "gitlab: a failed record wrote its file"; else ok; fi
+# P62: review_login may hold a dot on GitLab only.
+expect "gitlab: review_login with a dot is a GitLab username" 3 \
+	gl GITLAB_TOKEN=t AGENTIC_GITLAB_HOST=gitlab.example.com \
+	AGENTIC_GITLAB_API_URL=$gl_api AGENTIC_REVIEW_LOGIN=review.bot "$bin" \
+	review-plan --pr 'platform/svc!7'
+expect "gitlab: review_login starting with a dot" 2 \
+	gl GITLAB_TOKEN=t AGENTIC_GITLAB_HOST=gitlab.example.com \
+	AGENTIC_GITLAB_API_URL=$gl_api AGENTIC_REVIEW_LOGIN=.bot "$bin" \
+	review-plan --pr 'platform/svc!7'
+stderr_has "gitlab: review_login starting with a dot" "AGENTIC_REVIEW_LOGIN: \".bot\" is not a GitLab username"
+expect "github: review_login with a dot is no GitHub login" 2 \
+	gl GITHUB_TOKEN=t GITHUB_REPOSITORY=a/b AGENTIC_API_URL=http://127.0.0.1:9 \
+	AGENTIC_REVIEW_LOGIN=review.bot "$bin" review-plan --pr 7
+stderr_has "github: review_login with a dot is no GitHub login" "AGENTIC_REVIEW_LOGIN: \"review.bot\" is not a GitHub login"
+sed '2s/^/  "config": {"review_login": "review.bot"},\n/' \
+	fixtures/publish/1000-first-publish-creates-sticky-review-status.json >"$tmp/gh-dot.json"
+expect "github: a GitHub snapshot's review_login with a dot is malformed" 2 \
+	"$bin" replay "$tmp/gh-dot.json"
+stderr_has "github: a GitHub snapshot's review_login with a dot is malformed" "review_login: \"review.bot\" is not a GitHub login"
 # A GitLab MR is no longer exit 2: the dead API is a failed read (exit 3).
 expect "gitlab: an MR URL is read (exit 3 on a dead API)" 3 \
 	gl GITLAB_TOKEN=t AGENTIC_GITLAB_HOST=gitlab.example.com \

@@ -4,9 +4,12 @@ snapshot is loaded into one fake GitLab (tests/fakegitlab, POST
 /_fake/state), the program runs its command live against it
 (AGENTIC_GITLAB_HOST = the snapshot's host, AGENTIC_GITLAB_API_URL = the
 fake), and the report must meet the expectation (the fixture checker) and
-equal the replay's report byte for byte. Beside the report, the fake's
+equal the replay's report byte for byte, with the same stderr (P65).
+Beside the report, the fake's
 log: every request with the PRIVATE-TOKEN header (G3), none after a G4
-refusal but the first, no quick action run (G13).
+refusal but the first, no quick action run (G13). Then G18's
+concurrent cases (fixtures/gitlab S5, P64), live only: the fake's mid-run
+hooks change the MR between two requests of a publish.
 
   tests/gitlab-live.py BIN CHECKER [FIXTURE...]
 """
@@ -110,6 +113,106 @@ def log_problems(snap, name, log):
     return bad
 
 
+HEAD = "7e" * 20
+STICKY = "<!-- pr-review:sticky -->"
+MOVED = "9f" * 20
+NOTES = r"^POST /api/v4/projects/[^/]+/merge_requests/7/notes$"
+STATUSES = r"^POST /api/v4/projects/42/statuses/"
+DISCUSSIONS = r"^POST /api/v4/projects/[^/]+/merge_requests/7/discussions$"
+
+
+def stickies(state):
+    """The G6 stickies left: first notes of non-diff discussions by
+    review_login whose first line is the marker."""
+    mr = state["merge_requests"][0]
+    notes = [n for n in mr.get("notes", [])] + [d["notes"][0] for d in mr.get("discussions", [])
+                                                 if d["notes"][0].get("type") != "DiffNote"]
+    return sorted(n["id"] for n in notes if n.get("author") == "lfx-reviewer" and not n.get("system")
+                  and (n.get("body") or "").split("\n")[0].strip() == "<!-- pr-review:sticky -->")
+
+
+def statuses_of(state, sha):
+    return [s for s in sorted(state["commit_statuses"], key=lambda s: s["id"])
+            if s["sha"] == sha and s["name"] == "pr-review"]
+
+
+def writes_of(log, method, pattern):
+    import re
+    return [e for e in log if e["method"] == method and re.search(pattern, "%s %s" % (e["method"], e["path"]))]
+
+
+def want_converged(rep, code, log, state):
+    """G18/P28: a concurrent same-head sticky (453, another run's copy of
+    S) appears after W1 created 452: W5 converges on the newest, PUTs R
+    onto it, deletes 452; W6's final status links it; one sticky left."""
+    bad = []
+    step = rep["steps"][0]
+    if code != 0 or step["outcome"] != "published":
+        bad.append("exit %d outcome %s, not 0 published" % (code, step["outcome"]))
+    if stickies(state) != [453]:
+        bad.append("stickies left %s, not [453] (W5 converges on the newest, W2/W5 delete the other)" % stickies(state))
+    puts = [e["path"].rsplit("/", 1)[1] for e in log if e["method"] == "PUT"]
+    if puts != ["453"]:
+        bad.append("PUTs of notes %s, not [453] (W5 writes R onto the newest)" % puts)
+    if [e["path"].rsplit("/", 1)[1] for e in log if e["method"] == "DELETE"] != ["452"]:
+        bad.append("the other sticky 452 was not deleted once")
+    body = next((n["body"] for n in state["merge_requests"][0]["notes"] if n["id"] == 453), "")
+    if "#note_454" not in body or "pending" in body.split("<!--")[0]:
+        bad.append("the sticky left is not R (F1's thread posted as note 454)")
+    st = statuses_of(state, HEAD)
+    if not st or st[-1]["status"] != "failed" or not (st[-1]["target_url"] or "").endswith("#note_453"):
+        bad.append("the last status is %s, not failed linking #note_453 (W6: the last sticky written)"
+                   % ((st[-1]["status"], st[-1]["target_url"]) if st else None))
+    return bad
+
+
+def want_superseded_before_w4(rep, code, log, state):
+    """§7.2 G before W4: the head moves after the pending status (W3):
+    superseded, exit 1, no discussion posted, no tier status at all."""
+    bad = []
+    step = rep["steps"][0]
+    if code != 1 or step["outcome"] != "superseded":
+        bad.append("exit %d outcome %s, not 1 superseded" % (code, step["outcome"]))
+    if writes_of(log, "POST", DISCUSSIONS):
+        bad.append("a discussion was posted on a head that moved (W4)")
+    for sha in (HEAD, MOVED):
+        if any(s["status"] not in ("pending",) for s in statuses_of(state, sha)):
+            bad.append("a tier status on %s after the head moved" % sha[:8])
+    if stickies(state) != [452]:
+        bad.append("stickies left %s, not [452] (S stays, no W5)" % stickies(state))
+    return bad
+
+
+def want_superseded_at_w5(rep, code, log, state):
+    """W5: a concurrent run's sticky of another head is the newest when W5
+    re-lists: superseded, exit 1, R is not written (no PUT), no final
+    status, nothing deleted."""
+    bad = []
+    step = rep["steps"][0]
+    if code != 1 or step["outcome"] != "superseded":
+        bad.append("exit %d outcome %s, not 1 superseded" % (code, step["outcome"]))
+    if [e for e in log if e["method"] in ("PUT", "DELETE")]:
+        bad.append("W5 wrote or deleted a note although superseded")
+    if any(s["status"] != "pending" for s in statuses_of(state, HEAD)):
+        bad.append("a final status although superseded")
+    return bad
+
+
+S5 = [
+    ("a concurrent same-head sticky appears between W1 and W5 (P28)",
+     [{"when": NOTES, "ops": [{"op": "add_note", "author": "lfx-reviewer", "body_of_newest_by": "lfx-reviewer",
+                                     "first_line": STICKY}]}],
+     want_converged),
+    ("the head moves after W3's pending status, before W4",
+     [{"when": STATUSES, "ops": [{"op": "push", "sha": MOVED}]}],
+     want_superseded_before_w4),
+    ("another head's sticky appears before W5's re-list",
+     [{"when": DISCUSSIONS, "ops": [{"op": "add_note", "author": "lfx-reviewer", "body_of_newest_by": "lfx-reviewer",
+                                     "first_line": STICKY,
+                                     "replace": [[HEAD, MOVED]]}]}],
+     want_superseded_at_w5),
+]
+
 passed = failed = skipped = 0
 tmp = tempfile.mkdtemp()
 try:
@@ -171,6 +274,14 @@ try:
             problems.append(chk.stdout.strip())
         if live.stdout != rep.stdout:
             problems.append("live and replay reports differ")
+        # P65: the same notes on stderr (the summary, warnings, errors in
+        # the same words), replay without --quiet as the live run.
+        loud = subprocess.run([bin_, "replay", f], capture_output=True, text=True,
+                              env={k: v for k, v in os.environ.items() if not k.startswith("GITHUB_")})
+        if live.stderr != loud.stderr:
+            import difflib
+            problems.append("live and replay print different stderr:\n" + "\n".join(
+                difflib.unified_diff(loud.stderr.splitlines(), live.stderr.splitlines(), "replay", "live", n=0, lineterm="")))
         log = ctl("GET", "/_fake/log") or []
         problems += log_problems(snap, name, log)
         state = ctl("GET", "/_fake/state")
@@ -184,6 +295,48 @@ try:
             print("FAIL %s" % name)
             for p in problems:
                 print("    " + p.replace("\n", "\n    ")[:1500])
+            for line in live.stderr.splitlines()[:4]:
+                print("    stderr: " + line)
+        else:
+            passed += 1
+
+    # S5 (G18): the state changes mid-run, between two requests of the
+    # program (the fake's hooks, P64); no snapshot can say so, so these
+    # are live only, each checked against the rules from the report, the
+    # fake's log and its end state.
+    for name, hooks, want in S5:
+        snap = json.load(open("fixtures/gitlab/2000-url-form-first-publish.json"))
+        ctl("POST", "/_fake/state", snap)
+        ctl("POST", "/_fake/log/clear")
+        ctl("POST", "/_fake/hooks", hooks)
+        fpath = os.path.join(tmp, "findings.json")
+        json.dump(snap["command"]["findings"], open(fpath, "w"))
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith(("AGENTIC_", "GITHUB_", "GITLAB_", "INPUT_"))}
+        env.update(config_env(snap.get("config")))
+        env.update({"AGENTIC_GITLAB_HOST": snap["host"],
+                    "AGENTIC_GITLAB_API_URL": base + "/api/v4",
+                    "GITLAB_TOKEN": "glpat-fake", "AGENTIC_RETRY_BASE_MS": "1",
+                    "AGENTIC_WRITE_INTERVAL_MS": "0"})
+        live = subprocess.run([bin_, "publish", "--json", "--pr", snap["command"]["pr"],
+                               "--findings", fpath], env=env, capture_output=True, text=True)
+        log = ctl("GET", "/_fake/log") or []
+        state = ctl("GET", "/_fake/state")
+        problems = []
+        if not any(e.get("hook") for e in log):
+            problems.append("the hook never fired")
+        try:
+            rep = json.loads(live.stdout)
+        except ValueError:
+            rep = None
+            problems.append("no report (exit %d): %s" % (live.returncode, live.stderr[-300:]))
+        if rep is not None:
+            problems += want(rep, live.returncode, log, state)
+        if problems:
+            failed += 1
+            print("FAIL S5 %s" % name)
+            for p in problems:
+                print("    " + p[:1500])
             for line in live.stderr.splitlines()[:4]:
                 print("    stderr: " + line)
         else:

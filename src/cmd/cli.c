@@ -206,6 +206,13 @@ static int set(struct cli *c, const struct option_def *o, const char *v)
 		c->snapshot = v;
 		return 0;
 	case OPT_PR:
+		/* record takes a GitLab reference too (G1, P60). */
+		if (v && strcmp(c->command, "record") == 0) {
+			int g = cli_gitlab_pr(c, o->name, v);
+
+			if (g)
+				return g < 0 ? -1 : 0;
+		}
 		return number(c, &c->pr, o->name, v, INT32_MAX);
 	case OPT_COMMENT:
 		return number(c, &c->comment, o->name, v, INT64_MAX / 2);

@@ -14,6 +14,7 @@
 #include "cmd/log.h"
 #include "cmd/session.h"
 #include "formats/snapshot.h"
+#include "gitlab/live.h"
 
 /* PUBLISH §8: the review comments and files publish reads. */
 static int record_review_parts(struct session *s, struct snap_pull *p)
@@ -84,12 +85,16 @@ static void record_config(struct snapshot *snap, const struct policy *p)
 		n++;
 	snap->config_keys = xcalloc(n, sizeof(char *));
 	snap->config_values = xcalloc(n, sizeof(char *));
+	snap->nconfig = 0;
 	for (i = 0; i < n; i++) {
 		policy_get(p, policy_keys[i], &v);
-		snap->config_keys[i] = xstrdup(policy_keys[i]);
-		snap->config_values[i] = xstrdup(v.ptr);
+		/* An empty app_bot is no app_bot (the default): left out, so
+		 * the recording is a valid snapshot (a login pattern). */
+		if (!v.ptr[0] && strcmp(policy_keys[i], "app_bot") == 0)
+			continue;
+		snap->config_keys[snap->nconfig] = xstrdup(policy_keys[i]);
+		snap->config_values[snap->nconfig++] = xstrdup(v.ptr);
 	}
-	snap->nconfig = n;
 	buf_release(&v);
 }
 
@@ -194,6 +199,48 @@ out:
 	return code;
 }
 
+/*
+ * A GitLab merge request (G23, P60): the MR read completely into a GitLab
+ * snapshot whose command is `review-plan` on the reference given, the one
+ * command that reads what publish reads and writes nothing: replaying the
+ * file prints the report `review-plan --pr REF` prints live, and the same
+ * file with another command (a publish and its findings) replays that.
+ */
+static int record_gitlab(struct session *s, const struct cli *c)
+{
+	struct snapshot snap;
+	struct buf text = BUF_INIT(SNAP_MAX_BYTES);
+	int code = EXIT_API, error;
+
+	snapshot_init(&snap);
+	snap.version = 1;
+	snap.repository = xstrdup(s->repository);
+	snap.now = s->gh->ops->now(s->gh);
+	record_config(&snap, &s->policy);
+	error = gitlab_record(s->gh, c->pr, &snap);
+	if (error < 0) {
+		log_error("record: %s", github_error(s->gh));
+		/* G4: a refused token; G5: no such MR (or no access). */
+		code = error == AA_EDENIED || error == AA_ENOTFOUND ? EXIT_USAGE
+		                                                    : EXIT_API;
+		goto out;
+	}
+	snap.command = xcalloc(1, sizeof(*snap.command));
+	snap.command->name = SNAP_CMD_PLAN;
+	snap.command->pr = c->pr;
+	snap.command->pr_ref = xstrdup(c->gitlab_pr);
+	if (snapshot_to_json(&snap, &text) < 0) {
+		log_error("record: the snapshot is larger than %zu bytes: not "
+			  "written", (size_t)BUF_MAX_DOC);
+		goto out;
+	}
+	code = write_out(c->out, &text) < 0 ? EXIT_USAGE : EXIT_OK;
+out:
+	buf_release(&text);
+	snapshot_release(&snap);
+	return code;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct cli c = {.command = "record"};
@@ -207,9 +254,15 @@ int cmd_record(int argc, char **argv)
 		log_error("record: needs --out FILE and one of --pr N or --all");
 		return EXIT_USAGE;
 	}
+	if (c.gitlab_pr && (c.all || c.snapshot)) {
+		/* A GitLab snapshot is already the recording (P60). */
+		log_error("record: a GitLab merge request is recorded live, "
+			  "with --pr only (not --all, not --snapshot)");
+		return EXIT_USAGE;
+	}
 	if (session_open(&s, &c, NULL, &malformed) != EXIT_OK)
 		return EXIT_USAGE;
-	code = record(&s, &c);
+	code = c.gitlab_pr ? record_gitlab(&s, &c) : record(&s, &c);
 	session_release(&s);
 	return code;
 }

@@ -297,6 +297,8 @@ int replay_command(struct session *s, bool dry_run)
 		if (parse_findings(&in, cmd->findings, cmd->findings_len,
 				   &s->policy) < 0)
 			return -1; /* §3: the stub report, exit 2 */
+		/* The line live prints for a PR that does not exist (P65). */
+		session_missing_is_usage(s, "publish");
 		if (cmd->dry_run || dry_run) {
 			s->dry_run = true;
 			s->report.dry_run = true;

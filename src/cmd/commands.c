@@ -96,9 +96,12 @@ static const struct command commands[] = {
 	 "  publish, review-plan, review-local); print the JSON report.",
 	 OPT_DRY_RUN | OPT_JSON | OPT_QUIET, exit_codes},
 	{"record", cmd_record,
-	 "record (--pr N | --all) --out FILE [--repo OWNER/NAME]",
+	 "record (--pr N | --all) --out FILE [--repo OWNER/NAME]\n"
+	 "  record --pr GITLAB_MR --out FILE",
 	 "Capture live state as a snapshot (read-only): replaying it\n"
-	 "  reproduces the live decision (--out - writes to stdout).",
+	 "  reproduces the live decision (--out - writes to stdout).\n"
+	 "  A GitLab merge request (its URL or GROUP/PROJECT!IID) is\n"
+	 "  recorded with the command review-plan on it.",
 	 OPT_REPO | OPT_PR | OPT_ALL | OPT_OUT | OPT_SNAPSHOT | OPT_QUIET,
 	 exit_read},
 	{"status", cmd_status,

@@ -232,6 +232,7 @@ static int policy_setting(struct policy *p, const char *key, struct buf *err)
 	int error = AA_OK;
 
 	policy_init(&scratch);
+	scratch.gitlab = p->gitlab;
 	for (i = 0; i < n; i++) {
 		if (policy_set_value(&scratch, key, src[i].value, err) < 0) {
 			/* Name what the user set: input `trusted-login`, or

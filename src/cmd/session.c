@@ -46,6 +46,7 @@ static int open_live(struct session *s, const struct cli *c, struct buf *err)
 	struct live_config lc;
 	int error;
 
+	s->policy.gitlab = c->gitlab_pr != NULL; /* P62 */
 	error = env_load(&s->env, &s->policy, err);
 	log_set_actions(s->env.actions); /* its errors are annotations */
 	if (error < 0)
@@ -299,9 +300,17 @@ int session_open(struct session *s, const struct cli *c, const char *snapshot,
 		s->report.server_url = s->gitlab_web ? xstrdup(s->gitlab_web)
 						     : NULL;
 		if (!s->gitlab_web) {
+			/* The scheme of the reference, as live (P65). */
 			struct buf u = BUF_INIT(BUF_MAX_SMALL);
+			const char *ref = c->gitlab_pr ? c->gitlab_pr
+			                  : s->snap.command
+			                      ? s->snap.command->pr_ref
+			                      : NULL;
 
-			buf_addf(&u, "https://%s", s->snap.gitlab->host);
+			buf_addf(&u, "%s://%s",
+			         ref && strncmp(ref, "http://", 7) == 0 ? "http"
+			                                                : "https",
+			         s->snap.gitlab->host);
 			s->report.server_url = buf_detach(&u, NULL);
 		}
 	}

@@ -198,7 +198,24 @@ struct key_seen {
 	bool round_valid;
 	int64_t round_v;
 	bool clean_v;
+	bool lead;      /* every line since the marker was indented code: the
+			 * conductor's own layout of its lines */
 };
+
+/*
+ * N65: A12's reason — a key shown as code is not the conductor's verdict —
+ * covers code GitHub shows without a fence: an indented code block, a <pre>
+ * block. The one exception is §2.2's leading ws on the conductor's own
+ * lines: indented code that opens on the line right after the marker is read
+ * as the conductor wrote it. Any later indented code (after a blank line,
+ * a heading, a rule...) may be quoted text, and supplies no key.
+ */
+static bool shown_as_code(struct key_seen *k, const struct marker_fence *f)
+{
+	if (!f->icode)
+		k->lead = false;
+	return f->pre || (f->icode && !k->lead);
+}
 
 /*
  * One line of the block. A12: every line counts; a head:, round: or
@@ -319,7 +336,8 @@ void marker_parse(struct marker_result *out, const char *untrusted_body,
 			/* A12: inside the block every line is read. */
 			if (opens && !out->check.second_line)
 				out->check.second_line = lineno;
-			fenced = fenced || naive_fenced || fence.any;
+			fenced = fenced || naive_fenced || fence.any ||
+				 shown_as_code(&seen, &fence);
 			if (fenced && !out->check.block_fence)
 				out->check.block_fence = lineno;
 			check_line(&out->check, &seen, line, lineno, fenced);
@@ -335,6 +353,7 @@ void marker_parse(struct marker_result *out, const char *untrusted_body,
 		out->check.present = true;
 		out->check.block_off = line_off;
 		out->check.block_line = lineno;
+		seen.lead = true;
 		check_line(&out->check, &seen, line, lineno, false);
 	}
 	if (out->check.clean_conflict) { /* A3: two answers are none */

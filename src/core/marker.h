@@ -214,6 +214,9 @@ struct marker_fence {
 	size_t open_line; /* line that opened the fence */
 	bool any;         /* the last line is fenced code on GitHub, even in
 			   * a fence A3's form does not open (quoted, deep) */
+	bool icode;       /* the last line is in an indented code block */
+	bool pre;         /* ... in a <pre> (type-1 HTML) block: both are
+			   * shown as code without a fence (A12, N65) */
 	struct md_block md;
 };
 bool marker_fence_line(struct marker_fence *f, struct mview line,

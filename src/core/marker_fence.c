@@ -70,6 +70,8 @@ bool marker_fence_line(struct marker_fence *f, struct mview line,
 	md_block_line(&f->md, line.p, line.n, &ml);
 	fenced = ml.fenced && ml.plain;
 	f->any = ml.fenced;
+	f->icode = ml.icode;
+	f->pre = ml.pre;
 	if (fenced) {
 		f->open_line = ml.open_line;
 		f->len = f->md.flen;

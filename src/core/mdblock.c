@@ -89,6 +89,8 @@ struct step {
 	bool fence_line;     /* the line is fenced code (open, close, in) */
 	bool fence_opened;
 	bool html_line;
+	bool icode_line;     /* in an indented code block */
+	bool pre_line;       /* in a type-1 HTML block (<pre>, <script>...) */
 };
 
 /* The open leaf, when every container matched: does the line continue it
@@ -113,12 +115,15 @@ static bool continue_leaf(struct md_block *b, struct cur *c, struct step *s)
 			return false;
 		}
 		s->html_line = true;
+		s->pre_line = b->html == 1;
 		if (mdl_html_end(c, b->html))
 			b->leaf = MD_NONE;
 		return true;
 	case MD_ICODE:
-		if (c->indent >= CODE_INDENT || c->blank)
+		if (c->indent >= CODE_INDENT || c->blank) {
+			s->icode_line = true;
 			return true;
+		}
 		s->all_matched = false;
 		return false;
 	case MD_PARA:
@@ -169,6 +174,7 @@ static bool open_leaf(struct md_block *b, struct cur *c, struct step *s,
 		b->leaf = MD_HTML;
 		b->html = type;
 		s->html_line = true;
+		s->pre_line = type == 1;
 		if (mdl_html_end(c, type))
 			b->leaf = MD_NONE;
 		return true;
@@ -201,6 +207,7 @@ static void open_blocks(struct md_block *b, struct cur *c, struct step *s)
 				close_for_new(b, s);
 				b->leaf = MD_ICODE;
 				s->leaf_opened = true;
+				s->icode_line = true;
 			}
 			return;
 		}
@@ -280,6 +287,8 @@ done:
 	out->opens = s.fence_opened;
 	out->plain = s.fence_line && b->fplain;
 	out->html = s.html_line;
+	out->icode = s.icode_line;
+	out->pre = s.pre_line;
 	out->depth = b->depth;
 }
 
@@ -317,6 +326,8 @@ void md_block_line(struct md_block *b, const char *untrusted_line, size_t n,
 		plain = plain && one.plain;
 		out->opens = out->opens || one.opens;
 		out->html = out->html || one.html;
+		out->icode = out->icode || one.icode;
+		out->pre = out->pre || one.pre;
 		out->depth = one.depth;
 		start = i + 1;
 	}

@@ -66,6 +66,9 @@ struct md_line {
 	bool opens;        /* this line opened the fence */
 	size_t open_line;  /* the line that opened it (when fenced) */
 	bool html;         /* the line is part of an HTML block */
+	bool icode;        /* the line (or a part of it cmark splits off at
+			    * a lone CR) is in an indented code block */
+	bool pre;          /* ... in a type-1 HTML block such as <pre> */
 	unsigned indent;   /* columns of leading whitespace (tabs to 4) */
 	size_t depth;      /* containers the line is in */
 };

@@ -328,6 +328,7 @@ int snapshot_apply_config(const struct snapshot *s, struct policy *p,
 {
 	size_t i;
 
+	p->gitlab = s->gitlab != NULL; /* P62 */
 	for (i = 0; i < s->nconfig; i++)
 		if (policy_set(p, s->config_keys[i], s->config_values[i], err) < 0)
 			return AA_EUSAGE;

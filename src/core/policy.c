@@ -79,6 +79,22 @@ bool policy_login_valid(const char *login)
 	return true;
 }
 
+bool policy_gitlab_login_valid(const char *login)
+{
+	size_t n = strlen(login), i;
+
+	if (n == 0 || n > 255 || login[0] == '-' || login[0] == '.')
+		return false;
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)login[i];
+
+		if (!is_digit(c) && !(c >= 'a' && c <= 'z') &&
+		    !(c >= 'A' && c <= 'Z') && c != '-' && c != '_' && c != '.')
+			return false;
+	}
+	return true;
+}
+
 /* Printable ASCII only, no control characters, bounded. */
 static bool text_valid(const char *s, size_t max)
 {
@@ -259,8 +275,11 @@ int policy_set_value(struct policy *p, const char *key, const char *value,
 	if (strcmp(key, "deadline") == 0)
 		return set_seconds(&p->deadline, value, err);
 	if (strcmp(key, "review_login") == 0) {
-		if (!policy_login_valid(value)) {
-			buf_setf(err, "\"%s\" is not a GitHub login", value);
+		if (p->gitlab ? !policy_gitlab_login_valid(value)
+		              : !policy_login_valid(value)) {
+			buf_setf(err, "\"%s\" is not a %s", value,
+			         p->gitlab ? "GitLab username"
+			                   : "GitHub login");
 			return AA_EUSAGE;
 		}
 		free(p->review_login);

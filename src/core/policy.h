@@ -49,7 +49,15 @@ struct policy {
 	 * ("<slug>[bot]"): its statuses are this program's own (T3), its
 	 * labeled events set the hold like the trusted login's (A10). */
 	char *app_login;
+	/* The platform's login rule for review_login (G0, P62): a GitLab
+	 * username (`.` allowed) when set, else a GitHub login. Set before
+	 * the configuration is read; policy_init clears it. */
+	bool gitlab;
 };
+
+/* A GitLab username (docs/snapshot.md, "GitLab merge requests"): 1-255
+ * of A-Z a-z 0-9 _ - ., not starting with - or . (P62). */
+bool policy_gitlab_login_valid(const char *login);
 
 /* The keys policy_set understands, NULL-terminated (snake_case). */
 extern const char *const policy_keys[];

@@ -458,7 +458,8 @@ static int config_value(char **out, const cJSON *v, const char *path,
 	return AA_ERR;
 }
 
-static int load_config(struct snapshot *s, const cJSON *cfg, struct buf *err)
+static int load_config(struct snapshot *s, const cJSON *cfg, bool gitlab,
+		       struct buf *err)
 {
 	struct policy scratch;
 	const cJSON *item;
@@ -467,6 +468,7 @@ static int load_config(struct snapshot *s, const cJSON *cfg, struct buf *err)
 	size_t n = 0;
 
 	policy_init(&scratch);
+	scratch.gitlab = gitlab; /* P62 */
 	if (array_len(&n, cfg, "config", err) < 0) {
 		error = AA_ERR;
 		goto out;
@@ -648,7 +650,7 @@ int snapshot_from_json_flags(struct snapshot *s, const char *text, size_t len,
 	cJSON_free(payload_text);
 
 	if (jget_obj(&obj, root, "", "config", JOPT | JNULL, err) ||
-	    (obj && load_config(s, obj, err)))
+	    (obj && load_config(s, obj, gitlab, err)))
 		goto out;
 	if (jget_arr(&arr, root, "", "pulls", 0, err))
 		goto out;

@@ -43,6 +43,16 @@ int snapshot_gitlab_fault_kind(const char *name, bool read)
 	return -1;
 }
 
+const char *snapshot_gitlab_fault_name(int kind, bool read)
+{
+	for (size_t i = 0; i < sizeof(gitlab_kinds) / sizeof(*gitlab_kinds);
+	     i++)
+		if (gitlab_kinds[i].read == read &&
+		    gitlab_kinds[i].kind == kind)
+			return gitlab_kinds[i].name;
+	return NULL;
+}
+
 /* A stable fake SHA of a branch name (the fake's fakeSha). */
 static void fake_sha(char out[SHA_BUF], const char *name)
 {
@@ -100,7 +110,9 @@ static int load_note(struct mr_note *n, const cJSON *o, const char *path,
 	if (!in_thread) {
 		free(n->type);
 		n->type = NULL;
-	} else if (!n->type && !json_has(o, "type")) {
+	} else if (!n->type && !cJSON_GetObjectItemCaseSensitive(o, "type")) {
+		/* Absent: the default; an explicit null stays null, as the
+		 * fake GitLab keeps it (and the writer writes it). */
 		n->type = xstrdup("DiscussionNote");
 	}
 	if (!n->body)

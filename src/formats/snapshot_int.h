@@ -52,10 +52,16 @@ int snapshot_load_setup(struct snapshot *s, const cJSON *root,
 int snapshot_load_gitlab(struct snapshot *s, const cJSON *root,
 			 struct buf *err);
 int snapshot_gitlab_fault_kind(const char *name, bool read);
+/* Its GitLab name, or NULL when the kind keeps GitHub's name. */
+const char *snapshot_gitlab_fault_name(int kind, bool read);
+/* The snapshot of a GitLab project (snapshot_gitlab_write.c). */
+int snapshot_gitlab_to_json(const struct snapshot *s, struct buf *out);
 
 /* Their writers, for snapshot_write.c. */
 struct jw;
 void snapshot_write_publish_parts(struct jw *w, const struct snap_pull *p);
 void snapshot_write_command(struct jw *w, const struct snap_command *c);
+void snapshot_write_fault(struct jw *w, const struct snap_fault *f,
+			  bool gitlab);
 
 #endif

@@ -160,15 +160,23 @@ static void write_pull(struct jw *w, const struct snap_pull *p)
 	jw_obj_end(w);
 }
 
-static void write_fault(struct jw *w, const struct snap_fault *f)
+void snapshot_write_fault(struct jw *w, const struct snap_fault *f,
+			  bool gitlab)
 {
+	const char *name = NULL;
+
 	jw_obj_begin(w);
 	if (f->op == FAULT_CALL) {
 		jw_key_int(w, "call", f->call);
 	} else {
+		if (gitlab)
+			name = snapshot_gitlab_fault_name(f->kind,
+							  f->op == FAULT_READ);
+		if (!name)
+			name = f->op == FAULT_READ ? gh_read_names[f->kind]
+						   : gh_write_names[f->kind];
 		jw_key(w, f->op == FAULT_READ ? "read" : "write");
-		jw_str(w, f->op == FAULT_READ ? gh_read_names[f->kind]
-					      : gh_write_names[f->kind]);
+		jw_str(w, name);
 	}
 	if (f->pr) {
 		jw_key_int(w, "pr", f->pr);
@@ -207,6 +215,8 @@ int snapshot_to_json(const struct snapshot *s, struct buf *out)
 	struct jw w;
 	size_t i, j;
 
+	if (s->gitlab)
+		return snapshot_gitlab_to_json(s, out);
 	jw_init(&w, out, true);
 	jw_obj_begin(&w);
 	jw_key(&w, "snapshot");
@@ -286,7 +296,7 @@ int snapshot_to_json(const struct snapshot *s, struct buf *out)
 		jw_key(&w, "faults");
 		jw_arr_begin(&w);
 		for (i = 0; i < s->nfaults; i++)
-			write_fault(&w, &s->faults[i]);
+			snapshot_write_fault(&w, &s->faults[i], false);
 		jw_arr_end(&w);
 	}
 	jw_obj_end(&w);

@@ -33,16 +33,16 @@ void gl_enc(struct buf *out, const char *s)
 	}
 }
 
-/* The message of a failed answer: GitLab's `message` or `error`. */
+/* The message of a failed answer, in the words replay prints too
+ * (P65): the GraphQL URL is named by its path, as the REST paths are
+ * named without the API base. */
 static void answer_error(struct gl_live *l, const char *method,
                          const char *path, const struct http_response *r)
 {
-	const char *q = strchr(path, '?');
-	int n = q ? (int)(q - path) : (int)strlen(path);
-
-	buf_setf(&l->gh.error, "%s %.*s: HTTP %ld", method, n, path, r->status);
-	if (r->body.len && r->body.len < 300)
-		buf_addf(&l->gh.error, " (%s)", r->body.ptr);
+	if (strcmp(path, l->graphql_url) == 0)
+		path = "/api/graphql";
+	gitlab_answer_text(&l->gh.error, method, path, r->status, r->body.ptr,
+	                   r->body.len);
 }
 
 static int send_req(struct gl_live *l, const char *method, const char *path,
@@ -213,7 +213,7 @@ static bool jbool(const cJSON *o, const char *key)
 }
 
 /* GitLab's times: ISO 8601 with Z or +00:00. */
-static int64_t jtime(const cJSON *o, const char *key)
+int64_t gl_jtime(const cJSON *o, const char *key)
 {
 	const char *s = gl_jstr(o, key);
 	char t[40];
@@ -229,7 +229,7 @@ static int64_t jtime(const cJSON *o, const char *key)
 	return ms;
 }
 
-static char *juser(const cJSON *o, const char *key)
+char *gl_juser(const cJSON *o, const char *key)
 {
 	const cJSON *u = cJSON_GetObjectItemCaseSensitive(o, key);
 
@@ -306,7 +306,7 @@ int gl_read_mr(struct gl_live *l, int64_t iid)
 	m->iid = iid;
 	m->state = xstrdup(gl_jstr(o, "state") ? gl_jstr(o, "state") : "");
 	m->draft = jbool(o, "draft");
-	m->author = juser(o, "author");
+	m->author = gl_juser(o, "author");
 	m->source_branch = xstrdup(gl_jstr(o, "source_branch") ? gl_jstr(o, "source_branch") : "");
 	m->target_branch = xstrdup(gl_jstr(o, "target_branch") ? gl_jstr(o, "target_branch") : "");
 	m->source_project_id = gl_jint(o, "source_project_id");
@@ -335,12 +335,12 @@ static void note_of(struct mr_note *n, const cJSON *o)
 
 	n->id = gl_jint(o, "id");
 	n->type = xstrdup_or_null(gl_jstr(o, "type"));
-	n->author = juser(o, "author");
+	n->author = gl_juser(o, "author");
 	n->body = xstrdup(gl_jstr(o, "body") ? gl_jstr(o, "body") : "");
 	n->system = jbool(o, "system");
 	n->internal = jbool(o, "internal") || jbool(o, "confidential");
-	n->created_at = jtime(o, "created_at");
-	n->updated_at = jtime(o, "updated_at");
+	n->created_at = gl_jtime(o, "created_at");
+	n->updated_at = gl_jtime(o, "updated_at");
 	if (cJSON_IsObject(pos)) {
 		n->new_path = xstrdup_or_null(gl_jstr(pos, "new_path"));
 		n->old_path = xstrdup_or_null(gl_jstr(pos, "old_path"));
@@ -564,6 +564,15 @@ int gitlab_live_new(struct github **out, const struct gitlab_config *c,
 	l->graphql_url = xstrdup(c->graphql_url);
 	*out = &l->gh;
 	return AA_OK;
+}
+
+struct gl_live *gl_of(struct github *gh)
+{
+	struct github *inner = github_dryrun_inner(gh);
+
+	if (inner)
+		gh = inner;
+	return gh->ops == &gl_ops ? GL(gh) : NULL;
 }
 
 void gitlab_live_write_burst(struct github *gh, int n)

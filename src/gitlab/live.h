@@ -24,6 +24,18 @@ struct gitlab_config {
 int gitlab_live_new(struct github **out, const struct gitlab_config *c,
                     const struct policy *p, struct buf *err);
 
+/*
+ * `record --pr <GitLab reference>` (G23, P60): GET /user, then the merge
+ * request `iid` completely - its discussions with every note (system and
+ * internal ones too), the editors of every edited note (GraphQL), its
+ * diffs, its commits and every status of its head in its source project
+ * - into snap as a GitLab snapshot (snap->gitlab, snap->viewer).
+ * Read-only. AA_OK; AA_EDENIED (401/403 on GET /user), AA_ENOTFOUND (no
+ * such MR), AA_EAPI (any other failure): the message in gh->error.
+ */
+struct snapshot;
+int gitlab_record(struct github *gh, int64_t iid, struct snapshot *snap);
+
 /* A publish's few writes go out unpaced (github_live_write_burst's
  * twin); a no-op on any other port. */
 void gitlab_live_write_burst(struct github *gh, int n);

@@ -36,6 +36,9 @@ static inline struct gl_live *GL(struct github *gh)
 	return (struct gl_live *)gh;
 }
 
+/* The live GitLab port under gh (a dry run's included), or NULL. */
+struct gl_live *gl_of(struct github *gh);
+
 /* One request; *status its HTTP status (0: no answer). AA_OK for 2xx with
  * the JSON in *root (when root), else AA_ENOTFOUND (404), AA_EDENIED
  * (401/403), AA_EREJECTED (400/422), AA_ELOST (a write without answer:
@@ -51,8 +54,11 @@ int64_t gl_jint(const cJSON *o, const char *key);
 void gl_mr_clear(struct gl_live *l);
 int gl_read_mr(struct gl_live *l, int64_t iid);
 int gl_read_discussions(struct gl_live *l);
+int64_t gl_jtime(const cJSON *o, const char *key);
+char *gl_juser(const cJSON *o, const char *key);
 
-/* reads.c: the ops table's reads. */
+/* reads.c: the ops table's reads; the editors of every note (G11). */
+int gl_read_editors(struct gl_live *l);
 extern const struct github_review_ops gl_review_ops;
 gh_user_op gl_user;
 gh_statuses_op gl_statuses;

@@ -57,7 +57,7 @@ static struct mr_note *note_by_id(struct merge_request *m, int64_t id)
 }
 
 /* The editors of every note (G10, G11): set last_edited_* in l->mr. */
-static int read_editors(struct gl_live *l)
+int gl_read_editors(struct gl_live *l)
 {
 	char *after = NULL;
 	int error = AA_OK;
@@ -205,7 +205,7 @@ static int gl_review_pull(struct github *gh, int64_t pr, unsigned what,
 	if (!(what & (RV_READ_COMMENTS | RV_READ_ROOTS)))
 		return AA_OK;
 	if (gl_read_discussions(l) < 0 ||
-	    (editors_needed(l) && read_editors(l) < 0)) {
+	    (editors_needed(l) && gl_read_editors(l) < 0)) {
 		if (what & RV_READ_COMMENTS)
 			out->pull.failed |= PART_COMMENTS;
 		gh_pull_keep_error(&out->pull, gh);
@@ -294,6 +294,10 @@ static int gl_files(struct github *gh, int64_t pr, struct snap_file **out,
 		x->diff = diff && *diff ? xstrdup(diff) : NULL;
 		x->deleted_file = cJSON_IsTrue(
 			cJSON_GetObjectItemCaseSensitive(d, "deleted_file"));
+		x->new_file = cJSON_IsTrue(
+		    cJSON_GetObjectItemCaseSensitive(d, "new_file"));
+		x->renamed_file = cJSON_IsTrue(
+		    cJSON_GetObjectItemCaseSensitive(d, "renamed_file"));
 		f->filename = xstrdup(x->new_path);
 		f->status = xstrdup(x->deleted_file ? "removed" : "modified");
 		f->patch = x->deleted_file ? NULL : xstrdup_or_null(x->diff);

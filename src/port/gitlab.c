@@ -8,6 +8,61 @@
 
 #include "port/gitlab.h"
 
+void gitlab_answer_text(struct buf *out, const char *method, const char *path,
+                        long status, const char *body, size_t body_len)
+{
+	const char *q = strchr(path, '?');
+	int n = q ? (int)(q - path) : (int)strlen(path);
+
+	buf_setf(out, "%s %.*s: HTTP %ld", method, n, path, status);
+	if (body && body_len && body_len < 300)
+		buf_addf(out, " (%.*s)", (int)body_len, body);
+}
+
+void gitlab_error_body(struct buf *out, long status, bool discussion,
+                       const char *message)
+{
+	static const struct {
+		long status;
+		const char *text;
+	} reasons[] = {
+	    {400, "400 Bad request"},       {401, "401 Unauthorized"},
+	    {403, "403 Forbidden"},         {404, "404 Not found"},
+	    {409, "409 Conflict"},          {422, "422 Unprocessable Entity"},
+	    {429, "429 Too Many Requests"}, {500, "500 Internal Server Error"},
+	    {502, "502 Bad Gateway"},       {503, "503 Service Unavailable"},
+	    {504, "504 Gateway Timeout"},
+	};
+	struct buf num = BUF_INIT(BUF_MAX_SMALL);
+	struct jw j;
+
+	if (!message && status == 400 && discussion)
+		message = "400 Bad request - Note {:line_code=>[\"can't be "
+		          "blank\", \"must be a valid line code\"]}";
+	for (size_t i = 0; !message && i < sizeof(reasons) / sizeof(*reasons);
+	     i++)
+		if (reasons[i].status == status)
+			message = reasons[i].text;
+	if (!message) {
+		buf_addf(&num, "%ld", status);
+		message = num.ptr;
+	}
+	jw_init(&j, out, false);
+	jw_obj_begin(&j);
+	jw_key_str(&j, "message", message);
+	jw_obj_end(&j);
+	buf_release(&num);
+}
+
+void gitlab_project_enc(struct buf *out, const char *project)
+{
+	for (const char *p = project; *p; p++)
+		if (*p == '/')
+			buf_adds(out, "%2F");
+		else
+			buf_addch(out, *p);
+}
+
 char *gitlab_note_url(const struct merge_request *mr, int64_t note_id)
 {
 	struct buf u = BUF_INIT(BUF_MAX_SMALL);

@@ -44,4 +44,20 @@ void gitlab_discussion_json(struct jw *j, const struct merge_request *mr,
 bool gitlab_position_ok(const struct merge_request *mr,
                         const struct gh_inline *inl);
 
+/*
+ * The words of a failed GitLab answer, the same live and in replay (P65):
+ * "METHOD PATH: HTTP STATUS", PATH without its query, then " (BODY)" when
+ * the answer has a body shorter than 300 bytes (set in out).
+ */
+void gitlab_answer_text(struct buf *out, const char *method,
+                        const char *path, long status, const char *body,
+                        size_t body_len);
+/* GitLab's JSON error body of `status` as the fake GitLab answers a
+ * fault: {"message":"<status> <reason>"}, or `message` when given; a 400
+ * on a discussion POST is the refused position's (G16). */
+void gitlab_error_body(struct buf *out, long status, bool discussion,
+                       const char *message);
+/* A project path URL-encoded for the API (`/` as %2F). */
+void gitlab_project_enc(struct buf *out, const char *project);
+
 #endif

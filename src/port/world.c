@@ -52,6 +52,7 @@ int world_fault(struct world *w, enum fault_op op, int kind, int64_t pr,
 		const struct snap_fault *f = &w->s->faults[i];
 
 		if (f->op == FAULT_CALL && f->call == w->calls) {
+			w->last_by_call = true;
 			buf_setf(&w->gh.error, "%s %s%s%.0lld: %s (call %lld)",
 				 op == FAULT_READ ? "read" : "write", name,
 				 pr ? " of PR #" : "", (long long)pr,
@@ -79,6 +80,7 @@ int world_fault(struct world *w, enum fault_op op, int kind, int64_t pr,
 		if (f->times && w->fault_used[i] >= f->times)
 			continue;
 		w->fault_used[i]++;
+		w->last_by_call = false;
 		w->last_status = f->status;
 		w->last_retry_after = f->retry_after;
 		if (f->lost_response && lost) {

@@ -28,19 +28,120 @@
 
 struct github_ops world_gitlab_ops;
 
-int world_gitlab_fault(struct world *w, enum fault_op op, int kind,
-                       int64_t pr, int64_t comment_id, bool *lost)
+void world_gitlab_words(struct world *w, enum fault_op op, int kind, int64_t pr,
+                        int64_t id, const char *sha, long status,
+                        const char *message)
+{
+	const struct snap_gitlab *g = w->s->gitlab;
+	const struct merge_request *mr = snap_gitlab_mr(w->s->gitlab, pr);
+	struct buf mrp = BUF_INIT(BUF_MAX_SMALL),
+	           path = BUF_INIT(BUF_MAX_SMALL),
+	           body = BUF_INIT(BUF_MAX_SMALL);
+	long src = (long)(mr ? mr->source_project_id : g->project_id);
+	const char *method = "GET";
+
+	buf_adds(&mrp, "/projects/");
+	gitlab_project_enc(&mrp, w->s->repository);
+	buf_addf(&mrp, "/merge_requests/%lld", (long long)pr);
+	if (op == FAULT_READ) {
+		switch (kind) {
+		case READ_USER:
+			buf_adds(&path, "/user");
+			break;
+		case READ_PULL:
+			buf_addf(&path, "%s", mrp.ptr);
+			break;
+		case READ_COMMENTS:
+			buf_addf(&path, "%s/discussions", mrp.ptr);
+			break;
+		case READ_FILES:
+			buf_addf(&path, "%s/diffs", mrp.ptr);
+			break;
+		case READ_EDITORS:
+			method = "POST";
+			buf_adds(&path, "/api/graphql");
+			break;
+		case READ_COMPARE:
+			buf_adds(&path, "/projects/");
+			gitlab_project_enc(&path, w->s->repository);
+			buf_adds(&path, "/repository/merge_base");
+			break;
+		case READ_STATUSES:
+			buf_addf(&path,
+			         "/projects/%ld/repository/commits/%s/"
+			         "statuses",
+			         src, sha ? sha : "");
+			break;
+		default:
+			break;
+		}
+	} else {
+		switch (kind) {
+		case WRITE_COMMENT:
+			method = id ? "PUT" : "POST";
+			buf_addf(&path, "%s/notes", mrp.ptr);
+			if (id)
+				buf_addf(&path, "/%lld", (long long)id);
+			break;
+		case WRITE_COMMENT_DELETE:
+			method = "DELETE";
+			buf_addf(&path, "%s/notes/%lld", mrp.ptr,
+			         (long long)id);
+			break;
+		case WRITE_REVIEW:
+			method = "POST";
+			buf_addf(&path, "%s/discussions", mrp.ptr);
+			break;
+		case WRITE_STATUS:
+			method = "POST";
+			buf_addf(&path, "/projects/%ld/statuses/%s", src,
+			         sha ? sha : "");
+			break;
+		default:
+			break;
+		}
+	}
+	if (path.len) {
+		/* The fake's body: a 400 on a path ending in /discussions is
+		 * the refused position's. */
+		gitlab_error_body(
+		    &body, status,
+		    path.len > 12 &&
+		        !strcmp(path.ptr + path.len - 12, "/discussions"),
+		    message);
+		gitlab_answer_text(&w->gh.error, method, path.ptr, status,
+		                   body.ptr, body.len);
+	}
+	buf_release(&mrp);
+	buf_release(&path);
+	buf_release(&body);
+}
+
+int world_gitlab_fault(struct world *w, enum fault_op op, int kind, int64_t pr,
+                       int64_t comment_id, const char *sha, bool *lost)
 {
 	for (;;) {
 		int error = world_fault(w, op, kind, pr, NULL, comment_id, lost);
 		int64_t wait;
 
-		if (error == AA_OK)
+		if (error == AA_OK) {
+			/* Applied, then answered the fault's status (default
+			 * 502), as the fake does. */
+			if (lost && *lost)
+				world_gitlab_words(
+				    w, op, kind, pr, comment_id, sha,
+				    w->last_status > 0 ? w->last_status : 502,
+				    NULL);
 			return AA_OK;
+		}
 		if (w->last_status != 429 &&
 		    !(w->last_status == 409 && op == FAULT_WRITE &&
-		      kind == WRITE_STATUS))
+		      kind == WRITE_STATUS)) {
+			if (!w->last_by_call && w->last_status >= 100)
+				world_gitlab_words(w, op, kind, pr, comment_id,
+				                   sha, w->last_status, NULL);
 			return error == AA_ELOST ? AA_EAPI : error;
+		}
 		/* Not applied: wait and send again, never past the run's
 		 * deadline (a replay judges the numbers, never sleeps). */
 		wait = w->last_retry_after * 1000;
@@ -59,8 +160,8 @@ struct merge_request *world_gitlab_mr(struct world *w, int64_t pr)
 	struct merge_request *mr = snap_gitlab_mr(w->s->gitlab, pr);
 
 	if (!mr)
-		buf_setf(&w->gh.error, "GET merge request !%lld: HTTP 404 "
-		         "(404 Not found)", (long long)pr);
+		world_gitlab_words(w, FAULT_READ, READ_PULL, pr, 0, NULL, 404,
+		                   NULL);
 	return mr;
 }
 
@@ -72,7 +173,8 @@ static int gl_user(struct github *gh, char **login, struct buf *err)
 	github_op_begin(gh);
 	*login = NULL;
 	if (!w->viewer_read) {
-		error = world_gitlab_fault(w, FAULT_READ, READ_USER, 0, 0, NULL);
+		error = world_gitlab_fault(w, FAULT_READ, READ_USER, 0, 0, NULL,
+		                           NULL);
 		if (error < 0) {
 			buf_setf(err, "GET https://%s/api/v4/user: %s",
 			         w->s->gitlab->host,
@@ -117,19 +219,20 @@ static int read_discussions(struct world *w, const struct merge_request *mr)
 	for (size_t p = 1; p <= (pages ? pages : 1) && !error; p++) {
 		w->page = (int64_t)p;
 		error = world_gitlab_fault(w, FAULT_READ, READ_COMMENTS,
-		                           mr->iid, 0, NULL);
+		                           mr->iid, 0, NULL, NULL);
 	}
 	w->page = 0;
 	if (!error && editors_needed(w, mr))
 		error = world_gitlab_fault(w, FAULT_READ, READ_EDITORS, mr->iid,
-		                           0, NULL);
+		                           0, NULL, NULL);
 	return error;
 }
 
 /* GET the MR (G5): AA_OK, AA_ENOTFOUND, or the part failed. */
 static int read_mr(struct world *w, int64_t pr, struct gh_pull *out)
 {
-	int error = world_gitlab_fault(w, FAULT_READ, READ_PULL, pr, 0, NULL);
+	int error =
+	    world_gitlab_fault(w, FAULT_READ, READ_PULL, pr, 0, NULL, NULL);
 	struct snap_pull *p = snapshot_pull(w->s, pr);
 
 	if (error == AA_ENOTFOUND || (!error && !p)) {
@@ -223,7 +326,7 @@ static int gl_files(struct github *gh, int64_t pr, struct snap_file **out,
 	     pg++) {
 		w->page = (int64_t)pg;
 		error = world_gitlab_fault(w, FAULT_READ, READ_FILES, pr, 0,
-		                           NULL);
+		                           NULL, NULL);
 		w->page = 0;
 		if (error < 0)
 			return AA_EAPI;
@@ -336,7 +439,7 @@ static int gl_compare(struct github *gh, int64_t pr, const char *base,
 		return AA_OK;
 	}
 	if ((error = world_gitlab_fault(w, FAULT_READ, READ_COMPARE, pr, 0,
-	                                NULL)) < 0)
+	                                NULL, NULL)) < 0)
 		return error == AA_ENOTFOUND ? AA_EAPI : error;
 	if (!known_commit(g, base) || !known_commit(g, head)) {
 		buf_setf(&gh->error, "merge_base: HTTP 400 (Could not find "
@@ -369,8 +472,12 @@ static int gl_statuses(struct github *gh, int64_t pr, const char *sha,
 	(void)need;
 	memset(out, 0, sizeof(*out));
 	memcpy(out->sha, sha, SHA_BUF);
-	if (world_fault(w, FAULT_READ, READ_STATUSES, pr, sha, 0, NULL) < 0)
+	if (world_fault(w, FAULT_READ, READ_STATUSES, pr, sha, 0, NULL) < 0) {
+		if (!w->last_by_call && w->last_status >= 100)
+			world_gitlab_words(w, FAULT_READ, READ_STATUSES, pr, 0,
+			                   sha, w->last_status, NULL);
 		return AA_EAPI;
+	}
 	if (!(mr = world_gitlab_mr(w, pr)))
 		return AA_EAPI;
 	out->v = xcalloc(g->nstatuses + 1, sizeof(*out->v));

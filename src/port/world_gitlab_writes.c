@@ -16,11 +16,6 @@
 #include "port/gitlab.h"
 #include "port/world_int.h"
 
-/* GitLab's answer to a position it cannot place (G16). */
-#define LINE_CODE_400                                                          \
-	"HTTP 400 (400 Bad request - Note {:line_code=>[\"can't be blank\", "  \
-	"\"must be a valid line code\"]})"
-
 /* The note `id` of the MR, and its discussion. */
 static struct mr_note *find_note(struct merge_request *mr, int64_t id,
                                  struct mr_discussion **dp)
@@ -69,7 +64,7 @@ int world_gitlab_comment_create(struct github *gh, int64_t pr, const char *body,
 	*id = 0;
 	*html_url = NULL;
 	if ((error = world_gitlab_fault(w, FAULT_WRITE, WRITE_COMMENT, pr, 0,
-	                                &lost)) < 0)
+	                                NULL, &lost)) < 0)
 		return github_op_end(gh, error, err);
 	if (!(mr = world_gitlab_mr(w, pr)))
 		return github_op_end(gh, AA_ENOTFOUND, err);
@@ -93,13 +88,13 @@ int world_gitlab_comment_update(struct github *gh, int64_t pr, int64_t id,
 
 	github_op_begin(gh);
 	if ((error = world_gitlab_fault(w, FAULT_WRITE, WRITE_COMMENT, pr, id,
-	                                &lost)) < 0)
+	                                NULL, &lost)) < 0)
 		return github_op_end(gh, error, err);
 	if (!(mr = world_gitlab_mr(w, pr)))
 		return github_op_end(gh, AA_ENOTFOUND, err);
 	if (!(n = find_note(mr, id, &d))) {
-		buf_setf(&gh->error, "PUT note %lld: HTTP 404 (404 Note Not "
-		         "Found)", (long long)id);
+		world_gitlab_words(w, FAULT_WRITE, WRITE_COMMENT, pr, id, NULL,
+		                   404, "404 Note Not Found");
 		return github_op_end(gh, AA_ENOTFOUND, err);
 	}
 	/* Notes::UpdateService: only a changed body is an edit. */
@@ -126,13 +121,13 @@ int world_gitlab_comment_delete(struct github *gh, int64_t pr, int64_t id,
 
 	github_op_begin(gh);
 	if ((error = world_gitlab_fault(w, FAULT_WRITE, WRITE_COMMENT_DELETE,
-	                                pr, id, &lost)) < 0)
+	                                pr, id, NULL, &lost)) < 0)
 		return github_op_end(gh, error, err);
 	if (!(mr = world_gitlab_mr(w, pr)))
 		return github_op_end(gh, AA_ENOTFOUND, err);
 	if (!(n = find_note(mr, id, &d))) {
-		buf_setf(&gh->error, "DELETE note %lld: HTTP 404 (404 Note Not "
-		         "Found)", (long long)id);
+		world_gitlab_words(w, FAULT_WRITE, WRITE_COMMENT_DELETE, pr, id,
+		                   NULL, 404, "404 Note Not Found");
 		return github_op_end(gh, AA_ENOTFOUND, err);
 	}
 	k = (size_t)(n - d->notes);
@@ -179,20 +174,16 @@ int world_gitlab_discussion_post(struct github *gh, int64_t pr,
 	github_op_begin(gh);
 	memset(out, 0, sizeof(*out));
 	if ((error = world_gitlab_fault(w, FAULT_WRITE, WRITE_REVIEW, pr, 0,
-	                                &lost)) < 0) {
-		if (w->last_status == 400 || w->last_status == 422) {
-			if (w->last_status == 400)
-				buf_setf(&gh->error, "POST discussion: %s",
-				         LINE_CODE_400);
-			return github_op_end(gh, AA_EREJECTED, err);
-		}
+	                                NULL, &lost)) < 0) {
+		if (w->last_status == 400 || w->last_status == 422)
+			return github_op_end(gh, AA_EREJECTED, err); /* in the fake's words (P65) */
 		return github_op_end(gh, error, err);
 	}
 	if (!(mr = world_gitlab_mr(w, pr)))
 		return github_op_end(gh, AA_ENOTFOUND, err);
 	if (!gitlab_position_ok(mr, inl)) {
-		buf_setf(&gh->error, "POST discussion at %s:%lld: %s",
-		         inl->path, (long long)inl->line, LINE_CODE_400);
+		world_gitlab_words(w, FAULT_WRITE, WRITE_REVIEW, pr, 0, NULL,
+		                   400, NULL);
 		return github_op_end(gh, AA_EREJECTED, err);
 	}
 	if (!(d = gitlab_diff_of(mr, inl->path)))
@@ -253,7 +244,7 @@ int world_gitlab_create_status(struct github *gh, int64_t pr, const char *sha,
 
 	github_op_begin(gh);
 	if ((error = world_gitlab_fault(w, FAULT_WRITE, WRITE_STATUS, pr, 0,
-	                                &lost)) < 0)
+	                                sha, &lost)) < 0)
 		return github_op_end(gh, error, err);
 	if (!(mr = world_gitlab_mr(w, pr)))
 		return github_op_end(gh, AA_ENOTFOUND, err);

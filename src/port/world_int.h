@@ -28,6 +28,7 @@ struct world {
 	int64_t page;
 	int last_status;
 	int64_t last_retry_after;
+	bool last_by_call; /* the last fault hit was a {"call": N} */
 };
 
 static inline struct world *W(struct github *gh)
@@ -57,7 +58,15 @@ void world_gitlab_init(struct world *w);
 /* world_fault for GitLab: a 429 (or a 409 on a status) is retried after
  * its Retry-After unless the wait would pass the deadline (G21). */
 int world_gitlab_fault(struct world *w, enum fault_op op, int kind,
-                       int64_t pr, int64_t comment_id, bool *lost);
+                       int64_t pr, int64_t comment_id, const char *sha,
+                       bool *lost);
+/* The words the live port prints for the request a GitLab call stands
+ * for, answered `status` with the fake's error body (`message` or its
+ * default), into gh.error (P65). `id` is a note's (0: none), `sha` a
+ * status call's. */
+void world_gitlab_words(struct world *w, enum fault_op op, int kind,
+                        int64_t pr, int64_t id, const char *sha, long status,
+                        const char *message);
 extern const struct github_review_ops world_gitlab_review_ops;
 extern struct github_ops world_gitlab_ops;
 

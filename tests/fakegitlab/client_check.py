@@ -5,7 +5,7 @@
 
 Checks that the fake speaks the dialect python-gitlab expects: the current
 user, MR notes over several pages (x-next-page), create/update/delete of a
-note, a discussion with a JSON position, statuses listed and created, the
+note, a discussion with a JSON position, statuses listed and created, an MR's commits, the
 error bodies. Prints "N passed, N failed" and exits 1 on a failure.
 """
 import sys
@@ -120,6 +120,14 @@ def statuses():
     assert all(s.name == "pr-review" for s in listed)
 
 
+def mr_commits():
+    # record's read (P61): the MR's commits, newest first, over pages.
+    mr = proj.mergerequests.get(7, lazy=True)
+    ids = [c.id for c in mr.commits(get_all=True)]
+    assert ids == [HEAD, "6d" * 20], ids
+    assert all(len(c.short_id) == 8 for c in mr.commits(get_all=True))
+
+
 def missing_mr():
     try:
         proj.mergerequests.get(99)
@@ -137,6 +145,7 @@ for name, fn in [
     ("note create, update, delete", note_crud),
     ("discussion with a JSON position", discussion_with_position),
     ("statuses create and list", statuses),
+    ("merge request commits", mr_commits),
     ("missing MR is 404", missing_mr),
 ]:
     check(name, fn)

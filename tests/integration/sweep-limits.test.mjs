@@ -14,9 +14,11 @@ const isListing = (e) => e.path === '/graphql' && typeof e.body?.query === 'stri
 
 describe('sweep --repos: one deadline for the whole sweep (A6)', () => {
   let hub;
-  // 600 ms per answer: the first repository's listing ends before a 1 s
-  // sweep_deadline and its reads after it.
-  before(async () => { hub = await Hub.start({ latencyMs: 600 }); });
+  // 800 ms per answer: the first repository's listing ends well before a
+  // 2 s sweep_deadline (1.2 s to spare for a loaded machine: with 600 ms
+  // and 1 s, a check-full run at load 12 saw the listing itself cut), and
+  // its reads (details, then the gate's read-ahead) run past it.
+  before(async () => { hub = await Hub.start({ latencyMs: 800 }); });
   after(async () => { await hub?.stop(); });
 
   it('a repository after the deadline is not listed, and no PR is gated twice', async () => {
@@ -25,7 +27,7 @@ describe('sweep --repos: one deadline for the whole sweep (A6)', () => {
     // run ends at the identity read before a write (T4) instead.
     const repo = repository(20);
     repo.pulls = repo.pulls.filter((p) => !['approved', 'approvable'].includes(kindOf(p.number)));
-    repo.config = { sweep_deadline: 1 };
+    repo.config = { sweep_deadline: 2 };
     await hub.load(repo);
     // fakehub serves one repository: naming it twice makes the second
     // sweep one that has PRs to gate if it (wrongly) gets a new deadline.

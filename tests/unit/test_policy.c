@@ -335,6 +335,81 @@ static void test_policy__login_valid_table(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/* P62: a GitLab username (review_login on GitLab). */
+static const struct {
+	const char *login;
+	bool valid;
+} gitlab_rows[] = {
+    {"review.bot", true},
+    {"a", true},
+    {"a_b-c.d", true},
+    {"x.", true}, /* GitLab refuses it at sign-up; never matches then */
+    {"_a", true},
+    {"1.2", true},
+    {"", false},
+    {".a", false},
+    {"-a", false},
+    {"a b", false},
+    {"a/b", false},
+    {"a@b", false},
+    {"bot[bot]", false},
+    {"\xc3\xa9", false},
+};
+
+static void test_policy__gitlab_login_valid_table(void **state)
+{
+	char long_ok[256], long_bad[257];
+	size_t i;
+	int bad = 0;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(gitlab_rows); i++)
+		if (policy_gitlab_login_valid(gitlab_rows[i].login) !=
+		    gitlab_rows[i].valid) {
+			print_error("row %zu (%s): expected %d\n", i,
+			            gitlab_rows[i].login, gitlab_rows[i].valid);
+			bad++;
+		}
+	assert_int_equal(bad, 0);
+	memset(long_ok, 'a', 255);
+	long_ok[255] = '\0';
+	memset(long_bad, 'a', 256);
+	long_bad[256] = '\0';
+	assert_true(policy_gitlab_login_valid(long_ok));
+	assert_false(policy_gitlab_login_valid(long_bad));
+}
+
+/* P62: review_login takes the platform's rule; no other key changes. */
+static void test_policy__review_login_platform(void **state)
+{
+	struct policy p;
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
+
+	(void)state;
+	policy_init(&p);
+	assert_int_equal(policy_set(&p, "review_login", "review.bot", &err),
+	                 AA_EUSAGE);
+	assert_non_null(strstr(err.ptr, "not a GitHub login"));
+	p.gitlab = true;
+	assert_int_equal(policy_set(&p, "review_login", "review.bot", &err),
+	                 AA_OK);
+	assert_string_equal(policy_review_login(&p), "review.bot");
+	assert_true(policy_is_review_login(&p, "Review.Bot"));
+	assert_int_equal(policy_set(&p, "review_login", ".bot", &err),
+	                 AA_EUSAGE);
+	assert_non_null(strstr(err.ptr, "not a GitLab username"));
+	assert_int_equal(policy_set(&p, "review_login", "bot[bot]", &err),
+	                 AA_EUSAGE);
+	/* trusted_login and app_bot stay GitHub's (the gate's keys). */
+	assert_int_equal(policy_set(&p, "trusted_login", "review.bot", &err),
+	                 AA_EUSAGE);
+	assert_int_equal(policy_set(&p, "app_bot", "review.bot", &err),
+	                 AA_EUSAGE);
+	buf_release(&err);
+	policy_release(&p);
+	assert_false(p.gitlab); /* cleared with the rest */
+}
+
 static void test_policy__trusted(void **state)
 {
 	struct policy p;
@@ -476,6 +551,8 @@ int main(void)
 	    cmocka_unit_test(test_policy__defaults),
 	    cmocka_unit_test(test_policy__keys_listed),
 	    cmocka_unit_test(test_policy__bases_table),
+	    cmocka_unit_test(test_policy__gitlab_login_valid_table),
+	    cmocka_unit_test(test_policy__review_login_platform),
 	    cmocka_unit_test(test_policy__nearest_key),
 	    cmocka_unit_test(test_policy__set_table),
 	    cmocka_unit_test(test_policy__set_values),

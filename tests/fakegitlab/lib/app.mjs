@@ -68,6 +68,7 @@ export class FakeGitlab {
     this.log = [];
     this.writes = [];
     this.faultHits = new Map();
+    this.hooks = [];
     this.baseUrl = null;
     this.server = createServer((req, res) => this.handle(req, res));
   }
@@ -133,7 +134,11 @@ export class FakeGitlab {
       else go();
     };
     try {
+      this.fireHooks(entry, 'before');
       const out = this.route(req, url, raw, entry);
+      // 'after': the answer is computed, the change lands before it is sent,
+      // so the program's next request sees it (a change between two requests).
+      this.fireHooks(entry, 'after');
       if (out === 'hang') {
         entry.status = null;
         req.on('close', () => { entry.aborted = true; });
@@ -151,6 +156,56 @@ export class FakeGitlab {
         send(500, { message: '500 Internal Server Error', fake_error: String(e?.stack ?? e) });
       }
     }
+  }
+
+  /**
+   * Mid-run hooks (POST /_fake/hooks, P64): a state change made when the
+   * program's request `when` ("METHOD /path" regexp) comes for the
+   * (skip+1)-th time, before it is handled or once it is answered; each
+   * hook fires once. The ops are what another actor does meanwhile.
+   */
+  fireHooks(entry, at) {
+    for (const h of this.hooks) {
+      if (h.fired || (h.at ?? 'after') !== at) continue;
+      if (!new RegExp(h.when).test(`${entry.method} ${entry.path}`)) continue;
+      h.seen = (h.seen ?? 0) + 1;
+      if (h.seen <= (h.skip ?? 0)) continue;
+      h.fired = true;
+      entry.hook = (h.ops ?? []).map((op) => this.applyOp(op));
+    }
+  }
+
+  /** One hook op: add_note (another run's note, its body given or copied), push (the head moves). */
+  applyOp(op) {
+    const mr = this.state.merge_requests.find((x) => x.iid === (op.iid ?? this.state.merge_requests[0]?.iid));
+    if (!mr) throw new Error(`hook: no MR !${op.iid}`);
+    if (op.op === 'add_note') {
+      let body = op.body;
+      if (body === undefined && op.body_of_newest_by) {
+        const mine = this.allNotes(mr).map((x) => x.n).filter((n) => !n.system && n.author?.toLowerCase() === op.body_of_newest_by.toLowerCase()
+          && (op.first_line === undefined || n.body.split('\n')[0] === op.first_line));
+        body = mine.sort((a, b) => b.id - a.id)[0]?.body;
+        if (body === undefined) throw new Error(`hook: no note by ${op.body_of_newest_by}`);
+        if (op.replace) for (const [from, to] of op.replace) body = body.split(from).join(to);
+      }
+      const now = this.now();
+      const n = {
+        id: nextNoteId(this.state), type: null, author: op.author ?? this.state.viewer, body: body ?? '', system: false, internal: false,
+        created_at: now, updated_at: now, last_edited_at: null, last_edited_by: null, position: null,
+        resolvable: false, resolved: false, resolved_by: null,
+      };
+      mr.discussions.push({ id: newDiscussionId(mr, n.id), individual_note: true, notes: [n] });
+      return { op: 'add_note', note_id: n.id };
+    }
+    if (op.op === 'push') {
+      const sha = String(op.sha).toLowerCase();
+      if (!/^[0-9a-f]{40}$/.test(sha)) throw new Error('hook: push needs a 40-hex sha');
+      mr.commits.push(sha);
+      mr.sha = sha;
+      if (mr.diff_refs) mr.diff_refs = { ...mr.diff_refs, head_sha: sha };
+      return { op: 'push', sha };
+    }
+    throw new Error(`hook: unknown op ${op.op}`);
   }
 
   /** Who the token is: PRIVATE-TOKEN, Bearer, ?private_token= or JOB-TOKEN. */
@@ -209,6 +264,12 @@ export class FakeGitlab {
       this.needMr(mr);
       if (sub[0] === 'notes') return this.notes(ctx, sub.slice(1), m);
       if (sub[0] === 'discussions') return this.discussions(ctx, sub.slice(1), m);
+      if (sub[0] === 'commits' && sub.length === 1 && m === 'GET') {
+        // GET …/merge_requests/:iid/commits: the MR's commits, newest first
+        // (doc/api/merge_requests.md, "Get single merge request commits").
+        const list = [...mr.commits].reverse().map((c) => ({ ...shape.commitBrief(c, '2026-11-29T09:00:00.000+00:00'), web_url: `https://${this.state.host}/${this.state.repository}/-/commit/${c}` }));
+        return this.page(ctx, list);
+      }
       if ((sub[0] === 'diffs' || sub[0] === 'changes') && sub.length === 1 && m === 'GET') {
         this.fault(ctx, { read: 'diffs' });
         const files = mr.diffs.map(shape.diff);
@@ -689,6 +750,7 @@ export class FakeGitlab {
       if (p === '/_fake/state' && req.method === 'POST') {
         this.state = loadState(JSON.parse(raw.toString('utf8')));
         this.faultHits.clear();
+        this.hooks = [];
         this.writes = [];
         return json(204);
       }
@@ -696,6 +758,19 @@ export class FakeGitlab {
       if (p === '/_fake/log/clear' && req.method === 'POST') { this.log = []; return json(204); }
       if (p === '/_fake/writes' && req.method === 'GET') return json(200, this.writes);
       if (p === '/_fake/writes/clear' && req.method === 'POST') { this.writes = []; return json(204); }
+      if (p === '/_fake/hooks' && req.method === 'GET') return json(200, this.hooks);
+      if (p === '/_fake/hooks' && req.method === 'POST') {
+        const body = JSON.parse(raw.toString('utf8'));
+        const hooks = Array.isArray(body) ? body : body.hooks;
+        if (!Array.isArray(hooks)) throw new Error('hooks: expected an array');
+        for (const h of hooks) {
+          if (typeof h?.when !== 'string' || !Array.isArray(h.ops)) throw new Error('hooks: each needs when (a regexp) and ops');
+          new RegExp(h.when); // eslint-disable-line no-new
+          if (h.at !== undefined && !['before', 'after'].includes(h.at)) throw new Error('hooks: at is before or after');
+        }
+        this.hooks = hooks.map((h) => ({ ...h, seen: 0, fired: false }));
+        return json(204);
+      }
       if (p === '/_fake/faults' && req.method === 'GET') return json(200, this.state.faults);
       if (p === '/_fake/faults' && req.method === 'POST') {
         const body = JSON.parse(raw.toString('utf8'));

@@ -344,3 +344,47 @@ describe('faults (G19, G20, G21)', () => {
     } finally { await t.stop(); }
   });
 });
+
+describe('mid-run hooks (G18, P64)', () => {
+  let t;
+  before(async () => { t = await start(); });
+  after(() => t.stop());
+  const control = async (method, path, body) => {
+    const res = await fetch(t.base + path, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.text();
+    return { status: res.status, json: text ? JSON.parse(text) : null };
+  };
+  it('after: the answer is the state before, the next request sees the change; once', async () => {
+    assert.equal((await control('POST', '/_fake/hooks', [{ when: '^GET /api/v4/projects/[^/]+/merge_requests/7$', ops: [{ op: 'push', sha: '9f'.repeat(20) }] }])).status, 204);
+    assert.equal((await t.call('GET', MR)).json.sha, HEAD);
+    const moved = (await t.call('GET', MR)).json;
+    assert.equal(moved.sha, '9f'.repeat(20));
+    assert.equal(moved.diff_refs.head_sha, '9f'.repeat(20));
+    assert.deepEqual(t.fake.log.at(-2).hook, [{ op: 'push', sha: '9f'.repeat(20) }]);
+    assert.equal(t.fake.log.at(-1).hook, undefined, 'a hook fires once');
+  });
+  it('before, with skip: another actor\'s note lands before the matched request is answered', async () => {
+    const ids = async () => (await t.call('GET', `${MR}/notes?per_page=100`)).json.map((n) => n.id);
+    const had = await ids();
+    await control('POST', '/_fake/hooks', [{ when: '^GET .*/notes$', at: 'before', skip: 1, ops: [{ op: 'add_note', author: 'review-bot', body: 'x' }] }]);
+    assert.deepEqual(await ids(), had, 'skipped once');
+    const now = await ids();
+    assert.equal(now.length, had.length + 1);
+    assert.equal(now[0], Math.max(...now), 'the new note is the newest');
+  });
+  it('add_note copies the newest body of an author with a first line', async () => {
+    await t.call('POST', `${MR}/notes`, { body: { body: '<!-- pr-review:sticky -->\nS 7e' } });
+    await control('POST', '/_fake/hooks', [{ when: '^GET /api/v4/user$', ops: [{ op: 'add_note', author: 'review-bot', body_of_newest_by: 'review-bot', first_line: '<!-- pr-review:sticky -->', replace: [['7e', '9f']] }] }]);
+    await t.call('GET', '/api/v4/user');
+    const newest = (await t.call('GET', `${MR}/notes?per_page=1`)).json[0];
+    assert.equal(newest.body, '<!-- pr-review:sticky -->\nS 9f');
+    assert.equal(newest.author.username, 'review-bot');
+  });
+  it('a malformed hook is 400; loading a state clears the hooks', async () => {
+    assert.equal((await control('POST', '/_fake/hooks', [{ when: '(' , ops: [] }])).status, 400);
+    assert.equal((await control('POST', '/_fake/hooks', [{ when: 'x', ops: [], at: 'during' }])).status, 400);
+    await control('POST', '/_fake/hooks', [{ when: 'x', ops: [] }]);
+    await control('POST', '/_fake/state', (await control('GET', '/_fake/state')).json);
+    assert.deepEqual((await control('GET', '/_fake/hooks')).json, []);
+  });
+});

@@ -27,6 +27,7 @@ before(async () => {
   got.created = (await t.call('POST', `${MR}/discussions`, { body: { body: 'r', position: { position_type: 'text', ...REFS, old_path: 'src/auth.c', new_path: 'src/auth.c', new_line: 12 } } })).json;
   got.note = (await t.call('POST', `${MR}/notes`, { body: { body: 'n' } })).json;
   got.diffs = (await t.call('GET', `${MR}/diffs?per_page=100`)).json;
+  got.commits = (await t.call('GET', `${MR}/commits?per_page=100`)).json;
   got.status = (await t.call('POST', `/api/v4/projects/42/statuses/${HEAD}`, { body: { state: 'failed', name: 'pr-review', ref: 'feature' } })).json;
   got.statuses = (await t.call('GET', `${P}/repository/commits/${HEAD}/statuses?all=true`)).json;
 });
@@ -36,7 +37,7 @@ describe('@gitbeaker/core types (tsc --strict)', () => {
   it('every answer is assignable to its gitbeaker schema', () => {
     const decl = (name, type, value) => `export const ${name}: ${type} = ${JSON.stringify(value, null, 1)};\n`;
     const src = [
-      "import type { ExpandedUserSchema, ExpandedMergeRequestSchema, MergeRequestNoteSchema, DiscussionSchema, MergeRequestDiffSchema, CommitStatusSchema, DiffRefsSchema } from '@gitbeaker/core';\n",
+      "import type { ExpandedUserSchema, ExpandedMergeRequestSchema, MergeRequestNoteSchema, DiscussionSchema, MergeRequestDiffSchema, CommitStatusSchema, DiffRefsSchema, CommitSchema } from '@gitbeaker/core';\n",
       // gitbeaker types these as strings, but GitLab answers null for a status
       // without them (doc/api/commits.md, the example of "List the statuses of
       // a commit": "description": null, "started_at": null, "finished_at": null):
@@ -54,6 +55,7 @@ describe('@gitbeaker/core types (tsc --strict)', () => {
       decl('discussions', 'DiscussionSchema[]', got.discussions),
       decl('created', 'DiscussionSchema', got.created),
       decl('diffs', 'MergeRequestDiffSchema[]', got.diffs),
+      decl('commits', 'CommitSchema[]', got.commits),
       decl('status', 'Status', got.status),
       decl('statuses', 'Status[]', got.statuses),
     ].join('');
