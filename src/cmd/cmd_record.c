@@ -71,8 +71,7 @@ static int record_pull(struct session *s, struct snapshot *snap, int64_t pr)
 		dst = snapshot_statuses(snap, st.sha, true);
 		*dst = st;
 	}
-	snap->pulls = xrealloc(snap->pulls,
-			       st_mult(snap->npulls + 1, sizeof(*snap->pulls)));
+	ALLOC_GROW(snap->pulls, snap->npulls + 1, snap->apulls);
 	snap->pulls[snap->npulls++] = g.pull;
 	return AA_OK;
 }
@@ -136,6 +135,7 @@ static int record(struct session *s, const struct cli *c)
 {
 	struct snapshot snap;
 	struct buf text = BUF_INIT(SNAP_MAX_BYTES);
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
 	struct gh_pull_brief *list = NULL;
 	size_t n = 0, i;
 	bool exists = true;
@@ -146,8 +146,8 @@ static int record(struct session *s, const struct cli *c)
 	snap.repository = xstrdup(s->repository);
 	snap.now = s->gh->ops->now(s->gh);
 	record_config(&snap, &s->policy);
-	if (s->gh->ops->user(s->gh, &snap.viewer) < 0) {
-		log_error("record: GET /user failed: %s", github_error(s->gh));
+	if (s->gh->ops->user(s->gh, &snap.viewer, &err) < 0) {
+		log_error("record: GET /user failed: %s", err.ptr);
 		goto out;
 	}
 	if (c->all) {
@@ -194,6 +194,7 @@ static int record(struct session *s, const struct cli *c)
 out:
 	gh_briefs_free(list, n);
 	buf_release(&text);
+	buf_release(&err);
 	snapshot_release(&snap);
 	return code;
 }

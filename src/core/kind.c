@@ -1,6 +1,6 @@
 /*
- * kind.c - which kind of the machine account's writings a comment or a
- * status is (kind.h). A verdict marker anywhere wins over a first line, so
+ * kind.c - which kind of the machine account's writings a comment is
+ * (kind.h). A verdict marker anywhere wins over a first line, so
  * no pr-review write can ever reach a verdict (PUBLISH B1).
  */
 #include "core/kind.h"
@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "base/util.h"
-#include "core/stamp.h"
 
 /* Consume `word` (ASCII case-insensitive) at p[*i]. */
 static bool eat_word(const char *p, size_t n, size_t *i, const char *word)
@@ -134,26 +133,4 @@ const char *comment_kind_name(enum comment_kind k)
 		return "pr-review-finding-root";
 	}
 	return "other";
-}
-
-static bool str_is(const char *a, const char *b)
-{
-	return a && b && strcmp(a, b) == 0;
-}
-
-enum status_kind status_kind(const struct kind_contexts *ctx,
-			     const char *context, const char *state,
-			     const char *untrusted_description, int64_t pr)
-{
-	const char *d = untrusted_description ? untrusted_description : "";
-
-	if (str_is(context, ctx->review))
-		return SKIND_REVIEW;
-	if (str_is(context, ctx->clean) && stamp_desc_has_pr(d, pr))
-		return str_is(state, "pending") ? SKIND_ROUND_STAMP
-						: SKIND_CLEAN_VERDICT;
-	if (str_is(context, ctx->escalation) && str_is(state, "success") &&
-	    stamp_desc_has_skip(d, pr))
-		return SKIND_SKIP_MARKER;
-	return SKIND_OTHER;
 }

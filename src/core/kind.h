@@ -1,13 +1,13 @@
 /*
  * kind.h - what the machine account writes, and which kind a given comment
- * or status is (BEHAVIOR §2, §4; PUBLISH U1, U3, B1).
+ * is (BEHAVIOR §2; PUBLISH U1, U3, B1).
  *
  * Two features post as one account: the approval loop (the conductor's
  * check verdict, the escalation judge's needs-human verdict, round stamps
  * and skip markers) and pr-review (the summary "sticky", one root comment
  * per inline finding, the pr-review status). They share one threat model:
  * a write path may touch only a comment of its own kind. This is the one
- * place that tells the kinds apart; every command asks it.
+ * place that tells a comment's kinds apart; every command asks it.
  *
  * A comment is exactly one kind. On a PR's conversation, a comment with a
  * line that holds a check marker or a needs-human header anywhere —
@@ -29,7 +29,6 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
 
 /* The first lines that make a pr-review comment (PUBLISH §5.2, §5.4). */
 #define KIND_STICKY_MARKER "<!-- pr-review:sticky -->"
@@ -64,30 +63,7 @@ bool kind_has_verdict_marker(const char *untrusted_body, size_t len);
 /* A lowercase name for reports and lint ("check-verdict", "sticky", …). */
 const char *comment_kind_name(enum comment_kind k);
 
-/*
- * Statuses the machine account writes (BEHAVIOR §3.3, §4; PUBLISH §5.5),
- * told apart by context, state and description. Whether the creator is
- * trusted (T3, U4) is the caller's to check.
- */
-enum status_kind {
-	SKIND_OTHER = 0,
-	SKIND_ROUND_STAMP,   /* pending, clean context, "pr=#N:" */
-	SKIND_CLEAN_VERDICT, /* success/failure/error, clean context,
-			      * "pr=#N:" */
-	SKIND_SKIP_MARKER,   /* success, escalation context, "skipped pr=#N:" */
-	SKIND_REVIEW         /* the pr-review context */
-};
-
-struct kind_contexts {
-	const char *clean;      /* agentic-review/clean */
-	const char *escalation; /* agentic-review/escalation */
-	const char *review;     /* pr-review */
-};
-
-/* The kind of a status of PR `pr` (its description must hold "pr=#N:"
- * for the approval loop's kinds). */
-enum status_kind status_kind(const struct kind_contexts *ctx,
-			     const char *context, const char *state,
-			     const char *untrusted_description, int64_t pr);
+/* Statuses are told apart by core/stamp.h (BEHAVIOR §4: the round, the
+ * clean state, the skip marker) and by publish's U4 reader. */
 
 #endif

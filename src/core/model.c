@@ -177,6 +177,7 @@ void snap_comment_copy(struct snap_comment *dst, const struct snap_comment *src)
 	dst->body = xstrndup(src->body, src->body_len);
 	dst->edited_by = xstrdup_or_null(src->edited_by);
 	dst->edits = NULL;
+	dst->aedits = 0;
 	if (src->nedits) {
 		dst->edits = xcalloc(src->nedits, sizeof(*dst->edits));
 		for (i = 0; i < src->nedits; i++) {
@@ -230,6 +231,7 @@ void snap_statuses_copy(struct snap_statuses *dst,
 
 	memcpy(dst->sha, src->sha, SHA_BUF);
 	dst->n = src->n;
+	dst->alloc = 0;
 	dst->v = xcalloc(src->n ? src->n : 1, sizeof(*dst->v));
 	for (i = 0; i < src->n; i++)
 		snap_status_copy(&dst->v[i], &src->v[i]);
@@ -315,8 +317,7 @@ struct snap_statuses *snapshot_statuses(struct snapshot *s, const char *sha,
 			return &s->statuses[i];
 	if (!create)
 		return NULL;
-	s->statuses = xrealloc(s->statuses,
-			       st_mult(s->nstatuses + 1, sizeof(*s->statuses)));
+	ALLOC_GROW(s->statuses, s->nstatuses + 1, s->astatuses);
 	memset(&s->statuses[s->nstatuses], 0, sizeof(*s->statuses));
 	memcpy(s->statuses[s->nstatuses].sha, sha, SHA_BUF);
 	return &s->statuses[s->nstatuses++];

@@ -38,6 +38,7 @@ struct snap_comment {
 	int64_t edited_at;
 	struct snap_edit *edits; /* whole history, oldest first; may be NULL */
 	size_t nedits;
+	size_t aedits;    /* ALLOC_GROW's; 0: unknown (a copy, a load) */
 	char *html_url;   /* may be NULL */
 	int64_t updated_at; /* 0 when unknown (PUBLISH §8) */
 };
@@ -118,16 +119,17 @@ struct snap_pull {
 	char *base_ref;
 	char **labels;
 	size_t nlabels;
+	size_t alabels;   /* ALLOC_GROW's, as each a* below; 0: unknown */
 	char (*commits)[SHA_BUF];
 	size_t ncommits;
 	struct snap_comment *comments;
-	size_t ncomments;
+	size_t ncomments, acomments;
 	struct snap_event *timeline;
-	size_t ntimeline;
+	size_t ntimeline, atimeline;
 	struct snap_thread *threads;
 	size_t nthreads;
 	struct snap_review *reviews;
-	size_t nreviews;
+	size_t nreviews, areviews;
 	int64_t updated_at; /* 0 when unknown */
 	/* A13: the repository's default branch as read with the PR (live:
 	 * defaultBranchRef; replay: the snapshot's); NULL when unknown. */
@@ -135,7 +137,7 @@ struct snap_pull {
 	/* PUBLISH §8 (optional): */
 	char base_sha[SHA_BUF];  /* "" when unknown */
 	struct snap_review_comment *review_comments;
-	size_t nreview_comments;
+	size_t nreview_comments, areview_comments;
 	struct snap_file *files;
 	size_t nfiles;
 	/* GitLab: the MR's web_url (PART_PULL); NULL on GitHub. */
@@ -147,6 +149,7 @@ struct snap_statuses {
 	char sha[SHA_BUF];
 	struct snap_status *v;
 	size_t n;
+	size_t alloc;     /* ALLOC_GROW's; 0: unknown */
 };
 
 /* Replay's parts of a snapshot (formats/replay.h): its faults and the
@@ -168,12 +171,12 @@ struct snapshot {
 	char *event_name;
 	char *event_payload; /* the payload object as compact JSON */
 	struct snap_pull *pulls;
-	size_t npulls;
+	size_t npulls, apulls; /* apulls: ALLOC_GROW's; 0: unknown */
 	bool has_labels;     /* the repository's labels were given */
 	char **labels;
-	size_t nlabels;
+	size_t nlabels, alabels; /* alabels, astatuses: ALLOC_GROW's */
 	struct snap_statuses *statuses;
-	size_t nstatuses;
+	size_t nstatuses, astatuses;
 	struct snap_fault *faults;
 	size_t nfaults;
 	int64_t now;         /* extension: the clock of a replay (ms) */

@@ -62,7 +62,7 @@ struct merge_request {
 	char (*commits)[SHA_BUF]; /* oldest first, head last */
 	size_t ncommits;
 	struct mr_discussion *discussions;
-	size_t ndiscussions;
+	size_t ndiscussions, adiscussions; /* ALLOC_GROW's; 0: unknown */
 	struct mr_diff *diffs;
 	size_t ndiffs;
 };
@@ -81,7 +81,7 @@ struct snap_gitlab {
 	struct merge_request *mrs;
 	size_t nmrs;
 	struct mr_status *statuses;
-	size_t nstatuses;
+	size_t nstatuses, astatuses; /* ALLOC_GROW's; 0: unknown */
 };
 
 void mr_note_release(struct mr_note *n);

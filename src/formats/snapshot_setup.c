@@ -21,7 +21,7 @@ static int strv(char ***v, size_t *n, const cJSON *arr, const char *path,
 		struct buf *err)
 {
 	const cJSON *x;
-	size_t i = 0;
+	size_t i = 0, alloc = 0; /* ALLOC_GROW's */
 
 	if (!cJSON_IsArray(arr)) {
 		buf_setf(err, "%s: expected a list", path);
@@ -34,7 +34,7 @@ static int strv(char ***v, size_t *n, const cJSON *arr, const char *path,
 			buf_setf(err, "%s[%zu]: expected a name", path, i);
 			return AA_ERR;
 		}
-		*v = xrealloc(*v, st_mult(*n + 1, sizeof(**v)));
+		ALLOC_GROW(*v, *n + 1, alloc);
 		(*v)[(*n)++] = xstrdup(json_string(x));
 		i++;
 	}
@@ -47,7 +47,7 @@ static int load_rule(struct setup_rule *r, const cJSON *o, const char *path,
 {
 	struct buf p = BUF_INIT(BUF_MAX_SMALL);
 	const cJSON *params = NULL, *checks = NULL, *x;
-	size_t i = 0;
+	size_t i = 0, alloc = 0; /* ALLOC_GROW's */
 	int error = AA_ERR;
 
 	if (!cJSON_IsObject(o)) {
@@ -79,9 +79,7 @@ static int load_rule(struct setup_rule *r, const cJSON *o, const char *path,
 			      path, i++);
 			if (jget_str(&context, x, p.ptr, "context", 0, err))
 				goto out;
-			r->contexts = xrealloc(r->contexts,
-					       st_mult(r->ncontexts + 1,
-						       sizeof(*r->contexts)));
+			ALLOC_GROW(r->contexts, r->ncontexts + 1, alloc);
 			r->contexts[r->ncontexts++] = context;
 		}
 	}
@@ -147,6 +145,7 @@ static int load_by_branch(struct snap_branch_rules **v, size_t *n,
 {
 	struct buf p = BUF_INIT(BUF_MAX_SMALL);
 	const cJSON *item, *r;
+	size_t alloc = 0; /* ALLOC_GROW's */
 	int error = AA_ERR;
 
 	if (!cJSON_IsObject(obj)) {
@@ -158,7 +157,7 @@ static int load_by_branch(struct snap_branch_rules **v, size_t *n,
 		struct snap_branch_rules *b;
 		size_t i = 0;
 
-		*v = xrealloc(*v, st_mult(*n + 1, sizeof(**v)));
+		ALLOC_GROW(*v, *n + 1, alloc);
 		b = &(*v)[(*n)++];
 		memset(b, 0, sizeof(*b));
 		b->branch = xstrdup(item->string);
@@ -197,6 +196,7 @@ static int load_contents(struct snap_setup *s, const cJSON *obj,
 			 struct buf *err)
 {
 	const cJSON *item;
+	size_t alloc = 0; /* ALLOC_GROW's */
 
 	if (!cJSON_IsObject(obj)) {
 		buf_setf(err, "contents: expected an object of path: text");
@@ -210,9 +210,7 @@ static int load_contents(struct snap_setup *s, const cJSON *obj,
 				 item->string);
 			return AA_ERR;
 		}
-		s->contents = xrealloc(s->contents,
-				       st_mult(s->ncontents + 1,
-					       sizeof(*s->contents)));
+		ALLOC_GROW(s->contents, s->ncontents + 1, alloc);
 		s->contents[s->ncontents].path = xstrdup(item->string);
 		s->contents[s->ncontents++].text = xstrdup(json_string(item));
 	}
@@ -223,6 +221,7 @@ static int load_teams(struct snap_setup *s, const cJSON *obj, struct buf *err)
 {
 	struct buf p = BUF_INIT(BUF_MAX_SMALL);
 	const cJSON *item;
+	size_t alloc = 0; /* ALLOC_GROW's */
 	int error = AA_ERR;
 
 	if (!cJSON_IsObject(obj)) {
@@ -233,8 +232,7 @@ static int load_teams(struct snap_setup *s, const cJSON *obj, struct buf *err)
 	{
 		struct snap_team *t;
 
-		s->teams = xrealloc(s->teams,
-				    st_mult(s->nteams + 1, sizeof(*s->teams)));
+		ALLOC_GROW(s->teams, s->nteams + 1, alloc);
 		t = &s->teams[s->nteams++];
 		memset(t, 0, sizeof(*t));
 		t->name = xstrdup(item->string);
@@ -295,7 +293,7 @@ static int load_env(struct snap_env *e, const cJSON *o, const char *path,
 {
 	struct buf p = BUF_INIT(BUF_MAX_SMALL);
 	const cJSON *policy = NULL, *list = NULL, *x;
-	size_t i = 0;
+	size_t i = 0, alloc = 0; /* ALLOC_GROW's */
 	int error = AA_ERR;
 
 	if (!cJSON_IsObject(o)) {
@@ -318,9 +316,7 @@ static int load_env(struct snap_env *e, const cJSON *o, const char *path,
 	{
 		struct setup_env_policy *bp;
 
-		e->policies = xrealloc(e->policies,
-				       st_mult(e->npolicies + 1,
-					       sizeof(*e->policies)));
+		ALLOC_GROW(e->policies, e->npolicies + 1, alloc);
 		bp = &e->policies[e->npolicies++];
 		memset(bp, 0, sizeof(*bp));
 		pathf(&p, "%s.branch_policies[%zu]", path, i++);
@@ -343,6 +339,7 @@ static int load_envs(struct snap_setup *s, const cJSON *obj, struct buf *err)
 {
 	struct buf p = BUF_INIT(BUF_MAX_SMALL);
 	const cJSON *item;
+	size_t alloc = 0; /* ALLOC_GROW's */
 	int error = AA_ERR;
 
 	if (!cJSON_IsObject(obj)) {
@@ -354,8 +351,7 @@ static int load_envs(struct snap_setup *s, const cJSON *obj, struct buf *err)
 	{
 		struct snap_env *e;
 
-		s->envs = xrealloc(s->envs,
-				   st_mult(s->nenvs + 1, sizeof(*s->envs)));
+		ALLOC_GROW(s->envs, s->nenvs + 1, alloc);
 		e = &s->envs[s->nenvs++];
 		memset(e, 0, sizeof(*e));
 		e->name = xstrdup(item->string);

@@ -375,57 +375,61 @@ static void md_step_line(struct buf *out, const struct report *r,
 	buf_adds(out, "\n");
 }
 
+/* A write's verb, done and planned (a dry run), by kind. */
+static const char *const write_verbs[][2] = {
+    [W_CREATE_LABEL] = {"created", "would create"},
+    [W_LABEL] = {"added", "would add"},
+    [W_STATUS] = {"set", "would set"},
+    [W_APPROVE] = {"approved", "would approve"},
+    [W_DISMISS] = {"dismissed", "would dismiss"},
+    [W_COMMENT_CREATE] = {"posted", "would post"},
+    [W_COMMENT_UPDATE] = {"updated", "would update"},
+    [W_COMMENT_DELETE] = {"deleted", "would delete"},
+    [W_REVIEW] = {"posted", "would post"},
+    [W_DISCUSSION] = {"posted", "would post"},
+};
+
 static void md_write(struct buf *out, const struct report *r,
 		     const struct report_write *w)
 {
-	bool dry = r->dry_run;
+	long long pr = (long long)w->pr;
 
-	buf_adds(out, "- ");
+	buf_addf(out, "- %s ", write_verbs[w->kind][r->dry_run ? 1 : 0]);
 	switch (w->kind) {
 	case W_CREATE_LABEL:
-		buf_adds(out, dry ? "would create the repository label "
-				  : "created the repository label ");
+		buf_adds(out, "the repository label ");
 		md_text(out, w->label);
 		break;
 	case W_LABEL:
-		buf_adds(out, dry ? "would add the label " : "added the label ");
+		buf_adds(out, "the label ");
 		md_text(out, w->label);
-		buf_addf(out, " to PR #%lld", (long long)w->pr);
+		buf_addf(out, " to PR #%lld", pr);
 		break;
 	case W_STATUS:
-		buf_addf(out, "%s %s to %s on %.7s: ", dry ? "would set" : "set",
-			 w->context, w->state, w->sha);
+		buf_addf(out, "%s to %s on %.7s: ", w->context, w->state,
+		         w->sha);
 		md_text(out, w->description);
 		break;
 	case W_APPROVE:
-		buf_addf(out, "%s PR #%lld at %.7s",
-			 dry ? "would approve" : "approved", (long long)w->pr,
-			 w->commit_id);
+		buf_addf(out, "PR #%lld at %.7s", pr, w->commit_id);
 		break;
 	case W_DISMISS:
-		buf_addf(out, "%s review %lld on PR #%lld",
-			 dry ? "would dismiss" : "dismissed",
-			 (long long)w->review_id, (long long)w->pr);
+		buf_addf(out, "review %lld on PR #%lld",
+		         (long long)w->review_id, pr);
 		break;
 	case W_COMMENT_CREATE:
-		buf_addf(out, "%s the review summary comment on PR #%lld",
-			 dry ? "would post" : "posted", (long long)w->pr);
+		buf_addf(out, "the review summary comment on PR #%lld", pr);
 		break;
 	case W_COMMENT_UPDATE:
-		buf_addf(out, "%s the review summary comment %lld on PR #%lld",
-			 dry ? "would update" : "updated",
-			 (long long)w->comment_id, (long long)w->pr);
-		break;
 	case W_COMMENT_DELETE:
-		buf_addf(out, "%s the duplicate summary comment %lld on PR "
-			 "#%lld", dry ? "would delete" : "deleted",
-			 (long long)w->comment_id, (long long)w->pr);
+		buf_addf(out, "the %s summary comment %lld on PR #%lld",
+		         w->kind == W_COMMENT_UPDATE ? "review" : "duplicate",
+		         (long long)w->comment_id, pr);
 		break;
 	case W_REVIEW:
 	case W_DISCUSSION:
-		buf_addf(out, "%s inline findings on PR #%lld at %.7s",
-			 dry ? "would post" : "posted", (long long)w->pr,
-			 w->commit_id);
+		buf_addf(out, "inline findings on PR #%lld at %.7s", pr,
+		         w->commit_id);
 		break;
 	}
 	buf_adds(out, "\n");

@@ -39,7 +39,7 @@ struct sweep_repo *sweepstate_repo(struct sweep_state *s,
 	for (i = 0; i < s->n; i++)
 		if (str_eq_nocase(s->repos[i].repository, repository))
 			return &s->repos[i];
-	s->repos = xrealloc(s->repos, st_mult(s->n + 1, sizeof(*s->repos)));
+	ALLOC_GROW(s->repos, s->n + 1, s->alloc);
 	r = &s->repos[s->n++];
 	memset(r, 0, sizeof(*r));
 	r->repository = xstrdup(repository);

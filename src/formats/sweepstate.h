@@ -44,6 +44,7 @@ struct sweep_repo {
 struct sweep_state {
 	struct sweep_repo *repos;
 	size_t n;
+	size_t alloc; /* ALLOC_GROW's */
 };
 
 void sweepstate_init(struct sweep_state *s);

@@ -581,6 +581,7 @@ static int brief_approvers(struct gh_pull_brief *b, const cJSON *reviews,
 {
 	const cJSON *nodes, *n;
 	int64_t total = 0;
+	size_t alloc = 0; /* ALLOC_GROW's */
 
 	if (jget_int(&total, reviews, "reviews", "totalCount", 0, 0, INT32_MAX,
 		     err) < 0 ||
@@ -602,8 +603,7 @@ static int brief_approvers(struct gh_pull_brief *b, const cJSON *reviews,
 			free(login);
 			continue;
 		}
-		b->approvers = xrealloc(b->approvers, st_mult(b->napprovers + 1,
-							      sizeof(char *)));
+		ALLOC_GROW(b->approvers, b->napprovers + 1, alloc);
 		b->approvers[b->napprovers++] = login;
 	}
 	/* Only a complete list of reviews can say "no approval". */

@@ -91,10 +91,10 @@ static void live_free(struct github *gh)
  * pull keeps the message of its failed parts; the best-effort reads ahead
  * leave the error as they found it.
  */
-static int op_user(struct github *gh, char **login)
+static int op_user(struct github *gh, char **login, struct buf *err)
 {
 	github_op_begin(gh);
-	return live_user(gh, login);
+	return live_user(gh, login, err);
 }
 
 static int op_open_pulls(struct github *gh, enum gh_listing what,
@@ -138,39 +138,42 @@ static int op_label_exists(struct github *gh, int64_t pr, const char *name,
 }
 
 static int op_create_label(struct github *gh, int64_t pr, const char *name,
-			   const char *color, const char *description)
+                           const char *color, const char *description,
+                           struct buf *err)
 {
 	github_op_begin(gh);
-	return live_create_label(gh, pr, name, color, description);
+	return live_create_label(gh, pr, name, color, description, err);
 }
 
-static int op_add_label(struct github *gh, int64_t pr, const char *name)
+static int op_add_label(struct github *gh, int64_t pr, const char *name,
+                        struct buf *err)
 {
 	github_op_begin(gh);
-	return live_add_label(gh, pr, name);
+	return live_add_label(gh, pr, name, err);
 }
 
 static int op_create_status(struct github *gh, int64_t pr, const char *sha,
-			    const char *state, const char *context,
-			    const char *description, const char *target_url)
+                            const char *state, const char *context,
+                            const char *description, const char *target_url,
+                            struct buf *err)
 {
 	github_op_begin(gh);
 	return live_create_status(gh, pr, sha, state, context, description,
-				  target_url);
+	                          target_url, err);
 }
 
 static int op_approve(struct github *gh, int64_t pr, const char *commit_id,
-		      const char *text, int64_t *review_id)
+                      const char *text, int64_t *review_id, struct buf *err)
 {
 	github_op_begin(gh);
-	return live_approve(gh, pr, commit_id, text, review_id);
+	return live_approve(gh, pr, commit_id, text, review_id, err);
 }
 
 static int op_dismiss(struct github *gh, int64_t pr, int64_t review_id,
-		      const char *message)
+                      const char *message, struct buf *err)
 {
 	github_op_begin(gh);
-	return live_dismiss(gh, pr, review_id, message);
+	return live_dismiss(gh, pr, review_id, message, err);
 }
 
 static void op_prefetch(struct github *gh, const int64_t *prs, size_t n)
@@ -225,31 +228,34 @@ static int op_compare(struct github *gh, int64_t pr, const char *base,
 }
 
 static int op_comment_create(struct github *gh, int64_t pr, const char *body,
-			     int64_t *id, char **html_url)
+                             int64_t *id, char **html_url, struct buf *err)
 {
 	github_op_begin(gh);
-	return live_review_ops.comment_create(gh, pr, body, id, html_url);
+	return live_review_ops.comment_create(gh, pr, body, id, html_url, err);
 }
 
 static int op_comment_update(struct github *gh, int64_t pr, int64_t id,
-			     const char *body)
+                             const char *body, struct buf *err)
 {
 	github_op_begin(gh);
-	return live_review_ops.comment_update(gh, pr, id, body);
+	return live_review_ops.comment_update(gh, pr, id, body, err);
 }
 
-static int op_comment_delete(struct github *gh, int64_t pr, int64_t id)
+static int op_comment_delete(struct github *gh, int64_t pr, int64_t id,
+                             struct buf *err)
 {
 	github_op_begin(gh);
-	return live_review_ops.comment_delete(gh, pr, id);
+	return live_review_ops.comment_delete(gh, pr, id, err);
 }
 
 static int op_review_post(struct github *gh, int64_t pr, const char *commit_id,
-			  const char *body, const struct gh_inline *inl,
-			  size_t n, struct gh_review_posted *out)
+                          const char *body, const struct gh_inline *inl,
+                          size_t n, struct gh_review_posted *out,
+                          struct buf *err)
 {
 	github_op_begin(gh);
-	return live_review_ops.review_post(gh, pr, commit_id, body, inl, n, out);
+	return live_review_ops.review_post(gh, pr, commit_id, body, inl, n, out,
+	                                   err);
 }
 
 static const struct github_review_ops review_ops = {

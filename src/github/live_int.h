@@ -241,8 +241,10 @@ int rest_pages(struct live *l, const char *path, const char *what,
 
 /* --- transport (transport.c) --- */
 
-/* What an HTTP status says beyond its number (" (bad credentials)"). */
-const char *http_what(int status);
+/* A refused call's own message (N80), in out: "CALL: HTTP N", and
+ * GitHub's "message" after ": " when the answer holds one. */
+void http_answer_message(struct buf *out, const char *call,
+                         const struct http_response *r);
 /*
  * POST a GraphQL document. On success *root is the parsed answer (the
  * caller frees it) and *data its "data" object. AA_ENOTFOUND when GitHub
@@ -395,8 +397,7 @@ int conn_pages(struct live *l, int64_t number, const struct conn_query *c,
  * needs. On failure nothing of `out` is kept. */
 int bundle(struct live *l, int64_t number, unsigned parts,
 	   struct snap_pull *out);
-int live_pull(struct github *gh, int64_t number, unsigned parts,
-	      struct gh_pull *out);
+gh_pull_op live_pull;
 
 /* --- statuses (statuses.c) --- */
 
@@ -408,18 +409,14 @@ bool same_creator(const char *a, const char *b);
 /* GET the status history of `sha`, newest first, as far as `need` asks. */
 int fetch_statuses(struct live *l, int64_t pr, const char *sha,
 		   unsigned need, struct snap_statuses *out);
-int live_statuses(struct github *gh, int64_t pr, const char *sha,
-		  unsigned need, struct snap_statuses *out);
+gh_statuses_op live_statuses;
 
 /* --- other reads (reads.c) --- */
 
-int live_user(struct github *gh, char **login);
-int live_open_pulls(struct github *gh, enum gh_listing what,
-		    struct gh_pull_brief **list, size_t *n);
-int live_label_exists(struct github *gh, int64_t pr, const char *name,
-		      bool *out);
-int live_commit_in_pull(struct github *gh, int64_t number, const char *sha,
-			bool *out);
+gh_user_op live_user;
+gh_open_pulls_op live_open_pulls;
+gh_label_exists_op live_label_exists;
+gh_commit_in_pull_op live_commit_in_pull;
 
 /* --- reading ahead for a sweep (ahead.c) --- */
 
@@ -430,23 +427,20 @@ bool dec_ahead(struct live *l, const cJSON *pr, int64_t number,
 /* A read-ahead of PR `number` answers a read of `parts`, once. */
 bool take_ahead(struct live *l, int64_t number, unsigned parts,
 		struct gh_pull *out);
-void live_prefetch(struct github *gh, const int64_t *prs, size_t n);
-void live_details(struct github *gh, struct gh_pull_brief *const *list,
-		  size_t n);
-void live_budget(struct github *gh, int64_t *graphql, int64_t *rest);
+gh_prefetch_op live_prefetch;
+gh_details_op live_details;
+gh_budget_op live_budget;
 
 /* --- pr-review (review.c, review_trust.c) --- */
 
 /* The pr-review reads and writes of PUBLISH.md §10. */
 extern const struct github_review_ops live_review_ops;
 /* Every review comment of PR `pr` over REST (all pages, ascending id). */
-int live_review_comments(struct github *gh, int64_t pr,
-			 struct snap_review_comment **out, size_t *n);
+gh_review_comments_op live_review_comments;
 /* The pull and what `what` (RV_READ_*) adds in one query, its further
  * pages, and the edit histories the first pages did not hold; when the
  * query fails, the parts one by one (review_pull.c). */
-int live_review_pull(struct github *gh, int64_t pr, unsigned what,
-		     struct gh_review_pull *out);
+gh_review_pull_op live_review_pull;
 
 /* What a page of a pr-review read leaves to read (review_pull.c). */
 struct review_edits_more {
@@ -472,8 +466,7 @@ int review_dec_page(const struct live *l, struct gh_review_pull *out,
 		    struct buf *err);
 /* live_pull, then the whole edit history of review_login's edited comments
  * when review_login is not the trusted login (U2, A5): the ops' pull. */
-int live_pull_review(struct github *gh, int64_t number, unsigned parts,
-		     struct gh_pull *out);
+gh_pull_op live_pull_review;
 
 /* --- doctor (setup.c) --- */
 
@@ -481,23 +474,14 @@ extern const struct github_setup_ops live_setup_ops;
 
 /* --- writes (writes.c) --- */
 
-int live_create_label(struct github *gh, int64_t pr, const char *name,
-		      const char *color, const char *description);
-int live_add_label(struct github *gh, int64_t pr, const char *name);
-int live_create_status(struct github *gh, int64_t pr, const char *sha,
-		       const char *state, const char *context,
-		       const char *description, const char *target_url);
-int live_approve(struct github *gh, int64_t pr, const char *commit_id,
-		 const char *text, int64_t *review_id);
-int live_dismiss(struct github *gh, int64_t pr, int64_t review_id,
-		 const char *message);
-int live_comment_create(struct github *gh, int64_t pr, const char *body,
-                        int64_t *id, char **html_url);
-int live_comment_update(struct github *gh, int64_t pr, int64_t id,
-                        const char *body);
-int live_comment_delete(struct github *gh, int64_t pr, int64_t id);
-int live_review_post(struct github *gh, int64_t pr, const char *commit_id,
-                     const char *body, const struct gh_inline *inl, size_t n,
-                     struct gh_review_posted *out);
+gh_create_label_op live_create_label;
+gh_add_label_op live_add_label;
+gh_create_status_op live_create_status;
+gh_approve_op live_approve;
+gh_dismiss_op live_dismiss;
+gh_comment_create_op live_comment_create;
+gh_comment_update_op live_comment_update;
+gh_comment_delete_op live_comment_delete;
+gh_review_post_op live_review_post;
 
 #endif

@@ -14,10 +14,10 @@
 #include "base/json.h"
 #include "github/http.h"
 
-int live_user(struct github *gh, char **login)
+int live_user(struct github *gh, char **login, struct buf *err)
 {
 	struct live *l = L(gh);
-	struct buf err = BUF_INIT(BUF_MAX_SMALL);
+	struct buf why = BUF_INIT(BUF_MAX_SMALL);
 	cJSON *root = NULL;
 	int error = AA_EAPI;
 
@@ -27,10 +27,13 @@ int live_user(struct github *gh, char **login)
 		*login = xstrdup(l->write_viewer);
 		return AA_OK;
 	}
-	if (rest_get(l, l->http, "/user", "/user", &root, NULL) < 0)
+	if (rest_get(l, l->http, "/user", "/user", &root, NULL) < 0) {
+		/* rest_get's message, until it takes err itself (N80) */
+		buf_setf(err, "%s", github_error(gh));
 		goto out;
-	if (jget_str(login, root, "user", "login", 0, &err) < 0) {
-		buf_setf(&gh->error, "GET /user: %s", err.ptr);
+	}
+	if (jget_str(login, root, "user", "login", 0, &why) < 0) {
+		buf_setf(err, "GET /user: %s", why.ptr);
 		goto out;
 	}
 	free(l->viewer);
@@ -38,7 +41,7 @@ int live_user(struct github *gh, char **login)
 	error = AA_OK;
 out:
 	cJSON_Delete(root);
-	buf_release(&err);
+	buf_release(&why);
 	return error;
 }
 

@@ -27,9 +27,8 @@ int rest_get(struct live *l, struct http *client, const char *path,
 		goto out;
 	}
 	if (r.status != 200) {
-		buf_setf(&l->gh.error, "GET %s: HTTP %ld%s", what, r.status,
-		         r.status == 403 ? " (the token may not read it)"
-		                         : http_what((int)r.status));
+		buf_setf(&err, "GET %s", what);
+		http_answer_message(&l->gh.error, err.ptr, &r);
 		if (r.status == 404)
 			error = AA_ENOTFOUND;
 		else if (r.status == 401 || r.status == 403)

@@ -277,8 +277,12 @@ out:
 }
 
 const struct github_review_ops live_review_ops = {
-	live_review_pull,    live_review_comments, live_files,
-	live_compare,	     live_comment_create,  live_comment_update,
-	live_comment_delete, live_review_post,	   NULL,
-	NULL,		     NULL,		   NULL,
+    .review_pull = live_review_pull,
+    .review_comments = live_review_comments,
+    .files = live_files,
+    .compare = live_compare,
+    .comment_create = live_comment_create,
+    .comment_update = live_comment_update,
+    .comment_delete = live_comment_delete,
+    .review_post = live_review_post,
 };

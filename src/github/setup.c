@@ -597,8 +597,14 @@ static int setup_app(struct github *gh, struct setup_app *out)
 }
 
 const struct github_setup_ops live_setup_ops = {
-	setup_repo,	     setup_branches,	setup_branch_rules,
-	setup_branch_protected, setup_protection, setup_file,
-	setup_team_member,   setup_token,	setup_environment,
-	setup_app,
+    .repo = setup_repo,
+    .branches = setup_branches,
+    .branch_rules = setup_branch_rules,
+    .branch_protected = setup_branch_protected,
+    .protection = setup_protection,
+    .file = setup_file,
+    .team_member = setup_team_member,
+    .token = setup_token,
+    .environment = setup_environment,
+    .app = setup_app,
 };

@@ -12,9 +12,19 @@
 #include "base/json.h"
 #include "github/http.h"
 
-const char *http_what(int status)
+void http_answer_message(struct buf *out, const char *call,
+                         const struct http_response *r)
 {
-	return status == 401 ? " (bad credentials)" : "";
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
+	cJSON *root = NULL;
+	const char *text = NULL;
+
+	if (json_parse(&root, r->body.ptr, r->body.len, &err) == 0)
+		text = json_str(root, "message");
+	buf_setf(out, "%s: HTTP %ld%s%s", call, r->status, text ? ": " : "",
+	         text ? text : "");
+	cJSON_Delete(root);
+	buf_release(&err);
 }
 
 /* A NOT_FOUND error on repository.pullRequest itself: there is no such PR.
@@ -145,8 +155,7 @@ int gql_as(struct live *l, enum gql_kind kind, const char *query,
 		goto out;
 	}
 	if (r.status != 200) {
-		buf_setf(&l->gh.error, "POST /graphql: HTTP %ld%s", r.status,
-			 http_what((int)r.status));
+		http_answer_message(&l->gh.error, "POST /graphql", &r);
 		goto out;
 	}
 	if (json_parse(root, r.body.ptr, r.body.len, &err) < 0) {

@@ -30,8 +30,6 @@ static int send_write(struct live *l, struct http *client, const char *method,
                       struct http_response *r)
 {
 	struct buf err = BUF_INIT(BUF_MAX_SMALL);
-	cJSON *root = NULL;
-	const char *text = NULL;
 	int error = AA_EAPI;
 
 	if (client == l->read_http && app_token(l) < 0)
@@ -46,11 +44,8 @@ static int send_write(struct live *l, struct http *client, const char *method,
 		error = AA_OK;
 		goto out;
 	}
-	buf_reset(&err);
-	if (json_parse(&root, r->body.ptr, r->body.len, &err) == 0)
-		text = json_str(root, "message");
-	buf_setf(&l->gh.error, "%s %s: HTTP %ld%s%s", method, path, r->status,
-	         text ? ": " : http_what((int)r->status), text ? text : "");
+	buf_setf(&err, "%s %s", method, path);
+	http_answer_message(&l->gh.error, err.ptr, r);
 	if (r->status == 404)
 		error = AA_ENOTFOUND;
 	else if (r->status == 422)
@@ -58,7 +53,6 @@ static int send_write(struct live *l, struct http *client, const char *method,
 	else if (r->status >= 500)
 		error = AA_ELOST;
 out:
-	cJSON_Delete(root);
 	buf_release(&err);
 	return error;
 }
@@ -110,9 +104,14 @@ out:
 	return error;
 }
 
-/* One write whose answer needs nothing but its status. */
+/*
+ * One write whose answer needs nothing but its status; path and body (NULL:
+ * none) are released. A failure's message goes to err at the op's edge
+ * (N80; the sender writes the port's until it takes err).
+ */
 static int write_simple(struct live *l, struct http *client, const char *method,
-                        const struct buf *path, const struct buf *body, long ok)
+                        struct buf *path, struct buf *body, long ok,
+                        struct buf *err)
 {
 	struct http_response r;
 	int error;
@@ -121,18 +120,40 @@ static int write_simple(struct live *l, struct http *client, const char *method,
 	error = send_write(l, client, method, path->ptr,
 	                   body ? body->ptr : NULL, ok, &r);
 	http_response_release(&r);
-	return error;
+	buf_release(path);
+	if (body)
+		buf_release(body);
+	return github_op_end(&l->gh, error, err);
+}
+
+/* One POST that creates `what`: its id (and html_url when asked); as
+ * write_simple. */
+static int write_created(struct live *l, struct buf *path, struct buf *body,
+                         long ok, const char *what, int64_t *id,
+                         char **html_url, struct buf *err)
+{
+	struct http_response r;
+	int error;
+
+	http_response_init(&r);
+	error = send_write(l, l->http, "POST", path->ptr, body->ptr, ok, &r);
+	if (error == AA_OK)
+		error = dec_created(l, &r, what, id, html_url);
+	http_response_release(&r);
+	buf_release(path);
+	buf_release(body);
+	return github_op_end(&l->gh, error, err);
 }
 
 /* --- labels, statuses, approvals, dismissals (BEHAVIOR §3, §6) --- */
 
 int live_create_label(struct github *gh, int64_t pr, const char *name,
-		      const char *color, const char *description)
+                      const char *color, const char *description,
+                      struct buf *err)
 {
 	struct live *l = L(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL),
 	           body = BUF_INIT(BUF_MAX_SMALL);
-	int error;
 
 	(void)pr;
 	buf_addf(&path, "/repos/%s/%s/labels", l->owner, l->name);
@@ -141,35 +162,30 @@ int live_create_label(struct github *gh, int64_t pr, const char *name,
 	field(&body, "color", color, false);
 	field(&body, "description", description, false);
 	buf_addch(&body, '}');
-	error =
-	    write_simple(l, label_status_client(l), "POST", &path, &body, 201);
-	buf_release(&path);
-	buf_release(&body);
-	return error;
+	return write_simple(l, label_status_client(l), "POST", &path, &body,
+	                    201, err);
 }
 
-int live_add_label(struct github *gh, int64_t pr, const char *name)
+int live_add_label(struct github *gh, int64_t pr, const char *name,
+                   struct buf *err)
 {
 	struct live *l = L(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL),
 	           body = BUF_INIT(BUF_MAX_SMALL);
-	int error;
 
 	buf_addf(&path, "/repos/%s/%s/issues/%lld/labels", l->owner, l->name,
 		 (long long)pr);
 	buf_adds(&body, "{\"labels\":[");
 	json_quote(&body, name, strlen(name));
 	buf_adds(&body, "]}");
-	error =
-	    write_simple(l, label_status_client(l), "POST", &path, &body, 200);
-	buf_release(&path);
-	buf_release(&body);
-	return error;
+	return write_simple(l, label_status_client(l), "POST", &path, &body,
+	                    200, err);
 }
 
 int live_create_status(struct github *gh, int64_t pr, const char *sha,
-		       const char *state, const char *context,
-		       const char *description, const char *target_url)
+                       const char *state, const char *context,
+                       const char *description, const char *target_url,
+                       struct buf *err)
 {
 	struct live *l = L(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL),
@@ -185,24 +201,19 @@ int live_create_status(struct github *gh, int64_t pr, const char *sha,
 	if (target_url)
 		field(&body, "target_url", target_url, false);
 	buf_addch(&body, '}');
-	error =
-	    write_simple(l, label_status_client(l), "POST", &path, &body, 201);
+	error = write_simple(l, label_status_client(l), "POST", &path, &body,
+	                     201, err);
 	cache_drop_sha(l, sha); /* the history changed, or may have */
-	buf_release(&path);
-	buf_release(&body);
 	return error;
 }
 
 int live_approve(struct github *gh, int64_t pr, const char *commit_id,
-		 const char *text, int64_t *review_id)
+                 const char *text, int64_t *review_id, struct buf *err)
 {
 	struct live *l = L(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL), body = BUF_INIT(BUF_MAX_DOC);
-	struct http_response r;
-	int error;
 
 	*review_id = 0;
-	http_response_init(&r);
 	buf_addf(&path, "/repos/%s/%s/pulls/%lld/reviews", l->owner, l->name,
 		 (long long)pr);
 	buf_addch(&body, '{');
@@ -210,23 +221,17 @@ int live_approve(struct github *gh, int64_t pr, const char *commit_id,
 	field(&body, "body", text, false);
 	field(&body, "event", "APPROVE", false);
 	buf_addch(&body, '}');
-	error = send_write(l, l->http, "POST", path.ptr, body.ptr, 200, &r);
 	/* The id is what a later dismissal of this very review needs. */
-	if (error == AA_OK)
-		error = dec_created(l, &r, "review", review_id, NULL);
-	http_response_release(&r);
-	buf_release(&path);
-	buf_release(&body);
-	return error;
+	return write_created(l, &path, &body, 200, "review", review_id, NULL,
+	                     err);
 }
 
 int live_dismiss(struct github *gh, int64_t pr, int64_t review_id,
-		 const char *message)
+                 const char *message, struct buf *err)
 {
 	struct live *l = L(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL),
 	           body = BUF_INIT(BUF_MAX_SMALL);
-	int error;
 
 	buf_addf(&path, "/repos/%s/%s/pulls/%lld/reviews/%lld/dismissals",
 		 l->owner, l->name, (long long)pr, (long long)review_id);
@@ -234,45 +239,32 @@ int live_dismiss(struct github *gh, int64_t pr, int64_t review_id,
 	field(&body, "message", message, true);
 	field(&body, "event", "DISMISS", false);
 	buf_addch(&body, '}');
-	error = write_simple(l, l->http, "PUT", &path, &body, 200);
-	buf_release(&path);
-	buf_release(&body);
-	return error;
+	return write_simple(l, l->http, "PUT", &path, &body, 200, err);
 }
 
 /* --- the pr-review's comments and reviews (PUBLISH §7.2) --- */
 
 int live_comment_create(struct github *gh, int64_t pr, const char *body,
-                        int64_t *id, char **html_url)
+                        int64_t *id, char **html_url, struct buf *err)
 {
 	struct live *l = L(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL), b = BUF_INIT(BUF_MAX_DOC);
-	struct http_response r;
-	int error;
 
 	*id = 0;
 	*html_url = NULL;
-	http_response_init(&r);
 	buf_addf(&path, "/repos/%s/%s/issues/%lld/comments", l->owner, l->name,
 	         (long long)pr);
 	buf_addch(&b, '{');
 	field(&b, "body", body, true);
 	buf_addch(&b, '}');
-	error = send_write(l, l->http, "POST", path.ptr, b.ptr, 201, &r);
-	if (error == AA_OK)
-		error = dec_created(l, &r, "comment", id, html_url);
-	http_response_release(&r);
-	buf_release(&path);
-	buf_release(&b);
-	return error;
+	return write_created(l, &path, &b, 201, "comment", id, html_url, err);
 }
 
 int live_comment_update(struct github *gh, int64_t pr, int64_t id,
-                        const char *body)
+                        const char *body, struct buf *err)
 {
 	struct live *l = L(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL), b = BUF_INIT(BUF_MAX_DOC);
-	int error;
 
 	(void)pr;
 	buf_addf(&path, "/repos/%s/%s/issues/comments/%lld", l->owner, l->name,
@@ -280,24 +272,19 @@ int live_comment_update(struct github *gh, int64_t pr, int64_t id,
 	buf_addch(&b, '{');
 	field(&b, "body", body, true);
 	buf_addch(&b, '}');
-	error = write_simple(l, l->http, "PATCH", &path, &b, 200);
-	buf_release(&path);
-	buf_release(&b);
-	return error;
+	return write_simple(l, l->http, "PATCH", &path, &b, 200, err);
 }
 
-int live_comment_delete(struct github *gh, int64_t pr, int64_t id)
+int live_comment_delete(struct github *gh, int64_t pr, int64_t id,
+                        struct buf *err)
 {
 	struct live *l = L(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL);
-	int error;
 
 	(void)pr;
 	buf_addf(&path, "/repos/%s/%s/issues/comments/%lld", l->owner, l->name,
 	         (long long)id);
-	error = write_simple(l, l->http, "DELETE", &path, NULL, 204);
-	buf_release(&path);
-	return error;
+	return write_simple(l, l->http, "DELETE", &path, NULL, 204, err);
 }
 
 /* The review's body: {commit_id, event, body, comments[]} (§5.4). */
@@ -329,26 +316,17 @@ static void review_body(struct buf *b, const char *commit_id, const char *body,
 
 int live_review_post(struct github *gh, int64_t pr, const char *commit_id,
                      const char *body, const struct gh_inline *inl, size_t n,
-                     struct gh_review_posted *out)
+                     struct gh_review_posted *out, struct buf *err)
 {
 	struct live *l = L(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL), b = BUF_INIT(BUF_MAX_DOC);
-	struct http_response r;
-	int error;
 
 	memset(out, 0, sizeof(*out));
-	http_response_init(&r);
 	buf_addf(&path, "/repos/%s/%s/pulls/%lld/reviews", l->owner, l->name,
 	         (long long)pr);
 	review_body(&b, commit_id, body, inl, n);
-	error = send_write(l, l->http, "POST", path.ptr, b.ptr, 200, &r);
 	/* The answer names the review only: its comments' ids and links
 	 * come from the flow's next read of the review comments (W5). */
-	if (error == AA_OK)
-		error = dec_created(l, &r, "review", &out->review_id,
-		                    &out->html_url);
-	http_response_release(&r);
-	buf_release(&path);
-	buf_release(&b);
-	return error;
+	return write_created(l, &path, &b, 200, "review", &out->review_id,
+	                     &out->html_url, err);
 }

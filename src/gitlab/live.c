@@ -432,39 +432,42 @@ static int gl_label_exists(struct github *gh, int64_t pr, const char *name,
 }
 
 static int gl_create_label(struct github *gh, int64_t pr, const char *name,
-                           const char *color, const char *description)
+                           const char *color, const char *description,
+                           struct buf *err)
 {
 	(void)pr;
 	(void)name;
 	(void)color;
 	(void)description;
-	return gl_none(gh);
+	return github_op_end(gh, gl_none(gh), err);
 }
 
-static int gl_add_label(struct github *gh, int64_t pr, const char *name)
+static int gl_add_label(struct github *gh, int64_t pr, const char *name,
+                        struct buf *err)
 {
 	(void)pr;
 	(void)name;
-	return gl_none(gh);
+	return github_op_end(gh, gl_none(gh), err);
 }
 
 static int gl_approve(struct github *gh, int64_t pr, const char *commit_id,
-                      const char *body, int64_t *review_id)
+                      const char *body, int64_t *review_id, struct buf *err)
 {
 	(void)pr;
 	(void)commit_id;
 	(void)body;
 	*review_id = 0;
-	return gl_none(gh); /* U6: nothing is ever approved on GitLab */
+	/* U6: nothing is ever approved on GitLab */
+	return github_op_end(gh, gl_none(gh), err);
 }
 
 static int gl_dismiss(struct github *gh, int64_t pr, int64_t review_id,
-                      const char *message)
+                      const char *message, struct buf *err)
 {
 	(void)pr;
 	(void)review_id;
 	(void)message;
-	return gl_none(gh);
+	return github_op_end(gh, gl_none(gh), err);
 }
 
 static void gl_prefetch(struct github *gh, const int64_t *prs, size_t n)

@@ -60,25 +60,16 @@ char *gl_juser(const cJSON *o, const char *key);
 /* reads.c: the ops table's reads; the editors of every note (G11). */
 int gl_read_editors(struct gl_live *l);
 extern const struct github_review_ops gl_review_ops;
-int gl_user(struct github *gh, char **login);
-int gl_statuses(struct github *gh, int64_t pr, const char *sha,
-                unsigned need, struct snap_statuses *out);
-int gl_pull(struct github *gh, int64_t number, unsigned parts,
-            struct gh_pull *out);
+gh_user_op gl_user;
+gh_statuses_op gl_statuses;
+gh_pull_op gl_pull;
 
 /* writes.c */
-int gl_comment_create(struct github *gh, int64_t pr, const char *body,
-                      int64_t *id, char **html_url);
-int gl_comment_update(struct github *gh, int64_t pr, int64_t id,
-                      const char *body);
-int gl_comment_delete(struct github *gh, int64_t pr, int64_t id);
-int gl_create_status(struct github *gh, int64_t pr, const char *sha,
-                     const char *state, const char *context,
-                     const char *description, const char *target_url);
-int gl_discussion_post(struct github *gh, int64_t pr,
-                       const struct gh_inline *inl,
-                       struct gh_discussion_posted *out);
-int gl_discussion_payload(struct github *gh, int64_t pr,
-                          const struct gh_inline *inl, struct buf *out);
+gh_comment_create_op gl_comment_create;
+gh_comment_update_op gl_comment_update;
+gh_comment_delete_op gl_comment_delete;
+gh_create_status_op gl_create_status;
+gh_discussion_post_op gl_discussion_post;
+gh_discussion_payload_op gl_discussion_payload;
 
 #endif

@@ -18,7 +18,7 @@ static const char editors_query[] =
 	"{ nodes { id lastEditedAt lastEditedBy { username } } pageInfo { "
 	"hasNextPage endCursor } } } } }";
 
-int gl_user(struct github *gh, char **login)
+int gl_user(struct github *gh, char **login, struct buf *err)
 {
 	struct gl_live *l = GL(gh);
 	cJSON *o = NULL;
@@ -31,13 +31,12 @@ int gl_user(struct github *gh, char **login)
 		error = gl_request(l, "GET", "/user", NULL, &o, &status);
 		if (error || !gl_jstr(o, "username")) {
 			/* The words of the in-memory port (replay == live). */
-			buf_setf(&gh->error, "GET https://%s/api/v4/user: %s",
-			         l->host,
-			         !error            ? "not a JSON user"
-			         : status == 401   ? "HTTP 401 (401 Unauthorized)"
-			         : status == 403   ? "HTTP 403 (403 Forbidden)"
-			         : status == 200   ? "not a JSON user"
-			                           : "failed");
+			buf_setf(err, "GET https://%s/api/v4/user: %s", l->host,
+			         !error          ? "not a JSON user"
+			         : status == 401 ? "HTTP 401 (401 Unauthorized)"
+			         : status == 403 ? "HTTP 403 (403 Forbidden)"
+			         : status == 200 ? "not a JSON user"
+			                         : "failed");
 			cJSON_Delete(o);
 			return error == AA_EDENIED ? AA_EDENIED : AA_EAPI;
 		}

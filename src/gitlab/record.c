@@ -117,7 +117,9 @@ int gitlab_record(struct github *gh, int64_t iid, struct snapshot *snap)
 		buf_setf(&gh->error, "not a GitLab session");
 		return AA_EAPI;
 	}
-	if ((error = gl_user(gh, &snap->viewer)) < 0)
+	/* gitlab_record's message is the port's (N80: a read, not yet
+	 * moved to the caller's err), the identity's included. */
+	if ((error = gl_user(gh, &snap->viewer, &gh->error)) < 0)
 		return error;
 	github_op_begin(gh);
 	if ((error = gl_read_mr(l, iid)) < 0)

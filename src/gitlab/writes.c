@@ -69,7 +69,7 @@ static int note_write(struct github *gh, int64_t pr, int64_t id,
 }
 
 int gl_comment_create(struct github *gh, int64_t pr, const char *body,
-                      int64_t *id, char **html_url)
+                      int64_t *id, char **html_url, struct buf *err)
 {
 	cJSON *o = NULL;
 	int error;
@@ -84,20 +84,21 @@ int gl_comment_create(struct github *gh, int64_t pr, const char *body,
 	if (!error)
 		*html_url = gitlab_note_url(&GL(gh)->mr, *id);
 	cJSON_Delete(o);
-	return error;
+	return github_op_end(gh, error, err);
 }
 
 int gl_comment_update(struct github *gh, int64_t pr, int64_t id,
-                      const char *body)
+                      const char *body, struct buf *err)
 {
 	cJSON *o = NULL;
 	int error = note_write(gh, pr, id, body, &o);
 
 	cJSON_Delete(o);
-	return error;
+	return github_op_end(gh, error, err);
 }
 
-int gl_comment_delete(struct github *gh, int64_t pr, int64_t id)
+int gl_comment_delete(struct github *gh, int64_t pr, int64_t id,
+                      struct buf *err)
 {
 	struct gl_live *l = GL(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL);
@@ -109,7 +110,9 @@ int gl_comment_delete(struct github *gh, int64_t pr, int64_t id)
 	buf_addf(&path, "/%lld", (long long)id);
 	error = gl_request(l, "DELETE", path.ptr, NULL, NULL, &status);
 	buf_release(&path);
-	return error == AA_EREJECTED || error == AA_EDENIED ? AA_EAPI : error;
+	return github_op_end(
+	    gh, error == AA_EREJECTED || error == AA_EDENIED ? AA_EAPI : error,
+	    err);
 }
 
 int gl_discussion_payload(struct github *gh, int64_t pr,
@@ -127,7 +130,7 @@ int gl_discussion_payload(struct github *gh, int64_t pr,
 
 int gl_discussion_post(struct github *gh, int64_t pr,
                        const struct gh_inline *inl,
-                       struct gh_discussion_posted *out)
+                       struct gh_discussion_posted *out, struct buf *err)
 {
 	struct gl_live *l = GL(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL), json = BUF_INIT(BUF_MAX_DOC);
@@ -140,7 +143,7 @@ int gl_discussion_post(struct github *gh, int64_t pr,
 	memset(out, 0, sizeof(*out));
 	if (gl_discussion_payload(gh, pr, inl, &json) < 0) {
 		buf_release(&json);
-		return AA_EAPI;
+		return github_op_end(gh, AA_EAPI, err);
 	}
 	buf_addf(&path, "/projects/%s/merge_requests/%lld/discussions",
 	         l->project_enc, (long long)pr);
@@ -151,7 +154,8 @@ int gl_discussion_post(struct github *gh, int64_t pr,
 		error = AA_EAPI;
 	if (error) {
 		cJSON_Delete(o);
-		return error; /* AA_EREJECTED: the position (G16) */
+		return github_op_end(
+		    gh, error, err); /* AA_EREJECTED: the position (G16) */
 	}
 	first = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(o, "notes"),
 	                           0);
@@ -176,12 +180,13 @@ int gl_discussion_post(struct github *gh, int64_t pr,
 		out->html_url = gitlab_note_url(&l->mr, out->note_id);
 	}
 	cJSON_Delete(o);
-	return error;
+	return github_op_end(gh, error, err);
 }
 
 int gl_create_status(struct github *gh, int64_t pr, const char *sha,
                      const char *state, const char *context,
-                     const char *description, const char *target_url)
+                     const char *description, const char *target_url,
+                     struct buf *err)
 {
 	struct gl_live *l = GL(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL), b = BUF_INIT(BUF_MAX_SMALL);
@@ -192,7 +197,7 @@ int gl_create_status(struct github *gh, int64_t pr, const char *sha,
 
 	github_op_begin(gh);
 	if (!l->have_mr || l->mr.iid != pr)
-		return AA_EAPI;
+		return github_op_end(gh, AA_EAPI, err);
 	jw_init(&j, &b, false);
 	jw_obj_begin(&j);
 	jw_key(&j, "state");
@@ -221,5 +226,5 @@ int gl_create_status(struct github *gh, int64_t pr, const char *sha,
 	cJSON_Delete(o);
 	buf_release(&path);
 	buf_release(&b);
-	return error;
+	return github_op_end(gh, error, err);
 }

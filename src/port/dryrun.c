@@ -62,12 +62,11 @@ static void copy_error(struct dryrun *d)
 	buf_add(&d->gh.error, d->inner->error.ptr, d->inner->error.len);
 }
 
-static int dr_user(struct github *gh, char **login)
+static int dr_user(struct github *gh, char **login, struct buf *err)
 {
 	struct dryrun *d = D(gh);
-	int error = d->inner->ops->user(d->inner, login);
+	int error = d->inner->ops->user(d->inner, login, err);
 
-	copy_error(d);
 	if (error == AA_OK && !d->viewer)
 		d->viewer = xstrdup(*login);
 	return error;
@@ -182,11 +181,13 @@ static int dr_label_exists(struct github *gh, int64_t pr, const char *name,
 }
 
 static int dr_create_label(struct github *gh, int64_t pr, const char *name,
-			   const char *color, const char *description)
+                           const char *color, const char *description,
+                           struct buf *err)
 {
 	struct dryrun *d = D(gh);
 
 	github_op_begin(gh);
+	(void)err; /* planned: never fails */
 	(void)pr;
 	(void)color;
 	(void)description;
@@ -195,11 +196,13 @@ static int dr_create_label(struct github *gh, int64_t pr, const char *name,
 	return AA_OK;
 }
 
-static int dr_add_label(struct github *gh, int64_t pr, const char *name)
+static int dr_add_label(struct github *gh, int64_t pr, const char *name,
+                        struct buf *err)
 {
 	struct dryrun *d = D(gh);
 
 	github_op_begin(gh);
+	(void)err; /* planned: never fails */
 	ALLOC_GROW(d->labels, d->nlabels + 1, d->alabels);
 	d->labels[d->nlabels].pr = pr;
 	d->labels[d->nlabels++].name = xstrdup(name);
@@ -212,13 +215,15 @@ static const char *viewer(struct dryrun *d)
 }
 
 static int dr_create_status(struct github *gh, int64_t pr, const char *sha,
-			    const char *state, const char *context,
-			    const char *description, const char *target_url)
+                            const char *state, const char *context,
+                            const char *description, const char *target_url,
+                            struct buf *err)
 {
 	struct dryrun *d = D(gh);
 	struct planned_status *p;
 
 	github_op_begin(gh);
+	(void)err; /* planned: never fails */
 	ALLOC_GROW(d->statuses, d->nstatuses + 1, d->astatuses);
 	p = &d->statuses[d->nstatuses++];
 	memset(p, 0, sizeof(*p));
@@ -235,12 +240,13 @@ static int dr_create_status(struct github *gh, int64_t pr, const char *sha,
 }
 
 static int dr_approve(struct github *gh, int64_t pr, const char *commit_id,
-		      const char *body, int64_t *review_id)
+                      const char *body, int64_t *review_id, struct buf *err)
 {
 	struct dryrun *d = D(gh);
 	struct planned_review *p;
 
 	github_op_begin(gh);
+	(void)err; /* planned: never fails */
 	(void)body;
 	ALLOC_GROW(d->reviews, d->nreviews + 1, d->areviews);
 	p = &d->reviews[d->nreviews++];
@@ -256,11 +262,12 @@ static int dr_approve(struct github *gh, int64_t pr, const char *commit_id,
 }
 
 static int dr_dismiss(struct github *gh, int64_t pr, int64_t review_id,
-		      const char *message)
+                      const char *message, struct buf *err)
 {
 	struct dryrun *d = D(gh);
 
 	github_op_begin(gh);
+	(void)err; /* planned: never fails */
 	(void)message;
 	ALLOC_GROW(d->dismissals, d->ndismissals + 1, d->adismissals);
 	d->dismissals[d->ndismissals].pr = pr;
@@ -394,34 +401,36 @@ static int refuse_write(struct github *gh)
 }
 
 static int dr_comment_create(struct github *gh, int64_t pr, const char *body,
-			     int64_t *id, char **html_url)
+                             int64_t *id, char **html_url, struct buf *err)
 {
 	(void)pr;
 	(void)body;
 	*id = 0;
 	*html_url = NULL;
-	return refuse_write(gh);
+	return github_op_end(gh, refuse_write(gh), err);
 }
 
 static int dr_comment_update(struct github *gh, int64_t pr, int64_t id,
-			     const char *body)
+                             const char *body, struct buf *err)
 {
 	(void)pr;
 	(void)id;
 	(void)body;
-	return refuse_write(gh);
+	return github_op_end(gh, refuse_write(gh), err);
 }
 
-static int dr_comment_delete(struct github *gh, int64_t pr, int64_t id)
+static int dr_comment_delete(struct github *gh, int64_t pr, int64_t id,
+                             struct buf *err)
 {
 	(void)pr;
 	(void)id;
-	return refuse_write(gh);
+	return github_op_end(gh, refuse_write(gh), err);
 }
 
 static int dr_review_post(struct github *gh, int64_t pr, const char *commit_id,
-			  const char *body, const struct gh_inline *inl,
-			  size_t n, struct gh_review_posted *out)
+                          const char *body, const struct gh_inline *inl,
+                          size_t n, struct gh_review_posted *out,
+                          struct buf *err)
 {
 	(void)pr;
 	(void)commit_id;
@@ -429,17 +438,17 @@ static int dr_review_post(struct github *gh, int64_t pr, const char *commit_id,
 	(void)inl;
 	(void)n;
 	memset(out, 0, sizeof(*out));
-	return refuse_write(gh);
+	return github_op_end(gh, refuse_write(gh), err);
 }
 
 static int dr_discussion_post(struct github *gh, int64_t pr,
-			      const struct gh_inline *inl,
-			      struct gh_discussion_posted *out)
+                              const struct gh_inline *inl,
+                              struct gh_discussion_posted *out, struct buf *err)
 {
 	(void)pr;
 	(void)inl;
 	memset(out, 0, sizeof(*out));
-	return refuse_write(gh);
+	return github_op_end(gh, refuse_write(gh), err);
 }
 
 /* GitLab: the payload and G8's check are reads of the inner port. */

@@ -11,6 +11,13 @@ void github_op_begin(struct github *gh)
 	buf_reset(&gh->error);
 }
 
+int github_op_end(struct github *gh, int error, struct buf *err)
+{
+	if (error < 0)
+		buf_setf(err, "%s", github_error(gh));
+	return error;
+}
+
 const char *github_error(const struct github *gh)
 {
 	return gh->error.len ? gh->error.ptr : "unknown error";

@@ -8,8 +8,10 @@
  *
  * Every call carries the PR it is made for (0 when none) so faults and
  * logs can name it. Reads return 0, AA_ENOTFOUND, or AA_EAPI; the message
- * of the last failure is in gh->error. Results are owned by the caller and
- * released with the snapshot.h release functions.
+ * of the last failure is in gh->error. The writes and user() take the
+ * caller's err instead, the one channel of N80 (docs/spec-notes.md) that
+ * the reads join next. Results are owned by the caller and released with
+ * the snapshot.h release functions.
  *
  * One write contract for every write of every port: AA_OK when GitHub
  * answered that it was made; AA_ELOST when no answer came back (a
@@ -17,7 +19,8 @@
  * port does not guess — the flow reads again and asks core/landed.h
  * whether its effect shows (BEHAVIOR §8, PUBLISH §7.2); AA_ENOTFOUND (404),
  * AA_EREJECTED (422: refused for its content, nothing made) and AA_EAPI
- * (any other failure, nothing made) are answers: the write failed.
+ * (any other failure, nothing made) are answers: the write failed. Each
+ * failure's own message is in the err the caller passed.
  */
 #ifndef AA_PORT_H
 #define AA_PORT_H
@@ -153,6 +156,40 @@ struct gh_review_pull {
 void gh_review_pull_release(struct gh_review_pull *r);
 
 /*
+ * Each op's type, so that an adapter declares its op by the type
+ * (`gh_pull_op live_pull;`) and the signature is written once.
+ */
+typedef int gh_review_pull_op(struct github *gh, int64_t pr, unsigned what,
+                              struct gh_review_pull *out);
+typedef int gh_review_comments_op(struct github *gh, int64_t pr,
+                                  struct snap_review_comment **out, size_t *n);
+typedef int gh_files_op(struct github *gh, int64_t pr, struct snap_file **out,
+                        size_t *n);
+typedef int gh_compare_op(struct github *gh, int64_t pr, const char *base,
+                          const char *head, struct gh_compare *out);
+typedef int gh_comment_create_op(struct github *gh, int64_t pr,
+                                 const char *body, int64_t *id, char **html_url,
+                                 struct buf *err);
+typedef int gh_comment_update_op(struct github *gh, int64_t pr, int64_t id,
+                                 const char *body, struct buf *err);
+typedef int gh_comment_delete_op(struct github *gh, int64_t pr, int64_t id,
+                                 struct buf *err);
+typedef int gh_review_post_op(struct github *gh, int64_t pr,
+                              const char *commit_id, const char *body,
+                              const struct gh_inline *inl, size_t n,
+                              struct gh_review_posted *out, struct buf *err);
+typedef int gh_discussion_post_op(struct github *gh, int64_t pr,
+                                  const struct gh_inline *inl,
+                                  struct gh_discussion_posted *out,
+                                  struct buf *err);
+typedef int gh_discussion_payload_op(struct github *gh, int64_t pr,
+                                     const struct gh_inline *inl,
+                                     struct buf *out);
+typedef int gh_diff_ready_op(struct github *gh, int64_t pr);
+typedef int gh_discussion_of_op(struct github *gh, int64_t pr, int64_t note_id,
+                                char out[41]);
+
+/*
  * The writes and reads only the pr-review commands make (PUBLISH.md §10):
  * a port without them (NULL) cannot publish. Writes follow the write
  * contract above.
@@ -165,47 +202,36 @@ struct github_review_ops {
 	 * out->pull.ok/failed and out->rc_ok); a port that must read the parts
 	 * apart reads them one by one, so a failure is pinned to its part.
 	 */
-	int (*review_pull)(struct github *gh, int64_t pr, unsigned what,
-	                   struct gh_review_pull *out);
+	gh_review_pull_op *review_pull;
 	/* Every review comment of the PR (all pages, ascending id). */
-	int (*review_comments)(struct github *gh, int64_t pr,
-	                       struct snap_review_comment **out, size_t *n);
+	gh_review_comments_op *review_comments;
 	/* The PR's files with their patches (all pages). */
-	int (*files)(struct github *gh, int64_t pr, struct snap_file **out,
-	             size_t *n);
+	gh_files_op *files;
 	/* compare/{base}...{head}; AA_ENOTFOUND when GitHub answers 404. */
-	int (*compare)(struct github *gh, int64_t pr, const char *base,
-	               const char *head, struct gh_compare *out);
-	/* POST an issue comment: its id and html_url. */
-	int (*comment_create)(struct github *gh, int64_t pr, const char *body,
-	                      int64_t *id, char **html_url);
-	int (*comment_update)(struct github *gh, int64_t pr, int64_t id,
-	                      const char *body);
-	int (*comment_delete)(struct github *gh, int64_t pr, int64_t id);
+	gh_compare_op *compare;
+	/* POST an issue comment: its id and html_url. The writes take the
+	 * caller's err (N80), the reads not yet. */
+	gh_comment_create_op *comment_create;
+	gh_comment_update_op *comment_update;
+	gh_comment_delete_op *comment_delete;
 	/* POST a COMMENT review on commit_id with `n` line comments. */
-	int (*review_post)(struct github *gh, int64_t pr, const char *commit_id,
-	                   const char *body, const struct gh_inline *inl,
-	                   size_t n, struct gh_review_posted *out);
+	gh_review_post_op *review_post;
 
 	/*
 	 * GitLab (docs/rules/gitlab.md); NULL on GitHub. One discussion per
 	 * finding at inl->line (G16): AA_EREJECTED when GitLab refused its
 	 * position (400/422, nothing made); out->html_url is the caller's.
 	 */
-	int (*discussion_post)(struct github *gh, int64_t pr,
-	                       const struct gh_inline *inl,
-	                       struct gh_discussion_posted *out);
+	gh_discussion_post_op *discussion_post;
 	/* The JSON body that discussion_post sends for inl, appended to out
 	 * ({"body", "position"}: a dry run's payload, G22). */
-	int (*discussion_payload)(struct github *gh, int64_t pr,
-	                          const struct gh_inline *inl, struct buf *out);
+	gh_discussion_payload_op *discussion_payload;
 	/* G8: AA_OK when the MR's diff is the head's (diff_refs set and
 	 * naming the head); AA_EAPI with the reason otherwise. */
-	int (*diff_ready)(struct github *gh, int64_t pr);
+	gh_diff_ready_op *diff_ready;
 	/* The id of the discussion whose first note is note_id, as last
 	 * read (G20: a lost POST's discussion, found again); AA_ENOTFOUND. */
-	int (*discussion_of)(struct github *gh, int64_t pr, int64_t note_id,
-	                     char out[41]);
+	gh_discussion_of_op *discussion_of;
 };
 
 /*
@@ -247,64 +273,88 @@ struct github_setup_ops {
 	int (*app)(struct github *gh, struct setup_app *out);
 };
 
+/* The ops' types of struct github_ops, as above. */
+typedef int gh_user_op(struct github *gh, char **login, struct buf *err);
+typedef int gh_open_pulls_op(struct github *gh, enum gh_listing what,
+                             struct gh_pull_brief **list, size_t *n);
+typedef int gh_pull_op(struct github *gh, int64_t number, unsigned parts,
+                       struct gh_pull *out);
+typedef int gh_commit_in_pull_op(struct github *gh, int64_t number,
+                                 const char *sha, bool *out);
+typedef int gh_statuses_op(struct github *gh, int64_t pr, const char *sha,
+                           unsigned need, struct snap_statuses *out);
+typedef int gh_label_exists_op(struct github *gh, int64_t pr, const char *name,
+                               bool *out);
+typedef int gh_create_label_op(struct github *gh, int64_t pr, const char *name,
+                               const char *color, const char *description,
+                               struct buf *err);
+typedef int gh_add_label_op(struct github *gh, int64_t pr, const char *name,
+                            struct buf *err);
+typedef int gh_create_status_op(struct github *gh, int64_t pr, const char *sha,
+                                const char *state, const char *context,
+                                const char *description, const char *target_url,
+                                struct buf *err);
+typedef int gh_approve_op(struct github *gh, int64_t pr, const char *commit_id,
+                          const char *body, int64_t *review_id,
+                          struct buf *err);
+typedef int gh_dismiss_op(struct github *gh, int64_t pr, int64_t review_id,
+                          const char *message, struct buf *err);
+typedef void gh_prefetch_op(struct github *gh, const int64_t *prs, size_t n);
+typedef void gh_details_op(struct github *gh, struct gh_pull_brief *const *list,
+                           size_t n);
+typedef void gh_budget_op(struct github *gh, int64_t *graphql, int64_t *rest);
+typedef void gh_refresh_op(struct github *gh);
+
 struct github_ops {
-	/* GET /user: the login of the write token (T4). */
-	int (*user)(struct github *gh, char **login);
+	/* GET /user: the login of the write token (T4). A failure's
+	 * message is in err (N80), not in gh->error, as for the gate's
+	 * writes (create_label, add_label, create_status, approve,
+	 * dismiss). */
+	gh_user_op *user;
 	/* Every open pull request, ascending by number: what `what` asks
 	 * for at least. */
-	int (*open_pulls)(struct github *gh, enum gh_listing what,
-	                  struct gh_pull_brief **list, size_t *n);
+	gh_open_pulls_op *open_pulls;
 	/*
 	 * Read the parts of PR `number`. Returns AA_ENOTFOUND when there is
 	 * no such PR, AA_OK otherwise (even when some parts failed: see
 	 * out->failed), AA_EAPI when nothing at all could be read.
 	 */
-	int (*pull)(struct github *gh, int64_t number, unsigned parts,
-	            struct gh_pull *out);
+	gh_pull_op *pull;
 	/* Is `sha` a commit of the PR (its head or one of its commits)? */
-	int (*commit_in_pull)(struct github *gh, int64_t number,
-	                      const char *sha, bool *out);
+	gh_commit_in_pull_op *commit_in_pull;
 	/*
 	 * The statuses of a commit (order unspecified) — at least enough of
 	 * them that the §4 lookups named in `need` (STATUS_NEED_*) for PR
 	 * `pr` come out exactly as over the whole history.
 	 */
-	int (*statuses)(struct github *gh, int64_t pr, const char *sha,
-	                unsigned need, struct snap_statuses *out);
+	gh_statuses_op *statuses;
 	/* Does the repository have the label? */
-	int (*label_exists)(struct github *gh, int64_t pr, const char *name,
-	                    bool *out);
+	gh_label_exists_op *label_exists;
 
-	int (*create_label)(struct github *gh, int64_t pr, const char *name,
-	                    const char *color, const char *description);
-	int (*add_label)(struct github *gh, int64_t pr, const char *name);
-	int (*create_status)(struct github *gh, int64_t pr, const char *sha,
-	                     const char *state, const char *context,
-	                     const char *description, const char *target_url);
+	gh_create_label_op *create_label;
+	gh_add_label_op *add_label;
+	gh_create_status_op *create_status;
 	/* POST an APPROVE review; *review_id is the new review's id. */
-	int (*approve)(struct github *gh, int64_t pr, const char *commit_id,
-	               const char *body, int64_t *review_id);
-	int (*dismiss)(struct github *gh, int64_t pr, int64_t review_id,
-	               const char *message);
+	gh_approve_op *approve;
+	gh_dismiss_op *dismiss;
 
 	/*
 	 * Read ahead the gate's parts of several PRs (a sweep), so the next
 	 * pull() of each is answered without its own request. Best effort:
 	 * whatever could not be read ahead is read by pull() as usual.
 	 */
-	void (*prefetch)(struct github *gh, const int64_t *prs, size_t n);
+	gh_prefetch_op *prefetch;
 	/*
 	 * Fill in the approvers and the number of review threads of `n`
 	 * listed PRs (those a sweep must look at again), for its selection
 	 * and its read-ahead. Best effort: what could not be read stays
 	 * unknown (has_approvers, has_threads false).
 	 */
-	void (*details)(struct github *gh, struct gh_pull_brief *const *list,
-	                size_t n);
+	gh_details_op *details;
 	/* Requests left before GitHub's rate limits: -1 when unknown. */
-	void (*budget)(struct github *gh, int64_t *graphql, int64_t *rest);
+	gh_budget_op *budget;
 	/* Forget anything cached: the next reads must be fresh. */
-	void (*refresh)(struct github *gh);
+	gh_refresh_op *refresh;
 	/* The clock of this port (ms since the epoch). */
 	int64_t (*now)(struct github *gh);
 	void (*free)(struct github *gh);
@@ -316,7 +366,8 @@ struct github_ops {
 
 struct github {
 	const struct github_ops *ops;
-	/* The message of the last operation's failure. Every operation that
+	/* The message of the last operation's failure, for the ops that do
+	 * not take the caller's err yet (N80). Every operation that
 	 * can fail starts with it empty (github_op_begin), so a failure is
 	 * never reported with the message of an earlier one; best-effort
 	 * operations (prefetch, details) leave it as it was. Read it right
@@ -337,6 +388,10 @@ struct github {
 
 /* The start of every port operation that can fail: gh->error empty. */
 void github_op_begin(struct github *gh);
+/* An op whose adapter still leaves its message in gh->error hands it to
+ * the caller's err at the op's edge (N80): error itself, the message
+ * copied when it is a failure. */
+int github_op_end(struct github *gh, int error, struct buf *err);
 /* The message of the port's last failure: every caller reads it here
  * ("unknown error" when an implementation left none). */
 const char *github_error(const struct github *gh);

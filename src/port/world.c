@@ -120,15 +120,18 @@ const char *world_viewer(struct world *w)
 	return w->s->viewer ? w->s->viewer : w->policy->trusted_login;
 }
 
-static int world_user(struct github *gh, char **login)
+static int world_user(struct github *gh, char **login, struct buf *err)
 {
 	int error;
 
 	github_op_begin(gh);
 	*login = NULL;
 	if (!W(gh)->viewer_read &&
-	    (error = fault_hit(W(gh), FAULT_READ, READ_USER, 0, NULL)) < 0)
+	    (error = fault_hit(W(gh), FAULT_READ, READ_USER, 0, NULL)) < 0) {
+		/* the fault's message, until fault_hit takes err (N80) */
+		buf_setf(err, "%s", github_error(gh));
 		return error == AA_ENOTFOUND ? AA_EAPI : error;
+	}
 	*login = xstrdup(world_viewer(W(gh)));
 	return AA_OK;
 }
@@ -288,14 +291,22 @@ static int world_label_exists(struct github *gh, int64_t pr, const char *name,
 	return AA_OK;
 }
 
-static void add_name(char ***v, size_t *n, const char *name)
+static void add_name(char ***v, size_t *n, size_t *alloc, const char *name)
 {
-	*v = xrealloc(*v, st_mult(*n + 1, sizeof(char *)));
+	ALLOC_GROW(*v, *n + 1, *alloc);
 	(*v)[(*n)++] = xstrdup(name);
 }
 
+/* A write's answer: AA_ELOST when the fault lost it (the fault's message
+ * in err, N80), else AA_OK. */
+static int written(struct github *gh, bool lost, struct buf *err)
+{
+	return lost ? github_op_end(gh, AA_ELOST, err) : AA_OK;
+}
+
 static int world_create_label(struct github *gh, int64_t pr, const char *name,
-			      const char *color, const char *description)
+                              const char *color, const char *description,
+                              struct buf *err)
 {
 	struct world *w = W(gh);
 	bool lost = false;
@@ -305,15 +316,15 @@ static int world_create_label(struct github *gh, int64_t pr, const char *name,
 	(void)color;
 	(void)description;
 	if ((error = write_fault(w, WRITE_LABEL, pr, NULL, &lost)) < 0)
-		return error;
+		return github_op_end(gh, error, err);
 	if (w->s->has_labels && has_name(w->s->labels, w->s->nlabels, name)) {
 		/* GitHub's 422 "already_exists" */
-		buf_setf(&gh->error, "label \"%s\" already exists", name);
+		buf_setf(err, "label \"%s\" already exists", name);
 		return AA_EREJECTED;
 	}
 	if (w->s->has_labels)
-		add_name(&w->s->labels, &w->s->nlabels, name);
-	return lost ? AA_ELOST : AA_OK;
+		add_name(&w->s->labels, &w->s->nlabels, &w->s->alabels, name);
+	return written(gh, lost, err);
 }
 
 /* GitHub records the label write in the PR's timeline, by the token's
@@ -328,8 +339,7 @@ static void labeled_event(struct world *w, struct snap_pull *p,
 	for (i = 0; i < p->ntimeline; i++)
 		if (p->timeline[i].id > id)
 			id = p->timeline[i].id;
-	p->timeline = xrealloc(p->timeline,
-			       st_mult(p->ntimeline + 1, sizeof(*p->timeline)));
+	ALLOC_GROW(p->timeline, p->ntimeline + 1, p->atimeline);
 	e = &p->timeline[p->ntimeline++];
 	memset(e, 0, sizeof(*e));
 	e->id = id + 1;
@@ -341,7 +351,8 @@ static void labeled_event(struct world *w, struct snap_pull *p,
 	e->created_at = w->now;
 }
 
-static int world_add_label(struct github *gh, int64_t pr, const char *name)
+static int world_add_label(struct github *gh, int64_t pr, const char *name,
+                           struct buf *err)
 {
 	struct world *w = W(gh);
 	struct snap_pull *p = snapshot_pull(w->s, pr);
@@ -350,19 +361,19 @@ static int world_add_label(struct github *gh, int64_t pr, const char *name)
 
 	github_op_begin(gh);
 	if ((error = write_fault(w, WRITE_LABEL, pr, NULL, &lost)) < 0)
-		return error;
+		return github_op_end(gh, error, err);
 	if (!p) {
-		buf_setf(&gh->error, "PR #%lld not found", (long long)pr);
+		buf_setf(err, "PR #%lld not found", (long long)pr);
 		return AA_ENOTFOUND;
 	}
 	/* GitHub creates a label that does not exist yet. */
 	if (w->s->has_labels && !has_name(w->s->labels, w->s->nlabels, name))
-		add_name(&w->s->labels, &w->s->nlabels, name);
+		add_name(&w->s->labels, &w->s->nlabels, &w->s->alabels, name);
 	if (!has_name(p->labels, p->nlabels, name)) {
-		add_name(&p->labels, &p->nlabels, name);
+		add_name(&p->labels, &p->nlabels, &p->alabels, name);
 		labeled_event(w, p, name);
 	}
-	return lost ? AA_ELOST : AA_OK;
+	return written(gh, lost, err);
 }
 
 static int64_t max_status_id(const struct snapshot *s)
@@ -378,8 +389,9 @@ static int64_t max_status_id(const struct snapshot *s)
 }
 
 static int world_create_status(struct github *gh, int64_t pr, const char *sha,
-			       const char *state, const char *context,
-			       const char *description, const char *target_url)
+                               const char *state, const char *context,
+                               const char *description, const char *target_url,
+                               struct buf *err)
 {
 	struct world *w = W(gh);
 	struct snap_statuses *st;
@@ -390,10 +402,10 @@ static int world_create_status(struct github *gh, int64_t pr, const char *sha,
 
 	github_op_begin(gh);
 	if ((error = write_fault(w, WRITE_STATUS, pr, sha, &lost)) < 0)
-		return error;
+		return github_op_end(gh, error, err);
 	id = max_status_id(w->s) + 1;
 	st = snapshot_statuses(w->s, sha, true);
-	st->v = xrealloc(st->v, st_mult(st->n + 1, sizeof(*st->v)));
+	ALLOC_GROW(st->v, st->n + 1, st->alloc);
 	x = &st->v[st->n++];
 	memset(x, 0, sizeof(*x));
 	x->id = id;
@@ -403,11 +415,11 @@ static int world_create_status(struct github *gh, int64_t pr, const char *sha,
 	x->creator = xstrdup(world_viewer(w));
 	x->created_at = w->now;
 	x->target_url = xstrdup_or_null(target_url);
-	return lost ? AA_ELOST : AA_OK;
+	return written(gh, lost, err);
 }
 
 static int world_approve(struct github *gh, int64_t pr, const char *commit_id,
-			 const char *body, int64_t *review_id)
+                         const char *body, int64_t *review_id, struct buf *err)
 {
 	struct world *w = W(gh);
 	struct snap_pull *p = snapshot_pull(w->s, pr);
@@ -421,17 +433,16 @@ static int world_approve(struct github *gh, int64_t pr, const char *commit_id,
 	(void)body;
 	*review_id = 0;
 	if ((error = write_fault(w, WRITE_APPROVE, pr, NULL, &lost)) < 0)
-		return error;
+		return github_op_end(gh, error, err);
 	if (!p) {
-		buf_setf(&gh->error, "PR #%lld not found", (long long)pr);
+		buf_setf(err, "PR #%lld not found", (long long)pr);
 		return AA_ENOTFOUND;
 	}
 	for (i = 0; i < w->s->npulls; i++)
 		for (j = 0; j < w->s->pulls[i].nreviews; j++)
 			if (w->s->pulls[i].reviews[j].id > max)
 				max = w->s->pulls[i].reviews[j].id;
-	p->reviews = xrealloc(p->reviews,
-			      st_mult(p->nreviews + 1, sizeof(*p->reviews)));
+	ALLOC_GROW(p->reviews, p->nreviews + 1, p->areviews);
 	r = &p->reviews[p->nreviews++];
 	memset(r, 0, sizeof(*r));
 	r->id = max + 1;
@@ -439,14 +450,14 @@ static int world_approve(struct github *gh, int64_t pr, const char *commit_id,
 	r->state = xstrdup("APPROVED");
 	memcpy(r->commit_id, commit_id, SHA_BUF);
 	r->submitted_at = w->now;
-	if (lost)
-		return AA_ELOST; /* the id came with the lost answer */
+	if (lost) /* the id came with the lost answer */
+		return written(gh, lost, err);
 	*review_id = r->id;
 	return AA_OK;
 }
 
 static int world_dismiss(struct github *gh, int64_t pr, int64_t review_id,
-			 const char *message)
+                         const char *message, struct buf *err)
 {
 	struct world *w = W(gh);
 	struct snap_pull *p = snapshot_pull(w->s, pr);
@@ -457,16 +468,16 @@ static int world_dismiss(struct github *gh, int64_t pr, int64_t review_id,
 	github_op_begin(gh);
 	(void)message;
 	if ((error = write_fault(w, WRITE_DISMISS, pr, NULL, &lost)) < 0)
-		return error;
+		return github_op_end(gh, error, err);
 	for (i = 0; p && i < p->nreviews; i++) {
 		if (p->reviews[i].id != review_id)
 			continue;
 		free(p->reviews[i].state);
 		p->reviews[i].state = xstrdup("DISMISSED");
-		return lost ? AA_ELOST : AA_OK;
+		return written(gh, lost, err);
 	}
-	buf_setf(&gh->error, "review %lld of PR #%lld not found",
-		 (long long)review_id, (long long)pr);
+	buf_setf(err, "review %lld of PR #%lld not found", (long long)review_id,
+	         (long long)pr);
 	return AA_ENOTFOUND;
 }
 

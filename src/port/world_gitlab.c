@@ -165,7 +165,7 @@ struct merge_request *world_gitlab_mr(struct world *w, int64_t pr)
 	return mr;
 }
 
-static int gl_user(struct github *gh, char **login)
+static int gl_user(struct github *gh, char **login, struct buf *err)
 {
 	struct world *w = W(gh);
 	int error;
@@ -176,9 +176,9 @@ static int gl_user(struct github *gh, char **login)
 		error = world_gitlab_fault(w, FAULT_READ, READ_USER, 0, 0, NULL,
 		                           NULL);
 		if (error < 0) {
-			buf_setf(&gh->error, "GET https://%s/api/v4/user: %s",
+			buf_setf(err, "GET https://%s/api/v4/user: %s",
 			         w->s->gitlab->host,
-			         w->last_status == 200 ? "not a JSON user"
+			         w->last_status == 200   ? "not a JSON user"
 			         : w->last_status == 401 ? "HTTP 401 (401 "
 			                                   "Unauthorized)"
 			         : w->last_status == 403 ? "HTTP 403 (403 "

@@ -35,9 +35,7 @@ static struct mr_note *new_note(struct world *w, struct merge_request *mr,
 	struct mr_discussion *d;
 	struct mr_note *n;
 
-	mr->discussions = xrealloc(mr->discussions,
-	                           st_mult(mr->ndiscussions + 1,
-	                                   sizeof(*mr->discussions)));
+	ALLOC_GROW(mr->discussions, mr->ndiscussions + 1, mr->adiscussions);
 	d = &mr->discussions[mr->ndiscussions++];
 	memset(d, 0, sizeof(*d));
 	d->notes = xcalloc(1, sizeof(*d->notes));
@@ -53,9 +51,8 @@ static struct mr_note *new_note(struct world *w, struct merge_request *mr,
 	return n;
 }
 
-int world_gitlab_comment_create(struct github *gh, int64_t pr,
-                                const char *body, int64_t *id,
-                                char **html_url)
+int world_gitlab_comment_create(struct github *gh, int64_t pr, const char *body,
+                                int64_t *id, char **html_url, struct buf *err)
 {
 	struct world *w = W(gh);
 	struct merge_request *mr;
@@ -68,19 +65,19 @@ int world_gitlab_comment_create(struct github *gh, int64_t pr,
 	*html_url = NULL;
 	if ((error = world_gitlab_fault(w, FAULT_WRITE, WRITE_COMMENT, pr, 0,
 	                                NULL, &lost)) < 0)
-		return error;
+		return github_op_end(gh, error, err);
 	if (!(mr = world_gitlab_mr(w, pr)))
-		return AA_ENOTFOUND;
+		return github_op_end(gh, AA_ENOTFOUND, err);
 	n = new_note(w, mr, body, NULL);
 	if (lost)
-		return AA_ELOST;
+		return github_op_end(gh, AA_ELOST, err);
 	*id = n->id;
 	*html_url = gitlab_note_url(mr, n->id);
 	return AA_OK;
 }
 
 int world_gitlab_comment_update(struct github *gh, int64_t pr, int64_t id,
-                                const char *body)
+                                const char *body, struct buf *err)
 {
 	struct world *w = W(gh);
 	struct merge_request *mr;
@@ -92,13 +89,13 @@ int world_gitlab_comment_update(struct github *gh, int64_t pr, int64_t id,
 	github_op_begin(gh);
 	if ((error = world_gitlab_fault(w, FAULT_WRITE, WRITE_COMMENT, pr, id,
 	                                NULL, &lost)) < 0)
-		return error;
+		return github_op_end(gh, error, err);
 	if (!(mr = world_gitlab_mr(w, pr)))
-		return AA_ENOTFOUND;
+		return github_op_end(gh, AA_ENOTFOUND, err);
 	if (!(n = find_note(mr, id, &d))) {
 		world_gitlab_words(w, FAULT_WRITE, WRITE_COMMENT, pr, id, NULL,
 		                   404, "404 Note Not Found");
-		return AA_ENOTFOUND;
+		return github_op_end(gh, AA_ENOTFOUND, err);
 	}
 	/* Notes::UpdateService: only a changed body is an edit. */
 	if (strcmp(n->body, body) != 0) {
@@ -108,10 +105,11 @@ int world_gitlab_comment_update(struct github *gh, int64_t pr, int64_t id,
 		n->last_edited_by = xstrdup(world_viewer(w));
 		n->last_edited_at = n->updated_at = w->now;
 	}
-	return lost ? AA_ELOST : AA_OK;
+	return github_op_end(gh, lost ? AA_ELOST : AA_OK, err);
 }
 
-int world_gitlab_comment_delete(struct github *gh, int64_t pr, int64_t id)
+int world_gitlab_comment_delete(struct github *gh, int64_t pr, int64_t id,
+                                struct buf *err)
 {
 	struct world *w = W(gh);
 	struct merge_request *mr;
@@ -124,13 +122,13 @@ int world_gitlab_comment_delete(struct github *gh, int64_t pr, int64_t id)
 	github_op_begin(gh);
 	if ((error = world_gitlab_fault(w, FAULT_WRITE, WRITE_COMMENT_DELETE,
 	                                pr, id, NULL, &lost)) < 0)
-		return error;
+		return github_op_end(gh, error, err);
 	if (!(mr = world_gitlab_mr(w, pr)))
-		return AA_ENOTFOUND;
+		return github_op_end(gh, AA_ENOTFOUND, err);
 	if (!(n = find_note(mr, id, &d))) {
 		world_gitlab_words(w, FAULT_WRITE, WRITE_COMMENT_DELETE, pr, id,
 		                   NULL, 404, "404 Note Not Found");
-		return AA_ENOTFOUND;
+		return github_op_end(gh, AA_ENOTFOUND, err);
 	}
 	k = (size_t)(n - d->notes);
 	mr_note_release(n);
@@ -143,7 +141,7 @@ int world_gitlab_comment_delete(struct github *gh, int64_t pr, int64_t id)
 		memmove(d, d + 1, (mr->ndiscussions - i - 1) * sizeof(*d));
 		mr->ndiscussions--;
 	}
-	return lost ? AA_ELOST : AA_OK;
+	return github_op_end(gh, lost ? AA_ELOST : AA_OK, err);
 }
 
 int world_gitlab_discussion_payload(struct github *gh, int64_t pr,
@@ -163,7 +161,8 @@ int world_gitlab_discussion_payload(struct github *gh, int64_t pr,
 
 int world_gitlab_discussion_post(struct github *gh, int64_t pr,
                                  const struct gh_inline *inl,
-                                 struct gh_discussion_posted *out)
+                                 struct gh_discussion_posted *out,
+                                 struct buf *err)
 {
 	struct world *w = W(gh);
 	struct merge_request *mr;
@@ -177,18 +176,19 @@ int world_gitlab_discussion_post(struct github *gh, int64_t pr,
 	if ((error = world_gitlab_fault(w, FAULT_WRITE, WRITE_REVIEW, pr, 0,
 	                                NULL, &lost)) < 0) {
 		if (w->last_status == 400 || w->last_status == 422)
-			return AA_EREJECTED; /* in the fake's words (P65) */
-		return error;
+			return github_op_end(gh, AA_EREJECTED, err); /* in the fake's words (P65) */
+		return github_op_end(gh, error, err);
 	}
 	if (!(mr = world_gitlab_mr(w, pr)))
-		return AA_ENOTFOUND;
+		return github_op_end(gh, AA_ENOTFOUND, err);
 	if (!gitlab_position_ok(mr, inl)) {
 		world_gitlab_words(w, FAULT_WRITE, WRITE_REVIEW, pr, 0, NULL,
 		                   400, NULL);
-		return AA_EREJECTED;
+		return github_op_end(gh, AA_EREJECTED, err);
 	}
 	if (!(d = gitlab_diff_of(mr, inl->path)))
-		return AA_EREJECTED; /* position_ok() found it */
+		return github_op_end(gh, AA_EREJECTED,
+		                     err); /* position_ok() found it */
 	n = new_note(w, mr, inl->body, "DiffNote");
 	n->new_path = xstrdup(inl->path);
 	n->old_path = xstrdup(d->old_path);
@@ -196,7 +196,7 @@ int world_gitlab_discussion_post(struct github *gh, int64_t pr,
 	mr_diff_line(d->diff, inl->line, &n->old_line);
 	memcpy(n->commit_id, mr->head_sha, SHA_BUF);
 	if (lost)
-		return AA_ELOST;
+		return github_op_end(gh, AA_ELOST, err);
 	out->note_id = n->id;
 	memcpy(out->discussion_id, mr->discussions[mr->ndiscussions - 1].id,
 	       sizeof(out->discussion_id));
@@ -229,10 +229,10 @@ static struct mr_status *open_job(struct world *w,
 	return best;
 }
 
-int world_gitlab_create_status(struct github *gh, int64_t pr,
-                               const char *sha, const char *state,
-                               const char *context, const char *description,
-                               const char *target_url)
+int world_gitlab_create_status(struct github *gh, int64_t pr, const char *sha,
+                               const char *state, const char *context,
+                               const char *description, const char *target_url,
+                               struct buf *err)
 {
 	struct world *w = W(gh);
 	struct snap_gitlab *g = w->s->gitlab;
@@ -245,22 +245,20 @@ int world_gitlab_create_status(struct github *gh, int64_t pr,
 	github_op_begin(gh);
 	if ((error = world_gitlab_fault(w, FAULT_WRITE, WRITE_STATUS, pr, 0,
 	                                sha, &lost)) < 0)
-		return error;
+		return github_op_end(gh, error, err);
 	if (!(mr = world_gitlab_mr(w, pr)))
-		return AA_ENOTFOUND;
+		return github_op_end(gh, AA_ENOTFOUND, err);
 	st = open_job(w, mr, sha, context);
 	if (st && strcmp(st->status, state) == 0) {
 		buf_setf(&gh->error, "POST status: HTTP 400 (Cannot transition "
 		         "status via :enqueue from :%s)", st->status);
-		return lost ? AA_ELOST : AA_ENOOP;
+		return github_op_end(gh, lost ? AA_ELOST : AA_ENOOP, err);
 	}
 	if (!st) {
 		for (size_t i = 0; i < g->nstatuses; i++)
 			if (g->statuses[i].id > max)
 				max = g->statuses[i].id;
-		g->statuses = xrealloc(g->statuses,
-		                       st_mult(g->nstatuses + 1,
-		                               sizeof(*g->statuses)));
+		ALLOC_GROW(g->statuses, g->nstatuses + 1, g->astatuses);
 		st = &g->statuses[g->nstatuses++];
 		memset(st, 0, sizeof(*st));
 		st->id = max + 1;
@@ -277,5 +275,5 @@ int world_gitlab_create_status(struct github *gh, int64_t pr,
 	st->description = xstrdup_or_null(description);
 	free(st->target_url);
 	st->target_url = xstrdup_or_null(target_url);
-	return lost ? AA_ELOST : AA_OK;
+	return github_op_end(gh, lost ? AA_ELOST : AA_OK, err);
 }

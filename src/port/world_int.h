@@ -75,19 +75,11 @@ struct merge_request;
 struct merge_request *world_gitlab_mr(struct world *w, int64_t pr);
 
 /* world_gitlab_writes.c: the writes, as the fake GitLab makes them. */
-int world_gitlab_comment_create(struct github *gh, int64_t pr,
-                                const char *body, int64_t *id,
-                                char **html_url);
-int world_gitlab_comment_update(struct github *gh, int64_t pr, int64_t id,
-                                const char *body);
-int world_gitlab_comment_delete(struct github *gh, int64_t pr, int64_t id);
-int world_gitlab_create_status(struct github *gh, int64_t pr,
-                               const char *sha, const char *state,
-                               const char *context, const char *description,
-                               const char *target_url);
-int world_gitlab_discussion_post(struct github *gh, int64_t pr,
-                                 const struct gh_inline *inl,
-                                 struct gh_discussion_posted *out);
+gh_comment_create_op world_gitlab_comment_create;
+gh_comment_update_op world_gitlab_comment_update;
+gh_comment_delete_op world_gitlab_comment_delete;
+gh_create_status_op world_gitlab_create_status;
+gh_discussion_post_op world_gitlab_discussion_post;
 int world_gitlab_discussion_payload(struct github *gh, int64_t pr,
                                     const struct gh_inline *inl,
                                     struct buf *out);

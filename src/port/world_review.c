@@ -227,7 +227,7 @@ static int write_fault(struct github *gh, enum gh_write kind, int64_t pr,
 }
 
 static int wr_comment_create(struct github *gh, int64_t pr, const char *body,
-			     int64_t *id, char **html_url)
+                             int64_t *id, char **html_url, struct buf *err)
 {
 	struct world *w = W(gh);
 	struct snap_pull *p;
@@ -238,13 +238,12 @@ static int wr_comment_create(struct github *gh, int64_t pr, const char *body,
 	*id = 0;
 	*html_url = NULL;
 	if ((error = write_fault(gh, WRITE_COMMENT, pr, 0, &lost)) < 0)
-		return error;
+		return github_op_end(gh, error, err);
 	if (!(p = find_pull(w, pr)))
-		return AA_ENOTFOUND;
+		return github_op_end(gh, AA_ENOTFOUND, err);
 	if (!body_fits(w, body))
-		return AA_EREJECTED;
-	p->comments = xrealloc(p->comments, st_mult(p->ncomments + 1,
-						    sizeof(*p->comments)));
+		return github_op_end(gh, AA_EREJECTED, err);
+	ALLOC_GROW(p->comments, p->ncomments + 1, p->acomments);
 	c = &p->comments[p->ncomments++];
 	memset(c, 0, sizeof(*c));
 	c->id = max_id(w->s, ID_COMMENT) + 1;
@@ -260,14 +259,14 @@ static int wr_comment_create(struct github *gh, int64_t pr, const char *body,
 		c->html_url = buf_detach(&url, NULL);
 	}
 	if (lost)
-		return AA_ELOST;
+		return github_op_end(gh, AA_ELOST, err);
 	*id = c->id;
 	*html_url = xstrdup(c->html_url);
 	return AA_OK;
 }
 
 static int wr_comment_update(struct github *gh, int64_t pr, int64_t id,
-			     const char *body)
+                             const char *body, struct buf *err)
 {
 	struct world *w = W(gh);
 	struct snap_pull *p;
@@ -276,11 +275,11 @@ static int wr_comment_update(struct github *gh, int64_t pr, int64_t id,
 	int error;
 
 	if ((error = write_fault(gh, WRITE_COMMENT, pr, id, &lost)) < 0)
-		return error;
+		return github_op_end(gh, error, err);
 	if (!(c = find_comment(w, pr, id, &p)))
-		return AA_ENOTFOUND;
+		return github_op_end(gh, AA_ENOTFOUND, err);
 	if (!body_fits(w, body))
-		return AA_EREJECTED;
+		return github_op_end(gh, AA_EREJECTED, err);
 	free(c->body);
 	c->body = xstrdup(body);
 	c->body_len = strlen(body);
@@ -289,13 +288,14 @@ static int wr_comment_update(struct github *gh, int64_t pr, int64_t id,
 	c->edited_by = xstrdup(world_viewer(w));
 	c->edited = true;
 	c->edited_at = c->updated_at = w->now;
-	c->edits = xrealloc(c->edits, st_mult(c->nedits + 1, sizeof(*c->edits)));
+	ALLOC_GROW(c->edits, c->nedits + 1, c->aedits);
 	c->edits[c->nedits].editor = xstrdup(world_viewer(w));
 	c->edits[c->nedits++].edited_at = w->now;
-	return lost ? AA_ELOST : AA_OK;
+	return github_op_end(gh, lost ? AA_ELOST : AA_OK, err);
 }
 
-static int wr_comment_delete(struct github *gh, int64_t pr, int64_t id)
+static int wr_comment_delete(struct github *gh, int64_t pr, int64_t id,
+                             struct buf *err)
 {
 	struct world *w = W(gh);
 	struct snap_pull *p;
@@ -305,14 +305,14 @@ static int wr_comment_delete(struct github *gh, int64_t pr, int64_t id)
 	int error;
 
 	if ((error = write_fault(gh, WRITE_COMMENT_DELETE, pr, id, &lost)) < 0)
-		return error;
+		return github_op_end(gh, error, err);
 	if (!(c = find_comment(w, pr, id, &p)))
-		return AA_ENOTFOUND;
+		return github_op_end(gh, AA_ENOTFOUND, err);
 	i = (size_t)(c - p->comments);
 	snap_comment_release(c);
 	memmove(c, c + 1, (p->ncomments - i - 1) * sizeof(*c));
 	p->ncomments--;
-	return lost ? AA_ELOST : AA_OK;
+	return github_op_end(gh, lost ? AA_ELOST : AA_OK, err);
 }
 
 /* May a line comment sit on (start_line..)line of path, side RIGHT? Only
@@ -354,8 +354,9 @@ static char *urlf(const struct world *w, int64_t pr, const char *frag,
 }
 
 static int wr_review_post(struct github *gh, int64_t pr, const char *commit_id,
-			  const char *body, const struct gh_inline *inl,
-			  size_t n, struct gh_review_posted *out)
+                          const char *body, const struct gh_inline *inl,
+                          size_t n, struct gh_review_posted *out,
+                          struct buf *err)
 {
 	struct world *w = W(gh);
 	struct snap_pull *p;
@@ -366,23 +367,22 @@ static int wr_review_post(struct github *gh, int64_t pr, const char *commit_id,
 
 	memset(out, 0, sizeof(*out));
 	if ((error = write_fault(gh, WRITE_REVIEW, pr, 0, &lost)) < 0)
-		return error;
+		return github_op_end(gh, error, err);
 	if (!(p = find_pull(w, pr)))
-		return AA_ENOTFOUND;
+		return github_op_end(gh, AA_ENOTFOUND, err);
 	if (!body_fits(w, body))
-		return AA_EREJECTED;
+		return github_op_end(gh, AA_EREJECTED, err);
 	for (size_t i = 0; i < n; i++) {
 		if (!body_fits(w, inl[i].body))
-			return AA_EREJECTED;
+			return github_op_end(gh, AA_EREJECTED, err);
 		if (!anchor_ok(p, &inl[i])) {
 			buf_setf(&gh->error, "HTTP 422: Line could not be "
 				 "resolved (%s:%lld)", inl[i].path,
 				 (long long)inl[i].line);
-			return AA_EREJECTED;
+			return github_op_end(gh, AA_EREJECTED, err);
 		}
 	}
-	p->reviews = xrealloc(p->reviews,
-			      st_mult(p->nreviews + 1, sizeof(*p->reviews)));
+	ALLOC_GROW(p->reviews, p->nreviews + 1, p->areviews);
 	r = &p->reviews[p->nreviews++];
 	memset(r, 0, sizeof(*r));
 	r->id = max_id(w->s, ID_REVIEW) + 1;
@@ -393,9 +393,8 @@ static int wr_review_post(struct github *gh, int64_t pr, const char *commit_id,
 	r->submitted_at = w->now;
 
 	next = max_id(w->s, ID_REVIEW_COMMENT) + 1;
-	p->review_comments = xrealloc(
-		p->review_comments,
-		st_mult(p->nreview_comments + n + 1, sizeof(*p->review_comments)));
+	ALLOC_GROW(p->review_comments, st_add(p->nreview_comments, n) + 1,
+		   p->areview_comments);
 	for (size_t i = 0; i < n; i++) {
 		struct snap_review_comment *c =
 			&p->review_comments[p->nreview_comments++];
@@ -417,7 +416,7 @@ static int wr_review_post(struct github *gh, int64_t pr, const char *commit_id,
 	out->html_url = urlf(w, pr, "pullrequestreview-", r->id);
 	if (lost) {
 		gh_review_posted_release(out);
-		return AA_ELOST;
+		return github_op_end(gh, AA_ELOST, err);
 	}
 	return AA_OK;
 }
@@ -452,8 +451,12 @@ static int wr_review_pull(struct github *gh, int64_t pr, unsigned what,
 }
 
 const struct github_review_ops world_review_ops = {
-	wr_review_pull,	   wr_review_comments, wr_files,
-	wr_compare,	   wr_comment_create,  wr_comment_update,
-	wr_comment_delete, wr_review_post,     NULL,
-	NULL,		   NULL,	       NULL,
+    .review_pull = wr_review_pull,
+    .review_comments = wr_review_comments,
+    .files = wr_files,
+    .compare = wr_compare,
+    .comment_create = wr_comment_create,
+    .comment_update = wr_comment_update,
+    .comment_delete = wr_comment_delete,
+    .review_post = wr_review_post,
 };

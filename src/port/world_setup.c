@@ -61,14 +61,14 @@ static int ws_repo(struct github *gh, char **branch, int *push)
 	return AA_OK;
 }
 
-static void add_name(char ***v, size_t *n, const char *s)
+static void add_name(char ***v, size_t *n, size_t *alloc, const char *s)
 {
 	size_t i;
 
 	for (i = 0; i < *n; i++)
 		if (strcmp((*v)[i], s) == 0)
 			return;
-	*v = xrealloc(*v, st_mult(*n + 1, sizeof(**v)));
+	ALLOC_GROW(*v, *n + 1, *alloc);
 	(*v)[(*n)++] = xstrdup(s);
 }
 
@@ -82,22 +82,22 @@ static int cmp_str(const void *a, const void *b)
 static void all_branches(struct world *w, char ***v, size_t *n)
 {
 	const struct snap_setup *s = S(w);
-	size_t i;
+	size_t i, alloc = 0; /* ALLOC_GROW's */
 
 	*v = NULL;
 	*n = 0;
 	if (s && s->has_branches) {
 		for (i = 0; i < s->nbranches; i++)
-			add_name(v, n, s->branches[i]);
+			add_name(v, n, &alloc, s->branches[i]);
 	} else {
-		add_name(v, n, default_branch(w));
+		add_name(v, n, &alloc, default_branch(w));
 		for (i = 0; i < w->s->npulls; i++)
 			if (w->s->pulls[i].base_ref)
-				add_name(v, n, w->s->pulls[i].base_ref);
+				add_name(v, n, &alloc, w->s->pulls[i].base_ref);
 		for (i = 0; s && i < s->nrules; i++)
-			add_name(v, n, s->rules[i].branch);
+			add_name(v, n, &alloc, s->rules[i].branch);
 		for (i = 0; s && i < s->nprotection; i++)
-			add_name(v, n, s->protection[i].branch);
+			add_name(v, n, &alloc, s->protection[i].branch);
 	}
 	if (*n)
 		qsort(*v, *n, sizeof(**v), cmp_str);
@@ -285,10 +285,8 @@ static int ws_token(struct github *gh, struct setup_token *out)
 		/* GitHub's header form: "2027-01-01 00:00:00 UTC". */
 		time_format(t, s->token_expires);
 		t[10] = ' ';
-		t[19] = '\0';
+		memcpy(t + 19, " UTC", 5);
 		out->expiration = xstrdup(t);
-		out->expiration = xrealloc(out->expiration, 24);
-		memcpy(out->expiration + 19, " UTC", 5);
 	}
 	if ((error = world_fault(w, FAULT_READ, READ_USER, 0, NULL, 0, NULL)) <
 	    0) {
@@ -349,8 +347,14 @@ static int ws_app(struct github *gh, struct setup_app *out)
 }
 
 const struct github_setup_ops world_setup_ops = {
-	ws_repo,	     ws_branches,	ws_branch_rules,
-	ws_branch_protected, ws_protection,	ws_file,
-	ws_team_member,	     ws_token,		ws_environment,
-	ws_app,
+    .repo = ws_repo,
+    .branches = ws_branches,
+    .branch_rules = ws_branch_rules,
+    .branch_protected = ws_branch_protected,
+    .protection = ws_protection,
+    .file = ws_file,
+    .team_member = ws_team_member,
+    .token = ws_token,
+    .environment = ws_environment,
+    .app = ws_app,
 };

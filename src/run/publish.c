@@ -151,7 +151,7 @@ static int plan_inline(struct pub *u)
 	/* G8: positions need the head's diff. */
 	if (any && u->e->gh->gitlab &&
 	    u->e->gh->ops->review->diff_ready(u->e->gh, u->pr) < 0) {
-		step_reason(STEP(u), "%s", u->e->gh->error.ptr);
+		step_reason(STEP(u), "%s", github_error(u->e->gh));
 		pub_finish(u, OUT_ERROR, EXIT_API);
 		return AA_EAPI;
 	}
@@ -249,13 +249,16 @@ static bool refused(struct pub *u)
 /* Delete comments ids[0..n), ascending (W2, W5). */
 static int delete_ids(struct pub *u, const int64_t *ids, size_t n)
 {
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
 	int error = AA_OK;
 
 	for (size_t i = 0; i < n; i++)
-		if (pub_delete_comment(u, ids[i]) < 0) {
-			pub_api_failure(u, "deleting a duplicate summary comment");
+		if (pub_delete_comment(u, ids[i], &err) < 0) {
+			pub_api_failure(
+			    u, "deleting a duplicate summary comment", err.ptr);
 			error = AA_EAPI;
 		}
+	buf_release(&err);
 	return error;
 }
 
@@ -299,20 +302,21 @@ static void conclude(struct pub *u, enum rv_tier tier)
 	           code);
 }
 
-/* The final status failed (W6, or W3 without attempts): the sticky is
- * PATCHed PARTIAL with status_unwritten, so it never reads better than
- * what GitHub shows. */
-static void status_unwritten(struct pub *u)
+/* The final status failed (W6, or W3 without attempts), with its own
+ * message in err: the sticky is PATCHed PARTIAL with status_unwritten,
+ * so it never reads better than what GitHub shows. */
+static void status_unwritten(struct pub *u, struct buf *err)
 {
 	struct buf body = BUF_INIT(BUF_MAX_DOC);
 	enum rv_tier tier;
 
-	pub_api_failure(u, "setting the pr-review status");
+	pub_api_failure(u, "setting the pr-review status", err->ptr);
 	u->status_unwritten = true;
 	u->incomplete = true;
 	if (pub_render(u, &body, true, &tier) == AA_OK &&
-	    pub_sticky_patch(u, u->sticky_id, &body) < 0)
-		pub_api_failure(u, "marking the summary comment PARTIAL");
+	    pub_sticky_patch(u, u->sticky_id, &body, err) < 0)
+		pub_api_failure(u, "marking the summary comment PARTIAL",
+		                err->ptr);
 	buf_release(&body);
 	conclude(u, RV_PARTIAL);
 }
@@ -322,6 +326,7 @@ static void status_unwritten(struct pub *u)
 static void final_status(struct pub *u, bool incomplete)
 {
 	struct buf desc = BUF_INIT(BUF_MAX_SMALL);
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
 	enum rv_tier tier;
 	const char *state;
 	struct sticky_doc d;
@@ -330,11 +335,12 @@ static void final_status(struct pub *u, bool incomplete)
 	tier = sticky_tier(&d);
 	pub_status_fields(u, tier, false, &state, &desc);
 	if (pub_status_matches(u, state, desc.ptr, u->sticky_url) ||
-	    pub_set_status(u, state, desc.ptr) == AA_OK)
+	    pub_set_status(u, state, desc.ptr, &err) == AA_OK)
 		conclude(u, tier);
 	else
-		status_unwritten(u);
+		status_unwritten(u, &err);
 	buf_release(&desc);
+	buf_release(&err);
 }
 
 /* How W5 came out. */
@@ -347,12 +353,15 @@ enum reconciled {
 /* W5: the reconciled sticky R over the real outcomes. */
 static enum reconciled reconcile(struct pub *u)
 {
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
 	const struct snap_comment *newest;
 	enum rv_tier tier;
+	enum reconciled out = RECONCILED;
 
 	/* The roots too: the links of the threads W4 posted. */
 	if (rv_pr_refresh(u->e, &u->p, RV_READ_COMMENTS | RV_READ_ROOTS) < 0) {
-		pub_api_failure(u, "re-reading the comments");
+		pub_api_failure(u, "re-reading the comments",
+		                github_error(u->e->gh));
 		return RECONCILE_FAILED;
 	}
 	/* Without the review comments the posted threads keep their
@@ -361,7 +370,8 @@ static enum reconciled reconcile(struct pub *u)
 	if (u->p.rc_ok)
 		pub_link_posted(u);
 	else
-		pub_api_failure(u, "re-reading the review comments");
+		pub_api_failure(u, "re-reading the review comments",
+		                github_error(u->e->gh));
 	newest = u->p.canonical;
 	if (newest && u->p.info.markers_ok &&
 	    strcmp(u->p.info.sha, u->in->head) != 0) {
@@ -381,13 +391,15 @@ static enum reconciled reconcile(struct pub *u)
 	buf_reset(&u->body);
 	u->incomplete = pub_rows_incomplete(u);
 	if (pub_render(u, &u->body, u->incomplete, &tier) < 0 ||
-	    pub_sticky_patch(u, u->sticky_id, &u->body) < 0) {
-		pub_api_failure(u, "writing the reconciled summary comment");
-		return RECONCILE_FAILED;
-	}
-	if (delete_others(u) < 0)
+	    pub_sticky_patch(u, u->sticky_id, &u->body, &err) < 0) {
+		pub_api_failure(u, "writing the reconciled summary comment",
+		                err.ptr);
+		out = RECONCILE_FAILED;
+	} else if (delete_others(u) < 0) {
 		u->exit = exit_merge(u->exit, EXIT_API);
-	return RECONCILED;
+	}
+	buf_release(&err);
+	return out;
 }
 
 /* U5 before the first write: on failure the step is finished (exit 2
@@ -412,6 +424,7 @@ static void publish_writes(struct pub *u, struct buf *dry_out)
 	size_t ndups = 0;
 	struct buf desc = BUF_INIT(BUF_MAX_SMALL);
 	struct buf fdesc = BUF_INIT(BUF_MAX_SMALL);
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
 	enum rv_tier tier, ftier;
 	const char *state;
 	struct sticky_doc fd;
@@ -472,9 +485,10 @@ static void publish_writes(struct pub *u, struct buf *dry_out)
 		goto out;
 	if (unchanged) {
 		u->sticky_action = "unchanged";
-	} else if (create ? pub_sticky_create(u, &u->body) < 0
-			  : pub_sticky_patch(u, u->sticky_id, &u->body) < 0) {
-		pub_api_failure(u, "writing the summary comment");
+	} else if (create ? pub_sticky_create(u, &u->body, &err) < 0
+	                  : pub_sticky_patch(u, u->sticky_id, &u->body, &err) <
+	                        0) {
+		pub_api_failure(u, "writing the summary comment", err.ptr);
 		pub_finish_extra(u, tier, NULL);
 		pub_finish(u, OUT_ERROR, EXIT_API);
 		goto out;
@@ -490,13 +504,15 @@ static void publish_writes(struct pub *u, struct buf *dry_out)
 	}
 	/* W3: pending until R is written. */
 	pub_status_fields(u, tier, true, &state, &desc);
-	if (pub_set_status(u, state, desc.ptr) < 0)
-		pub_api_failure(u, "setting the pending pr-review status");
+	if (pub_set_status(u, state, desc.ptr, &err) < 0)
+		pub_api_failure(u, "setting the pending pr-review status",
+		                err.ptr);
 	/* W4: G and the re-list of the review comments, one read. */
 	if (pub_head_unmoved(u, RV_READ_ROOTS) < 0)
 		goto out;
 	if (!u->p.rc_ok) {
-		pub_api_failure(u, "re-reading the review comments");
+		pub_api_failure(u, "re-reading the review comments",
+		                github_error(u->e->gh));
 		for (size_t i = 0; i < u->plan.n; i++)
 			pub_thread_failed(u, i);
 		u->nfailed += u->plan.n;
@@ -519,8 +535,8 @@ static void publish_writes(struct pub *u, struct buf *dry_out)
 		st = sticky_tier(&sd);
 		pub_status_fields(u, st, false, &state, &desc);
 		u->incomplete = true;
-		if (pub_set_status(u, state, desc.ptr) < 0)
-			status_unwritten(u);
+		if (pub_set_status(u, state, desc.ptr, &err) < 0)
+			status_unwritten(u, &err);
 		else
 			conclude(u, st);
 		break;
@@ -530,6 +546,7 @@ out:
 	free(dups);
 	buf_release(&desc);
 	buf_release(&fdesc);
+	buf_release(&err);
 }
 
 struct engine_result engine_publish(struct engine *e, int64_t pr,
@@ -600,7 +617,7 @@ struct engine_result engine_publish(struct engine *e, int64_t pr,
 		goto out;
 	}
 	if (error < 0) {
-		pub_api_failure(&u, "reading the PR");
+		pub_api_failure(&u, "reading the PR", github_error(e->gh));
 		pub_finish(&u, OUT_ERROR, EXIT_API);
 		goto out;
 	}
@@ -622,7 +639,8 @@ struct engine_result engine_publish(struct engine *e, int64_t pr,
 	}
 	if (e->gh->ops->statuses(e->gh, pr, in->head, STATUS_NEED_REVIEW,
 				 &u.st) < 0) {
-		pub_api_failure(&u, "reading the head's statuses");
+		pub_api_failure(&u, "reading the head's statuses",
+		                github_error(e->gh));
 		pub_finish(&u, OUT_ERROR, EXIT_API);
 		goto out;
 	}

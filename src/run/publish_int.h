@@ -82,8 +82,12 @@ const char *pub_status_url(const struct pub *u, const char *url);
 /* publish_writes.c: the writes and their lost answers, the inline
  * threads. */
 
-void pub_api_failure(struct pub *u, const char *what);
-int pub_delete_comment(struct pub *u, int64_t id);
+/* A failed call of the flow, with its own message (N80): noted, and the
+ * run ends exit 3. */
+void pub_api_failure(struct pub *u, const char *what, const char *msg);
+/* The writes: AA_OK, or the failure's kind with its own message in err
+ * (N80), a lost answer's judged by reading again. */
+int pub_delete_comment(struct pub *u, int64_t id, struct buf *err);
 int pub_head_unmoved(struct pub *u, unsigned what);
 void pub_link_posted(struct pub *u);
 void pub_record_comment(struct pub *u, enum write_kind kind, int64_t id,
@@ -92,10 +96,12 @@ void pub_record_review(struct pub *u, int64_t review_id,
 		       const size_t *idx, size_t n);
 void pub_record_status(struct pub *u, const char *state, const char *desc,
 		       const char *url);
-int pub_render_root(struct pub *u, size_t i, struct buf *out);
-int pub_set_status(struct pub *u, const char *state, const char *desc);
-int pub_sticky_create(struct pub *u, const struct buf *body);
-int pub_sticky_patch(struct pub *u, int64_t id, const struct buf *body);
+int pub_render_root(struct pub *u, size_t i, struct buf *out, struct buf *err);
+int pub_set_status(struct pub *u, const char *state, const char *desc,
+                   struct buf *err);
+int pub_sticky_create(struct pub *u, const struct buf *body, struct buf *err);
+int pub_sticky_patch(struct pub *u, int64_t id, const struct buf *body,
+                     struct buf *err);
 void pub_thread_failed(struct pub *u, size_t i);
 void pub_write_threads(struct pub *u, const char *description);
 

@@ -324,8 +324,13 @@ void pub_dry_run(struct pub *u, const struct buf *first, bool create,
 	rc = xcalloc(u->plan.n ? u->plan.n : 1, sizeof(*rc));
 	bodies = xcalloc(u->plan.n ? u->plan.n : 1, sizeof(*bodies));
 	for (size_t i = 0; i < u->plan.n; i++) {
+		struct buf err = BUF_INIT(BUF_MAX_SMALL);
+
 		buf_init(&bodies[i], BUF_MAX_DOC);
-		pub_render_root(u, i, &bodies[i]);
+		/* A root that cannot fit is refused at its write (post_review):
+		 * the plan shows what rendered. */
+		pub_render_root(u, i, &bodies[i], &err);
+		buf_release(&err);
 		rc[i].path = u->m.f[u->plan.v[i].finding].file;
 		rc[i].line = u->plan.v[i].line;
 		rc[i].start_line = u->plan.v[i].start_line;

@@ -56,11 +56,11 @@ void pub_record_review(struct pub *u, int64_t review_id,
 	w->findings = buf_detach(&b, NULL);
 }
 
-void pub_api_failure(struct pub *u, const char *what)
+void pub_api_failure(struct pub *u, const char *what, const char *msg)
 {
 	step_reason(STEP(u), "%s failed", what);
 	report_note(u->e->report, NOTE_ERROR, "PR #%lld: %s failed: %s",
-		    (long long)u->pr, what, github_error(u->e->gh));
+	            (long long)u->pr, what, msg);
 	u->exit = exit_merge(u->exit, EXIT_API);
 }
 
@@ -70,7 +70,8 @@ void pub_api_failure(struct pub *u, const char *what)
 int pub_head_unmoved(struct pub *u, unsigned what)
 {
 	if (rv_pr_refresh(u->e, &u->p, what) < 0) {
-		pub_api_failure(u, "re-reading the PR's head");
+		pub_api_failure(u, "re-reading the PR's head",
+		                github_error(u->e->gh));
 		pub_finish(u, OUT_ERROR, EXIT_API);
 		return AA_EAPI;
 	}
@@ -84,14 +85,10 @@ int pub_head_unmoved(struct pub *u, unsigned what)
 }
 
 /* A lost answer's verdict: AA_OK when its effect shows; otherwise
- * AA_EAPI with the write's own message back in gh->error (the re-read
- * replaced it). */
-static int judged(struct pub *u, const struct buf *why, bool shows)
+ * AA_EAPI, the write's own message still in err. */
+static int judged(bool shows)
 {
-	if (shows)
-		return AA_OK;
-	buf_setf(&u->e->gh->error, "%s", why->ptr);
-	return AA_EAPI;
+	return shows ? AA_OK : AA_EAPI;
 }
 
 /* After a lost answer: the comment `w` created or patched, read again
@@ -121,7 +118,7 @@ static int64_t max_comment_id(const struct rv_pr *p)
 	return max;
 }
 
-int pub_sticky_create(struct pub *u, const struct buf *body)
+int pub_sticky_create(struct pub *u, const struct buf *body, struct buf *err)
 {
 	const struct github_review_ops *r = u->e->gh->ops->review;
 	const struct landed_write w = {
@@ -133,20 +130,17 @@ int pub_sticky_create(struct pub *u, const struct buf *body)
 	};
 	int64_t id = 0;
 	char *url = NULL;
-	int error = r->comment_create(u->e->gh, u->pr, body->ptr, &id, &url);
+	int error =
+	    r->comment_create(u->e->gh, u->pr, body->ptr, &id, &url, err);
 
 	if (error == AA_ELOST) {
-		struct buf why = BUF_INIT(BUF_MAX_SMALL);
-		const struct snap_comment *c;
+		const struct snap_comment *c = find_written(u, &w);
 
-		buf_adds(&why, github_error(u->e->gh));
-		c = find_written(u, &w);
 		if (c) {
 			id = c->id;
 			url = xstrdup_or_null(c->html_url);
 		}
-		error = judged(u, &why, c != NULL);
-		buf_release(&why);
+		error = judged(c != NULL);
 	}
 	if (error < 0) {
 		free(url);
@@ -166,7 +160,8 @@ int pub_sticky_create(struct pub *u, const struct buf *body)
  * is this run's). Whatever the caller believed, a check verdict, a
  * needs-human verdict or anyone else's comment is never touched.
  */
-static int may_touch(struct pub *u, int64_t id, const char *what)
+static int may_touch(struct pub *u, int64_t id, const char *what,
+                     struct buf *err)
 {
 	const struct snap_pull *pull = &u->p.pull.pull;
 	const char *kind = "a comment this run never read";
@@ -190,12 +185,12 @@ static int may_touch(struct pub *u, int64_t id, const char *what)
 	step_reason(STEP(u), "refused to %s comment %lld: it is %s, not a "
 			     "summary comment of %s", what, (long long)id, kind,
 		    policy_review_login(u->e->policy));
-	buf_setf(&u->e->gh->error, "comment %lld is not a pr-review sticky",
-		 (long long)id);
+	buf_setf(err, "comment %lld is not a pr-review sticky", (long long)id);
 	return AA_EAPI;
 }
 
-int pub_sticky_patch(struct pub *u, int64_t id, const struct buf *body)
+int pub_sticky_patch(struct pub *u, int64_t id, const struct buf *body,
+                     struct buf *err)
 {
 	const struct github_review_ops *r = u->e->gh->ops->review;
 	const struct landed_write w = {
@@ -205,18 +200,13 @@ int pub_sticky_patch(struct pub *u, int64_t id, const struct buf *body)
 	    .body = body->ptr,
 	    .body_len = body->len,
 	};
-	int error = may_touch(u, id, "edit");
+	int error = may_touch(u, id, "edit", err);
 
 	if (error < 0)
 		return error;
-	error = r->comment_update(u->e->gh, u->pr, id, body->ptr);
-	if (error == AA_ELOST) {
-		struct buf why = BUF_INIT(BUF_MAX_SMALL);
-
-		buf_adds(&why, github_error(u->e->gh));
-		error = judged(u, &why, find_written(u, &w) != NULL);
-		buf_release(&why);
-	}
+	error = r->comment_update(u->e->gh, u->pr, id, body->ptr, err);
+	if (error == AA_ELOST)
+		error = judged(find_written(u, &w) != NULL);
 	if (error < 0)
 		return error;
 	pub_record_comment(u, W_COMMENT_UPDATE, id, body);
@@ -231,22 +221,20 @@ static void note_deleted(struct pub *u, int64_t id)
 
 /* DELETE a comment; 404 is done but deleted nothing (B6: listed in
  * `deleted`, not in `writes`); a lost answer is judged by reading. */
-int pub_delete_comment(struct pub *u, int64_t id)
+int pub_delete_comment(struct pub *u, int64_t id, struct buf *err)
 {
 	const struct github_review_ops *r = u->e->gh->ops->review;
 	const struct landed_write lw = {.kind = LANDED_COMMENT_DELETE,
 	                                .id = id};
 	struct report_write *w;
-	int error = may_touch(u, id, "delete");
+	int error = may_touch(u, id, "delete", err);
 
 	if (error < 0)
 		return error;
-	error = r->comment_delete(u->e->gh, u->pr, id);
+	error = r->comment_delete(u->e->gh, u->pr, id, err);
 	if (error == AA_ELOST) {
-		struct buf why = BUF_INIT(BUF_MAX_SMALL);
 		bool gone = false;
 
-		buf_adds(&why, github_error(u->e->gh));
 		if (rv_pr_reread_comments(u->e, &u->p) == AA_OK) {
 			struct landed_seen seen = {
 			    .comments = u->p.pull.pull.comments,
@@ -255,8 +243,7 @@ int pub_delete_comment(struct pub *u, int64_t id)
 
 			gone = landed(&lw, &seen, u->e->policy) >= 0;
 		}
-		error = judged(u, &why, gone);
-		buf_release(&why);
+		error = judged(gone);
 	}
 	if (error < 0 && error != AA_ENOTFOUND)
 		return error;
@@ -268,7 +255,8 @@ int pub_delete_comment(struct pub *u, int64_t id)
 	return AA_OK;
 }
 
-int pub_set_status(struct pub *u, const char *state, const char *desc)
+int pub_set_status(struct pub *u, const char *state, const char *desc,
+                   struct buf *err)
 {
 	const char *url = pub_status_url(u, u->sticky_url);
 	const struct landed_write w = {
@@ -280,18 +268,16 @@ int pub_set_status(struct pub *u, const char *state, const char *desc)
 	    .target_url = url,
 	};
 	int error = u->e->gh->ops->create_status(
-		u->e->gh, u->pr, u->in->head, state,
-		u->e->policy->review_context, desc, url);
+	    u->e->gh, u->pr, u->in->head, state, u->e->policy->review_context,
+	    desc, url, err);
 
 	/* G17: pending over our own pending is done, nothing written. */
 	if (error == AA_ENOOP)
 		return AA_OK;
 
 	if (error == AA_ELOST) {
-		struct buf why = BUF_INIT(BUF_MAX_SMALL);
 		struct landed_seen seen = {0};
 
-		buf_adds(&why, github_error(u->e->gh));
 		snap_statuses_release(&u->st);
 		u->has_st = u->e->gh->ops->statuses(
 				    u->e->gh, u->pr, u->in->head,
@@ -301,8 +287,7 @@ int pub_set_status(struct pub *u, const char *state, const char *desc)
 			seen.statuses = u->st.v;
 			seen.nstatuses = u->st.n;
 		}
-		error = judged(u, &why, landed(&w, &seen, u->e->policy) >= 0);
-		buf_release(&why);
+		error = judged(landed(&w, &seen, u->e->policy) >= 0);
 	}
 	if (error < 0)
 		return error;
@@ -313,10 +298,9 @@ int pub_set_status(struct pub *u, const char *state, const char *desc)
 /* --- W4: the inline threads --- */
 
 /* Render attempt i's root into out. */
-int pub_render_root(struct pub *u, size_t i, struct buf *out)
+int pub_render_root(struct pub *u, size_t i, struct buf *out, struct buf *err)
 {
 	const struct inline_attempt *a = &u->plan.v[i];
-	struct buf err = BUF_INIT(BUF_MAX_SMALL);
 	struct root_doc d = {
 		.f = &u->m.f[a->finding],
 		.mode = u->in->mode,
@@ -326,11 +310,14 @@ int pub_render_root(struct pub *u, size_t i, struct buf *out)
 		.sticky_url = u->sticky_url ? u->sticky_url : "",
 		.previous_url = u->prev_url[a->finding],
 	};
-	int error = root_render(out, &d, &err);
+	int error = root_render(out, &d, err);
 
-	buf_release(&err);
-	if (error == AA_OK && u->e->gh->gitlab)
-		error = gitlab_neutralise(out); /* G13 */
+	if (error == AA_OK && u->e->gh->gitlab &&
+	    (error = gitlab_neutralise(out)) < 0) /* G13 */
+		buf_setf(err,
+		         "root F%u: over the buffer's ceiling once "
+		         "neutralised (G13)",
+		         u->m.f[a->finding].id);
 	return error;
 }
 
@@ -380,9 +367,9 @@ static int64_t review_of(const struct rv_pr *p, int64_t comment_id)
 }
 
 /* POST one review with attempts idx[0..n); AA_EREJECTED when GitHub
- * refused it (nothing created). */
+ * refused it (nothing created); a failure's own message in err. */
 static int post_review(struct pub *u, const size_t *idx, size_t n,
-		       const char *description)
+                       const char *description, struct buf *err)
 {
 	const struct github_review_ops *r = u->e->gh->ops->review;
 	struct gh_inline *inl = xcalloc(n ? n : 1, sizeof(*inl));
@@ -395,7 +382,7 @@ static int post_review(struct pub *u, const size_t *idx, size_t n,
 		const struct inline_attempt *a = &u->plan.v[idx[k]];
 
 		buf_init(&bodies[k], BUF_MAX_DOC);
-		error = pub_render_root(u, idx[k], &bodies[k]);
+		error = pub_render_root(u, idx[k], &bodies[k], err);
 		inl[k].path = u->m.f[a->finding].file;
 		inl[k].line = a->line;
 		inl[k].start_line = a->start_line;
@@ -405,7 +392,7 @@ static int post_review(struct pub *u, const size_t *idx, size_t n,
 		 description, u->sticky_url ? u->sticky_url : "");
 	if (error == AA_OK)
 		error = r->review_post(u->e->gh, u->pr, u->in->head, body.ptr,
-				       inl, n, &out);
+		                       inl, n, &out, err);
 	else
 		error = AA_EREJECTED; /* a root that cannot fit: refused */
 	if (error == AA_OK) {
@@ -417,12 +404,10 @@ static int post_review(struct pub *u, const size_t *idx, size_t n,
 		gh_review_posted_release(&out);
 	} else if (error == AA_ELOST) {
 		/* Lost answer: each root that shows was posted. */
-		struct buf why = BUF_INIT(BUF_MAX_SMALL);
 		int64_t review_id = 0;
 		size_t shown = 0;
 		bool read;
 
-		buf_adds(&why, github_error(u->e->gh));
 		read = rv_pr_reread_roots(u->e, &u->p) == AA_OK;
 		for (size_t k = 0; read && k < n; k++) {
 			const struct inline_root *root = root_now(u, idx[k]);
@@ -436,8 +421,7 @@ static int post_review(struct pub *u, const size_t *idx, size_t n,
 		}
 		if (shown == n)
 			pub_record_review(u, review_id, idx, n);
-		error = judged(u, &why, shown == n);
-		buf_release(&why);
+		error = judged(shown == n);
 	}
 	for (size_t k = 0; k < n; k++)
 		buf_release(&bodies[k]);
@@ -466,6 +450,7 @@ void pub_link_posted(struct pub *u)
 void pub_write_threads(struct pub *u, const char *description)
 {
 	size_t *idx = xcalloc(u->plan.n ? u->plan.n : 1, sizeof(*idx));
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
 	size_t n = 0;
 	int error;
 
@@ -490,16 +475,16 @@ void pub_write_threads(struct pub *u, const char *description)
 		pub_write_discussions(u, idx, n);
 		goto out;
 	}
-	error = post_review(u, idx, n, description);
+	error = post_review(u, idx, n, description, &err);
 	if (error == AA_EREJECTED) {
 		/* X12: one review per attempt; a 422 fails that one only. */
 		step_reason(STEP(u), "GitHub refused the batched review; "
 				     "posting each thread on its own");
 		report_note(u->e->report, NOTE_WARNING,
-			    "PR #%lld: the batched review was refused: %s",
-			    (long long)u->pr, github_error(u->e->gh));
+		            "PR #%lld: the batched review was refused: %s",
+		            (long long)u->pr, err.ptr);
 		for (size_t k = 0; k < n; k++) {
-			error = post_review(u, &idx[k], 1, description);
+			error = post_review(u, &idx[k], 1, description, &err);
 			if (error == AA_OK)
 				continue;
 			pub_thread_failed(u, idx[k]);
@@ -511,22 +496,24 @@ void pub_write_threads(struct pub *u, const char *description)
 				step_reason(STEP(u), "F%u: GitHub refused its "
 						     "thread", id);
 				report_note(u->e->report, NOTE_WARNING,
-					    "PR #%lld: F%u's thread was "
-					    "refused: %s", (long long)u->pr,
-					    id, github_error(u->e->gh));
+				            "PR #%lld: F%u's thread was "
+				            "refused: %s",
+				            (long long)u->pr, id, err.ptr);
 			} else {
 				u->nfailed++;
-				pub_api_failure(u, "posting a review thread");
+				pub_api_failure(u, "posting a review thread",
+				                err.ptr);
 			}
 		}
 	} else if (error < 0) {
 		for (size_t k = 0; k < n; k++)
 			pub_thread_failed(u, idx[k]);
 		u->nfailed += n;
-		pub_api_failure(u, "posting the review");
+		pub_api_failure(u, "posting the review", err.ptr);
 	}
 out:
 	free(idx);
+	buf_release(&err);
 }
 
 /* --- GitLab: one discussion per attempt (G16) --- */
@@ -577,27 +564,25 @@ void pub_discussion_payloads(struct pub *u, const struct review_comment *rc,
 /* One POST of attempt i: AA_OK posted (recorded), AA_EREJECTED (400/422:
  * nothing made), or another failure. A lost answer is judged by the
  * discussions read again: the finding's root at head shows, or not. */
-static int post_discussion(struct pub *u, size_t i)
+static int post_discussion(struct pub *u, size_t i, struct buf *err)
 {
 	const struct github_review_ops *r = u->e->gh->ops->review;
 	const struct inline_attempt *a = &u->plan.v[i];
 	struct buf body = BUF_INIT(BUF_MAX_DOC);
 	struct gh_discussion_posted out = {0};
 	struct gh_inline inl = {0};
-	int error = pub_render_root(u, i, &body);
+	int error = pub_render_root(u, i, &body, err);
 
 	inl.path = u->m.f[a->finding].file;
 	inl.line = a->line; /* G8: single-line, at line_end */
 	inl.body = body.ptr;
 	if (error == AA_OK)
-		error = r->discussion_post(u->e->gh, u->pr, &inl, &out);
+		error = r->discussion_post(u->e->gh, u->pr, &inl, &out, err);
 	else
 		error = AA_EREJECTED; /* a root that cannot fit: refused */
 	if (error == AA_ELOST) {
-		struct buf why = BUF_INIT(BUF_MAX_SMALL);
 		const struct inline_root *root = NULL;
 
-		buf_adds(&why, u->e->gh->error.ptr);
 		if (rv_pr_reread_roots(u->e, &u->p) == AA_OK)
 			root = root_now(u, i);
 		if (root) {
@@ -608,8 +593,7 @@ static int post_discussion(struct pub *u, size_t i)
 					     out.discussion_id) < 0)
 				root = NULL; /* it cannot be named: failed */
 		}
-		error = judged(u, &why, root != NULL);
-		buf_release(&why);
+		error = judged(root != NULL);
 	}
 	if (error == AA_OK) {
 		thread_posted(u, i, out.note_id, out.html_url);
@@ -622,8 +606,10 @@ static int post_discussion(struct pub *u, size_t i)
 
 void pub_write_discussions(struct pub *u, const size_t *idx, size_t n)
 {
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
+
 	for (size_t k = 0; k < n; k++) {
-		int error = post_discussion(u, idx[k]);
+		int error = post_discussion(u, idx[k], &err);
 		unsigned id = u->m.f[u->plan.v[idx[k]].finding].id;
 
 		if (error == AA_OK)
@@ -633,12 +619,14 @@ void pub_write_discussions(struct pub *u, const size_t *idx, size_t n)
 			u->nrejected++;
 			step_reason(STEP(u), "F%u: GitLab refused its position",
 				    id);
-			report_note(u->e->report, NOTE_WARNING,
-				    "PR #%lld: F%u's discussion was refused: %s",
-				    (long long)u->pr, id, u->e->gh->error.ptr);
+			report_note(
+			    u->e->report, NOTE_WARNING,
+			    "PR #%lld: F%u's discussion was refused: %s",
+			    (long long)u->pr, id, err.ptr);
 		} else {
 			u->nfailed++;
-			pub_api_failure(u, "posting a discussion");
+			pub_api_failure(u, "posting a discussion", err.ptr);
 		}
 	}
+	buf_release(&err);
 }

@@ -54,7 +54,9 @@ int rv_pr_read(struct engine *e, int64_t pr, unsigned what,
  * the pull and its comments replace p's (U1/U2 redone); with
  * RV_READ_ROOTS the review comments (U3 redone; p->rc_ok says whether
  * they could be read). AA_OK, AA_ENOTFOUND, or AA_EAPI when the pull or
- * its comments could not be read (what failed is kept as it was).
+ * its comments could not be read (what failed is kept as it was), the
+ * port's message saying why. The port has review ops: the flows
+ * (review-plan, publish) end their step before any read when it has not.
  */
 int rv_pr_refresh(struct engine *e, struct rv_pr *p, unsigned what);
 /* Read the comments again (a lost answer) and redo U1/U2 over them. */

@@ -2,6 +2,7 @@
  * review_read.c - the reads the pr-review flows share and the trust rules
  * applied to them (PUBLISH §1 U1-U3, U5; §6 H1, H2).
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -146,10 +147,7 @@ int rv_pr_refresh(struct engine *e, struct rv_pr *p, unsigned what)
 	struct gh_review_pull r;
 	int error;
 
-	if (!ops) {
-		buf_setf(&e->gh->error, "this GitHub port cannot read reviews");
-		return AA_EAPI;
-	}
+	assert(ops); /* the flows check it first */
 	if (what & RV_READ_COMMENTS)
 		want |= PART_COMMENTS;
 	error = ops->review_pull(e->gh, p->number, what, &r);
@@ -237,6 +235,7 @@ void rv_pr_url(struct buf *out, const struct engine *e, int64_t pr)
 int rv_identity_first(struct engine *e, struct report_step *s)
 {
 	const char *want = policy_review_login(e->policy);
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
 	char *login = NULL;
 	int error;
 
@@ -244,12 +243,14 @@ int rv_identity_first(struct engine *e, struct report_step *s)
 		return AA_OK;
 	/* G4: GET /api/v4/user before any other read; 401/403 is an
 	 * identity refusal (exit 2), anything else a failed read. */
-	error = e->gh->ops->user(e->gh, &login);
+	error = e->gh->ops->user(e->gh, &login, &err);
 	if (error < 0) {
 		step_reason(s, "the token's identity could not be read: %s",
-			    engine_error(e));
+		            err.ptr);
+		buf_release(&err);
 		return error == AA_EDENIED ? AA_EUSAGE : AA_EAPI;
 	}
+	buf_release(&err);
 	if (!str_eq_nocase(login, want)) {
 		step_reason(s, "the token belongs to %s, not the review login "
 			       "%s", login, want);

@@ -41,17 +41,18 @@ void engine_identity_set(struct engine *e, const char *login,
 int engine_identity_is(struct engine *e, struct report_step *s,
                         const char *want, const char *role)
 {
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
 	char *login = NULL;
 	int error = AA_OK;
 
 	if (engine_identity(e, want) == ID_TRUSTED)
 		return AA_OK;
-	if (e->gh->ops->user(e->gh, &login) < 0) {
+	if (e->gh->ops->user(e->gh, &login, &err) < 0) {
 		step_reason(s, "the token's identity could not be read");
 		report_note(e->report, NOTE_ERROR,
 		            "cannot read the token's identity (GET /user): %s; "
 		            "nothing written",
-		            engine_error(e));
+		            err.ptr);
 		error = AA_EAPI;
 	} else if (!str_eq_nocase(login, want)) {
 		step_reason(s, "the token belongs to %s, not the %s %s", login,
@@ -63,6 +64,7 @@ int engine_identity_is(struct engine *e, struct report_step *s,
 		error = AA_EUSAGE;
 	}
 	free(login);
+	buf_release(&err);
 	if (error == AA_OK)
 		engine_identity_set(e, want, ID_TRUSTED);
 	return error;
@@ -88,14 +90,14 @@ int engine_identity_check(struct engine *e, size_t step)
 /*
  * A write's answer, settled: a lost one (AA_ELOST) is judged by reading
  * again what the write changes and asking core/landed.h whether its effect
- * shows — AA_OK when it does, AA_EAPI when it does not or the read failed,
- * with the write's own message kept for the report. `*review_id` (when
- * not NULL) is the approval that shows.
+ * shows — AA_OK when it does, AA_EAPI when it does not or the read failed.
+ * A failed write's own message is in `err` (N80), whatever the re-read
+ * said. `*review_id` (when not NULL) is the approval that shows.
  */
 static int settle(struct engine *e, int error, int64_t pr, const char *sha,
-                  const struct landed_write *w, int64_t *review_id)
+                  const struct landed_write *w, int64_t *review_id,
+                  struct buf *err)
 {
-	struct buf why = BUF_INIT(BUF_MAX_SMALL);
 	struct landed_seen seen = {0};
 	struct snap_statuses st = {0};
 	struct gh_pull p = {0};
@@ -103,9 +105,10 @@ static int settle(struct engine *e, int error, int64_t pr, const char *sha,
 	bool exists = false;
 	ptrdiff_t at = -1;
 
+	if (error < 0 && !err->len) /* an op not taking err yet (N80) */
+		buf_setf(err, "%s", engine_error(e));
 	if (error != AA_ELOST)
 		return error;
-	buf_adds(&why, engine_error(e));
 	switch (w->kind) {
 	case LANDED_CREATE_LABEL:
 		if (e->gh->ops->label_exists(e->gh, pr, w->label, &exists) ==
@@ -143,22 +146,22 @@ static int settle(struct engine *e, int error, int64_t pr, const char *sha,
 	at = landed(w, &seen, e->policy);
 	if (at >= 0 && review_id && seen.reviews)
 		*review_id = seen.reviews[at].id;
-	buf_setf(&e->gh->error, "%s", why.ptr);
 	free(label);
 	gh_pull_release(&p);
 	snap_statuses_release(&st);
-	buf_release(&why);
 	return at >= 0 ? AA_OK : AA_EAPI;
 }
 
-/* A failed write: note it; the flow ends its step as an error (exit 3). */
-static int failed(struct engine *e, size_t step, const char *what)
+/* A failed write, with its own message: note it; the flow ends its step
+ * as an error (exit 3). */
+static int failed(struct engine *e, size_t step, const char *what,
+                  const struct buf *err)
 {
 	struct report_step *s = &e->report->steps[step];
 
 	step_reason(s, "%s failed", what);
 	report_note(e->report, NOTE_ERROR, "PR #%lld: %s failed: %s",
-		    (long long)s->pr, what, engine_error(e));
+		    (long long)s->pr, what, err->ptr);
 	return AA_EAPI;
 }
 
@@ -172,6 +175,7 @@ static void label_missing(struct engine *e, int64_t pr)
 
 int engine_create_label(struct engine *e, size_t step, int64_t pr)
 {
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
 	struct report_write *w;
 	int error;
 
@@ -181,21 +185,25 @@ int engine_create_label(struct engine *e, size_t step, int64_t pr)
 	if ((error = engine_identity_check(e, step)) < 0)
 		return error;
 	error = e->gh->ops->create_label(e->gh, pr, e->policy->label,
-	                                 label_color, label_description);
+	                                 label_color, label_description, &err);
 	/* 422 "already_exists": someone created it meanwhile, which is what
 	 * this write was for — judged like a lost answer, by looking. */
 	if (error < 0 && settle(e, error == AA_EREJECTED ? AA_ELOST : error, pr,
-	                        NULL, &lw, NULL) < 0) {
+	                        NULL, &lw, NULL, &err) < 0) {
 		label_missing(e, pr); /* so is the label it was to carry */
-		return failed(e, step, "creating the label");
+		error = failed(e, step, "creating the label", &err);
+	} else {
+		w = report_add_write(e->report, W_CREATE_LABEL, pr);
+		w->label = xstrdup(e->policy->label);
+		error = AA_OK;
 	}
-	w = report_add_write(e->report, W_CREATE_LABEL, pr);
-	w->label = xstrdup(e->policy->label);
-	return AA_OK;
+	buf_release(&err);
+	return error;
 }
 
 int engine_add_label(struct engine *e, size_t step, int64_t pr)
 {
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
 	struct report_write *w;
 	int error;
 
@@ -204,20 +212,24 @@ int engine_add_label(struct engine *e, size_t step, int64_t pr)
 
 	if ((error = engine_identity_check(e, step)) < 0)
 		return error;
-	error = e->gh->ops->add_label(e->gh, pr, e->policy->label);
-	if (settle(e, error, pr, NULL, &lw, NULL) < 0) {
+	error = e->gh->ops->add_label(e->gh, pr, e->policy->label, &err);
+	if (settle(e, error, pr, NULL, &lw, NULL, &err) < 0) {
 		label_missing(e, pr);
-		return failed(e, step, "adding the label");
+		error = failed(e, step, "adding the label", &err);
+	} else {
+		w = report_add_write(e->report, W_LABEL, pr);
+		w->label = xstrdup(e->policy->label);
+		error = AA_OK;
 	}
-	w = report_add_write(e->report, W_LABEL, pr);
-	w->label = xstrdup(e->policy->label);
-	return AA_OK;
+	buf_release(&err);
+	return error;
 }
 
 int engine_set_status(struct engine *e, size_t step, int64_t pr,
 			const char *sha, const char *state,
 			const char *description, const char *target_url)
 {
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
 	struct report_write *w;
 	int error;
 
@@ -234,21 +246,26 @@ int engine_set_status(struct engine *e, size_t step, int64_t pr,
 		return error;
 	error = e->gh->ops->create_status(e->gh, pr, sha, state,
 	                                  e->policy->clean_context, description,
-	                                  target_url);
-	if (settle(e, error, pr, sha, &lw, NULL) < 0)
-		return failed(e, step, "writing the status");
-	w = report_add_write(e->report, W_STATUS, pr);
-	memcpy(w->sha, sha, SHA_BUF);
-	w->state = xstrdup(state);
-	w->context = xstrdup(e->policy->clean_context);
-	w->description = xstrdup(description);
-	w->target_url = xstrdup_or_null(target_url);
-	return AA_OK;
+	                                  target_url, &err);
+	if (settle(e, error, pr, sha, &lw, NULL, &err) < 0) {
+		error = failed(e, step, "writing the status", &err);
+	} else {
+		w = report_add_write(e->report, W_STATUS, pr);
+		memcpy(w->sha, sha, SHA_BUF);
+		w->state = xstrdup(state);
+		w->context = xstrdup(e->policy->clean_context);
+		w->description = xstrdup(description);
+		w->target_url = xstrdup_or_null(target_url);
+		error = AA_OK;
+	}
+	buf_release(&err);
+	return error;
 }
 
 int engine_write_approval(struct engine *e, size_t step, int64_t pr,
 			 const char *head, int64_t *review_id)
 {
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
 	struct report_write *w;
 	int error;
 
@@ -258,12 +275,16 @@ int engine_write_approval(struct engine *e, size_t step, int64_t pr,
 	if ((error = engine_identity_check(e, step)) < 0)
 		return error;
 	error = e->gh->ops->approve(e->gh, pr, head, engine_approval_body,
-	                            review_id);
-	if (settle(e, error, pr, NULL, &lw, review_id) < 0)
-		return failed(e, step, "approving");
-	w = report_add_write(e->report, W_APPROVE, pr);
-	memcpy(w->commit_id, head, SHA_BUF);
-	return AA_OK;
+	                            review_id, &err);
+	if (settle(e, error, pr, NULL, &lw, review_id, &err) < 0) {
+		error = failed(e, step, "approving", &err);
+	} else {
+		w = report_add_write(e->report, W_APPROVE, pr);
+		memcpy(w->commit_id, head, SHA_BUF);
+		error = AA_OK;
+	}
+	buf_release(&err);
+	return error;
 }
 
 static int cmp_review_id(const void *a, const void *b)
@@ -279,6 +300,7 @@ int engine_dismiss_approvals(struct engine *e, size_t step, int64_t pr,
 {
 	const struct snap_review **mine =
 		xcalloc(n ? n : 1, sizeof(const struct snap_review *));
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
 	size_t nmine = 0, i;
 	int error = AA_OK, r;
 
@@ -295,8 +317,9 @@ int engine_dismiss_approvals(struct engine *e, size_t step, int64_t pr,
 			error = r;
 			break;
 		}
-		r = e->gh->ops->dismiss(e->gh, pr, mine[i]->id, message);
-		if (settle(e, r, pr, NULL, &lw, NULL) < 0) {
+		buf_reset(&err);
+		r = e->gh->ops->dismiss(e->gh, pr, mine[i]->id, message, &err);
+		if (settle(e, r, pr, NULL, &lw, NULL, &err) < 0) {
 			struct report_step *s = &e->report->steps[step];
 
 			step_reason(s, "dismissing review %lld failed",
@@ -304,7 +327,7 @@ int engine_dismiss_approvals(struct engine *e, size_t step, int64_t pr,
 			report_note(e->report, NOTE_ERROR,
 				    "PR #%lld: dismissing review %lld failed: %s",
 				    (long long)pr, (long long)mine[i]->id,
-				    engine_error(e));
+				    err.ptr);
 			error = AA_EAPI;
 			continue;
 		}
@@ -312,6 +335,7 @@ int engine_dismiss_approvals(struct engine *e, size_t step, int64_t pr,
 		w->review_id = mine[i]->id;
 	}
 	free(mine);
+	buf_release(&err);
 	return error;
 }
 

@@ -254,7 +254,7 @@ static void test_apply__check_table(void **state)
 	for (i = 0; i < ARRAY_SIZE(check_rows); i++) {
 		const struct check_row *r = &check_rows[i];
 		struct snap_status now[2], all[3];
-		struct snap_statuses st = {H, now, 0}, history = {H, all, 0};
+		struct snap_statuses st = {H, now, 0, 0}, history = {H, all, 0, 0};
 		struct snap_thread thread = {MUT("PRRT_1"), NULL,
 					     MUT("copilot-pull-request-reviewer"),
 					     2, false};
@@ -337,8 +337,8 @@ static void test_apply__check_table(void **state)
 static void test_apply__select_table(void **state)
 {
 	struct snap_status ours, theirs, other;
-	struct snap_statuses ctx = {H, &ours, 1}, ctx_other = {H, &other, 1},
-			     ctx_theirs = {H, &theirs, 1}, none = {H, NULL, 0};
+	struct snap_statuses ctx = {H, &ours, 1, 0}, ctx_other = {H, &other, 1, 0},
+			     ctx_theirs = {H, &theirs, 1, 0}, none = {H, NULL, 0, 0};
 	char *approver_tr[] = {MUT("LFX-Reviewer")}, *approver_x[] = {MUT("octocat")};
 	struct snap_review rv = {71, MUT(TR), MUT("APPROVED"), H, 0, NULL};
 	struct snap_pull reviewed, unreviewed;

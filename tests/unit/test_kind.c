@@ -109,57 +109,11 @@ static void test_kind__length_bounds(void **state)
 	assert_int_equal(comment_kind(PLACE_ISSUE, body, 5), KIND_OTHER);
 }
 
-struct skind_row {
-	const char *context;
-	const char *state;
-	const char *desc;
-	int64_t pr;
-	enum status_kind want;
-};
-
-static const struct skind_row srows[] = {
-    {"agentic-review/clean", "pending",
-     "conductor pr=#7: awaiting review round", 7, SKIND_ROUND_STAMP},
-    {"agentic-review/clean", "success", "conductor pr=#7: clean=true", 7,
-     SKIND_CLEAN_VERDICT},
-    {"agentic-review/clean", "failure", "conductor pr=#7: clean=false", 7,
-     SKIND_CLEAN_VERDICT},
-    {"agentic-review/clean", "pending", "conductor pr=#70: x", 7,
-     SKIND_OTHER},
-    {"agentic-review/escalation", "success",
-     "skipped pr=#7: needs-human label set", 7, SKIND_SKIP_MARKER},
-    {"agentic-review/escalation", "failure",
-     "skipped pr=#7: needs-human label set", 7, SKIND_OTHER},
-    {"agentic-review/escalation", "success", "pr=#7: judged", 7,
-     SKIND_OTHER},
-    {"pr-review", "success", "anything", 7, SKIND_REVIEW},
-    {"ci/build", "success", "pr=#7:", 7, SKIND_OTHER},
-    {NULL, NULL, NULL, 7, SKIND_OTHER},
-};
-
-static void test_kind__status_table(void **state)
-{
-	const struct kind_contexts ctx = {"agentic-review/clean",
-					  "agentic-review/escalation",
-					  "pr-review"};
-	size_t i;
-
-	(void)state;
-	for (i = 0; i < sizeof(srows) / sizeof(srows[0]); i++) {
-		const struct skind_row *r = &srows[i];
-
-		if (status_kind(&ctx, r->context, r->state, r->desc, r->pr) !=
-		    r->want)
-			fail_msg("status row %zu", i);
-	}
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_kind__comment_table),
 	    cmocka_unit_test(test_kind__length_bounds),
-	    cmocka_unit_test(test_kind__status_table),
 	};
 
 	return cmocka_run_group_tests_name("kind", tests, NULL, NULL);

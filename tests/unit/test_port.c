@@ -77,6 +77,7 @@ static void test_port__error_is_per_operation(void **state)
 static void test_port__dry_run_error_is_per_operation(void **state)
 {
 	struct snapshot s;
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
 	struct policy p;
 	struct github *gh;
 	struct gh_pull g;
@@ -90,8 +91,9 @@ static void test_port__dry_run_error_is_per_operation(void **state)
 	assert_int_equal(gh->ops->pull(gh, 8, PART_THREADS, &g), AA_OK);
 	assert_true(gh->error.len > 0);
 	gh_pull_release(&g);
-	assert_int_equal(gh->ops->add_label(gh, 7, "needs-human"), AA_OK);
-	assert_string_equal(gh->error.ptr, "");
+	assert_int_equal(gh->ops->add_label(gh, 7, "needs-human", &err), AA_OK);
+	assert_string_equal(err.ptr, "");
+	buf_release(&err);
 	github_free(gh);
 	policy_release(&p);
 	snapshot_release(&s);
@@ -150,32 +152,38 @@ static int reviews_of_7(struct world_run *w, int64_t id, const char *state)
 
 static void test_port__lost_answer_is_elost(void **state)
 {
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
 	struct world_run w;
 	int64_t id = -1;
 
 	(void)state;
-	/* lost_response: made, then AA_ELOST, with no id. */
+	/* lost_response: made, then AA_ELOST, with no id; the write's own
+	 * message in the caller's err (N80). */
 	world_open(&w, "fixtures/992-lost-approve-landed.json");
 	assert_int_equal(reviews_of_7(&w, 0, NULL), 0);
-	assert_int_equal(w.gh->ops->approve(w.gh, 7, H, "ok", &id), AA_ELOST);
+	assert_int_equal(w.gh->ops->approve(w.gh, 7, H, "ok", &id, &err),
+	                 AA_ELOST);
+	assert_non_null(strstr(err.ptr, "response lost"));
 	assert_int_equal(id, 0);
 	assert_int_equal(reviews_of_7(&w, 0, NULL), 1);
 	world_close(&w);
 	/* A 503 with no lost_response: not made, AA_ELOST all the same. */
 	world_open(&w, "fixtures/993-lost-approve-not-landed.json");
-	assert_int_equal(w.gh->ops->approve(w.gh, 7, H, "ok", &id), AA_ELOST);
+	assert_int_equal(w.gh->ops->approve(w.gh, 7, H, "ok", &id, &err),
+	                 AA_ELOST);
 	assert_int_equal(reviews_of_7(&w, 0, NULL), 0);
 	world_close(&w);
 	world_open(&w, "fixtures/994-lost-dismiss-landed.json");
-	assert_int_equal(w.gh->ops->dismiss(w.gh, 7, 71, "m"), AA_ELOST);
+	assert_int_equal(w.gh->ops->dismiss(w.gh, 7, 71, "m", &err), AA_ELOST);
 	assert_int_equal(reviews_of_7(&w, 71, "DISMISSED"), 1);
 	world_close(&w);
 	/* A 422 is an answer: refused, nothing made. */
 	world_open(&w, "fixtures/999-create-label-422-not-there.json");
-	assert_int_equal(
-	    w.gh->ops->create_label(w.gh, 7, "needs-human", "b60205", "d"),
-	    AA_EREJECTED);
+	assert_int_equal(w.gh->ops->create_label(w.gh, 7, "needs-human",
+	                                         "b60205", "d", &err),
+	                 AA_EREJECTED);
 	world_close(&w);
+	buf_release(&err);
 }
 
 int main(void)
