@@ -162,17 +162,7 @@ int snapshot_gitlab_to_json(const struct snapshot *s, struct buf *out)
 	jw_key_int(&w, "project_id", g->project_id);
 	if (s->viewer)
 		jw_key_str(&w, "viewer", s->viewer);
-	if (s->now) {
-		jw_key(&w, "now");
-		jw_time(&w, s->now);
-	}
-	if (s->command)
-		snapshot_write_command(&w, s->command);
-	jw_key(&w, "config");
-	jw_obj_begin(&w);
-	for (size_t i = 0; i < s->nconfig; i++)
-		jw_key_str(&w, s->config_keys[i], s->config_values[i]);
-	jw_obj_end(&w);
+	snapshot_write_run(&w, s);
 	jw_key(&w, "pulls");
 	jw_arr_begin(&w);
 	jw_arr_end(&w);

@@ -61,6 +61,8 @@ int snapshot_gitlab_to_json(const struct snapshot *s, struct buf *out);
 struct jw;
 void snapshot_write_publish_parts(struct jw *w, const struct snap_pull *p);
 void snapshot_write_command(struct jw *w, const struct snap_command *c);
+/* now, command and config, as both platforms' snapshots write them. */
+void snapshot_write_run(struct jw *w, const struct snapshot *s);
 void snapshot_write_fault(struct jw *w, const struct snap_fault *f,
 			  bool gitlab);
 

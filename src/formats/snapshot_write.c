@@ -231,19 +231,7 @@ int snapshot_to_json(const struct snapshot *s, struct buf *out)
 		jw_key(&w, "default_branch");
 		jw_str(&w, s->default_branch);
 	}
-	if (s->now) {
-		jw_key(&w, "now");
-		jw_time(&w, s->now);
-	}
-	if (s->command)
-		snapshot_write_command(&w, s->command);
-	jw_key(&w, "config");
-	jw_obj_begin(&w);
-	for (i = 0; i < s->nconfig; i++) {
-		jw_key(&w, s->config_keys[i]);
-		jw_str(&w, s->config_values[i]);
-	}
-	jw_obj_end(&w);
+	snapshot_write_run(&w, s);
 	jw_key(&w, "event");
 	jw_obj_begin(&w);
 	jw_key(&w, "name");
@@ -301,4 +289,20 @@ int snapshot_to_json(const struct snapshot *s, struct buf *out)
 	}
 	jw_obj_end(&w);
 	return buf_error(out);
+}
+
+/* The run's own keys, on either platform: now, command, config. */
+void snapshot_write_run(struct jw *w, const struct snapshot *s)
+{
+	if (s->now) {
+		jw_key(w, "now");
+		jw_time(w, s->now);
+	}
+	if (s->command)
+		snapshot_write_command(w, s->command);
+	jw_key(w, "config");
+	jw_obj_begin(w);
+	for (size_t i = 0; i < s->nconfig; i++)
+		jw_key_str(w, s->config_keys[i], s->config_values[i]);
+	jw_obj_end(w);
 }
