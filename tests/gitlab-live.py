@@ -17,9 +17,10 @@ import glob
 import json
 import os
 import subprocess
+
+import gitlab_fake  # tests/gitlab_fake.py
 import sys
 import tempfile
-import urllib.request
 
 bin_, checker = sys.argv[1], sys.argv[2]
 files = sys.argv[3:] or sorted(glob.glob("fixtures/gitlab/[0-9]*.json"))
@@ -31,23 +32,7 @@ base = fake.stdout.readline().strip().rstrip("/")
 
 
 def ctl(method, path, body=None):
-    data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(base + path, data=data, method=method,
-                                 headers={"content-type": "application/json"})
-    with urllib.request.urlopen(req) as r:
-        text = r.read().decode()
-        return json.loads(text) if text else None
-
-
-def config_env(cfg):
-    env = {}
-    for k, v in (cfg or {}).items():
-        if isinstance(v, bool):
-            v = "true" if v else "false"
-        elif isinstance(v, list):
-            v = ",".join(v)
-        env["AGENTIC_" + k.upper()] = str(v)
-    return env
+    return gitlab_fake.ctl(base, method, path, body)
 
 
 # B7's binding of command.pr to the snapshot's project: a live run has no
@@ -240,13 +225,7 @@ try:
             args += ["--mode", cmd["mode"]]
         ctl("POST", "/_fake/state", snap)
         ctl("POST", "/_fake/log/clear")
-        env = {k: v for k, v in os.environ.items()
-               if not k.startswith(("AGENTIC_", "GITHUB_", "GITLAB_", "INPUT_"))}
-        env.update(config_env(snap.get("config")))
-        env.update({"AGENTIC_GITLAB_HOST": snap["host"],
-                    "AGENTIC_GITLAB_API_URL": base + "/api/v4",
-                    "GITLAB_TOKEN": "glpat-fake", "AGENTIC_RETRY_BASE_MS": "1",
-                    "AGENTIC_WRITE_INTERVAL_MS": "0"})
+        env = gitlab_fake.live_env(snap, base)
         live = subprocess.run([bin_] + args, env=env, capture_output=True,
                               text=True)
         rep = subprocess.run([bin_, "replay", "--quiet", f],
@@ -311,13 +290,7 @@ try:
         ctl("POST", "/_fake/hooks", hooks)
         fpath = os.path.join(tmp, "findings.json")
         json.dump(snap["command"]["findings"], open(fpath, "w"))
-        env = {k: v for k, v in os.environ.items()
-               if not k.startswith(("AGENTIC_", "GITHUB_", "GITLAB_", "INPUT_"))}
-        env.update(config_env(snap.get("config")))
-        env.update({"AGENTIC_GITLAB_HOST": snap["host"],
-                    "AGENTIC_GITLAB_API_URL": base + "/api/v4",
-                    "GITLAB_TOKEN": "glpat-fake", "AGENTIC_RETRY_BASE_MS": "1",
-                    "AGENTIC_WRITE_INTERVAL_MS": "0"})
+        env = gitlab_fake.live_env(snap, base)
         live = subprocess.run([bin_, "publish", "--json", "--pr", snap["command"]["pr"],
                                "--findings", fpath], env=env, capture_output=True, text=True)
         log = ctl("GET", "/_fake/log") or []

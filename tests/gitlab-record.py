@@ -27,6 +27,8 @@ import glob
 import json
 import os
 import subprocess
+
+import gitlab_fake  # tests/gitlab_fake.py
 import sys
 import tempfile
 import urllib.request
@@ -43,34 +45,11 @@ REPLAY_ONLY = {"2005-other-project-exit-2", "2011-relative-url-root-exit-2"}
 
 
 def ctl(method, path, body=None):
-    data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(base + path, data=data, method=method,
-                                 headers={"content-type": "application/json"})
-    with urllib.request.urlopen(req) as r:
-        text = r.read().decode()
-        return json.loads(text) if text else None
-
-
-def config_env(cfg):
-    env = {}
-    for k, v in (cfg or {}).items():
-        if isinstance(v, bool):
-            v = "true" if v else "false"
-        elif isinstance(v, list):
-            v = ",".join(v)
-        env["AGENTIC_" + k.upper()] = str(v)
-    return env
+    return gitlab_fake.ctl(base, method, path, body)
 
 
 def live_env(snap):
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("AGENTIC_", "GITHUB_", "GITLAB_", "INPUT_"))}
-    env.update(config_env(snap.get("config")))
-    env.update({"AGENTIC_GITLAB_HOST": snap["host"],
-                "AGENTIC_GITLAB_API_URL": base + "/api/v4",
-                "GITLAB_TOKEN": "glpat-fake", "AGENTIC_RETRY_BASE_MS": "1",
-                "AGENTIC_WRITE_INTERVAL_MS": "0"})
-    return env
+    return gitlab_fake.live_env(snap, base)
 
 
 def reference(snap):
