@@ -15,7 +15,15 @@
 #include "core/stamp.h"
 #include "core/verdict.h"
 
-/* Add a line: its reason and its note, each printf-style (NULL: none). */
+/* Add a line: its reason and its note, each printf-style (NULL: none).
+ * Trusted by the proof (docs/proof.md), like gate.c's gate_add_reason: it
+ * writes the decision's sentences, which no property reads, so its
+ * contract names only the count. */
+/*@ requires \valid(n) && *n <= cap;
+    requires \valid(v + (0 .. cap - 1));
+    requires \separated(n, v + (0 .. cap - 1));
+    assigns *n;
+    ensures *n <= cap; */
 static void say(struct apply_say *v, size_t cap, size_t *n,
 		enum say_level level, const char *reason, const char *note)
 {
@@ -42,6 +50,10 @@ static void say_release(struct apply_say *v, size_t n)
 #define DSAY(d, lvl, r, n) say((d)->say, ARRAY_SIZE((d)->say), &(d)->nsay, lvl, r, n)
 
 /* Why a trusted comment is no verdict: nothing, or a near-miss (A2, A3). */
+/*@ requires \valid(d) && d->nsay <= 4 && \valid_read(c);
+    requires \separated(d, c);
+    assigns d->nsay;
+    ensures d->nsay <= 4; */
 static void no_verdict(struct apply_decision *d, const struct snap_comment *c)
 {
 	int64_t id = c->id;
@@ -78,13 +90,34 @@ static void no_verdict(struct apply_decision *d, const struct snap_comment *c)
 	buf_release(&why);
 }
 
+/* What a decision starts from: all zero. A memset through char * is a cast
+ * WP's Typed memory model cannot follow, so the zero is a copy; the
+ * provers cannot take a field out of a copy of a struct this size, so the
+ * fields apply_classify's proof reads are written again, with the same
+ * values (docs/proof.md). */
+static const struct apply_decision apply_decision_zero;
+
+/*@ requires \valid(d);
+    assigns *d;
+    ensures d->outcome == APPLY_APPLIED && d->nsay == 0 && !d->label &&
+      !d->check && d->kind == KIND_OTHER; */
+static void decision_zero(struct apply_decision *d)
+{
+	*d = apply_decision_zero;
+	d->outcome = APPLY_APPLIED;
+	d->kind = KIND_OTHER;
+	d->label = false;
+	d->check = false;
+	d->nsay = 0;
+}
+
 void apply_classify(struct apply_decision *d, const struct apply_input *in)
 {
 	const struct snap_comment *c = in->comment;
 	const struct marker_result *m = &d->marker;
 	struct buf r = BUF_INIT(BUF_MAX_SMALL), n = BUF_INIT(BUF_MAX_SMALL);
 
-	memset(d, 0, sizeof(*d));
+	decision_zero(d);
 	if (!verdict_author_trusted(c, in->policy)) { /* T1 */
 		buf_setf(&r, "comment %lld is by %s, not the trusted login",
 			 (long long)c->id,
@@ -149,6 +182,11 @@ enum apply_label apply_label_decide(const struct apply_label_input *in)
 
 	if (!in->pull)
 		return LABEL_ADD; /* unknown: add anyway (never fewer labels) */
+	/*@ loop invariant 0 <= i <= in->pull->nlabels;
+	    loop invariant \forall integer j; 0 <= j < i ==>
+	      !IsLabel((struct policy *)in->policy, in->pull->labels[j]);
+	    loop assigns i;
+	    loop variant in->pull->nlabels - i; */
 	for (i = 0; i < in->pull->nlabels; i++)
 		if (policy_is_label(in->policy, in->pull->labels[i]))
 			return LABEL_PRESENT;
@@ -175,6 +213,9 @@ void apply_check_release(struct apply_check *c)
 }
 
 /* A refusal: "RULE: why" as the reason, and its log line. */
+/*@ requires \valid(c) && c->nsay <= 6;
+    assigns c->nsay, c->next, c->quiet;
+    ensures c->next == CHECK_REFUSED && c->nsay <= 6; */
 static void refuse(struct apply_check *c, int64_t pr, const char *rule,
 		   const char *why, bool quiet)
 {
@@ -195,6 +236,13 @@ static void refuse(struct apply_check *c, int64_t pr, const char *rule,
 }
 
 /* R1 and R3 (and the length limit) need no read: N4. */
+/*@ requires \valid(c) && c->nsay <= 6 && CheckAsks(c);
+    requires \valid_read(m) && \separated(c, m);
+    assigns c->nsay, c->next, c->quiet;
+    ensures c->nsay <= 6;
+    ensures \result <==> c->next == CHECK_REFUSED;
+    ensures !\result ==> c->next == \old(c->next) &&
+      \old(R1R3((struct marker_result *)m)); */
 static bool refused_early(struct apply_check *c, int64_t pr,
 			  const struct marker_result *m)
 {
@@ -235,15 +283,26 @@ static bool refused_early(struct apply_check *c, int64_t pr,
  * trusted round stamp says so, and why, instead of reading as if it were
  * absent.
  */
+/*@ requires \valid_read(in) && \valid_read(in->policy);
+    requires in->statuses != \null ==> StatusesOK(in->statuses);
+    requires in->history != \null ==> StatusesOK(in->history);
+    assigns \nothing; */
 static void stamp_not_ours(struct buf *why, const struct apply_check_input *in,
 			   int64_t id)
 {
 	const struct snap_statuses *lists[2] = {in->statuses, in->history};
 	size_t i, k;
 
+	/*@ loop invariant 0 <= i <= 2;
+	    loop invariant lists[0] == in->statuses && lists[1] == in->history;
+	    loop assigns i, k;
+	    loop variant 2 - i; */
 	for (i = 0; i < ARRAY_SIZE(lists); i++) {
 		if (!lists[i])
 			continue;
+		/*@ loop invariant 0 <= k <= lists[i]->n;
+		    loop assigns k;
+		    loop variant lists[i]->n - k; */
 		for (k = 0; k < lists[i]->n; k++) {
 			const struct snap_status *st = &lists[i]->v[k];
 
@@ -273,6 +332,16 @@ static void stamp_not_ours(struct buf *why, const struct apply_check_input *in,
  * telling it apart needs the whole status history. Returns true when the
  * round holds.
  */
+/*@ requires CheckInputOK((struct apply_check_input *)in);
+    requires in->statuses != \null;
+    requires \valid(c) && c->nsay <= 6 && CheckAsks(c);
+    requires \separated(c, in, in->policy, in->marker, in->statuses);
+    assigns c->nsay, c->next, c->quiet;
+    ensures c->nsay <= 6;
+    ensures \result ==> c->next == \old(c->next) &&
+      \old(R4((struct apply_check_input *)in));
+    ensures !\result ==> c->next == CHECK_REFUSED ||
+      (c->next == CHECK_READ_HISTORY && in->history == \null); */
 static bool round_holds(struct apply_check *c,
 			const struct apply_check_input *in)
 {
@@ -314,6 +383,8 @@ static bool round_holds(struct apply_check *c,
 
 /* Which rows made the block unclean (issue 24: an operator must be able
  * to tell which id was foreign, and why a row was invalid). */
+/*@ requires \valid_read(j);
+    assigns \nothing; */
 static void row_details(struct buf *t, const struct check_judgement *j)
 {
 	if (j->invalid_line)
@@ -329,6 +400,20 @@ static void row_details(struct buf *t, const struct check_judgement *j)
 }
 
 /* §3.3: judge the rows; the status to write, or that it already says so. */
+/*@ requires CheckInputOK((struct apply_check_input *)in);
+    requires in->pull != \null && in->statuses != \null;
+    requires \valid(c) && c->nsay <= 6;
+    requires valid_read_string(c->description.ptr);
+    requires \separated(c, in, in->policy, in->marker, in->comment, in->pull,
+			in->statuses);
+    requires \separated(c, in->statuses->v + (0 .. in->statuses->n - 1));
+    assigns c->nsay, c->next, c->clean, c->state;
+    ensures c->nsay <= 6;
+    ensures c->next == CHECK_WRITE || c->next == CHECK_UNCHANGED;
+    ensures c->clean <==> \old(JudgeClean(in->comment->body,
+      in->comment->body_len, &in->marker->check, in->pull->threads,
+      in->pull->nthreads, in->policy));
+    ensures IsSuccess(c->state) ==> c->clean; */
 static void judge(struct apply_check *c, const struct apply_check_input *in)
 {
 	const struct marker_check *k = &in->marker->check;
@@ -413,6 +498,7 @@ void apply_check_decide(struct apply_check *c,
 			goto out;
 		}
 	}
+	/*@ assert r2_holds: \at(R2((struct apply_check_input *)in), Pre); */
 	if (!in->statuses) {
 		c->next = CHECK_READ_STATUSES;
 		goto out;

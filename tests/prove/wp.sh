@@ -1,6 +1,6 @@
 #!/bin/sh
-# tests/prove/wp.sh [ROOT] - the WP proof of gate_decide and of the sweep's
-# selection (docs/proof.md).
+# tests/prove/wp.sh [ROOT] - the WP proof of gate_decide, of the sweep's
+# selection and of apply's decisions (docs/proof.md).
 #
 # Proves the contracts of src/core/gate.c (gate_decide and the helpers it
 # calls) under the model of tests/prove/gate_spec.h, then those of
@@ -8,7 +8,8 @@
 # and cvc4 through why3, and fails unless every goal is proved. ROOT is the
 # tree to prove (default: this checkout): tests/prove/weaken.sh passes a
 # weakened copy. Output: build/prove/wp.log (and wp-select.log: the
-# sweep's selection, src/core/select.c) of the checkout that runs it.
+# sweep's selection, src/core/select.c; wp-apply.log: apply's decisions,
+# src/core/apply.c) of the checkout that runs it.
 #
 # PROVE_EXTRA: more frama-c options (e.g. "-wp-prop NAME" while iterating).
 # Deterministic: each goal gets a fixed number of prover steps
@@ -73,11 +74,28 @@ prove_one() {
 	echo "prove-gate: $name: $proved of $total goals proved ($(echo "$fns" | tr ',' ' '); $plog)"
 }
 
+# Apply's decisions (apply.h): every function of apply.c the decisions
+# call but say, which is trusted (its contract names only the count).
+apply_fcts=decision_zero,no_verdict,apply_classify,apply_label_decide
+apply_fcts=$apply_fcts,refuse,refused_early,stamp_not_ours,round_holds
+apply_fcts=$apply_fcts,row_details,judge,apply_check_decide
+
+# PROVE_ONLY=apply: apply.c's functions alone (PROVE_FCTS of them;
+# weaken.sh); otherwise gate.c's (PROVE_FCTS of them), then, in a whole
+# run, the sweep's selection and apply's decisions.
+if [ "${PROVE_ONLY:-}" = apply ]; then
+	prove_one apply apply_spec.h src/core/apply.c \
+		"${PROVE_FCTS:-$apply_fcts}" "$log"
+	exit
+fi
 prove_one gate gate_spec.h src/core/gate.c "$fcts" "$log"
-# The sweep's selection (§7; select.h): only in a whole run (weaken.sh
-# proves gate.c's functions alone).
+# The sweep's selection (§7; select.h) and apply's decisions (§3;
+# apply.h): only in a whole run (weaken.sh proves gate.c's functions
+# alone).
 if [ -z "${PROVE_FCTS:-}" ]; then
 	prove_one select select_spec.h src/core/select.c \
 		from_contexts,select_listed_approval,select_decide \
 		"${log%.log}-select.log"
+	prove_one apply apply_spec.h src/core/apply.c "$apply_fcts" \
+		"${log%.log}-apply.log"
 fi
