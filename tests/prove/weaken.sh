@@ -2,15 +2,21 @@
 # tests/prove/weaken.sh - a mutation check of the gate's proof (make
 # prove-mutants; docs/proof.md).
 #
-# Weakens gate_decide three ways, one at a time, in a copy of src/, and
-# runs the WP proof (tests/prove/wp.sh) on each copy: each must fail, and
-# the unweakened tree must pass. Each weakened copy also compiles (gcc
+# Weakens gate_decide three ways and apply's decisions two, one at a time,
+# in a copy of src/, and runs the WP proof (tests/prove/wp.sh) on each
+# copy: each must fail, and the unweakened tree must pass. Each weakened copy also compiles (gcc
 # -fsyntax-only), so what fails is the proof, not the build.
 #
 #   drop-condition    condition 3 (every thread answered) no longer counts
 #   wrong-head        the escalation verdict is looked up for the base SHA,
 #                     not the head
 #   unauthorized-unlabel  a yes is lifted by an unlabel whoever made it
+#
+# and apply's decisions two ways:
+#
+#   untrusted-author  a comment not by the trusted login is applied (T1)
+#   write-unread-threads  the clean status is written though the review
+#                     threads were not read (§3.3)
 set -eu
 
 here=$(cd "$(dirname "$0")/../.." && pwd)
@@ -19,30 +25,32 @@ rm -rf "$out"
 mkdir -p "$out"
 fail=0
 
-# weaken NAME FUNCTION FROM TO: plant the fault (FROM must occur exactly
-# once in src/core/gate.c) in FUNCTION, prove FUNCTION (the proof is
-# modular: the contracts stay, so the weakened function's own proof is the
-# one that must fail), expect a failure.
+# weaken NAME FUNCTION FROM TO [FILE]: plant the fault (FROM must occur
+# exactly once in src/core/FILE.c, default gate) in FUNCTION, prove
+# FUNCTION (the proof is modular: the contracts stay, so the weakened
+# function's own proof is the one that must fail), expect a failure.
 weaken() {
-	name=$1 fct=$2 from=$3 to=$4
+	name=$1 fct=$2 from=$3 to=$4 file=${5:-gate}
 	dir=$out/$name
 	mkdir -p "$dir"
 	cp -R "$here/src" "$dir/src"
-	n=$(grep -cF -- "$from" "$dir/src/core/gate.c" || true)
+	n=$(grep -cF -- "$from" "$dir/src/core/$file.c" || true)
 	if [ "$n" != 1 ]; then
-		echo "prove-mutants: $name: the line to weaken occurs $n times in gate.c (rewrite the mutant)" >&2
+		echo "prove-mutants: $name: the line to weaken occurs $n times in $file.c (rewrite the mutant)" >&2
 		fail=1
 		return
 	fi
-	FROM=$from TO=$to perl -0pi -e 's/\Q$ENV{FROM}\E/$ENV{TO}/' "$dir/src/core/gate.c"
+	FROM=$from TO=$to perl -0pi -e 's/\Q$ENV{FROM}\E/$ENV{TO}/' "$dir/src/core/$file.c"
 	if ! gcc -std=c11 -D_POSIX_C_SOURCE=200809L -fsyntax-only -I"$dir/src" \
-		"$dir/src/core/gate.c" 2>"$dir/cc.log"; then
-		echo "prove-mutants: $name: the weakened gate.c does not compile ($dir/cc.log)" >&2
+		"$dir/src/core/$file.c" 2>"$dir/cc.log"; then
+		echo "prove-mutants: $name: the weakened $file.c does not compile ($dir/cc.log)" >&2
 		fail=1
 		return
 	fi
-	if PROVE_FCTS=$fct PROVE_LOG=$dir/wp.log "$here/tests/prove/wp.sh" "$dir" \
-		>"$dir/out.txt" 2>&1; then
+	only=
+	[ "$file" = gate ] || only=$file
+	if PROVE_ONLY=$only PROVE_FCTS=$fct PROVE_LOG=$dir/wp.log \
+		"$here/tests/prove/wp.sh" "$dir" >"$dir/out.txt" 2>&1; then
 		echo "prove-mutants: $name: NOT caught: the weakened gate still proves ($dir/wp.log)" >&2
 		fail=1
 		return
@@ -62,11 +70,28 @@ weaken unauthorized-unlabel esc_verdict_yes \
 	'	if (!u.authorized) {' \
 	'	if (0 && !u.authorized) {'
 
+# Apply's decisions (§3): applied for an author who is not the trusted
+# login (T1); a status written though the review threads were not read.
+weaken untrusted-author apply_classify \
+	'	if (!verdict_author_trusted(c, in->policy)) { /* T1 */' \
+	'	if (0 && !verdict_author_trusted(c, in->policy)) { /* T1 */' apply
+weaken write-unread-threads apply_check_decide \
+	'	if (!in->threads_ok) {' \
+	'	if (0 && !in->threads_ok) {' apply
+
 if PROVE_FCTS=gate_decide,cond_escalation,esc_verdict_yes PROVE_LOG=$out/unweakened.log \
 	"$here/tests/prove/wp.sh" >"$out/unweakened.txt" 2>&1; then
 	echo "prove-mutants: unweakened: $(cat "$out/unweakened.txt")"
 else
 	echo "prove-mutants: the unweakened gate does not prove ($out/unweakened.log)" >&2
+	fail=1
+fi
+if PROVE_ONLY=apply PROVE_FCTS=apply_classify,apply_check_decide \
+	PROVE_LOG=$out/unweakened-apply.log "$here/tests/prove/wp.sh" \
+	>"$out/unweakened-apply.txt" 2>&1; then
+	echo "prove-mutants: unweakened: $(cat "$out/unweakened-apply.txt")"
+else
+	echo "prove-mutants: the unweakened apply does not prove ($out/unweakened-apply.log)" >&2
 	fail=1
 fi
 exit $fail
