@@ -261,6 +261,7 @@ static int op_review_post(struct github *gh, int64_t pr, const char *commit_id,
 static const struct github_review_ops review_ops = {
 	op_review_pull, op_review_comments, op_files,		op_compare,	op_comment_create,
 	op_comment_update,  op_comment_delete, op_review_post, NULL, NULL, NULL, NULL,
+	live_review_pull_beside,
 };
 
 static const struct github_ops live_ops = {

@@ -59,6 +59,12 @@ int rv_pr_read(struct engine *e, int64_t pr, unsigned what,
  * (review-plan, publish) end their step before any read when it has not.
  */
 int rv_pr_refresh(struct engine *e, struct rv_pr *p, unsigned what);
+/*
+ * Start what rv_pr_refresh(e, …, what) of PR `pr` will read (rv_pr_read's
+ * is `what | RV_READ_COMMENTS`) beside the port's next request, where the
+ * port can: that request and the read share one round trip (P67).
+ */
+void rv_pr_beside(struct engine *e, int64_t pr, unsigned what);
 /* Read the comments again (a lost answer) and redo U1/U2 over them. */
 int rv_pr_reread_comments(struct engine *e, struct rv_pr *p);
 /* Read the review comments again (a lost answer) and redo U3. */
