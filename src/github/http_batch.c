@@ -2,7 +2,9 @@
  * http_batch.c - many reads at once (http_request_many): each on its own
  * handle, multiplexed over the client's connections through one multi
  * handle; whatever does not come back clean is sent again on its own
- * through http_request, with its retries (the careful path).
+ * through http_request, with its retries (the careful path). And one read
+ * beside the next request (http_read_beside): the two in flight together
+ * through the same multi handle, the read's answer kept for http_request.
  */
 #include "github/http.h"
 #include "github/http_int.h"
