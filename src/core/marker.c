@@ -333,6 +333,25 @@ static void check_line(struct marker_check *c, struct key_seen *k,
 	}
 }
 
+/*
+ * N68: a line that holds `<!--` and, before that comment closes, letters
+ * spelling "agenticcheck" — the check marker in another form (a space
+ * after the colon, another case or spacing, another version).
+ */
+static bool check_near(struct mview line)
+{
+	const char *open = text_find(line, "<!--"), *close;
+	struct mview in;
+
+	if (!open)
+		return false;
+	in = mview_of(open + 4, line.n - (size_t)(open + 4 - line.p));
+	close = text_find(in, "-->");
+	if (close)
+		in.n = (size_t)(close - in.p);
+	return marker_spells(in, "agenticcheck");
+}
+
 void marker_parse(struct marker_result *out, const char *untrusted_body,
 		  size_t len)
 {
@@ -342,7 +361,7 @@ void marker_parse(struct marker_result *out, const char *untrusted_body,
 	struct key_seen seen;
 	struct mview line;
 	size_t off = 0, lineno = 0, i, line_off;
-	bool fenced, naive_fenced, opens;
+	bool fenced, naive_fenced, opens, near;
 
 	memset(out, 0, sizeof(*out));
 	memset(&scan, 0, sizeof(scan));
@@ -361,9 +380,11 @@ void marker_parse(struct marker_result *out, const char *untrusted_body,
 		naive_fenced = marker_naive_fence_line(&naive, line, lineno);
 		nh_line(&out->nh, &scan, line, lineno, fenced);
 		opens = text_contains(line, MARKER_CHECK_OPEN);
+		near = !opens && check_near(line);
 		if (out->check.present) {
-			/* A12: inside the block every line is read. */
-			if (opens && !out->check.second_line)
+			/* A12: inside the block every line is read; N68: a
+			 * near-miss is a second marker too. */
+			if ((opens || near) && !out->check.second_line)
 				out->check.second_line = lineno;
 			fenced = fenced || naive_fenced || fence.any ||
 				 shown_as_code(&seen, &fence);
@@ -377,9 +398,12 @@ void marker_parse(struct marker_result *out, const char *untrusted_body,
 			out->check.fenced_open = fence.ch ? fence.open_line
 							  : lineno;
 		}
-		if (fenced || !opens)
+		if (fenced || !(opens || near))
 			continue;
+		/* N68: a near-miss opens the block too, to be refused. */
 		out->check.present = true;
+		if (near)
+			out->check.near_line = lineno;
 		out->check.block_off = line_off;
 		out->check.block_line = lineno;
 		/* N65: the code must open after the marker line; a marker

@@ -148,6 +148,10 @@ struct marker_check {
 	size_t block_off;   /* byte offset of that line */
 	size_t block_line;  /* its 1-based line number */
 	size_t second_line; /* A3: a second such line (ambiguous: R1), or 0 */
+	/* N68: the line that opened the block holds a near-miss of the
+	 * marker (`<!-- agentic: check v1 -->`), not the marker: refused
+	 * (R1), never skipped. 0 when the block opened at the marker. */
+	size_t near_line;
 	size_t fenced_line; /* first fenced line holding the marker, or 0 */
 	size_t fenced_open; /* ... and the line that opened its fence */
 	/* A12: the first line inside the block that GitHub renders as a

@@ -49,10 +49,13 @@ static const struct kind_row rows[] = {
     {PLACE_ISSUE, "Quote:\n> " STK "\n" CHECK, KIND_CHECK_VERDICT},
     {PLACE_ISSUE, "x\n<!--agentic:needs-human\tv1-->", KIND_NEEDS_HUMAN},
     {PLACE_ISSUE, "x\n<!--Agentic:Check v1-->", KIND_CHECK_VERDICT},
-    /* Not markers: no delimiter, no version, no separator. */
+    /* Not a marker: no delimiter. N68: a check marker in another form
+     * (no separator, no version) is one: apply refuses it. */
     {PLACE_ISSUE, STK "\nagentic:check v1", KIND_STICKY},
-    {PLACE_ISSUE, STK "\n<!-- agentic:checkv1 -->", KIND_STICKY},
-    {PLACE_ISSUE, STK "\n<!-- agentic:check -->", KIND_STICKY},
+    {PLACE_ISSUE, STK "\n<!-- agentic:checkv1 -->", KIND_OTHER},
+    {PLACE_ISSUE, STK "\n<!-- agentic:check -->", KIND_OTHER},
+    {PLACE_ISSUE, "x\n<!-- agentic: check v1 -->", KIND_CHECK_VERDICT},
+    {PLACE_ISSUE, STK "\n<!-- agentic --> check", KIND_STICKY},
     /* N67: a needs-human marker near its form is one too (the parser
      * reads it as a malformed verdict): never a sticky. */
     {PLACE_ISSUE, STK "\n<!-- agentic:needs-human: yes -->", KIND_OTHER},

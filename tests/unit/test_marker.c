@@ -775,7 +775,7 @@ static const struct nh_row nh_rows[] = {
      false, true, NH_NO, 0, HA, "main", 1, false, 0},
     {"A2: other HTML comments belong to the run",
      NHV "<!-- written by the conductor -->\n" NO HEAD(HA)
-         "<!-- agentic:check v0 -->\n" BASE("main"),
+         "<!-- agentic:note v0 -->\n" BASE("main"),
      true, false, true, NH_NO, 0, HA, "main", 1, false, 0},
     {"A2: the header repeated in the run is harmless",
      NHV NHV NO HEAD(HA) BASE("main"), true, false, true, NH_NO, 0, HA, "main",
@@ -881,6 +881,43 @@ static void test_marker__nh_table(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/* --- N68: the check marker in another form --- */
+
+static const struct {
+	const char *body;
+	size_t near, second;
+} near_rows[] = {
+    {"<!-- agentic: check v1 -->\nhead: " HA "\n", 1, 0},
+    {"<!--agentic:check v1-->\n", 1, 0},
+    {"<!-- Agentic:Check V1 -->\n", 1, 0},
+    {"<!-- agentic:check  v1 -->\n", 1, 0},
+    {"<!-- agentic:checkv1 -->\n", 1, 0},
+    {"<!-- agentic_check v2 -->\n", 1, 0},
+    {"prose\n<!-- agentic: check v1 -->\n<!-- agentic:check v1 -->\n", 2, 3},
+    {"<!-- agentic:check v1 -->\nhead: x\n<!-- agentic:check v2 -->\n", 0, 3},
+    {"<!-- agentic:check v1 -->\n", 0, 0},
+    {"```\n<!-- agentic: check v1 -->\n```\n", 0, 0},
+    {"<!-- agentic --> check\n", 0, 0},
+    {"agentic:check v1\n", 0, 0},
+};
+
+static void test_marker__check_near(void **state)
+{
+	struct marker_result m;
+	size_t i;
+	int bad = 0;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(near_rows); i++) {
+		marker_parse(&m, near_rows[i].body, strlen(near_rows[i].body));
+		EXPECT_INT(i, near_rows[i].body, m.check.near_line,
+			   near_rows[i].near);
+		EXPECT_INT(i, near_rows[i].body, m.check.second_line,
+			   near_rows[i].second);
+	}
+	assert_int_equal(bad, 0);
+}
+
 /* --- check blocks, whole comments --- */
 
 struct ck_row {
@@ -929,12 +966,14 @@ static const struct ck_row ck_rows[] = {
     {"block opener in a block quote still opens (line contains it)",
      "> <!-- agentic:check v1 -->\n" CK_HEAD CK_ROUND, true, 1, true, HA, true,
      true, 901, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
-    {"opener with other spacing is not the opener",
-     "<!--agentic:check v1-->\n" CK_HEAD CK_ROUND, false, 0, false, "", false,
-     false, 0, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
-    {"v2 opener is not the opener",
-     "<!-- agentic:check v2 -->\n" CK_HEAD CK_ROUND, false, 0, false, "", false,
-     false, 0, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
+    /* N68: an opener in another form opens a block that apply refuses
+     * (near_line, test_marker__check_near), never a skipped comment. */
+    {"opener with other spacing opens a block to refuse",
+     "<!--agentic:check v1-->\n" CK_HEAD CK_ROUND, true, 1, true, HA, true,
+     true, 901, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"v2 opener opens a block to refuse",
+     "<!-- agentic:check v2 -->\n" CK_HEAD CK_ROUND, true, 1, true, HA, true,
+     true, 901, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
     {"opener in a code span opens (contains it)",
      "`<!-- agentic:check v1 -->`\n" CK_HEAD, true, 1, true, HA, false, false,
      0, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
@@ -2031,6 +2070,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_marker__nh_line_table),
+	    cmocka_unit_test(test_marker__check_near),
 	    cmocka_unit_test(test_marker__check_line_table),
 	    cmocka_unit_test(test_marker__row_table),
 	    cmocka_unit_test(test_marker__nh_table),
