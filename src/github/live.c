@@ -98,43 +98,46 @@ static int op_user(struct github *gh, char **login, struct buf *err)
 }
 
 static int op_open_pulls(struct github *gh, enum gh_listing what,
-			 struct gh_pull_brief **list, size_t *n)
+			 struct gh_pull_brief **list, size_t *n,
+			 struct buf *err)
 {
 	github_op_begin(gh);
-	return live_open_pulls(gh, what, list, n);
+	return github_op_end(gh, live_open_pulls(gh, what, list, n), err);
 }
 
 static int op_pull(struct github *gh, int64_t number, unsigned parts,
-		   struct gh_pull *out)
+		   struct gh_pull *out, struct buf *err)
 {
 	int error;
 
 	github_op_begin(gh);
 	error = live_pull_review(gh, number, parts, out);
 	if (error == AA_OK)
-		gh_pull_keep_error(out, gh);
-	return error;
+		gh_pull_keep_error(out, &gh->error);
+	return github_op_end(gh, error, err);
 }
 
 static int op_commit_in_pull(struct github *gh, int64_t number,
-			     const char *sha, bool *out)
+			     const char *sha, bool *out, struct buf *err)
 {
 	github_op_begin(gh);
-	return live_commit_in_pull(gh, number, sha, out);
+	return github_op_end(gh, live_commit_in_pull(gh, number, sha, out),
+			     err);
 }
 
 static int op_statuses(struct github *gh, int64_t pr, const char *sha,
-		       unsigned need, struct snap_statuses *out)
+		       unsigned need, struct snap_statuses *out,
+		       struct buf *err)
 {
 	github_op_begin(gh);
-	return live_statuses(gh, pr, sha, need, out);
+	return github_op_end(gh, live_statuses(gh, pr, sha, need, out), err);
 }
 
 static int op_label_exists(struct github *gh, int64_t pr, const char *name,
-			   bool *out)
+			   bool *out, struct buf *err)
 {
 	github_op_begin(gh);
-	return live_label_exists(gh, pr, name, out);
+	return github_op_end(gh, live_label_exists(gh, pr, name, out), err);
 }
 
 static int op_create_label(struct github *gh, int64_t pr, const char *name,
@@ -200,31 +203,37 @@ static void op_details(struct github *gh, struct gh_pull_brief *const *list,
 }
 
 static int op_review_pull(struct github *gh, int64_t pr, unsigned what,
-			  struct gh_review_pull *out)
+			  struct gh_review_pull *out, struct buf *err)
 {
 	github_op_begin(gh);
-	return live_review_ops.review_pull(gh, pr, what, out);
+	return github_op_keep(
+		gh, live_review_ops.review_pull(gh, pr, what, out, err), err);
 }
 
 static int op_review_comments(struct github *gh, int64_t pr,
-			      struct snap_review_comment **out, size_t *n)
+			      struct snap_review_comment **out, size_t *n,
+			      struct buf *err)
 {
 	github_op_begin(gh);
-	return live_review_ops.review_comments(gh, pr, out, n);
+	return github_op_end(
+		gh, live_review_ops.review_comments(gh, pr, out, n, err), err);
 }
 
 static int op_files(struct github *gh, int64_t pr, struct snap_file **out,
-		    size_t *n)
+		    size_t *n, struct buf *err)
 {
 	github_op_begin(gh);
-	return live_review_ops.files(gh, pr, out, n);
+	return github_op_end(gh, live_review_ops.files(gh, pr, out, n, err),
+			     err);
 }
 
 static int op_compare(struct github *gh, int64_t pr, const char *base,
-		      const char *head, struct gh_compare *out)
+		      const char *head, struct gh_compare *out,
+		      struct buf *err)
 {
 	github_op_begin(gh);
-	return live_review_ops.compare(gh, pr, base, head, out);
+	return github_op_end(
+		gh, live_review_ops.compare(gh, pr, base, head, out, err), err);
 }
 
 static int op_comment_create(struct github *gh, int64_t pr, const char *body,

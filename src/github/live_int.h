@@ -397,7 +397,8 @@ int conn_pages(struct live *l, int64_t number, const struct conn_query *c,
  * needs. On failure nothing of `out` is kept. */
 int bundle(struct live *l, int64_t number, unsigned parts,
 	   struct snap_pull *out);
-gh_pull_op live_pull;
+int live_pull(struct github *gh, int64_t number, unsigned parts,
+	      struct gh_pull *out);
 
 /* --- statuses (statuses.c) --- */
 
@@ -409,14 +410,18 @@ bool same_creator(const char *a, const char *b);
 /* GET the status history of `sha`, newest first, as far as `need` asks. */
 int fetch_statuses(struct live *l, int64_t pr, const char *sha,
 		   unsigned need, struct snap_statuses *out);
-gh_statuses_op live_statuses;
+int live_statuses(struct github *gh, int64_t pr, const char *sha,
+		  unsigned need, struct snap_statuses *out);
 
 /* --- other reads (reads.c) --- */
 
 gh_user_op live_user;
-gh_open_pulls_op live_open_pulls;
-gh_label_exists_op live_label_exists;
-gh_commit_in_pull_op live_commit_in_pull;
+int live_open_pulls(struct github *gh, enum gh_listing what,
+		    struct gh_pull_brief **list, size_t *n);
+int live_label_exists(struct github *gh, int64_t pr, const char *name,
+		      bool *out);
+int live_commit_in_pull(struct github *gh, int64_t number, const char *sha,
+			bool *out);
 
 /* --- reading ahead for a sweep (ahead.c) --- */
 
@@ -466,7 +471,8 @@ int review_dec_page(const struct live *l, struct gh_review_pull *out,
 		    struct buf *err);
 /* live_pull, then the whole edit history of review_login's edited comments
  * when review_login is not the trusted login (U2, A5): the ops' pull. */
-gh_pull_op live_pull_review;
+int live_pull_review(struct github *gh, int64_t number, unsigned parts,
+		     struct gh_pull *out);
 
 /* --- doctor (setup.c) --- */
 

@@ -317,7 +317,7 @@ static int one_query(struct live *l, int64_t number, unsigned what,
 		out->rc = NULL;
 		out->nrc = 0;
 		if ((error = live_review_comments(&l->gh, number, &out->rc,
-						  &out->nrc)) < 0)
+						  &out->nrc, &l->gh.error)) < 0)
 			goto out;
 	}
 	if (out->nrc > 1)
@@ -350,7 +350,7 @@ out:
 }
 
 int live_review_pull(struct github *gh, int64_t pr, unsigned what,
-		     struct gh_review_pull *out)
+		     struct gh_review_pull *out, struct buf *err)
 {
 	struct live *l = L(gh);
 	unsigned parts = PART_PULL | PART_FRESH;
@@ -371,7 +371,7 @@ int live_review_pull(struct github *gh, int64_t pr, unsigned what,
 	if ((error = live_pull_review(gh, pr, parts, &out->pull)) < 0)
 		return error;
 	if (what & RV_READ_ROOTS)
-		out->rc_ok = live_review_comments(gh, pr, &out->rc, &out->nrc) ==
-			     AA_OK;
+		out->rc_ok = live_review_comments(gh, pr, &out->rc, &out->nrc,
+						  err) == AA_OK;
 	return AA_OK;
 }

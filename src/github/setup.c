@@ -41,7 +41,7 @@ static void repo_path(struct live *l, struct buf *b, const char *rest)
 	buf_addf(b, "/repos/%s/%s%s", l->owner, l->name, rest);
 }
 
-static int setup_repo(struct github *gh, char **default_branch, int *push)
+static int read_repo(struct github *gh, char **default_branch, int *push)
 {
 	struct live *l = L(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL), err = BUF_INIT(BUF_MAX_SMALL);
@@ -102,7 +102,7 @@ static int page_names(const cJSON *page, void *ctx, struct buf *err)
 	return AA_OK;
 }
 
-static int setup_branches(struct github *gh, char ***out, size_t *n)
+static int read_branches(struct github *gh, char ***out, size_t *n)
 {
 	struct live *l = L(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL);
@@ -208,7 +208,7 @@ static int page_rules(const cJSON *page, void *ctx, struct buf *err)
 	return AA_OK;
 }
 
-static int setup_branch_rules(struct github *gh, const char *branch,
+static int read_branch_rules(struct github *gh, const char *branch,
 			      struct setup_rule **v, size_t *n)
 {
 	struct live *l = L(gh);
@@ -232,7 +232,7 @@ static int setup_branch_rules(struct github *gh, const char *branch,
 	return error;
 }
 
-static int setup_branch_protected(struct github *gh, const char *branch,
+static int read_branch_protected(struct github *gh, const char *branch,
 				  bool *out)
 {
 	struct live *l = L(gh);
@@ -312,7 +312,7 @@ static int dec_protection(struct rules *rules, const cJSON *root,
 	return AA_OK;
 }
 
-static int setup_protection(struct github *gh, const char *branch,
+static int read_protection(struct github *gh, const char *branch,
 			    struct setup_rule **v, size_t *n)
 {
 	struct live *l = L(gh);
@@ -383,7 +383,7 @@ static int base64_decode(struct buf *out, const char *s)
 	return AA_OK;
 }
 
-static int setup_file(struct github *gh, const char *ref, const char *path_in,
+static int read_file(struct github *gh, const char *ref, const char *path_in,
 		      char **text)
 {
 	struct live *l = L(gh);
@@ -431,7 +431,7 @@ out:
 	return error;
 }
 
-static int setup_team_member(struct github *gh, const char *team,
+static int read_team_member(struct github *gh, const char *team,
 			     const char *login, bool *member)
 {
 	struct live *l = L(gh);
@@ -471,7 +471,7 @@ out:
 	return error;
 }
 
-static int setup_token(struct github *gh, struct setup_token *out)
+static int read_token(struct github *gh, struct setup_token *out)
 {
 	struct live *l = L(gh);
 	struct buf err = BUF_INIT(BUF_MAX_SMALL);
@@ -523,7 +523,7 @@ static int page_policies(const cJSON *page, void *ctx, struct buf *err)
 	return AA_OK;
 }
 
-static int setup_environment(struct github *gh, const char *name,
+static int read_environment(struct github *gh, const char *name,
 			     struct setup_env *out)
 {
 	struct live *l = L(gh);
@@ -575,7 +575,7 @@ static char *level(const cJSON *perms, const char *key)
 	return xstrdup(v ? v : "");
 }
 
-static int setup_app(struct github *gh, struct setup_app *out)
+static int read_app(struct github *gh, struct setup_app *out)
 {
 	struct live *l = L(gh);
 
@@ -594,6 +594,80 @@ static int setup_app(struct github *gh, struct setup_app *out)
 	out->contents = level(l->app->permissions, "contents");
 	out->metadata = level(l->app->permissions, "metadata");
 	return AA_OK;
+}
+
+/* The ops' edge: each read's message, in gh->error until its helpers
+ * write the caller's err, handed to err (N80). */
+static int setup_repo(struct github *gh, char **default_branch, int *push,
+		      struct buf *err)
+{
+	github_op_begin(gh);
+	return github_op_end(gh, read_repo(gh, default_branch, push), err);
+}
+
+static int setup_branches(struct github *gh, char ***out, size_t *n,
+			  struct buf *err)
+{
+	github_op_begin(gh);
+	return github_op_end(gh, read_branches(gh, out, n), err);
+}
+
+static int setup_branch_rules(struct github *gh, const char *branch,
+			      struct setup_rule **v, size_t *n,
+			      struct buf *err)
+{
+	github_op_begin(gh);
+	return github_op_end(gh, read_branch_rules(gh, branch, v, n), err);
+}
+
+static int setup_branch_protected(struct github *gh, const char *branch,
+				  bool *out, struct buf *err)
+{
+	github_op_begin(gh);
+	return github_op_end(gh, read_branch_protected(gh, branch, out), err);
+}
+
+static int setup_protection(struct github *gh, const char *branch,
+			    struct setup_rule **v, size_t *n, struct buf *err)
+{
+	github_op_begin(gh);
+	return github_op_end(gh, read_protection(gh, branch, v, n), err);
+}
+
+static int setup_file(struct github *gh, const char *ref, const char *path,
+		      char **text, struct buf *err)
+{
+	github_op_begin(gh);
+	return github_op_end(gh, read_file(gh, ref, path, text), err);
+}
+
+static int setup_team_member(struct github *gh, const char *team,
+			     const char *login, bool *member, struct buf *err)
+{
+	github_op_begin(gh);
+	return github_op_end(gh, read_team_member(gh, team, login, member),
+			     err);
+}
+
+static int setup_token(struct github *gh, struct setup_token *out,
+		       struct buf *err)
+{
+	github_op_begin(gh);
+	return github_op_end(gh, read_token(gh, out), err);
+}
+
+static int setup_environment(struct github *gh, const char *name,
+			     struct setup_env *out, struct buf *err)
+{
+	github_op_begin(gh);
+	return github_op_end(gh, read_environment(gh, name, out), err);
+}
+
+static int setup_app(struct github *gh, struct setup_app *out,
+		     struct buf *err)
+{
+	github_op_begin(gh);
+	return github_op_end(gh, read_app(gh, out), err);
 }
 
 const struct github_setup_ops live_setup_ops = {

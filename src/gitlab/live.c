@@ -405,30 +405,31 @@ static int gl_none(struct github *gh)
 }
 
 static int gl_open_pulls(struct github *gh, enum gh_listing what,
-                         struct gh_pull_brief **list, size_t *n)
+                         struct gh_pull_brief **list, size_t *n,
+                         struct buf *err)
 {
 	(void)what;
 	*list = NULL;
 	*n = 0;
-	return gl_none(gh);
+	return github_op_end(gh, gl_none(gh), err);
 }
 
 static int gl_commit_in_pull(struct github *gh, int64_t number,
-                             const char *sha, bool *out)
+                             const char *sha, bool *out, struct buf *err)
 {
 	(void)number;
 	(void)sha;
 	*out = false;
-	return gl_none(gh);
+	return github_op_end(gh, gl_none(gh), err);
 }
 
 static int gl_label_exists(struct github *gh, int64_t pr, const char *name,
-                           bool *out)
+                           bool *out, struct buf *err)
 {
 	(void)pr;
 	(void)name;
 	*out = false;
-	return gl_none(gh);
+	return github_op_end(gh, gl_none(gh), err);
 }
 
 static int gl_create_label(struct github *gh, int64_t pr, const char *name,

@@ -185,7 +185,7 @@ static void pull_of(const struct merge_request *m, struct snap_pull *p)
 }
 
 static int gl_review_pull(struct github *gh, int64_t pr, unsigned what,
-                          struct gh_review_pull *out)
+                          struct gh_review_pull *out, struct buf *err)
 {
 	struct gl_live *l = GL(gh);
 	int error;
@@ -194,11 +194,11 @@ static int gl_review_pull(struct github *gh, int64_t pr, unsigned what,
 	memset(out, 0, sizeof(*out));
 	error = gl_read_mr(l, pr);
 	if (error == AA_ENOTFOUND)
-		return AA_ENOTFOUND;
+		return github_op_end(gh, AA_ENOTFOUND, err);
 	if (error < 0) {
 		out->pull.failed |= PART_PULL;
-		gh_pull_keep_error(&out->pull, gh);
-		return AA_OK;
+		gh_pull_keep_error(&out->pull, &gh->error);
+		return github_op_keep(gh, AA_OK, err);
 	}
 	pull_of(&l->mr, &out->pull.pull);
 	out->pull.ok |= PART_PULL;
@@ -208,8 +208,8 @@ static int gl_review_pull(struct github *gh, int64_t pr, unsigned what,
 	    (editors_needed(l) && gl_read_editors(l) < 0)) {
 		if (what & RV_READ_COMMENTS)
 			out->pull.failed |= PART_COMMENTS;
-		gh_pull_keep_error(&out->pull, gh);
-		return AA_OK;
+		gh_pull_keep_error(&out->pull, &gh->error);
+		return github_op_keep(gh, AA_OK, err);
 	}
 	gitlab_notes_out(&l->mr, (what & RV_READ_COMMENTS) ? &out->pull.pull : NULL,
 	                 (what & RV_READ_ROOTS) ? &out->rc : NULL, &out->nrc);
@@ -220,22 +220,23 @@ static int gl_review_pull(struct github *gh, int64_t pr, unsigned what,
 }
 
 int gl_pull(struct github *gh, int64_t number, unsigned parts,
-            struct gh_pull *out)
+            struct gh_pull *out, struct buf *err)
 {
 	struct gh_review_pull r;
 	int error = gl_review_pull(gh, number,
 	                           (parts & PART_COMMENTS) ? RV_READ_COMMENTS : 0,
-	                           &r);
+	                           &r, err);
 
 	*out = r.pull;
 	return error;
 }
 
 static int gl_review_comments(struct github *gh, int64_t pr,
-                              struct snap_review_comment **out, size_t *n)
+                              struct snap_review_comment **out, size_t *n,
+                              struct buf *err)
 {
 	struct gh_review_pull r;
-	int error = gl_review_pull(gh, pr, RV_READ_ROOTS, &r);
+	int error = gl_review_pull(gh, pr, RV_READ_ROOTS, &r, err);
 
 	*out = r.rc;
 	*n = r.nrc;
@@ -244,12 +245,12 @@ static int gl_review_comments(struct github *gh, int64_t pr,
 	if (!error && !r.rc_ok)
 		error = AA_EAPI;
 	gh_review_pull_release(&r);
-	return error;
+	return github_op_end(gh, error, err);
 }
 
 /* GET …/diffs, every page (G8), into l->mr and the shared files. */
 static int gl_files(struct github *gh, int64_t pr, struct snap_file **out,
-                    size_t *n)
+                    size_t *n, struct buf *err)
 {
 	struct gl_live *l = GL(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL);
@@ -272,7 +273,7 @@ static int gl_files(struct github *gh, int64_t pr, struct snap_file **out,
 	error = gl_list(l, path.ptr, &all);
 	buf_release(&path);
 	if (error)
-		return AA_EAPI;
+		return github_op_end(gh, AA_EAPI, err);
 	for (size_t i = 0; i < m->ndiffs; i++) {
 		free(m->diffs[i].old_path);
 		free(m->diffs[i].new_path);
@@ -306,25 +307,26 @@ static int gl_files(struct github *gh, int64_t pr, struct snap_file **out,
 	return AA_OK;
 }
 
-static int gl_diff_ready(struct github *gh, int64_t pr)
+static int gl_diff_ready(struct github *gh, int64_t pr, struct buf *err)
 {
 	struct gl_live *l = GL(gh);
 
 	github_op_begin(gh);
 	if (!l->have_mr || l->mr.iid != pr)
-		return AA_EAPI;
+		return github_op_end(gh, AA_EAPI, err);
 	if (l->mr.diff_refs_null || strcmp(l->mr.head_sha, l->mr.sha) != 0) {
 		buf_setf(&gh->error, "the merge request's diff is not ready "
 		         "(diff_refs %s); rerun",
 		         l->mr.diff_refs_null ? "is null" : "name another head");
-		return AA_EAPI;
+		return github_op_end(gh, AA_EAPI, err);
 	}
 	return AA_OK;
 }
 
 /* G7, and the MR's own merge base from diff_refs (G5). */
 static int gl_compare(struct github *gh, int64_t pr, const char *base,
-                      const char *head, struct gh_compare *out)
+                      const char *head, struct gh_compare *out,
+                      struct buf *err)
 {
 	struct gl_live *l = GL(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL);
@@ -335,12 +337,12 @@ static int gl_compare(struct github *gh, int64_t pr, const char *base,
 	github_op_begin(gh);
 	memset(out, 0, sizeof(*out));
 	if (!l->have_mr && gl_read_mr(l, pr) < 0)
-		return AA_EAPI;
+		return github_op_end(gh, AA_EAPI, err);
 	if (strcmp(base, l->mr.target_branch) == 0) {
 		if (l->mr.diff_refs_null) {
 			buf_setf(&gh->error, "the merge request's diff_refs are "
 			         "null");
-			return AA_EAPI;
+			return github_op_end(gh, AA_EAPI, err);
 		}
 		out->status = CMP_AHEAD;
 		memcpy(out->merge_base, l->mr.base_sha, SHA_BUF);
@@ -352,13 +354,14 @@ static int gl_compare(struct github *gh, int64_t pr, const char *base,
 	buf_release(&path);
 	if (error == AA_ENOTFOUND || error == AA_EREJECTED) {
 		cJSON_Delete(o);
-		return AA_ENOTFOUND; /* unreachable (G7) */
+		return github_op_end(gh, AA_ENOTFOUND,
+		                     err); /* unreachable (G7) */
 	}
 	if (error || !gl_jstr(o, "id") ||
 	    !sha_parse(out->merge_base, gl_jstr(o, "id"),
 	               strlen(gl_jstr(o, "id")))) {
 		cJSON_Delete(o);
-		return AA_EAPI;
+		return github_op_end(gh, AA_EAPI, err);
 	}
 	cJSON_Delete(o);
 	out->status = strcmp(base, head) == 0             ? CMP_IDENTICAL
@@ -369,7 +372,8 @@ static int gl_compare(struct github *gh, int64_t pr, const char *base,
 }
 
 int gl_statuses(struct github *gh, int64_t pr, const char *sha,
-                unsigned need, struct snap_statuses *out)
+                unsigned need, struct snap_statuses *out,
+                struct buf *err)
 {
 	struct gl_live *l = GL(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL);
@@ -382,7 +386,7 @@ int gl_statuses(struct github *gh, int64_t pr, const char *sha,
 	memset(out, 0, sizeof(*out));
 	memcpy(out->sha, sha, SHA_BUF);
 	if ((!l->have_mr || l->mr.iid != pr) && gl_read_mr(l, pr) < 0)
-		return AA_EAPI;
+		return github_op_end(gh, AA_EAPI, err);
 	buf_addf(&path, "/projects/%lld/repository/commits/%s/statuses?ref=",
 	         (long long)l->mr.source_project_id, sha);
 	gl_enc(&path, l->mr.source_branch);
@@ -392,7 +396,7 @@ int gl_statuses(struct github *gh, int64_t pr, const char *sha,
 	error = gl_list(l, path.ptr, &all);
 	buf_release(&path);
 	if (error)
-		return AA_EAPI;
+		return github_op_end(gh, AA_EAPI, err);
 	out->v = xcalloc((size_t)cJSON_GetArraySize(all) + 1, sizeof(*out->v));
 	cJSON_ArrayForEach(st, all)
 	{
@@ -412,10 +416,11 @@ int gl_statuses(struct github *gh, int64_t pr, const char *sha,
 }
 
 static int gl_discussion_of(struct github *gh, int64_t pr, int64_t note_id,
-                            char out[41])
+                            char out[41], struct buf *err)
 {
 	struct gl_live *l = GL(gh);
 
+	(void)err; /* AA_ENOTFOUND says it all: the caller's judgement */
 	return gitlab_discussion_of(l->have_mr && l->mr.iid == pr ? &l->mr
 	                                                          : NULL,
 	                            note_id, out);

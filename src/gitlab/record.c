@@ -105,7 +105,8 @@ static bool any_edited(const struct merge_request *m)
 	return false;
 }
 
-int gitlab_record(struct github *gh, int64_t iid, struct snapshot *snap)
+int gitlab_record(struct github *gh, int64_t iid, struct snapshot *snap,
+                  struct buf *err)
 {
 	struct gl_live *l = gl_of(gh);
 	struct snap_gitlab *g;
@@ -114,22 +115,22 @@ int gitlab_record(struct github *gh, int64_t iid, struct snapshot *snap)
 	int error;
 
 	if (!l) {
-		buf_setf(&gh->error, "not a GitLab session");
+		buf_setf(err, "not a GitLab session");
 		return AA_EAPI;
 	}
-	/* gitlab_record's message is the port's (N80: a read, not yet
-	 * moved to the caller's err), the identity's included. */
-	if ((error = gl_user(gh, &snap->viewer, &gh->error)) < 0)
+	if ((error = gl_user(gh, &snap->viewer, err)) < 0)
 		return error;
+	/* The reads below leave their message in gh->error until they
+	 * take err (N80): handed over here. */
 	github_op_begin(gh);
 	if ((error = gl_read_mr(l, iid)) < 0)
-		return error;
+		return github_op_end(gh, error, err);
 	if (gl_read_discussions(l) < 0 ||
 	    (any_edited(&l->mr) && gl_read_editors(l) < 0) ||
-	    gl_review_ops.files(gh, iid, &files, &nfiles) < 0 ||
+	    gl_review_ops.files(gh, iid, &files, &nfiles, err) < 0 ||
 	    read_commits(l) < 0) {
 		files_free(files, nfiles);
-		return AA_EAPI;
+		return github_op_end(gh, AA_EAPI, err);
 	}
 	files_free(files, nfiles);
 	g = xcalloc(1, sizeof(*g));
@@ -137,7 +138,7 @@ int gitlab_record(struct github *gh, int64_t iid, struct snapshot *snap)
 	g->host = xstrdup(l->host);
 	g->project_id = l->mr.target_project_id ? l->mr.target_project_id : 1;
 	if (read_statuses(l, g) < 0)
-		return AA_EAPI;
+		return github_op_end(gh, AA_EAPI, err);
 	/* The MR moves into the snapshot: the port forgets it. */
 	g->mrs = xcalloc(1, sizeof(*g->mrs));
 	g->mrs[0] = l->mr;

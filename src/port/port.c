@@ -18,16 +18,23 @@ int github_op_end(struct github *gh, int error, struct buf *err)
 	return error;
 }
 
+int github_op_keep(struct github *gh, int error, struct buf *err)
+{
+	if (error < 0 || gh->error.len)
+		buf_setf(err, "%s", github_error(gh));
+	return error;
+}
+
 const char *github_error(const struct github *gh)
 {
 	return gh->error.len ? gh->error.ptr : "unknown error";
 }
 
-void gh_pull_keep_error(struct gh_pull *p, const struct github *gh)
+void gh_pull_keep_error(struct gh_pull *p, const struct buf *err)
 {
 	if (!p->failed || p->error)
 		return;
-	p->error = xstrdup(github_error(gh));
+	p->error = xstrdup(err->len ? err->ptr : "unknown error");
 }
 
 void gh_pull_release(struct gh_pull *p)

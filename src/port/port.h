@@ -160,13 +160,15 @@ void gh_review_pull_release(struct gh_review_pull *r);
  * (`gh_pull_op live_pull;`) and the signature is written once.
  */
 typedef int gh_review_pull_op(struct github *gh, int64_t pr, unsigned what,
-                              struct gh_review_pull *out);
+                              struct gh_review_pull *out, struct buf *err);
 typedef int gh_review_comments_op(struct github *gh, int64_t pr,
-                                  struct snap_review_comment **out, size_t *n);
+                                  struct snap_review_comment **out, size_t *n,
+                                  struct buf *err);
 typedef int gh_files_op(struct github *gh, int64_t pr, struct snap_file **out,
-                        size_t *n);
+                        size_t *n, struct buf *err);
 typedef int gh_compare_op(struct github *gh, int64_t pr, const char *base,
-                          const char *head, struct gh_compare *out);
+                          const char *head, struct gh_compare *out,
+                          struct buf *err);
 typedef int gh_comment_create_op(struct github *gh, int64_t pr,
                                  const char *body, int64_t *id, char **html_url,
                                  struct buf *err);
@@ -185,9 +187,9 @@ typedef int gh_discussion_post_op(struct github *gh, int64_t pr,
 typedef int gh_discussion_payload_op(struct github *gh, int64_t pr,
                                      const struct gh_inline *inl,
                                      struct buf *out);
-typedef int gh_diff_ready_op(struct github *gh, int64_t pr);
+typedef int gh_diff_ready_op(struct github *gh, int64_t pr, struct buf *err);
 typedef int gh_discussion_of_op(struct github *gh, int64_t pr, int64_t note_id,
-                                char out[41]);
+                                char out[41], struct buf *err);
 
 /*
  * The writes and reads only the pr-review commands make (PUBLISH.md §10):
@@ -243,48 +245,53 @@ struct github_review_ops {
 struct github_setup_ops {
 	/* The repository, read with the write token: its default branch and
 	 * whether that token's account may push (-1: not said). */
-	int (*repo)(struct github *gh, char **default_branch, int *push);
+	int (*repo)(struct github *gh, char **default_branch, int *push,
+	            struct buf *err);
 	/* Every branch name (all pages). */
-	int (*branches)(struct github *gh, char ***names, size_t *n);
+	int (*branches)(struct github *gh, char ***names, size_t *n,
+	                struct buf *err);
 	/* The active ruleset rules of a branch (rules/branches/{branch}). */
 	int (*branch_rules)(struct github *gh, const char *branch,
-	                    struct setup_rule **v, size_t *n);
+	                    struct setup_rule **v, size_t *n, struct buf *err);
 	/* Has the branch a (classic) branch protection rule? */
 	int (*branch_protected)(struct github *gh, const char *branch,
-	                        bool *out);
+	                        bool *out, struct buf *err);
 	/* That rule, as rules (admins only: AA_EDENIED otherwise). */
 	int (*protection)(struct github *gh, const char *branch,
-	                  struct setup_rule **v, size_t *n);
+	                  struct setup_rule **v, size_t *n, struct buf *err);
 	/* The text of file `path` at `ref`. */
 	int (*file)(struct github *gh, const char *ref, const char *path,
-	            char **text);
+	            char **text, struct buf *err);
 	/* Is `login` in team "org/slug"? AA_ENOTFOUND: the team is not
 	 * visible to the reader. */
 	int (*team_member)(struct github *gh, const char *team,
-	                   const char *login, bool *member);
+	                   const char *login, bool *member, struct buf *err);
 	/* GET /user with the write token, and what the answer says about the
 	 * token (out->read is filled too). */
-	int (*token)(struct github *gh, struct setup_token *out);
+	int (*token)(struct github *gh, struct setup_token *out,
+	             struct buf *err);
 	/* Environment `name` and its deployment branch rules. */
 	int (*environment)(struct github *gh, const char *name,
-	                   struct setup_env *out);
+	                   struct setup_env *out, struct buf *err);
 	/* GitHub App mode: the installation's permissions (out->enabled
 	 * false outside App mode). */
-	int (*app)(struct github *gh, struct setup_app *out);
+	int (*app)(struct github *gh, struct setup_app *out, struct buf *err);
 };
 
 /* The ops' types of struct github_ops, as above. */
 typedef int gh_user_op(struct github *gh, char **login, struct buf *err);
 typedef int gh_open_pulls_op(struct github *gh, enum gh_listing what,
-                             struct gh_pull_brief **list, size_t *n);
+                             struct gh_pull_brief **list, size_t *n,
+                             struct buf *err);
 typedef int gh_pull_op(struct github *gh, int64_t number, unsigned parts,
-                       struct gh_pull *out);
+                       struct gh_pull *out, struct buf *err);
 typedef int gh_commit_in_pull_op(struct github *gh, int64_t number,
-                                 const char *sha, bool *out);
+                                 const char *sha, bool *out, struct buf *err);
 typedef int gh_statuses_op(struct github *gh, int64_t pr, const char *sha,
-                           unsigned need, struct snap_statuses *out);
+                           unsigned need, struct snap_statuses *out,
+                           struct buf *err);
 typedef int gh_label_exists_op(struct github *gh, int64_t pr, const char *name,
-                               bool *out);
+                               bool *out, struct buf *err);
 typedef int gh_create_label_op(struct github *gh, int64_t pr, const char *name,
                                const char *color, const char *description,
                                struct buf *err);
@@ -392,11 +399,15 @@ void github_op_begin(struct github *gh);
  * the caller's err at the op's edge (N80): error itself, the message
  * copied when it is a failure. */
 int github_op_end(struct github *gh, int error, struct buf *err);
+/* The same for a read that may succeed with a part failed: the message
+ * copied whenever there is one. */
+int github_op_keep(struct github *gh, int error, struct buf *err);
 /* The message of the port's last failure: every caller reads it here
  * ("unknown error" when an implementation left none). */
 const char *github_error(const struct github *gh);
-/* Copy the port's message into a pull whose parts failed (gh_pull.error). */
-void gh_pull_keep_error(struct gh_pull *p, const struct github *gh);
+/* Copy the message of its failed parts, in the err its read was passed,
+ * into a pull (gh_pull.error). */
+void gh_pull_keep_error(struct gh_pull *p, const struct buf *err);
 /* Release a gh_pull's contents. */
 void gh_pull_release(struct gh_pull *p);
 /* Free a listing. */

@@ -35,8 +35,10 @@ struct engine_result engine_missing(struct engine *e, struct report_step *s,
                                     const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* The port's last error, for a log line. */
-const char *engine_error(const struct engine *e);
+/* Why a pull() passed `err` failed (`error` < 0) or came back with parts
+ * failed (g->error): the message to record (N80). */
+const char *engine_pull_error(int error, const struct gh_pull *g,
+                              const struct buf *err);
 
 /*
  * The one identity check (T4, U5), keyed by login: is the write token's
