@@ -38,7 +38,7 @@ static void read_codeowners(struct github *gh,
 
 	for (i = 0; i < DOCTOR_NCODEOWNERS && error == AA_ENOTFOUND; i++) {
 		error = o->file(gh, b->name, doctor_codeowners_paths[i],
-				&b->codeowners, &err);
+		                &b->codeowners, &err);
 		b->codeowners_path = doctor_codeowners_paths[i];
 	}
 	note_read(&b->codeowners_read, error, &err);
@@ -57,10 +57,10 @@ static void read_codeowners(struct github *gh,
 							  "teams");
 			continue;
 		}
-		note_read(&t->read, o->team_member(gh, t->name,
-						   p->trusted_login,
-						   &t->member, &err),
-			  &err);
+		note_read(&t->read,
+		          o->team_member(gh, t->name, p->trusted_login,
+		                         &t->member, &err),
+		          &err);
 	}
 	strv_free(teams, nteams);
 	buf_release(&err);
@@ -72,16 +72,16 @@ static void read_base(struct github *gh, const struct github_setup_ops *o,
 	struct buf err = BUF_INIT(BUF_MAX_SMALL);
 	int error;
 
-	note_read(&b->rules_read, o->branch_rules(gh, b->name, &b->rules,
-						  &b->nrules, &err),
-		  &err);
+	note_read(&b->rules_read,
+	          o->branch_rules(gh, b->name, &b->rules, &b->nrules, &err),
+	          &err);
 	error = o->branch_protected(gh, b->name, &b->is_protected, &err);
 	note_read(&b->branch_read, error, &err);
 	if (error == AA_OK && b->is_protected)
 		note_read(&b->protection_read,
-			  o->protection(gh, b->name, &b->protection,
-					&b->nprotection, &err),
-			  &err);
+		          o->protection(gh, b->name, &b->protection,
+		                        &b->nprotection, &err),
+		          &err);
 	buf_release(&err);
 	read_codeowners(gh, o, b, p);
 }
@@ -112,13 +112,13 @@ static int read_facts(struct session *s, struct doctor_facts *f,
 	/* token, app and environment keep their message in their result */
 	o->token(gh, &f->token, &err);
 	o->app(gh, &f->app, &err);
-	note_read(&f->label_read,
-		  gh->ops->label_exists(gh, 0, p->label, &f->label_exists,
-					&err),
-		  &err);
+	note_read(
+	    &f->label_read,
+	    gh->ops->label_exists(gh, 0, p->label, &f->label_exists, &err),
+	    &err);
 	if (doctor_needs_branch_list(p))
 		note_read(&f->branches_read,
-			  o->branches(gh, &branches, &nbranches, &err), &err);
+		          o->branches(gh, &branches, &nbranches, &err), &err);
 	doctor_gated_bases(p, f->default_branch, branches, nbranches, &gated,
 			   &ngated, &f->bases_cut);
 	f->bases = xcalloc(ngated + 1, sizeof(*f->bases));

@@ -18,14 +18,14 @@
 
 /* PUBLISH §8: the review comments and files publish reads. */
 static int record_review_parts(struct session *s, struct snap_pull *p,
-			       struct buf *err)
+                               struct buf *err)
 {
 	const struct github_review_ops *r = s->gh->ops->review;
 
 	if (!r)
 		return AA_OK;
 	if (r->review_comments(s->gh, p->number, &p->review_comments,
-			       &p->nreview_comments, err) < 0 ||
+	                       &p->nreview_comments, err) < 0 ||
 	    r->files(s->gh, p->number, &p->files, &p->nfiles, err) < 0)
 		return AA_EAPI;
 	return AA_OK;
@@ -47,23 +47,25 @@ static int record_pull(struct session *s, struct snapshot *snap, int64_t pr)
 		return AA_ENOTFOUND;
 	}
 	if (error < 0 || g.failed) {
-		log_error("record: PR #%lld could not be read: %s", (long long)pr,
-			  error == AA_OK && g.error ? g.error : err.ptr);
+		log_error("record: PR #%lld could not be read: %s",
+		          (long long)pr,
+		          error == AA_OK && g.error ? g.error : err.ptr);
 		gh_pull_release(&g);
 		buf_release(&err);
 		return AA_EAPI;
 	}
 	if (s->gh->ops->statuses(s->gh, pr, g.pull.head_sha,
-				   STATUS_NEED_LOOKUPS, &st, &err) < 0) {
+	                         STATUS_NEED_LOOKUPS, &st, &err) < 0) {
 		log_error("record: statuses of PR #%lld could not be read: %s",
-			  (long long)pr, err.ptr);
+		          (long long)pr, err.ptr);
 		gh_pull_release(&g);
 		buf_release(&err);
 		return AA_EAPI;
 	}
 	if (record_review_parts(s, &g.pull, &err) < 0) {
 		log_error("record: review comments or files of PR #%lld could "
-			  "not be read: %s", (long long)pr, err.ptr);
+		          "not be read: %s",
+		          (long long)pr, err.ptr);
 		gh_pull_release(&g);
 		snap_statuses_release(&st);
 		buf_release(&err);
@@ -160,9 +162,10 @@ static int record(struct session *s, const struct cli *c)
 		snap.event_name = xstrdup("schedule");
 		snap.event_payload = xstrdup("{}");
 		if (s->gh->ops->open_pulls(s->gh, LISTING_PLAIN, &list, &n,
-					   &err) < 0) {
+		                           &err) < 0) {
 			log_error("record: cannot list the open pull requests: "
-				  "%s", err.ptr);
+			          "%s",
+			          err.ptr);
 			goto out;
 		}
 		for (i = 0; i < n; i++)
@@ -183,8 +186,8 @@ static int record(struct session *s, const struct cli *c)
 		}
 		code = EXIT_API;
 	}
-	if (s->gh->ops->label_exists(s->gh, 0, s->policy.label, &exists,
-				     &err) < 0) {
+	if (s->gh->ops->label_exists(s->gh, 0, s->policy.label, &exists, &err) <
+	    0) {
 		log_error("record: label lookup failed: %s", err.ptr);
 		goto out;
 	}
@@ -216,7 +219,8 @@ out:
 static int record_gitlab(struct session *s, const struct cli *c)
 {
 	struct snapshot snap;
-	struct buf text = BUF_INIT(SNAP_MAX_BYTES), err = BUF_INIT(BUF_MAX_SMALL);
+	struct buf text = BUF_INIT(SNAP_MAX_BYTES),
+	           err = BUF_INIT(BUF_MAX_SMALL);
 	int code = EXIT_API, error;
 
 	snapshot_init(&snap);

@@ -32,7 +32,7 @@ struct fingerprint {
 /* Read the PR and write its fingerprint line into `line`; a failed
  * read's message in err. */
 static int fingerprint(struct session *s, int64_t pr, struct fingerprint *fp,
-		       struct buf *line, struct buf *err)
+                       struct buf *line, struct buf *err)
 {
 	const struct snap_status *stamp;
 	struct snap_statuses st;
@@ -54,8 +54,8 @@ static int fingerprint(struct session *s, int64_t pr, struct fingerprint *fp,
 	}
 	if (error == AA_OK &&
 	    s->gh->ops->statuses(s->gh, pr, g.pull.head_sha,
-				 STATUS_NEED_CLEAN | STATUS_NEED_IDS, &st,
-				 err) < 0)
+	                         STATUS_NEED_CLEAN | STATUS_NEED_IDS, &st,
+	                         err) < 0)
 		error = AA_EAPI;
 	if (error < 0) {
 		if (error != AA_ENOTFOUND)
@@ -116,8 +116,9 @@ static void sleep_s(int64_t s)
 static int watch(struct session *s, const struct cli *c, int64_t stall_after,
 		 int64_t pending_after)
 {
-	struct buf line = BUF_INIT(BUF_MAX_SMALL), prev = BUF_INIT(BUF_MAX_SMALL),
-		   err = BUF_INIT(BUF_MAX_SMALL);
+	struct buf line = BUF_INIT(BUF_MAX_SMALL),
+	           prev = BUF_INIT(BUF_MAX_SMALL),
+	           err = BUF_INIT(BUF_MAX_SMALL);
 	struct fingerprint fp;
 	char last_head[SHA_BUF] = "";
 	int64_t base = -1, max_seen = 0, since = 0, last_stamp = -1;
@@ -196,7 +197,8 @@ next:
 int cmd_status(int argc, char **argv)
 {
 	struct cli c = {.command = "status"};
-	struct buf line = BUF_INIT(BUF_MAX_SMALL), err = BUF_INIT(BUF_MAX_SMALL);
+	struct buf line = BUF_INIT(BUF_MAX_SMALL),
+	           err = BUF_INIT(BUF_MAX_SMALL);
 	struct fingerprint fp;
 	struct session s;
 	bool malformed;
@@ -217,7 +219,7 @@ int cmd_status(int argc, char **argv)
 			     c.pending_after ? c.pending_after : 2400);
 	} else if ((error = fingerprint(&s, c.pr, &fp, &line, &err)) < 0) {
 		log_error("status: PR #%lld: %s", (long long)c.pr,
-			  error == AA_ENOTFOUND ? "not found" : err.ptr);
+		          error == AA_ENOTFOUND ? "not found" : err.ptr);
 		code = error == AA_ENOTFOUND || s.gh->no_repo ? EXIT_USAGE
 							       : EXIT_API;
 	} else {

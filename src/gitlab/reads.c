@@ -25,10 +25,9 @@ int gl_user(struct github *gh, char **login, struct buf *err)
 	long status;
 	int error;
 
-	github_op_begin(gh);
 	*login = NULL;
 	if (!l->viewer) {
-		error = gl_request(l, "GET", "/user", NULL, &o, &status);
+		error = gl_request(l, "GET", "/user", NULL, &o, &status, err);
 		if (error || !gl_jstr(o, "username")) {
 			/* The words of the in-memory port (replay == live). */
 			buf_setf(err, "GET https://%s/api/v4/user: %s", l->host,
@@ -57,7 +56,7 @@ static struct mr_note *note_by_id(struct merge_request *m, int64_t id)
 }
 
 /* The editors of every note (G10, G11): set last_edited_* in l->mr. */
-int gl_read_editors(struct gl_live *l)
+int gl_read_editors(struct gl_live *l, struct buf *err)
 {
 	char *after = NULL;
 	int error = AA_OK;
@@ -85,7 +84,7 @@ int gl_read_editors(struct gl_live *l)
 		body = cJSON_PrintUnformatted(q);
 		cJSON_Delete(q);
 		error = gl_request(l, "POST", l->graphql_url, body, &root,
-		                   &status);
+		                   &status, err);
 		cJSON_free(body);
 		if (error == AA_ELOST)
 			error = AA_EAPI;
@@ -99,8 +98,8 @@ int gl_read_editors(struct gl_live *l)
 			"notes");
 		if (!error && (cJSON_GetObjectItemCaseSensitive(root, "errors") ||
 		               !cJSON_IsObject(notes))) {
-			buf_setf(&l->gh.error, "the note editors could not be "
-			         "read (GraphQL)");
+			buf_setf(err, "the note editors could not be "
+			              "read (GraphQL)");
 			error = AA_EAPI;
 		}
 		nodes = error ? NULL
@@ -190,26 +189,25 @@ static int gl_review_pull(struct github *gh, int64_t pr, unsigned what,
 	struct gl_live *l = GL(gh);
 	int error;
 
-	github_op_begin(gh);
 	memset(out, 0, sizeof(*out));
-	error = gl_read_mr(l, pr);
+	error = gl_read_mr(l, pr, err);
 	if (error == AA_ENOTFOUND)
-		return github_op_end(gh, AA_ENOTFOUND, err);
+		return AA_ENOTFOUND;
 	if (error < 0) {
 		out->pull.failed |= PART_PULL;
-		gh_pull_keep_error(&out->pull, &gh->error);
-		return github_op_keep(gh, AA_OK, err);
+		gh_pull_keep_error(&out->pull, err);
+		return AA_OK;
 	}
 	pull_of(&l->mr, &out->pull.pull);
 	out->pull.ok |= PART_PULL;
 	if (!(what & (RV_READ_COMMENTS | RV_READ_ROOTS)))
 		return AA_OK;
-	if (gl_read_discussions(l) < 0 ||
-	    (editors_needed(l) && gl_read_editors(l) < 0)) {
+	if (gl_read_discussions(l, err) < 0 ||
+	    (editors_needed(l) && gl_read_editors(l, err) < 0)) {
 		if (what & RV_READ_COMMENTS)
 			out->pull.failed |= PART_COMMENTS;
-		gh_pull_keep_error(&out->pull, &gh->error);
-		return github_op_keep(gh, AA_OK, err);
+		gh_pull_keep_error(&out->pull, err);
+		return AA_OK;
 	}
 	gitlab_notes_out(&l->mr, (what & RV_READ_COMMENTS) ? &out->pull.pull : NULL,
 	                 (what & RV_READ_ROOTS) ? &out->rc : NULL, &out->nrc);
@@ -223,9 +221,9 @@ int gl_pull(struct github *gh, int64_t number, unsigned parts,
             struct gh_pull *out, struct buf *err)
 {
 	struct gh_review_pull r;
-	int error = gl_review_pull(gh, number,
-	                           (parts & PART_COMMENTS) ? RV_READ_COMMENTS : 0,
-	                           &r, err);
+	int error = gl_review_pull(
+	    gh, number, (parts & PART_COMMENTS) ? RV_READ_COMMENTS : 0, &r,
+	    err);
 
 	*out = r.pull;
 	return error;
@@ -245,7 +243,7 @@ static int gl_review_comments(struct github *gh, int64_t pr,
 	if (!error && !r.rc_ok)
 		error = AA_EAPI;
 	gh_review_pull_release(&r);
-	return github_op_end(gh, error, err);
+	return error;
 }
 
 /* GET …/diffs, every page (G8), into l->mr and the shared files. */
@@ -259,7 +257,6 @@ static int gl_files(struct github *gh, int64_t pr, struct snap_file **out,
 	const cJSON *d;
 	int error;
 
-	github_op_begin(gh);
 	*out = NULL;
 	*n = 0;
 	/* Before the MR read (P38's order): the diffs wait in l->mr for
@@ -270,10 +267,10 @@ static int gl_files(struct github *gh, int64_t pr, struct snap_file **out,
 	}
 	buf_addf(&path, "/projects/%s/merge_requests/%lld/diffs",
 	         l->project_enc, (long long)pr);
-	error = gl_list(l, path.ptr, &all);
+	error = gl_list(l, path.ptr, &all, err);
 	buf_release(&path);
 	if (error)
-		return github_op_end(gh, AA_EAPI, err);
+		return AA_EAPI;
 	for (size_t i = 0; i < m->ndiffs; i++) {
 		free(m->diffs[i].old_path);
 		free(m->diffs[i].new_path);
@@ -311,22 +308,25 @@ static int gl_diff_ready(struct github *gh, int64_t pr, struct buf *err)
 {
 	struct gl_live *l = GL(gh);
 
-	github_op_begin(gh);
-	if (!l->have_mr || l->mr.iid != pr)
-		return github_op_end(gh, AA_EAPI, err);
+	if (!l->have_mr || l->mr.iid != pr) {
+		buf_setf(err, "the merge request !%lld was not read",
+		         (long long)pr);
+		return AA_EAPI;
+	}
 	if (l->mr.diff_refs_null || strcmp(l->mr.head_sha, l->mr.sha) != 0) {
-		buf_setf(&gh->error, "the merge request's diff is not ready "
+		buf_setf(err,
+		         "the merge request's diff is not ready "
 		         "(diff_refs %s); rerun",
-		         l->mr.diff_refs_null ? "is null" : "name another head");
-		return github_op_end(gh, AA_EAPI, err);
+		         l->mr.diff_refs_null ? "is null"
+		                              : "name another head");
+		return AA_EAPI;
 	}
 	return AA_OK;
 }
 
 /* G7, and the MR's own merge base from diff_refs (G5). */
 static int gl_compare(struct github *gh, int64_t pr, const char *base,
-                      const char *head, struct gh_compare *out,
-                      struct buf *err)
+                      const char *head, struct gh_compare *out, struct buf *err)
 {
 	struct gl_live *l = GL(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL);
@@ -334,15 +334,14 @@ static int gl_compare(struct github *gh, int64_t pr, const char *base,
 	long status;
 	int error;
 
-	github_op_begin(gh);
 	memset(out, 0, sizeof(*out));
-	if (!l->have_mr && gl_read_mr(l, pr) < 0)
-		return github_op_end(gh, AA_EAPI, err);
+	if (!l->have_mr && gl_read_mr(l, pr, err) < 0)
+		return AA_EAPI;
 	if (strcmp(base, l->mr.target_branch) == 0) {
 		if (l->mr.diff_refs_null) {
-			buf_setf(&gh->error, "the merge request's diff_refs are "
-			         "null");
-			return github_op_end(gh, AA_EAPI, err);
+			buf_setf(err, "the merge request's diff_refs are "
+			              "null");
+			return AA_EAPI;
 		}
 		out->status = CMP_AHEAD;
 		memcpy(out->merge_base, l->mr.base_sha, SHA_BUF);
@@ -350,18 +349,20 @@ static int gl_compare(struct github *gh, int64_t pr, const char *base,
 	}
 	buf_addf(&path, "/projects/%s/repository/merge_base?refs%%5B%%5D=%s"
 	         "&refs%%5B%%5D=%s", l->project_enc, base, head);
-	error = gl_request(l, "GET", path.ptr, NULL, &o, &status);
+	error = gl_request(l, "GET", path.ptr, NULL, &o, &status, err);
 	buf_release(&path);
 	if (error == AA_ENOTFOUND || error == AA_EREJECTED) {
 		cJSON_Delete(o);
-		return github_op_end(gh, AA_ENOTFOUND,
-		                     err); /* unreachable (G7) */
+		return AA_ENOTFOUND; /* unreachable (G7) */
 	}
 	if (error || !gl_jstr(o, "id") ||
 	    !sha_parse(out->merge_base, gl_jstr(o, "id"),
 	               strlen(gl_jstr(o, "id")))) {
+		if (!error)
+			buf_setf(err, "GET merge_base: no commit id in the "
+			              "answer");
 		cJSON_Delete(o);
-		return github_op_end(gh, AA_EAPI, err);
+		return AA_EAPI;
 	}
 	cJSON_Delete(o);
 	out->status = strcmp(base, head) == 0             ? CMP_IDENTICAL
@@ -371,9 +372,8 @@ static int gl_compare(struct github *gh, int64_t pr, const char *base,
 	return AA_OK;
 }
 
-int gl_statuses(struct github *gh, int64_t pr, const char *sha,
-                unsigned need, struct snap_statuses *out,
-                struct buf *err)
+int gl_statuses(struct github *gh, int64_t pr, const char *sha, unsigned need,
+                struct snap_statuses *out, struct buf *err)
 {
 	struct gl_live *l = GL(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL);
@@ -381,22 +381,21 @@ int gl_statuses(struct github *gh, int64_t pr, const char *sha,
 	const cJSON *st;
 	int error;
 
-	github_op_begin(gh);
 	(void)need;
 	memset(out, 0, sizeof(*out));
 	memcpy(out->sha, sha, SHA_BUF);
-	if ((!l->have_mr || l->mr.iid != pr) && gl_read_mr(l, pr) < 0)
-		return github_op_end(gh, AA_EAPI, err);
+	if ((!l->have_mr || l->mr.iid != pr) && gl_read_mr(l, pr, err) < 0)
+		return AA_EAPI;
 	buf_addf(&path, "/projects/%lld/repository/commits/%s/statuses?ref=",
 	         (long long)l->mr.source_project_id, sha);
 	gl_enc(&path, l->mr.source_branch);
 	buf_adds(&path, "&name=");
 	gl_enc(&path, l->policy->review_context);
 	buf_adds(&path, "&all=true");
-	error = gl_list(l, path.ptr, &all);
+	error = gl_list(l, path.ptr, &all, err);
 	buf_release(&path);
 	if (error)
-		return github_op_end(gh, AA_EAPI, err);
+		return AA_EAPI;
 	out->v = xcalloc((size_t)cJSON_GetArraySize(all) + 1, sizeof(*out->v));
 	cJSON_ArrayForEach(st, all)
 	{

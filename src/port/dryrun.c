@@ -67,11 +67,10 @@ static int dr_user(struct github *gh, char **login, struct buf *err)
 }
 
 static int dr_open_pulls(struct github *gh, enum gh_listing what,
-			 struct gh_pull_brief **list, size_t *n,
-			 struct buf *err)
+                         struct gh_pull_brief **list, size_t *n,
+                         struct buf *err)
 {
-	return D(gh)->inner->ops->open_pulls(D(gh)->inner, what, list, n,
-					     err);
+	return D(gh)->inner->ops->open_pulls(D(gh)->inner, what, list, n, err);
 }
 
 static bool has_label(const struct snap_pull *p, const char *name)
@@ -118,7 +117,7 @@ static void overlay_pull(struct dryrun *d, struct gh_pull *out)
 }
 
 static int dr_pull(struct github *gh, int64_t number, unsigned parts,
-		   struct gh_pull *out, struct buf *err)
+                   struct gh_pull *out, struct buf *err)
 {
 	struct dryrun *d = D(gh);
 	int error = d->inner->ops->pull(d->inner, number, parts, out, err);
@@ -128,16 +127,16 @@ static int dr_pull(struct github *gh, int64_t number, unsigned parts,
 	return error;
 }
 
-static int dr_commit_in_pull(struct github *gh, int64_t number,
-			     const char *sha, bool *out, struct buf *err)
+static int dr_commit_in_pull(struct github *gh, int64_t number, const char *sha,
+                             bool *out, struct buf *err)
 {
-	return D(gh)->inner->ops->commit_in_pull(D(gh)->inner, number, sha,
-						 out, err);
+	return D(gh)->inner->ops->commit_in_pull(D(gh)->inner, number, sha, out,
+	                                         err);
 }
 
 static int dr_statuses(struct github *gh, int64_t pr, const char *sha,
-		       unsigned need, struct snap_statuses *out,
-		       struct buf *err)
+                       unsigned need, struct snap_statuses *out,
+                       struct buf *err)
 {
 	struct dryrun *d = D(gh);
 	int error = d->inner->ops->statuses(d->inner, pr, sha, need, out, err);
@@ -156,7 +155,7 @@ static int dr_statuses(struct github *gh, int64_t pr, const char *sha,
 }
 
 static int dr_label_exists(struct github *gh, int64_t pr, const char *name,
-			   bool *out, struct buf *err)
+                           bool *out, struct buf *err)
 {
 	struct dryrun *d = D(gh);
 	int error = d->inner->ops->label_exists(d->inner, pr, name, out, err);
@@ -309,7 +308,7 @@ static void dr_free(struct github *gh)
  * (the publish flow lists them as planned and makes none). --- */
 
 static const struct github_review_ops *inner_review(struct dryrun *d,
-						    struct buf *err)
+                                                    struct buf *err)
 {
 	if (!d->inner->ops->review)
 		buf_setf(err, "this GitHub port cannot publish");
@@ -317,7 +316,7 @@ static const struct github_review_ops *inner_review(struct dryrun *d,
 }
 
 static int dr_review_pull(struct github *gh, int64_t pr, unsigned what,
-			  struct gh_review_pull *out, struct buf *err)
+                          struct gh_review_pull *out, struct buf *err)
 {
 	struct dryrun *d = D(gh);
 	const struct github_review_ops *r = inner_review(d, err);
@@ -329,8 +328,8 @@ static int dr_review_pull(struct github *gh, int64_t pr, unsigned what,
 }
 
 static int dr_review_comments(struct github *gh, int64_t pr,
-			      struct snap_review_comment **out, size_t *n,
-			      struct buf *err)
+                              struct snap_review_comment **out, size_t *n,
+                              struct buf *err)
 {
 	struct dryrun *d = D(gh);
 	const struct github_review_ops *r = inner_review(d, err);
@@ -343,7 +342,7 @@ static int dr_review_comments(struct github *gh, int64_t pr,
 }
 
 static int dr_files(struct github *gh, int64_t pr, struct snap_file **out,
-		    size_t *n, struct buf *err)
+                    size_t *n, struct buf *err)
 {
 	struct dryrun *d = D(gh);
 	const struct github_review_ops *r = inner_review(d, err);
@@ -356,8 +355,7 @@ static int dr_files(struct github *gh, int64_t pr, struct snap_file **out,
 }
 
 static int dr_compare(struct github *gh, int64_t pr, const char *base,
-		      const char *head, struct gh_compare *out,
-		      struct buf *err)
+                      const char *head, struct gh_compare *out, struct buf *err)
 {
 	struct dryrun *d = D(gh);
 	const struct github_review_ops *r = inner_review(d, err);
@@ -478,7 +476,6 @@ struct github *github_dryrun_new(struct github *inner)
 	struct dryrun *d = xcalloc(1, sizeof(*d));
 
 	d->gh.ops = &dryrun_ops;
-	buf_init(&d->gh.error, BUF_MAX_SMALL);
 	d->inner = inner;
 	d->gh.gitlab = inner->gitlab;
 	return &d->gh;

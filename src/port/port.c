@@ -6,30 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void github_op_begin(struct github *gh)
-{
-	buf_reset(&gh->error);
-}
-
-int github_op_end(struct github *gh, int error, struct buf *err)
-{
-	if (error < 0)
-		buf_setf(err, "%s", github_error(gh));
-	return error;
-}
-
-int github_op_keep(struct github *gh, int error, struct buf *err)
-{
-	if (error < 0 || gh->error.len)
-		buf_setf(err, "%s", github_error(gh));
-	return error;
-}
-
-const char *github_error(const struct github *gh)
-{
-	return gh->error.len ? gh->error.ptr : "unknown error";
-}
-
 void gh_pull_keep_error(struct gh_pull *p, const struct buf *err)
 {
 	if (!p->failed || p->error)

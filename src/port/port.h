@@ -7,11 +7,12 @@
  * wraps either to plan writes without making them (port/dryrun.c).
  *
  * Every call carries the PR it is made for (0 when none) so faults and
- * logs can name it. Reads return 0, AA_ENOTFOUND, or AA_EAPI; the message
- * of the last failure is in gh->error. The writes and user() take the
- * caller's err instead, the one channel of N80 (docs/spec-notes.md) that
- * the reads join next. Results are owned by the caller and released with
- * the snapshot.h release functions.
+ * logs can name it. Reads return 0, AA_ENOTFOUND, or AA_EAPI. Every op
+ * that can fail takes the caller's `struct buf *err` as its last
+ * parameter and writes its own message there when it fails, the one
+ * channel of N80 (docs/spec-notes.md); the port keeps no message of its
+ * own. Results are owned by the caller and released with the snapshot.h
+ * release functions.
  *
  * One write contract for every write of every port: AA_OK when GitHub
  * answered that it was made; AA_ELOST when no answer came back (a
@@ -45,8 +46,9 @@ struct gh_pull {
 	struct snap_pull pull; /* only the parts in `ok` are filled */
 	unsigned ok;           /* PART_* read completely */
 	unsigned failed;       /* PART_* whose read failed */
-	/* Why the parts in `failed` failed (the port's message then), so a
-	 * flow that reports them later still has it; NULL when none did. */
+	/* Why the parts in `failed` failed (the message the read wrote
+	 * into its err), so a flow that reports them later still has it;
+	 * NULL when none did. */
 	char *error;
 };
 
@@ -211,8 +213,7 @@ struct github_review_ops {
 	gh_files_op *files;
 	/* compare/{base}...{head}; AA_ENOTFOUND when GitHub answers 404. */
 	gh_compare_op *compare;
-	/* POST an issue comment: its id and html_url. The writes take the
-	 * caller's err (N80), the reads not yet. */
+	/* POST an issue comment: its id and html_url. */
 	gh_comment_create_op *comment_create;
 	gh_comment_update_op *comment_update;
 	gh_comment_delete_op *comment_delete;
@@ -240,7 +241,7 @@ struct github_review_ops {
  * What `doctor` reads (docs/actions.md, Doctor): a port without them
  * (NULL) cannot check a setup. Each returns AA_OK, AA_ENOTFOUND (404),
  * AA_EDENIED (401/403: the credential may not read it) or AA_EAPI, with
- * the message in gh->error; outputs are owned by the caller.
+ * the message in err; outputs are owned by the caller.
  */
 struct github_setup_ops {
 	/* The repository, read with the write token: its default branch and
@@ -313,10 +314,7 @@ typedef void gh_budget_op(struct github *gh, int64_t *graphql, int64_t *rest);
 typedef void gh_refresh_op(struct github *gh);
 
 struct github_ops {
-	/* GET /user: the login of the write token (T4). A failure's
-	 * message is in err (N80), not in gh->error, as for the gate's
-	 * writes (create_label, add_label, create_status, approve,
-	 * dismiss). */
+	/* GET /user: the login of the write token (T4). */
 	gh_user_op *user;
 	/* Every open pull request, ascending by number: what `what` asks
 	 * for at least. */
@@ -373,13 +371,6 @@ struct github_ops {
 
 struct github {
 	const struct github_ops *ops;
-	/* The message of the last operation's failure, for the ops that do
-	 * not take the caller's err yet (N80). Every operation that
-	 * can fail starts with it empty (github_op_begin), so a failure is
-	 * never reported with the message of an earlier one; best-effort
-	 * operations (prefetch, details) leave it as it was. Read it right
-	 * after the failed call, or keep a copy. */
-	struct buf error;
 	/* The run's deadline on this port's clock (ms), 0 = none (A6): no
 	 * read, retry or wait goes past it; a read cut off by it fails. Set
 	 * it with github_set_deadline(). */
@@ -393,18 +384,6 @@ struct github {
 	bool gitlab;
 };
 
-/* The start of every port operation that can fail: gh->error empty. */
-void github_op_begin(struct github *gh);
-/* An op whose adapter still leaves its message in gh->error hands it to
- * the caller's err at the op's edge (N80): error itself, the message
- * copied when it is a failure. */
-int github_op_end(struct github *gh, int error, struct buf *err);
-/* The same for a read that may succeed with a part failed: the message
- * copied whenever there is one. */
-int github_op_keep(struct github *gh, int error, struct buf *err);
-/* The message of the port's last failure: every caller reads it here
- * ("unknown error" when an implementation left none). */
-const char *github_error(const struct github *gh);
 /* Copy the message of its failed parts, in the err its read was passed,
  * into a pull (gh_pull.error). */
 void gh_pull_keep_error(struct gh_pull *p, const struct buf *err);

@@ -19,7 +19,7 @@
 #include "base/util.h"
 
 static int fault_hit(struct world *w, enum fault_op op, int kind, int64_t pr,
-		     const char *sha, struct buf *err)
+                     const char *sha, struct buf *err)
 {
 	return world_fault(w, op, kind, pr, sha, 0, NULL, err);
 }
@@ -37,8 +37,8 @@ static bool no_answer(const struct snap_fault *f)
 }
 
 int world_fault(struct world *w, enum fault_op op, int kind, int64_t pr,
-		const char *sha, int64_t comment_id, bool *lost,
-		struct buf *err)
+                const char *sha, int64_t comment_id, bool *lost,
+                struct buf *err)
 {
 	const char *name = op == FAULT_READ ? gh_read_names[kind]
 					    : gh_write_names[kind];
@@ -55,10 +55,10 @@ int world_fault(struct world *w, enum fault_op op, int kind, int64_t pr,
 		if (f->op == FAULT_CALL && f->call == w->calls) {
 			w->last_by_call = true;
 			buf_setf(err, "%s %s%s%.0lld: %s (call %lld)",
-				 op == FAULT_READ ? "read" : "write", name,
-				 pr ? " of PR #" : "", (long long)pr,
-				 f->timeout ? "timed out" : "HTTP error",
-				 (long long)w->calls);
+			         op == FAULT_READ ? "read" : "write", name,
+			         pr ? " of PR #" : "", (long long)pr,
+			         f->timeout ? "timed out" : "HTTP error",
+			         (long long)w->calls);
 			if (f->status == 404)
 				return AA_ENOTFOUND;
 			return op == FAULT_WRITE && no_answer(f) ? AA_ELOST
@@ -87,16 +87,17 @@ int world_fault(struct world *w, enum fault_op op, int kind, int64_t pr,
 		if (f->lost_response && lost) {
 			/* Applied by the caller, then answered with an error. */
 			*lost = true;
-			buf_setf(err, "write %s%s%.0lld: HTTP %d after "
-				 "the write was made (response lost)", name,
-				 pr ? " of PR #" : "", (long long)pr,
-				 f->status ? f->status : 502);
+			buf_setf(err,
+			         "write %s%s%.0lld: HTTP %d after "
+			         "the write was made (response lost)",
+			         name, pr ? " of PR #" : "", (long long)pr,
+			         f->status ? f->status : 502);
 			return AA_OK;
 		}
 		if (f->timeout)
 			buf_setf(err, "%s %s%s%.0lld: timed out",
-				 op == FAULT_READ ? "read" : "write", name,
-				 pr ? " of PR #" : "", (long long)pr);
+			         op == FAULT_READ ? "read" : "write", name,
+			         pr ? " of PR #" : "", (long long)pr);
 		else
 			buf_setf(err, "%s %s%s%.0lld: HTTP %d",
 			         op == FAULT_READ ? "read" : "write", name,
@@ -127,8 +128,7 @@ static int world_user(struct github *gh, char **login, struct buf *err)
 
 	*login = NULL;
 	if (!W(gh)->viewer_read &&
-	    (error = fault_hit(W(gh), FAULT_READ, READ_USER, 0, NULL, err)) <
-	        0)
+	    (error = fault_hit(W(gh), FAULT_READ, READ_USER, 0, NULL, err)) < 0)
 		return error == AA_ENOTFOUND ? AA_EAPI : error;
 	*login = xstrdup(world_viewer(W(gh)));
 	return AA_OK;
@@ -142,8 +142,8 @@ static int cmp_brief(const void *a, const void *b)
 }
 
 static int world_open_pulls(struct github *gh, enum gh_listing what,
-			    struct gh_pull_brief **list, size_t *n,
-			    struct buf *err)
+                            struct gh_pull_brief **list, size_t *n,
+                            struct buf *err)
 {
 	struct world *w = W(gh);
 	size_t i;
@@ -183,7 +183,7 @@ static const struct {
 };
 
 static int world_pull(struct github *gh, int64_t number, unsigned parts,
-		      struct gh_pull *out, struct buf *err)
+                      struct gh_pull *out, struct buf *err)
 {
 	struct world *w = W(gh);
 	struct snap_pull *p = snapshot_pull(w->s, number);
@@ -201,7 +201,7 @@ static int world_pull(struct github *gh, int64_t number, unsigned parts,
 		if (!(parts & part_reads[i].part))
 			continue;
 		error = fault_hit(w, FAULT_READ, (int)part_reads[i].read,
-				  number, NULL, err);
+		                  number, NULL, err);
 		if (error == AA_ENOTFOUND && part_reads[i].part == PART_PULL)
 			return AA_ENOTFOUND;
 		if (error < 0)
@@ -222,7 +222,7 @@ static int world_pull(struct github *gh, int64_t number, unsigned parts,
 }
 
 static int world_commit_in_pull(struct github *gh, int64_t number,
-				const char *sha, bool *out, struct buf *err)
+                                const char *sha, bool *out, struct buf *err)
 {
 	struct world *w = W(gh);
 	const struct snap_pull *p = snapshot_pull(w->s, number);
@@ -244,8 +244,8 @@ static int world_commit_in_pull(struct github *gh, int64_t number,
 }
 
 static int world_statuses(struct github *gh, int64_t pr, const char *sha,
-			  unsigned need, struct snap_statuses *out,
-			  struct buf *err)
+                          unsigned need, struct snap_statuses *out,
+                          struct buf *err)
 {
 	struct world *w = W(gh);
 	const struct snap_statuses *st;
@@ -275,7 +275,7 @@ static bool has_name(char *const *v, size_t n, const char *name)
 }
 
 static int world_label_exists(struct github *gh, int64_t pr, const char *name,
-			      bool *out, struct buf *err)
+                              bool *out, struct buf *err)
 {
 	struct world *w = W(gh);
 
@@ -499,7 +499,6 @@ static void world_free(struct github *gh)
 {
 	struct world *w = W(gh);
 
-	buf_release(&gh->error);
 	free(w->fault_used);
 	free(w->fault_seen);
 	free(w);
@@ -570,7 +569,6 @@ struct github *github_world_new(struct snapshot *s, const struct policy *p)
 	struct world *w = xcalloc(1, sizeof(*w));
 
 	w->gh.ops = &world_ops;
-	buf_init(&w->gh.error, BUF_MAX_SMALL);
 	w->s = s;
 	w->policy = p;
 	w->fault_used = xcalloc(s->nfaults ? s->nfaults : 1, sizeof(int64_t));

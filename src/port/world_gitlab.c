@@ -109,8 +109,8 @@ void world_gitlab_words(struct world *w, enum fault_op op, int kind, int64_t pr,
 		    path.len > 12 &&
 		        !strcmp(path.ptr + path.len - 12, "/discussions"),
 		    message);
-		gitlab_answer_text(err, method, path.ptr, status,
-		                   body.ptr, body.len);
+		gitlab_answer_text(err, method, path.ptr, status, body.ptr,
+		                   body.len);
 	}
 	buf_release(&mrp);
 	buf_release(&path);
@@ -141,14 +141,16 @@ int world_gitlab_fault(struct world *w, enum fault_op op, int kind, int64_t pr,
 		      kind == WRITE_STATUS)) {
 			if (!w->last_by_call && w->last_status >= 100)
 				world_gitlab_words(w, op, kind, pr, comment_id,
-				                   sha, w->last_status, NULL, err);
+				                   sha, w->last_status, NULL,
+				                   err);
 			return error == AA_ELOST ? AA_EAPI : error;
 		}
 		/* Not applied: wait and send again, never past the run's
 		 * deadline (a replay judges the numbers, never sleeps). */
 		wait = w->last_retry_after * 1000;
 		if (w->gh.deadline && w->now + wait > w->gh.deadline) {
-			buf_addf(err, " (Retry-After %llds is past the "
+			buf_addf(err,
+			         " (Retry-After %llds is past the "
 			         "run's deadline)",
 			         (long long)w->last_retry_after);
 			return AA_EAPI;
@@ -304,10 +306,9 @@ static int gl_pull(struct github *gh, int64_t number, unsigned parts,
                    struct gh_pull *out, struct buf *err)
 {
 	struct gh_review_pull r;
-	int error = gl_review_pull(gh, number,
-	                           (parts & PART_COMMENTS) ? RV_READ_COMMENTS
-	                                                   : 0,
-	                           &r, err);
+	int error = gl_review_pull(
+	    gh, number, (parts & PART_COMMENTS) ? RV_READ_COMMENTS : 0, &r,
+	    err);
 
 	*out = r.pull;
 	return error;
@@ -350,7 +351,8 @@ static int gl_diff_ready(struct github *gh, int64_t pr, struct buf *err)
 	if (!mr)
 		return AA_EAPI;
 	if (mr->diff_refs_null || strcmp(mr->head_sha, mr->sha) != 0) {
-		buf_setf(err, "the merge request's diff is not ready "
+		buf_setf(err,
+		         "the merge request's diff is not ready "
 		         "(diff_refs %s); rerun",
 		         mr->diff_refs_null ? "is null" : "name another head");
 		return AA_EAPI;
@@ -416,8 +418,7 @@ static const char *chain_base(const struct snap_gitlab *g, const char *a,
  * (G7): 400 (an unknown ref) and 404 (no merge base) are AA_ENOTFOUND.
  */
 static int gl_compare(struct github *gh, int64_t pr, const char *base,
-                      const char *head, struct gh_compare *out,
-                      struct buf *err)
+                      const char *head, struct gh_compare *out, struct buf *err)
 {
 	struct world *w = W(gh);
 	const struct merge_request *mr;
@@ -431,7 +432,7 @@ static int gl_compare(struct github *gh, int64_t pr, const char *base,
 	if (strcmp(base, mr->target_branch) == 0) {
 		if (mr->diff_refs_null) {
 			buf_setf(err, "the merge request's diff_refs "
-			         "are null");
+			              "are null");
 			return AA_EAPI;
 		}
 		out->status = CMP_AHEAD;
@@ -443,12 +444,12 @@ static int gl_compare(struct github *gh, int64_t pr, const char *base,
 		return error == AA_ENOTFOUND ? AA_EAPI : error;
 	if (!known_commit(g, base) || !known_commit(g, head)) {
 		buf_setf(err, "merge_base: HTTP 400 (Could not find "
-		         "ref)");
+		              "ref)");
 		return AA_ENOTFOUND;
 	}
 	if (!(mb = chain_base(g, base, head))) {
 		buf_setf(err, "merge_base: HTTP 404 (404 Merge Base "
-		         "Not Found)");
+		              "Not Found)");
 		return AA_ENOTFOUND;
 	}
 	memcpy(out->merge_base, mb, SHA_BUF);

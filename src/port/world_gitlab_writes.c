@@ -243,8 +243,10 @@ int world_gitlab_create_status(struct github *gh, int64_t pr, const char *sha,
 		return AA_ENOTFOUND;
 	st = open_job(w, mr, sha, context);
 	if (st && strcmp(st->status, state) == 0) {
-		buf_setf(err, "POST status: HTTP 400 (Cannot transition "
-		         "status via :enqueue from :%s)", st->status);
+		buf_setf(err,
+		         "POST status: HTTP 400 (Cannot transition "
+		         "status via :enqueue from :%s)",
+		         st->status);
 		return lost ? AA_ELOST : AA_ENOOP;
 	}
 	if (!st) {

@@ -46,8 +46,8 @@ static inline struct world *W(struct github *gh)
  * the write, then fails with the message already set.
  */
 int world_fault(struct world *w, enum fault_op op, int kind, int64_t pr,
-		const char *sha, int64_t comment_id, bool *lost,
-		struct buf *err);
+                const char *sha, int64_t comment_id, bool *lost,
+                struct buf *err);
 /* The login of the write token. */
 const char *world_viewer(struct world *w);
 
@@ -58,15 +58,15 @@ extern const struct github_ops world_ops;
 void world_gitlab_init(struct world *w);
 /* world_fault for GitLab: a 429 (or a 409 on a status) is retried after
  * its Retry-After unless the wait would pass the deadline (G21). */
-int world_gitlab_fault(struct world *w, enum fault_op op, int kind,
-                       int64_t pr, int64_t comment_id, const char *sha,
-                       bool *lost, struct buf *err);
+int world_gitlab_fault(struct world *w, enum fault_op op, int kind, int64_t pr,
+                       int64_t comment_id, const char *sha, bool *lost,
+                       struct buf *err);
 /* The words the live port prints for the request a GitLab call stands
  * for, answered `status` with the fake's error body (`message` or its
  * default), into err (P65). `id` is a note's (0: none), `sha` a
  * status call's. */
-void world_gitlab_words(struct world *w, enum fault_op op, int kind,
-                        int64_t pr, int64_t id, const char *sha, long status,
+void world_gitlab_words(struct world *w, enum fault_op op, int kind, int64_t pr,
+                        int64_t id, const char *sha, long status,
                         const char *message, struct buf *err);
 extern const struct github_review_ops world_gitlab_review_ops;
 extern struct github_ops world_gitlab_ops;

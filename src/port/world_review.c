@@ -20,8 +20,7 @@ static int read_fault(struct world *w, enum gh_read kind, int64_t pr,
 	return world_fault(w, FAULT_READ, (int)kind, pr, NULL, 0, NULL, err);
 }
 
-static struct snap_pull *find_pull(struct world *w, int64_t pr,
-                                   struct buf *err)
+static struct snap_pull *find_pull(struct world *w, int64_t pr, struct buf *err)
 {
 	struct snap_pull *p = snapshot_pull(w->s, pr);
 
@@ -38,8 +37,8 @@ static int cmp_review_comment(const void *a, const void *b)
 }
 
 /* A read of PR pr's `kind`: the fault first, then the pull (*p). */
-static int pull_read(struct snap_pull **p, struct github *gh,
-		     enum gh_read kind, int64_t pr, struct buf *err)
+static int pull_read(struct snap_pull **p, struct github *gh, enum gh_read kind,
+                     int64_t pr, struct buf *err)
 {
 	struct world *w = W(gh);
 	int error;
@@ -50,8 +49,8 @@ static int pull_read(struct snap_pull **p, struct github *gh,
 }
 
 static int wr_review_comments(struct github *gh, int64_t pr,
-			      struct snap_review_comment **out, size_t *n,
-			      struct buf *err)
+                              struct snap_review_comment **out, size_t *n,
+                              struct buf *err)
 {
 	struct snap_pull *p;
 	int error;
@@ -70,7 +69,7 @@ static int wr_review_comments(struct github *gh, int64_t pr,
 }
 
 static int wr_files(struct github *gh, int64_t pr, struct snap_file **out,
-		    size_t *n, struct buf *err)
+                    size_t *n, struct buf *err)
 {
 	struct snap_pull *p;
 	int error;
@@ -129,8 +128,7 @@ static bool commit_known(const struct snapshot *s, const char *sha)
  * unknown one is a 404.
  */
 static int wr_compare(struct github *gh, int64_t pr, const char *base,
-		      const char *head, struct gh_compare *out,
-		      struct buf *err)
+                      const char *head, struct gh_compare *out, struct buf *err)
 {
 	struct world *w = W(gh);
 	struct snap_pull *p;
@@ -196,8 +194,8 @@ static int64_t max_id(const struct snapshot *s, enum id_kind k)
 
 /* The comment `id` of PR pr (its pull in *pp), or NULL. */
 static struct snap_comment *find_comment(struct world *w, int64_t pr,
-					 int64_t id, struct snap_pull **pp,
-					 struct buf *err)
+                                         int64_t id, struct snap_pull **pp,
+                                         struct buf *err)
 {
 	struct snap_pull *p = snapshot_pull(w->s, pr);
 
@@ -205,8 +203,8 @@ static struct snap_comment *find_comment(struct world *w, int64_t pr,
 	for (size_t i = 0; p && i < p->ncomments; i++)
 		if (p->comments[i].id == id)
 			return &p->comments[i];
-	buf_setf(err, "comment %lld of PR #%lld: HTTP 404",
-		 (long long)id, (long long)pr);
+	buf_setf(err, "comment %lld of PR #%lld: HTTP 404", (long long)id,
+	         (long long)pr);
 	return NULL;
 }
 
@@ -214,18 +212,20 @@ static bool body_fits(const char *body, struct buf *err)
 {
 	if (rv_codepoints(body, strlen(body)) <= RV_BODY_LIMIT)
 		return true;
-	buf_setf(err, "HTTP 422: body is too long (maximum is %d "
-		 "characters)", RV_BODY_LIMIT);
+	buf_setf(err,
+	         "HTTP 422: body is too long (maximum is %d "
+	         "characters)",
+	         RV_BODY_LIMIT);
 	return false;
 }
 
 /* A pr-review write's start: its fault, if the snapshot plants one
  * (world_fault's codes; *lost: applied, then its answer lost). */
 static int write_fault(struct github *gh, enum gh_write kind, int64_t pr,
-		       int64_t comment_id, bool *lost, struct buf *err)
+                       int64_t comment_id, bool *lost, struct buf *err)
 {
-	return world_fault(W(gh), FAULT_WRITE, kind, pr, NULL, comment_id,
-			   lost, err);
+	return world_fault(W(gh), FAULT_WRITE, kind, pr, NULL, comment_id, lost,
+	                   err);
 }
 
 static int wr_comment_create(struct github *gh, int64_t pr, const char *body,
@@ -306,7 +306,8 @@ static int wr_comment_delete(struct github *gh, int64_t pr, int64_t id,
 	size_t i;
 	int error;
 
-	if ((error = write_fault(gh, WRITE_COMMENT_DELETE, pr, id, &lost, err)) < 0)
+	if ((error =
+	         write_fault(gh, WRITE_COMMENT_DELETE, pr, id, &lost, err)) < 0)
 		return error;
 	if (!(c = find_comment(w, pr, id, &p, err)))
 		return AA_ENOTFOUND;
@@ -378,9 +379,10 @@ static int wr_review_post(struct github *gh, int64_t pr, const char *commit_id,
 		if (!body_fits(inl[i].body, err))
 			return AA_EREJECTED;
 		if (!anchor_ok(p, &inl[i])) {
-			buf_setf(err, "HTTP 422: Line could not be "
-				 "resolved (%s:%lld)", inl[i].path,
-				 (long long)inl[i].line);
+			buf_setf(err,
+			         "HTTP 422: Line could not be "
+			         "resolved (%s:%lld)",
+			         inl[i].path, (long long)inl[i].line);
 			return AA_EREJECTED;
 		}
 	}
@@ -429,7 +431,7 @@ static int wr_review_post(struct github *gh, int64_t pr, const char *commit_id,
  * read with it (a `user` fault that lets it pass) answers the next user().
  */
 static int wr_review_pull(struct github *gh, int64_t pr, unsigned what,
-			  struct gh_review_pull *out, struct buf *err)
+                          struct gh_review_pull *out, struct buf *err)
 {
 	struct world *w = W(gh);
 	unsigned parts = PART_PULL;
@@ -444,8 +446,8 @@ static int wr_review_pull(struct github *gh, int64_t pr, unsigned what,
 	if (error < 0)
 		return error;
 	if (what & RV_READ_ROOTS)
-		out->rc_ok = wr_review_comments(gh, pr, &out->rc,
-						&out->nrc, err) == AA_OK;
+		out->rc_ok = wr_review_comments(gh, pr, &out->rc, &out->nrc,
+		                                err) == AA_OK;
 	if ((what & RV_READ_VIEWER) && !w->viewer_read &&
 	    world_fault(w, FAULT_READ, READ_USER, 0, NULL, 0, NULL, err) ==
 	        AA_OK)

@@ -26,7 +26,7 @@ static int fault(struct world *w, enum gh_read kind, struct buf *err)
 {
 	size_t i;
 	int error =
-		world_fault(w, FAULT_READ, (int)kind, 0, NULL, 0, NULL, err);
+	    world_fault(w, FAULT_READ, (int)kind, 0, NULL, 0, NULL, err);
 
 	if (error != AA_EAPI)
 		return error;
@@ -45,8 +45,7 @@ static const char *role(struct world *w)
 	return S(w) && S(w)->permission ? S(w)->permission : "write";
 }
 
-static int ws_repo(struct github *gh, char **branch, int *push,
-		   struct buf *err)
+static int ws_repo(struct github *gh, char **branch, int *push, struct buf *err)
 {
 	struct world *w = W(gh);
 	const char *r;
@@ -106,7 +105,7 @@ static void all_branches(struct world *w, char ***v, size_t *n)
 }
 
 static int ws_branches(struct github *gh, char ***names, size_t *n,
-		       struct buf *err)
+                       struct buf *err)
 {
 	struct world *w = W(gh);
 	int error;
@@ -164,7 +163,7 @@ static const struct snap_branch_rules *find(const struct snap_branch_rules *v,
 }
 
 static int ws_branch_rules(struct github *gh, const char *branch,
-			   struct setup_rule **v, size_t *n, struct buf *err)
+                           struct setup_rule **v, size_t *n, struct buf *err)
 {
 	struct world *w = W(gh);
 	const struct snap_branch_rules *b;
@@ -182,8 +181,8 @@ static int ws_branch_rules(struct github *gh, const char *branch,
 	return AA_OK;
 }
 
-static int ws_branch_protected(struct github *gh, const char *branch,
-			       bool *out, struct buf *err)
+static int ws_branch_protected(struct github *gh, const char *branch, bool *out,
+                               struct buf *err)
 {
 	struct world *w = W(gh);
 	int error;
@@ -200,7 +199,7 @@ static int ws_branch_protected(struct github *gh, const char *branch,
 }
 
 static int ws_protection(struct github *gh, const char *branch,
-			 struct setup_rule **v, size_t *n, struct buf *err)
+                         struct setup_rule **v, size_t *n, struct buf *err)
 {
 	struct world *w = W(gh);
 	const struct snap_branch_rules *b;
@@ -211,15 +210,18 @@ static int ws_protection(struct github *gh, const char *branch,
 	if ((error = fault(w, READ_BRANCHES, err)) < 0)
 		return error;
 	if (strcmp(role(w), "admin") != 0) {
-		buf_setf(err, "branch protection of %s: HTTP 403 (Must "
-				     "have admin rights to Repository.)",
-			 branch);
+		buf_setf(err,
+		         "branch protection of %s: HTTP 403 (Must "
+		         "have admin rights to Repository.)",
+		         branch);
 		return AA_EDENIED;
 	}
 	b = S(w) ? find(S(w)->protection, S(w)->nprotection, branch) : NULL;
 	if (!b) {
-		buf_setf(err, "branch protection of %s: HTTP 404 (Branch "
-				     "not protected)", branch);
+		buf_setf(err,
+		         "branch protection of %s: HTTP 404 (Branch "
+		         "not protected)",
+		         branch);
 		return AA_ENOTFOUND;
 	}
 	copy_rules(b, v, n);
@@ -227,7 +229,7 @@ static int ws_protection(struct github *gh, const char *branch,
 }
 
 static int ws_file(struct github *gh, const char *ref, const char *path,
-		   char **text, struct buf *err)
+                   char **text, struct buf *err)
 {
 	struct world *w = W(gh);
 	size_t i;
@@ -247,7 +249,7 @@ static int ws_file(struct github *gh, const char *ref, const char *path,
 }
 
 static int ws_team_member(struct github *gh, const char *team,
-			  const char *login, bool *member, struct buf *err)
+                          const char *login, bool *member, struct buf *err)
 {
 	struct world *w = W(gh);
 	size_t i, j;
@@ -269,8 +271,7 @@ static int ws_team_member(struct github *gh, const char *team,
 	return AA_ENOTFOUND;
 }
 
-static int ws_token(struct github *gh, struct setup_token *out,
-		    struct buf *err)
+static int ws_token(struct github *gh, struct setup_token *out, struct buf *err)
 {
 	struct world *w = W(gh);
 	const struct snap_setup *s = S(w);
@@ -299,7 +300,7 @@ static int ws_token(struct github *gh, struct setup_token *out,
 	}
 	if (kind == TOKEN_INSTALLATION) {
 		buf_setf(err, "GET /user: HTTP 403 (Resource not "
-				     "accessible by integration)");
+		              "accessible by integration)");
 		setup_read_fail(&out->read, AA_EDENIED, err->ptr);
 		return AA_EDENIED;
 	}
@@ -308,7 +309,7 @@ static int ws_token(struct github *gh, struct setup_token *out,
 }
 
 static int ws_environment(struct github *gh, const char *name,
-			  struct setup_env *out, struct buf *err)
+                          struct setup_env *out, struct buf *err)
 {
 	struct world *w = W(gh);
 	size_t i, j;

@@ -94,7 +94,7 @@ static void label(struct engine *e, size_t step, int64_t pr,
 		 * it fails, add anyway (GitHub creates a missing label). */
 		in.exists_known = true;
 		if (e->gh->ops->label_exists(e->gh, pr, e->policy->label,
-					     &in.exists, &err) < 0)
+		                             &in.exists, &err) < 0)
 			in.exists = true;
 		act = apply_label_decide(&in);
 	}
@@ -164,9 +164,8 @@ static void check(struct engine *e, size_t step, int64_t pr,
 				in.threads_ok = (read->ok & PART_THREADS) != 0;
 				continue;
 			}
-			error = e->gh->ops->pull(e->gh, pr,
-						 PART_PULL | PART_THREADS, &g,
-						 &err);
+			error = e->gh->ops->pull(
+			    e->gh, pr, PART_PULL | PART_THREADS, &g, &err);
 			if (error == AA_ENOTFOUND) {
 				not_found(e, &e->report->steps[step], pr, res);
 				goto out;
@@ -181,9 +180,8 @@ static void check(struct engine *e, size_t step, int64_t pr,
 			in.threads_ok = (g.ok & PART_THREADS) != 0;
 			continue;
 		case CHECK_READ_COMMITS:
-			if (e->gh->ops->commit_in_pull(e->gh, pr,
-						       m->check.head,
-						       &in_pull, &err) < 0) {
+			if (e->gh->ops->commit_in_pull(e->gh, pr, m->check.head,
+			                               &in_pull, &err) < 0) {
 				unread(e, &e->report->steps[step], "commits",
 				       err.ptr, res);
 				goto out;
@@ -192,9 +190,9 @@ static void check(struct engine *e, size_t step, int64_t pr,
 			continue;
 		case CHECK_READ_STATUSES:
 			if (e->gh->ops->statuses(e->gh, pr, m->check.head,
-						 STATUS_NEED_CLEAN |
-							 STATUS_NEED_ROUND,
-						 &st, &err) < 0) {
+			                         STATUS_NEED_CLEAN |
+			                             STATUS_NEED_ROUND,
+			                         &st, &err) < 0) {
 				unread(e, &e->report->steps[step], "statuses",
 				       err.ptr, res);
 				goto out;
@@ -203,8 +201,8 @@ static void check(struct engine *e, size_t step, int64_t pr,
 			continue;
 		case CHECK_READ_HISTORY:
 			if (e->gh->ops->statuses(e->gh, pr, m->check.head,
-						 STATUS_NEED_HISTORY,
-						 &history, &err) < 0) {
+			                         STATUS_NEED_HISTORY, &history,
+			                         &err) < 0) {
 				unread(e, &e->report->steps[step], "statuses",
 				       err.ptr, res);
 				goto out;
@@ -310,9 +308,8 @@ struct engine_result engine_apply_id(struct engine *e, int64_t pr, int64_t id)
 		return res;
 	/* The comment, and the PR and threads its check block is judged
 	 * against: one read (one GraphQL query live). */
-	error = e->gh->ops->pull(e->gh, pr,
-				 PART_COMMENTS | PART_PULL | PART_THREADS, &g,
-				 &err);
+	error = e->gh->ops->pull(
+	    e->gh, pr, PART_COMMENTS | PART_PULL | PART_THREADS, &g, &err);
 	if (error == AA_OK && (g.ok & PART_COMMENTS)) {
 		for (i = 0; i < g.pull.ncomments; i++)
 			if (g.pull.comments[i].id == id) {

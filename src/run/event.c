@@ -64,8 +64,7 @@ static void run_status(struct engine *e, const struct event *ev)
 		if (error == AA_OK)
 			gh_pull_release(&g);
 	}
-	if (e->gh->ops->open_pulls(e->gh, LISTING_PLAIN, &list, &n, &err) <
-	    0) {
+	if (e->gh->ops->open_pulls(e->gh, LISTING_PLAIN, &list, &n, &err) < 0) {
 		report_note(e->report, NOTE_ERROR,
 		            "cannot list the open pull requests: %s", err.ptr);
 		report_merge_exit(e->report, EXIT_API);

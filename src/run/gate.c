@@ -60,7 +60,7 @@ static void evaluate_reads(struct engine *e, int64_t pr, unsigned fresh,
 	gate_decision_init(&ev->d);
 	e->gh->ops->refresh(e->gh);
 	ev->status =
-		e->gh->ops->pull(e->gh, pr, GATE_PARTS | fresh, &ev->g, &err);
+	    e->gh->ops->pull(e->gh, pr, GATE_PARTS | fresh, &ev->g, &err);
 	if (ev->status == AA_ENOTFOUND)
 		goto out;
 	if (ev->status != AA_OK || ev->g.error)
@@ -73,9 +73,10 @@ static void evaluate_reads(struct engine *e, int64_t pr, unsigned fresh,
 						 ev->g.pull.default_branch);
 		if (ev->ungated)
 			goto out;
-		ev->st_ok = e->gh->ops->statuses(e->gh, pr, ev->g.pull.head_sha,
-						 STATUS_NEED_CLEAN | STATUS_NEED_SKIP,
-						 &ev->st, &err) == AA_OK;
+		ev->st_ok =
+		    e->gh->ops->statuses(e->gh, pr, ev->g.pull.head_sha,
+		                         STATUS_NEED_CLEAN | STATUS_NEED_SKIP,
+		                         &ev->st, &err) == AA_OK;
 		if (!ev->st_ok)
 			keep_error(ev, err.ptr);
 	} else {

@@ -527,7 +527,7 @@ static int plan_reads(struct plan *pl)
 {
 	struct buf err = BUF_INIT(BUF_MAX_SMALL);
 	int error = rv_pr_read(pl->e, pl->pr, RV_READ_ROOTS | RV_READ_COMMITS,
-			       &pl->p, &err);
+	                       &pl->p, &err);
 
 	if (error == AA_ENOTFOUND) {
 		/* review-plan names its PR: exit 2 in replay too. */
@@ -544,7 +544,7 @@ static int plan_reads(struct plan *pl)
 			memcpy(STEP(pl)->head, pl->p.head, SHA_BUF);
 		step_reason(STEP(pl), "the PR could not be read");
 		report_note(pl->e->report, NOTE_ERROR, "PR #%lld: %s",
-			    (long long)pl->pr, err.ptr);
+		            (long long)pl->pr, err.ptr);
 		finish(pl, OUT_ERROR, EXIT_API);
 		buf_release(&err);
 		return AA_EAPI;
@@ -607,8 +607,8 @@ struct engine_plan engine_review_plan(struct engine *e, int64_t pr,
 		struct gh_compare cmp;
 
 		if (e->gh->ops->review->compare(e->gh, pr, pull->base_ref,
-						pull->head_sha, &cmp,
-						&err) == AA_OK)
+		                                pull->head_sha, &cmp,
+		                                &err) == AA_OK)
 			memcpy(pl.merge_base, cmp.merge_base, SHA_BUF);
 		else
 			merge_base_failed = true;
@@ -617,7 +617,7 @@ struct engine_plan engine_review_plan(struct engine *e, int64_t pr,
 		step_reason(STEP(&pl), "comparing the last reviewed commit "
 				       "with the head failed");
 		report_note(e->report, NOTE_ERROR, "PR #%lld: %s",
-			    (long long)pr, err.ptr);
+		            (long long)pr, err.ptr);
 		finish(&pl, OUT_ERROR, EXIT_API);
 		goto out;
 	}

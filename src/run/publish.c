@@ -149,8 +149,8 @@ static int plan_inline(struct pub *u)
 	/* G8: positions need the head's diff. */
 	if (any && u->e->gh->gitlab) {
 		struct buf err = BUF_INIT(BUF_MAX_SMALL);
-		int error = u->e->gh->ops->review->diff_ready(u->e->gh, u->pr,
-		                                              &err);
+		int error =
+		    u->e->gh->ops->review->diff_ready(u->e->gh, u->pr, &err);
 
 		if (error < 0) {
 			step_reason(STEP(u), "%s", err.ptr);
@@ -364,8 +364,8 @@ static enum reconciled reconcile(struct pub *u)
 	enum reconciled out = RECONCILED;
 
 	/* The roots too: the links of the threads W4 posted. */
-	if (rv_pr_refresh(u->e, &u->p, RV_READ_COMMENTS | RV_READ_ROOTS,
-	                  &err) < 0) {
+	if (rv_pr_refresh(u->e, &u->p, RV_READ_COMMENTS | RV_READ_ROOTS, &err) <
+	    0) {
 		pub_api_failure(u, "re-reading the comments", err.ptr);
 		return RECONCILE_FAILED;
 	}
@@ -606,9 +606,8 @@ struct engine_result engine_publish(struct engine *e, int64_t pr,
 	 * then the last read before W1, and serves as its G (P-note P38). */
 	if (publish_may_post(in) && !e->gh->gitlab) /* G5: diffs last */
 		u.files_read = read_files(&u) == AA_OK ? 1 : -1;
-	error = rv_pr_read(e, pr,
-			   RV_READ_ROOTS | RV_READ_STATUS | RV_READ_VIEWER,
-			   &u.p, &err);
+	error = rv_pr_read(
+	    e, pr, RV_READ_ROOTS | RV_READ_STATUS | RV_READ_VIEWER, &u.p, &err);
 	if (error == AA_OK && !u.p.rc_ok)
 		error = AA_EAPI;
 	if (e->gh->gitlab)
@@ -641,8 +640,8 @@ struct engine_result engine_publish(struct engine *e, int64_t pr,
 		pub_finish(&u, OUT_SKIPPED, EXIT_OK);
 		goto out;
 	}
-	if (e->gh->ops->statuses(e->gh, pr, in->head, STATUS_NEED_REVIEW,
-				 &u.st, &err) < 0) {
+	if (e->gh->ops->statuses(e->gh, pr, in->head, STATUS_NEED_REVIEW, &u.st,
+	                         &err) < 0) {
 		pub_api_failure(&u, "reading the head's statuses", err.ptr);
 		pub_finish(&u, OUT_ERROR, EXIT_API);
 		goto out;

@@ -280,9 +280,9 @@ int pub_set_status(struct pub *u, const char *state, const char *desc,
 
 		snap_statuses_release(&u->st);
 		u->has_st = u->e->gh->ops->statuses(
-				    u->e->gh, u->pr, u->in->head,
-				    STATUS_NEED_HISTORY | STATUS_NEED_IDS,
-				    &u->st, &why) == AA_OK;
+		                u->e->gh, u->pr, u->in->head,
+		                STATUS_NEED_HISTORY | STATUS_NEED_IDS, &u->st,
+		                &why) == AA_OK;
 		buf_release(&why);
 		if (u->has_st) {
 			seen.statuses = u->st.v;
@@ -593,7 +593,7 @@ static int post_discussion(struct pub *u, size_t i, struct buf *err)
 			out.note_id = root->comment_id;
 			if (!r->discussion_of ||
 			    r->discussion_of(u->e->gh, u->pr, root->comment_id,
-					     out.discussion_id, &why) < 0)
+			                     out.discussion_id, &why) < 0)
 				root = NULL; /* it cannot be named: failed */
 			buf_release(&why);
 		}

@@ -48,8 +48,8 @@ void rv_pr_release(struct rv_pr *p);
  * out->rc_ok says whether the review comments could be read (err says
  * why not).
  */
-int rv_pr_read(struct engine *e, int64_t pr, unsigned what,
-	       struct rv_pr *out, struct buf *err);
+int rv_pr_read(struct engine *e, int64_t pr, unsigned what, struct rv_pr *out,
+               struct buf *err);
 /*
  * Read `what` of the PR again: p->head always (G); with RV_READ_COMMENTS
  * the pull and its comments replace p's (U1/U2 redone); with
@@ -61,7 +61,7 @@ int rv_pr_read(struct engine *e, int64_t pr, unsigned what,
  * any read when it has not.
  */
 int rv_pr_refresh(struct engine *e, struct rv_pr *p, unsigned what,
-		  struct buf *err);
+                  struct buf *err);
 /* Read the comments again (a lost answer) and redo U1/U2 over them; a
  * failure's message is not kept (the lost write's is the one to tell). */
 int rv_pr_reread_comments(struct engine *e, struct rv_pr *p);

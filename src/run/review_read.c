@@ -141,7 +141,7 @@ static void take_roots(struct engine *e, struct rv_pr *p,
 }
 
 int rv_pr_refresh(struct engine *e, struct rv_pr *p, unsigned what,
-		  struct buf *err)
+                  struct buf *err)
 {
 	const struct github_review_ops *ops = e->gh->ops->review;
 	unsigned want = PART_PULL, got;
@@ -181,7 +181,7 @@ int rv_pr_refresh(struct engine *e, struct rv_pr *p, unsigned what,
 }
 
 int rv_pr_read(struct engine *e, int64_t pr, unsigned what, struct rv_pr *out,
-	       struct buf *err)
+               struct buf *err)
 {
 	memset(out, 0, sizeof(*out));
 	out->number = pr;

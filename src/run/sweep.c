@@ -57,14 +57,14 @@ static enum sweep_plan sweep_selects(struct engine *e,
 			goto out;
 		case SELECT_READ_STATUSES:
 			if (e->gh->ops->statuses(e->gh, b->number, b->head_sha,
-						 STATUS_NEED_CLEAN, &st,
-						 &err) < 0)
+			                         STATUS_NEED_CLEAN, &st,
+			                         &err) < 0)
 				goto out;
 			in.statuses = &st;
 			break;
 		case SELECT_READ_REVIEWS:
-			if (e->gh->ops->pull(e->gh, b->number, PART_REVIEWS,
-					     &g, &err) != AA_OK ||
+			if (e->gh->ops->pull(e->gh, b->number, PART_REVIEWS, &g,
+			                     &err) != AA_OK ||
 			    !(g.ok & PART_REVIEWS))
 				goto out;
 			in.reviews = &g.pull;
@@ -231,8 +231,7 @@ void engine_sweep(struct engine *e)
 			    e->repository ? e->repository : "the repository");
 		goto out;
 	}
-	if (e->gh->ops->open_pulls(e->gh, LISTING_PROBE, &list, &n, &why) <
-	    0) {
+	if (e->gh->ops->open_pulls(e->gh, LISTING_PROBE, &list, &n, &why) < 0) {
 		report_note(e->report, NOTE_ERROR,
 		            "cannot list the open pull requests: %s", why.ptr);
 		report_merge_exit(e->report, EXIT_API);

@@ -95,7 +95,8 @@ int engine_identity_check(struct engine *e, size_t step)
  * again what the write changes and asking core/landed.h whether its effect
  * shows — AA_OK when it does, AA_EAPI when it does not or the read failed.
  * A failed write's own message stays in the err its caller passed (N80),
- * whatever the re-read said. `*review_id` (when not NULL) is the approval that shows.
+ * whatever the re-read said. `*review_id` (when not NULL) is the approval that
+ * shows.
  */
 static int settle(struct engine *e, int error, int64_t pr, const char *sha,
                   const struct landed_write *w, int64_t *review_id)
@@ -112,8 +113,8 @@ static int settle(struct engine *e, int error, int64_t pr, const char *sha,
 		return error;
 	switch (w->kind) {
 	case LANDED_CREATE_LABEL:
-		if (e->gh->ops->label_exists(e->gh, pr, w->label, &exists, &why) ==
-		        AA_OK &&
+		if (e->gh->ops->label_exists(e->gh, pr, w->label, &exists,
+		                             &why) == AA_OK &&
 		    exists) {
 			label = xstrdup(w->label);
 			seen.labels = &label;
@@ -122,16 +123,15 @@ static int settle(struct engine *e, int error, int64_t pr, const char *sha,
 		break;
 	case LANDED_ADD_LABEL:
 		if (e->gh->ops->pull(e->gh, pr, PART_LABELS | PART_FRESH, &p,
-		                         &why) ==
-		        AA_OK &&
+		                     &why) == AA_OK &&
 		    (p.ok & PART_LABELS)) {
 			seen.labels = p.pull.labels;
 			seen.nlabels = p.pull.nlabels;
 		}
 		break;
 	case LANDED_STATUS:
-		if (e->gh->ops->statuses(e->gh, pr, sha, STATUS_NEED_CLEAN,
-		                         &st, &why) == AA_OK) {
+		if (e->gh->ops->statuses(e->gh, pr, sha, STATUS_NEED_CLEAN, &st,
+		                         &why) == AA_OK) {
 			seen.statuses = st.v;
 			seen.nstatuses = st.n;
 		}

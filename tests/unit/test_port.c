@@ -30,7 +30,8 @@ static void load(struct snapshot *s, struct policy *p)
 
 static void check_contract(struct github *gh)
 {
-	struct buf err = BUF_INIT(BUF_MAX_SMALL), next = BUF_INIT(BUF_MAX_SMALL);
+	struct buf err = BUF_INIT(BUF_MAX_SMALL),
+	           next = BUF_INIT(BUF_MAX_SMALL);
 	struct gh_pull g;
 	bool in;
 
@@ -38,16 +39,16 @@ static void check_contract(struct github *gh)
 	 * it. */
 	memset(&g, 0, sizeof(g));
 	assert_int_equal(
-		gh->ops->pull(gh, 8, PART_PULL | PART_THREADS, &g, &err), AA_OK);
+	    gh->ops->pull(gh, 8, PART_PULL | PART_THREADS, &g, &err), AA_OK);
 	assert_true(g.failed & PART_THREADS);
 	assert_non_null(g.error);
 	assert_non_null(strstr(g.error, "threads of PR #8"));
 	assert_non_null(strstr(err.ptr, "threads of PR #8"));
 	/* The next operation succeeds: nothing written into its err. */
-	assert_int_equal(gh->ops->commit_in_pull(
-				 gh, 7, "7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e",
-				 &in, &next),
-			 AA_OK);
+	assert_int_equal(
+	    gh->ops->commit_in_pull(
+	        gh, 7, "7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e", &in, &next),
+	    AA_OK);
 	assert_string_equal(next.ptr, "");
 	/* The pull's own copy is still there, and goes with it. */
 	assert_non_null(strstr(g.error, "threads of PR #8"));
@@ -55,7 +56,7 @@ static void check_contract(struct github *gh)
 	assert_null(g.error);
 	/* A pull with nothing failed has no message. */
 	assert_int_equal(
-		gh->ops->pull(gh, 7, PART_PULL | PART_THREADS, &g, &next), AA_OK);
+	    gh->ops->pull(gh, 7, PART_PULL | PART_THREADS, &g, &next), AA_OK);
 	assert_int_equal(g.failed, 0);
 	assert_null(g.error);
 	assert_string_equal(next.ptr, "");
@@ -145,7 +146,7 @@ static int reviews_of_7(struct world_run *w, int64_t id, const char *state)
 
 	memset(&g, 0, sizeof(g));
 	assert_int_equal(w->gh->ops->pull(w->gh, 7, PART_REVIEWS, &g, &err),
-			 AA_OK);
+	                 AA_OK);
 	buf_release(&err);
 	for (size_t i = 0; i < g.pull.nreviews; i++) {
 		const struct snap_review *r = &g.pull.reviews[i];
