@@ -228,6 +228,21 @@ static int write_fault(struct github *gh, enum gh_write kind, int64_t pr,
 	                   err);
 }
 
+/* A new comment's or review's start: its fault, its pull (*p), its body
+ * within GitHub's limit. */
+static int write_start(struct github *gh, enum gh_write kind, int64_t pr,
+                       const char *body, bool *lost, struct snap_pull **p,
+                       struct buf *err)
+{
+	int error = write_fault(gh, kind, pr, 0, lost, err);
+
+	if (error < 0)
+		return error;
+	if (!(*p = find_pull(W(gh), pr, err)))
+		return AA_ENOTFOUND;
+	return body_fits(body, err) ? AA_OK : AA_EREJECTED;
+}
+
 static int wr_comment_create(struct github *gh, int64_t pr, const char *body,
                              int64_t *id, char **html_url, struct buf *err)
 {
@@ -239,12 +254,9 @@ static int wr_comment_create(struct github *gh, int64_t pr, const char *body,
 
 	*id = 0;
 	*html_url = NULL;
-	if ((error = write_fault(gh, WRITE_COMMENT, pr, 0, &lost, err)) < 0)
+	if ((error = write_start(gh, WRITE_COMMENT, pr, body, &lost, &p, err)) <
+	    0)
 		return error;
-	if (!(p = find_pull(w, pr, err)))
-		return AA_ENOTFOUND;
-	if (!body_fits(body, err))
-		return AA_EREJECTED;
 	ALLOC_GROW(p->comments, p->ncomments + 1, p->acomments);
 	c = &p->comments[p->ncomments++];
 	memset(c, 0, sizeof(*c));
@@ -369,12 +381,9 @@ static int wr_review_post(struct github *gh, int64_t pr, const char *commit_id,
 	int error;
 
 	memset(out, 0, sizeof(*out));
-	if ((error = write_fault(gh, WRITE_REVIEW, pr, 0, &lost, err)) < 0)
+	if ((error = write_start(gh, WRITE_REVIEW, pr, body, &lost, &p, err)) <
+	    0)
 		return error;
-	if (!(p = find_pull(w, pr, err)))
-		return AA_ENOTFOUND;
-	if (!body_fits(body, err))
-		return AA_EREJECTED;
 	for (size_t i = 0; i < n; i++) {
 		if (!body_fits(inl[i].body, err))
 			return AA_EREJECTED;
