@@ -3,8 +3,8 @@
  * event.c, and the pr-review flows) share: how a step ends (engine.c:
  * each flow records its step's result once), the gate's and apply's
  * writes (writes.c), each preceded by the identity check (T4) and
- * recorded in the report, and the port's last error in words. Private to
- * run/; one prefix, engine_, like engine.h.
+ * recorded in the report, and a failed pull's message in words. Private
+ * to run/; one prefix, engine_, like engine.h.
  */
 #ifndef AA_ENGINE_INT_H
 #define AA_ENGINE_INT_H
