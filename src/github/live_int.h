@@ -444,6 +444,8 @@ gh_review_comments_op live_review_comments;
  * pages, and the edit histories the first pages did not hold; when the
  * query fails, the parts one by one (review_pull.c). */
 gh_review_pull_op live_review_pull;
+/* review_pull's query, sent beside the next request (http_read_beside). */
+gh_review_pull_beside_op live_review_pull_beside;
 
 /* What a page of a pr-review read leaves to read (review_pull.c). */
 struct review_edits_more {

@@ -289,4 +289,5 @@ const struct github_review_ops live_review_ops = {
     .comment_update = live_comment_update,
     .comment_delete = live_comment_delete,
     .review_post = live_review_post,
+    .review_pull_beside = live_review_pull_beside,
 };

@@ -253,6 +253,28 @@ static int review_page(void *ctx, const cJSON *pr, struct buf *err)
 	return review_dec_page(r->l, r->out, r->i, pr, r->rest, err);
 }
 
+/* The query of one_query and its variables. */
+static void review_request(struct live *l, int64_t number, unsigned what,
+                           struct buf *q, struct buf *v)
+{
+	review_query(q, what, (what & RV_READ_VIEWER) && l->read_http == l->http);
+	vars(l, v, number, NULL);
+}
+
+void live_review_pull_beside(struct github *gh, int64_t pr, unsigned what)
+{
+	struct live *l = L(gh);
+	struct buf q = BUF_INIT(BUF_MAX_SMALL), v = BUF_INIT(BUF_MAX_SMALL),
+		   body = BUF_INIT(BUF_MAX_DOC);
+
+	review_request(l, pr, what, &q, &v);
+	gql_body(&body, q.ptr, q.len, v.ptr);
+	http_read_beside(l->read_http, l->graphql_url, body.ptr);
+	buf_release(&q);
+	buf_release(&v);
+	buf_release(&body);
+}
+
 /* The query, its further pages, the histories left: AA_OK, AA_ENOTFOUND,
  * or AA_EAPI with nothing of out kept. */
 static int one_query(struct live *l, int64_t number, unsigned what,
@@ -269,8 +291,7 @@ static int one_query(struct live *l, int64_t number, unsigned what,
 	int error;
 
 	review_more_init(&rest);
-	review_query(&q, what, viewer);
-	vars(l, &v, number, NULL);
+	review_request(l, number, what, &q, &v);
 	if ((error = gql_as(l, GQL_REVIEW, q.ptr, v.ptr, &root, &data, err)) <
 	    0)
 		goto out;

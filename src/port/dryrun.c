@@ -455,6 +455,7 @@ static const struct github_review_ops dryrun_review_ops = {
 	dr_compare,	   dr_comment_create,  dr_comment_update,
 	dr_comment_delete, dr_review_post,     dr_discussion_post,
 	dr_discussion_payload, dr_diff_ready,      NULL,
+	NULL, /* review_pull_beside: a dry run sends reads as asked */
 };
 
 static const struct github_ops dryrun_ops = {

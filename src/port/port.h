@@ -163,6 +163,8 @@ void gh_review_pull_release(struct gh_review_pull *r);
  */
 typedef int gh_review_pull_op(struct github *gh, int64_t pr, unsigned what,
                               struct gh_review_pull *out, struct buf *err);
+typedef void gh_review_pull_beside_op(struct github *gh, int64_t pr,
+                                      unsigned what);
 typedef int gh_review_comments_op(struct github *gh, int64_t pr,
                                   struct snap_review_comment **out, size_t *n,
                                   struct buf *err);
@@ -235,6 +237,15 @@ struct github_review_ops {
 	/* The id of the discussion whose first note is note_id, as last
 	 * read (G20: a lost POST's discussion, found again); AA_ENOTFOUND. */
 	gh_discussion_of_op *discussion_of;
+
+	/*
+	 * Optional (NULL: reads go out when asked). review_pull(pr, what)'s
+	 * read starts together with the next request the port sends, so the
+	 * two share a round trip; that review_pull then takes its answer.
+	 * Latency only: the read is made no earlier than this call, and an
+	 * answer a later write would make stale is dropped (P67).
+	 */
+	gh_review_pull_beside_op *review_pull_beside;
 };
 
 /*

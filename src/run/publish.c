@@ -506,7 +506,8 @@ static void publish_writes(struct pub *u, struct buf *dry_out)
 		final_status(u, u->ndropped > 0);
 		goto out;
 	}
-	/* W3: pending until R is written. */
+	/* W3: pending until R is written; W4's G rides with it (P67). */
+	rv_pr_beside(u->e, u->pr, RV_READ_ROOTS);
 	pub_status_fields(u, tier, true, &state, &desc);
 	if (pub_set_status(u, state, desc.ptr, &err) < 0)
 		pub_api_failure(u, "setting the pending pr-review status",
@@ -551,6 +552,9 @@ out:
 	buf_release(&fdesc);
 	buf_release(&err);
 }
+
+/* The first read of a publish (§7.1 step 2), beside the comments. */
+#define PUB_FIRST_READ (RV_READ_ROOTS | RV_READ_STATUS | RV_READ_VIEWER)
 
 struct engine_result engine_publish(struct engine *e, int64_t pr,
                                     struct review_input *in, bool dry,
@@ -604,10 +608,12 @@ struct engine_result engine_publish(struct engine *e, int64_t pr,
 	}
 	/* The files first when the input may post inline: the PR read is
 	 * then the last read before W1, and serves as its G (P-note P38). */
-	if (publish_may_post(in) && !e->gh->gitlab) /* G5: diffs last */
+	if (publish_may_post(in) && !e->gh->gitlab) { /* G5: diffs last */
+		/* The PR read rides with the files' (P67). */
+		rv_pr_beside(e, pr, PUB_FIRST_READ | RV_READ_COMMENTS);
 		u.files_read = read_files(&u) == AA_OK ? 1 : -1;
-	error = rv_pr_read(
-	    e, pr, RV_READ_ROOTS | RV_READ_STATUS | RV_READ_VIEWER, &u.p, &err);
+	}
+	error = rv_pr_read(e, pr, PUB_FIRST_READ, &u.p, &err);
 	if (error == AA_OK && !u.p.rc_ok)
 		error = AA_EAPI;
 	if (e->gh->gitlab)

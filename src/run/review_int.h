@@ -62,6 +62,12 @@ int rv_pr_read(struct engine *e, int64_t pr, unsigned what, struct rv_pr *out,
  */
 int rv_pr_refresh(struct engine *e, struct rv_pr *p, unsigned what,
                   struct buf *err);
+/*
+ * Start what rv_pr_refresh(e, …, what) of PR `pr` will read (rv_pr_read's
+ * is `what | RV_READ_COMMENTS`) beside the port's next request, where the
+ * port can: that request and the read share one round trip (P67).
+ */
+void rv_pr_beside(struct engine *e, int64_t pr, unsigned what);
 /* Read the comments again (a lost answer) and redo U1/U2 over them; a
  * failure's message is not kept (the lost write's is the one to tell). */
 int rv_pr_reread_comments(struct engine *e, struct rv_pr *p);

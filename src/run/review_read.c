@@ -180,6 +180,14 @@ int rv_pr_refresh(struct engine *e, struct rv_pr *p, unsigned what,
 	return (got & want) == want ? AA_OK : AA_EAPI;
 }
 
+void rv_pr_beside(struct engine *e, int64_t pr, unsigned what)
+{
+	const struct github_review_ops *ops = e->gh->ops->review;
+
+	if (ops && ops->review_pull_beside)
+		ops->review_pull_beside(e->gh, pr, what);
+}
+
 int rv_pr_read(struct engine *e, int64_t pr, unsigned what, struct rv_pr *out,
                struct buf *err)
 {
