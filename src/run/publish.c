@@ -367,6 +367,7 @@ static enum reconciled reconcile(struct pub *u)
 	if (rv_pr_refresh(u->e, &u->p, RV_READ_COMMENTS | RV_READ_ROOTS, &err) <
 	    0) {
 		pub_api_failure(u, "re-reading the comments", err.ptr);
+		buf_release(&err);
 		return RECONCILE_FAILED;
 	}
 	/* Without the review comments the posted threads keep their
@@ -384,6 +385,7 @@ static enum reconciled reconcile(struct pub *u)
 			    u->p.info.sha);
 		pub_finish_extra(u, RV_PARTIAL, NULL);
 		pub_finish(u, OUT_SUPERSEDED, EXIT_REFUSED);
+		buf_release(&err);
 		return RECONCILE_SUPERSEDED;
 	}
 	/* Same-head runs converge on the newest trusted sticky (§7.3). */
