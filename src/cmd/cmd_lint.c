@@ -136,6 +136,12 @@ static const char *nh_kind_name(enum nh_line_kind k, struct mview v)
 						 : "head: NOT a 40-hex SHA";
 	case NHL_BASE:
 		return "base:";
+	case NHL_VERDICT_NEAR:
+		return "NEAR-MISS of the header (agentic:needs-human v1): "
+		       "malformed, never ignored";
+	case NHL_NEAR:
+		return "NEAR-MISS of a marker line (needs-human:, head:, "
+		       "base:): malformed, never ignored";
 	case NHL_NONE:
 		break;
 	}

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "core/marker.h"
 
 /* Consume `word` (ASCII case-insensitive) at p[*i]. */
 static bool eat_word(const char *p, size_t n, size_t *i, const char *word)
@@ -50,6 +51,26 @@ static bool marker_at(const char *p, size_t n, size_t i, const char *keyword)
 	return eat_word(p, n, &j, "v1");
 }
 
+/*
+ * A needs-human marker at p[i], exact or near (N67): `<!--` and, before
+ * the comment closes, letters that spell the header or a needs-human:
+ * line whatever stands between them — the parser reads every such line
+ * as (part of) a verdict, so no pr-review write may treat it as its own.
+ */
+static bool nh_marker_at(const char *p, size_t n, size_t i)
+{
+	size_t j;
+	struct mview in;
+
+	if (!eat_word(p, n, &i, "<!--"))
+		return false;
+	for (j = i; j + 3 <= n && memcmp(p + j, "-->", 3) != 0; j++)
+		;
+	in = mview_of(p + i, (j + 3 <= n ? j : n) - i);
+	return marker_spells(in, "agenticneedshuman") ||
+	       marker_spells(in, "needshuman");
+}
+
 /* Which verdict markers a line [p, p+n) holds. */
 static void line_markers(const char *p, size_t n, bool *check, bool *nh)
 {
@@ -60,7 +81,7 @@ static void line_markers(const char *p, size_t n, bool *check, bool *nh)
 
 		if (marker_at(p, n, i, "agentic:check"))
 			*check = true;
-		else if (marker_at(p, n, i, "agentic:needs-human"))
+		else if (nh_marker_at(p, n, i))
 			*nh = true;
 		q++;
 	}

@@ -19,9 +19,19 @@
 const struct nhm_reason marker_nhm_reasons[NHM_COUNT] = {
 	{NHM_TOO_LONG, "it is longer than 65,536 characters",
 	 "longer than 65,536 characters"},
+	{NHM_BAD_HEADER,
+	 "its first line is not the exact <!-- agentic:needs-human v1 --> "
+	 "header (a near-miss is never ignored)",
+	 "the first line is a near-miss of <!-- agentic:needs-human v1 --> "
+	 "or a marker line without it: a malformed verdict, never ignored"},
 	{NHM_BOTH_VALUES, "it says both yes and no", "both yes and no"},
 	{NHM_BAD_VALUE, "a needs-human: line says neither yes nor no",
 	 "a needs-human: line says neither yes nor no"},
+	{NHM_NEAR_MISS,
+	 "a marker line of its leading run is not in its exact form",
+	 "a marker line of the leading run is a near-miss of <!-- "
+	 "needs-human: yes|no -->, <!-- head: SHA --> or <!-- base: BRANCH "
+	 "-->"},
 	{NHM_NO_VALUE, "it has no needs-human: yes/no line",
 	 "no needs-human: yes/no line in the leading marker run"},
 	{NHM_BAD_HEAD, "a head: line is not a full 40-hex SHA",
@@ -71,6 +81,8 @@ struct nh_scan {
 	enum { NH_BEFORE, NH_RUN, NH_AFTER } where;
 	bool any_header; /* the eager trigger's two halves */
 	bool any_yes;
+	bool bad_header; /* N67 */
+	bool near;
 	bool bad_head;
 	bool bad_value;
 	bool empty_base;
@@ -84,6 +96,10 @@ static void nh_run_line(struct marker_nh *nh, struct nh_scan *s,
 	switch (kind) {
 	case NHL_NONE:
 	case NHL_VERDICT:
+		break;
+	case NHL_VERDICT_NEAR:
+	case NHL_NEAR:
+		s->near = true; /* N67: a near-miss is never ignored */
 		break;
 	case NHL_VALUE_OTHER:
 		s->bad_value = true; /* a near-miss is never ignored */
@@ -131,7 +147,7 @@ static void nh_line(struct marker_nh *nh, struct nh_scan *s, struct mview line,
 	struct mview value;
 	enum nh_line_kind kind = marker_nh_line(line, &value);
 
-	if (kind == NHL_VERDICT) {
+	if (kind == NHL_VERDICT || kind == NHL_VERDICT_NEAR) {
 		s->any_header = true;
 		if (!nh->header_line)
 			nh->header_line = lineno;
@@ -139,10 +155,17 @@ static void nh_line(struct marker_nh *nh, struct nh_scan *s, struct mview line,
 		s->any_yes = true;
 	}
 	if (s->where == NH_BEFORE && !marker_is_blank(line)) {
-		s->where = kind == NHL_VERDICT && !fenced && !md_code(line)
+		/* N67: a first line near the header, or another marker line
+		 * with no header, starts a malformed verdict. */
+		s->where = kind != NHL_NONE && !fenced && !md_code(line)
 				   ? NH_RUN
 				   : NH_AFTER;
 		nh->present = s->where == NH_RUN;
+		if (nh->present && kind != NHL_VERDICT) {
+			s->bad_header = true;
+			if (kind != NHL_VERDICT_NEAR)
+				nh_run_line(nh, s, kind, value);
+		}
 		if (nh->present)
 			return;
 	} else if (s->where == NH_RUN && !marker_is_blank(line)) {
@@ -171,6 +194,10 @@ static void nh_finish(struct marker_nh *nh, const struct nh_scan *s,
 		m |= NHM_NO_VALUE;
 	if (s->bad_value)
 		m |= NHM_BAD_VALUE;
+	if (s->bad_header)
+		m |= NHM_BAD_HEADER;
+	if (s->near)
+		m |= NHM_NEAR_MISS;
 	if (s->bad_head)
 		m |= NHM_BAD_HEAD;
 	else if (nh->nheads == 0)
