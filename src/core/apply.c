@@ -243,9 +243,10 @@ static void refuse(struct apply_check *c, int64_t pr, const char *rule,
     ensures !\result <==> R1R3((struct marker_result *)m); */
 static bool refused_early(const struct marker_result *m)
 {
-	return m->too_long || m->check.second_line || !m->check.has_head ||
-	       m->check.head_conflict || !m->check.has_round ||
-	       !m->check.round_valid || m->check.round_conflict;
+	return m->too_long || m->check.near_line || m->check.second_line ||
+	       !m->check.has_head || m->check.head_conflict ||
+	       !m->check.has_round || !m->check.round_valid ||
+	       m->check.round_conflict;
 }
 
 /* Refuse the block refused_early refuses, with every reason. */
@@ -446,7 +447,9 @@ static void judge(struct apply_check *c, const struct apply_check_input *in)
 	const struct policy *p = in->policy;
 	struct check_judgement j;
 	struct buf t = BUF_INIT(BUF_MAX_SMALL);
-	const struct snap_status *cur;
+	/* The newest clean status, read before anything is written (pure:
+	 * the proof's frame). */
+	const struct snap_status *cur = stamp_clean(in->statuses, p, in->pr);
 	long long pr = (long long)in->pr;
 
 	verdict_judge_check(&j, in->comment->body, in->comment->body_len, k,
@@ -487,7 +490,6 @@ static void judge(struct apply_check *c, const struct apply_check_input *in)
 	c->state = j.clean ? "success" : "failure";
 	buf_setf(&c->description, "conductor pr=#%lld: clean=%s", pr,
 		 j.clean ? "true" : "false");
-	cur = stamp_clean(in->statuses, p, in->pr);
 	if (cur && strcmp(cur->state, c->state) == 0 &&
 	    strcmp(cur->description, c->description.ptr) == 0) {
 		buf_setf(&t, "PR #%lld: %s is already %s on %.7s", pr,

@@ -185,9 +185,10 @@ void apply_check_init(struct apply_check *c);
     c->next == CHECK_READ_STATUSES || c->next == CHECK_READ_HISTORY;
 
   // R1 and R3 (BEHAVIOR §3.2): one valid head: and one valid round: in
-  // one check block of a comment within the length limit.
+  // one check block, opened at the exact marker (N68), of a comment
+  // within the length limit.
   predicate R1R3{L}(struct marker_result *m) =
-    !m->too_long && !m->check.second_line &&
+    !m->too_long && !m->check.near_line && !m->check.second_line &&
     m->check.has_head && !m->check.head_conflict &&
     m->check.has_round && m->check.round_valid && !m->check.round_conflict;
 
