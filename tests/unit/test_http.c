@@ -218,24 +218,44 @@ static long requests(const struct http *h)
 	return http_stats(h)->requests;
 }
 
-/* The read itself comes first: it goes out once, as itself. */
-static void test_http__beside_read_sent_as_itself(void **state)
+/* One request of h (a write when `write`, else the beside read itself):
+ * nothing listens, so it fails; its response holds no status. */
+static void send_one(struct http *h, bool write)
 {
-	struct http *h = client();
 	struct http_response r;
 	struct buf err = BUF_INIT(BUF_MAX_SMALL);
 
-	(void)state;
-	reset_shim();
-	http_read_beside(h, beside_url, beside_body);
 	http_response_init(&r);
-	assert_int_equal(http_request(h, "POST", beside_url, beside_body, true,
-	                              &r, &err),
+	assert_int_equal(write ? http_request(h, "POST", "/repos/o/r/statuses/x",
+	                                      "{}", false, &r, &err)
+	                       : http_request(h, "POST", beside_url,
+	                                      beside_body, true, &r, &err),
 	                 AA_EAPI);
-	assert_int_equal(requests(h), 1);
-	assert_int_equal(shim.live, 0);
+	assert_int_equal(r.status, 0);
+	assert_true(err.len > 0);
 	http_response_release(&r);
 	buf_release(&err);
+}
+
+/* A client with the beside read waiting, the shim reset. */
+static struct http *beside_client(void)
+{
+	struct http *h = client();
+
+	reset_shim();
+	http_read_beside(h, beside_url, beside_body);
+	return h;
+}
+
+/* The read itself comes first: it goes out once, as itself. */
+static void test_http__beside_read_sent_as_itself(void **state)
+{
+	struct http *h = beside_client();
+
+	(void)state;
+	send_one(h, false);
+	assert_int_equal(requests(h), 1);
+	assert_int_equal(shim.live, 0);
 	http_free(h);
 }
 
@@ -243,28 +263,15 @@ static void test_http__beside_read_sent_as_itself(void **state)
  * an answer that is not clean (here refused) is sent again. */
 static void test_http__beside_rides_with_a_write(void **state)
 {
-	struct http *h = client();
-	struct http_response r;
-	struct buf err = BUF_INIT(BUF_MAX_SMALL);
+	struct http *h = beside_client();
 
 	(void)state;
-	reset_shim();
-	http_read_beside(h, beside_url, beside_body);
-	http_response_init(&r);
-	assert_int_equal(http_request(h, "POST", "/repos/o/r/statuses/x", "{}",
-	                              false, &r, &err),
-	                 AA_EAPI);
+	send_one(h, true);
 	assert_true(shim.performs > 0);
 	assert_int_equal(shim.live, 0);
 	assert_int_equal(requests(h), 2);
-	http_response_release(&r);
-	http_response_init(&r);
-	assert_int_equal(http_request(h, "POST", beside_url, beside_body, true,
-	                              &r, &err),
-	                 AA_EAPI);
+	send_one(h, false);
 	assert_int_equal(requests(h), 3);
-	http_response_release(&r);
-	buf_release(&err);
 	http_free(h);
 }
 
@@ -272,51 +279,28 @@ static void test_http__beside_rides_with_a_write(void **state)
  * re-reads), no handle is left, the read is sent again later. */
 static void test_http__beside_failed_perform(void **state)
 {
-	struct http *h = client();
-	struct http_response r;
-	struct buf err = BUF_INIT(BUF_MAX_SMALL);
+	struct http *h = beside_client();
 
 	(void)state;
-	reset_shim();
-	http_read_beside(h, beside_url, beside_body);
 	shim.fail_perform = true;
-	http_response_init(&r);
-	assert_int_equal(http_request(h, "POST", "/repos/o/r/statuses/x", "{}",
-	                              false, &r, &err),
-	                 AA_EAPI);
-	assert_int_equal(r.status, 0);
+	send_one(h, true);
 	assert_int_equal(shim.live, 0);
 	shim.fail_perform = false;
-	http_response_release(&r);
-	http_response_init(&r);
-	assert_int_equal(http_request(h, "POST", beside_url, beside_body, true,
-	                              &r, &err),
-	                 AA_EAPI);
+	send_one(h, false);
 	assert_int_equal(shim.live, 0);
-	http_response_release(&r);
-	buf_release(&err);
 	http_free(h);
 }
 
 /* The multi handle refuses the read: the write goes alone, once. */
 static void test_http__beside_refused_write_alone(void **state)
 {
-	struct http *h = client();
-	struct http_response r;
-	struct buf err = BUF_INIT(BUF_MAX_SMALL);
+	struct http *h = beside_client();
 
 	(void)state;
-	reset_shim();
-	http_read_beside(h, beside_url, beside_body);
 	shim.fail_add = true;
-	http_response_init(&r);
-	assert_int_equal(http_request(h, "POST", "/repos/o/r/statuses/x", "{}",
-	                              false, &r, &err),
-	                 AA_EAPI);
+	send_one(h, true);
 	assert_int_equal(requests(h), 1);
 	assert_int_equal(shim.live, 0);
-	http_response_release(&r);
-	buf_release(&err);
 	http_free(h);
 }
 
