@@ -12,7 +12,7 @@
 // again. Wall times with the default write spacing (PUBLISH_WRITE_BURST:
 // a publish's few writes go out unpaced) beside the seed's, which pays a
 // gh process start per `gh api` call (bench/seed_publish.mjs).
-//   node bench/publish.mjs [--bin PATH] [--latency-ms N] [--out build/bench.json]
+//   node bench/publish.mjs [--bin PATH] [--latency-ms N] [--pairs N] [--out build/bench.json]
 import { writeFileSync, readFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -24,6 +24,7 @@ const arg = (name, dflt) => {
   return i > 0 ? process.argv[i + 1] : dflt;
 };
 const latency = Number(arg('--latency-ms', 100));
+const PAIRS = Number(arg('--pairs', 7));
 const out = arg('--out', 'build/bench.json');
 const work = mkdtempSync(path.join(tmpdir(), 'agentic-bench-publish-'));
 const bin = pinProgram(programPath(), work);
@@ -163,11 +164,12 @@ try {
   }));
   const rows = (fs) => fs.map((f) => `${f.severity_emoji} ${f.id} ${f.slug}`);
   await hub.clearLog();
-  const seedFirst = await seedPublish(hub.url, {
+  const seedFirstArgs = {
     repo: REPO, pr: PR, head: H1, sticky: seedSticky(H1, 'REVIEW_BEFORE_MERGE', rows(FINDINGS)), reconciled: seedSticky(H1, 'REVIEW_BEFORE_MERGE', rows(FINDINGS)),
     inline: inlineOf(['F1', 'F2', 'F3']), status: { state: 'failure', description: 'REVIEW BEFORE MERGE · P1×1, P2×2, P3×1' },
     startMs: gh.ms,
-  });
+  };
+  const seedFirst = await seedPublish(hub.url, seedFirstArgs);
   await push(hub);
   const open = FINDINGS.filter((f) => f.id !== 'F1');
   const seedIncremental = await seedPublish(hub.url, {
@@ -185,6 +187,26 @@ try {
   await push(hub);
   const literal2 = await seedPublish(hub.url, { repo: REPO, pr: PR, head: H2, sticky: seedSticky(H2, 'X', []), reconciled: seedSticky(H2, 'X', []), inline: [], status: { state: 'success', description: 'x' }, paginate: false });
   const literalStickies = (await hub.state()).pulls[0].comments.filter((c) => c.body.includes('<!-- pr-review:sticky -->')).length;
+
+  // Wall time, fairly: the first publish above met a cold hub (its first
+  // GraphQL answers are slower until node has compiled them), the seed a
+  // warm one. So: PAIRS first publishes of each on a fresh copy of the
+  // PR, in pairs whose order alternates, and the medians.
+  const oursMs = [], seedMs = [];
+  for (let i = 0; i < PAIRS; i++) {
+    for (const who of i % 2 ? ['seed', 'ours'] : ['ours', 'seed']) {
+      await hub.setState(snapshot());
+      if (who === 'ours') {
+        const o = await publish(hub, FIRST);
+        if (o.outcome !== 'published' || o.requests !== first.requests) { console.error(`wall pair ${i}: ${o.outcome}, ${o.requests} requests`); failed = true; }
+        oursMs.push(o.ms);
+      } else {
+        seedMs.push(Math.round((await seedPublish(hub.url, seedFirstArgs)).ms));
+      }
+    }
+  }
+  const median = (v) => [...v].sort((a, b) => a - b)[v.length >> 1];
+  const firstMs = median(oursMs), seedFirstMs = median(seedMs);
 
   const line = (name, x) => `  ${name.padEnd(12)} ${String(x.requests).padStart(2)} requests (${x.reads} reads: ${x.rest - x.writes} REST + ${x.graphql} GraphQL, ${x.points} points; ${x.writes} writes), ${x.ms} ms, ${x.outcome}, exit ${x.exit}`;
   console.log(`publish against fakehub, ${latency} ms per request; PR of ${COMMENTS} issue comments, ${FILES.length} files; findings P1, P2, P2, P3:`);
@@ -206,7 +228,8 @@ try {
     publish_unchanged_requests: [unchanged.requests, 2], review_plan_requests: [nextPlan.requests, 2],
   };
   for (const [k, [v, max]] of Object.entries(targets)) console.log(`  target ${k} <= ${max}: ${v} ${v <= max ? 'met' : 'NOT MET'}`);
-  console.log(`  target publish_first_ms < seed_publish_ms: ${first.ms} vs ${Math.round(seedFirst.ms)} ${first.ms < seedFirst.ms ? 'met' : 'NOT MET'}`);
+  console.log(`  first publish, wall, ${PAIRS} pairs on a warm hub: this program ${oursMs.join(', ')} ms; the seed ${seedMs.join(', ')} ms`);
+  console.log(`  target publish_first_ms < seed_publish_ms (medians): ${firstMs} vs ${seedFirstMs} ${firstMs < seedFirstMs ? 'met' : 'NOT MET'} (ratio ${(firstMs / seedFirstMs).toFixed(2)})`);
   for (const [x, outcome, exit] of expect) {
     if (x.outcome !== outcome || x.exit !== exit) {
       console.error(`unexpected: ${x.outcome} exit ${x.exit} (want ${outcome}, ${exit})\n${x.stderr.slice(0, 1500)}`);
@@ -228,14 +251,15 @@ try {
       seed_publish_requests: seedFirst.requests,
       seed_publish_incremental_requests: seedIncremental.requests,
       seed_publish_unchanged_requests: noop.requests,
-      publish_first_ms: first.ms,
-      seed_publish_ms: Math.round(seedFirst.ms),
+      publish_first_ms: firstMs,
+      seed_publish_ms: seedFirstMs,
       publish_detail: {
         latency_ms: latency, issue_comments: COMMENTS, issue_comments_after: seedComments, files: FILES.length,
         findings: FINDINGS.map((f) => `${f.id} ${f.p_code}`),
         first: strip(first), incremental: strip(incremental), unchanged: strip(unchanged),
         plan_first: strip(firstPlan), plan_next: strip(nextPlan),
         first_unpaced_ms: unpaced.ms,
+        first_cold_ms: first.ms, wall_pairs: PAIRS, first_ms_each: oursMs, seed_first_ms_each: seedMs,
         seed: {
           first: seedFirst.requests, incremental: seedIncremental.requests, unchanged: 0, unchanged_discovery: noop.requests,
           first_ms: Math.round(seedFirst.ms), incremental_ms: Math.round(seedIncremental.ms), unchanged_ms: Math.round(noop.ms),

@@ -104,8 +104,8 @@ const publishRows = pub ? [
   `| incremental, P1 fixed, the seed | \`seed_publish_incremental_requests\` | ${pub.seed.incremental} | ${gets(pub.seed.incremental_sequence)} page of comments | ${pub.seed.incremental - gets(pub.seed.incremental_sequence)} | ${ms(pub.seed.incremental_ms)} |`,
   pubRow('unchanged re-run, this program', 'publish_unchanged_requests', pub.unchanged),
   `| unchanged re-run, the seed | \`seed_publish_unchanged_requests\` | ${pub.seed.unchanged_discovery} (publish skipped) | its sticky discovery (L230) decides the noop: ${pub.seed.unchanged_discovery} page of comments | 0 | ${ms(pub.seed.unchanged_ms)} |`,
-  `| first iteration, wall time, this program | \`publish_first_ms\` | ${pub.first.requests} | | ${pub.first.writes}, serial, the default spacing (a publish's first 8 writes unpaced) | ${ms(f.publish_first_ms)} |`,
-  `| first iteration, wall time, the seed | \`seed_publish_ms\` | ${pub.seed.first} | | ${pub.seed.first - gets(pub.seed.first_sequence)}, one gh process each | ${ms(f.seed_publish_ms)} |`,
+  `| first iteration, wall time, this program | \`publish_first_ms\` | ${pub.first.requests}, 2 of them beside the request before (P67) | | ${pub.first.writes}, serial, the default spacing (a publish's first 8 writes unpaced) | ${ms(f.publish_first_ms)}${pub.wall_pairs ? ` (median of ${pub.wall_pairs})` : ''} |`,
+  `| first iteration, wall time, the seed | \`seed_publish_ms\` | ${pub.seed.first} | | ${pub.seed.first - gets(pub.seed.first_sequence)}, one gh process each | ${ms(f.seed_publish_ms)}${pub.wall_pairs ? ` (median of ${pub.wall_pairs})` : ''} |`,
 ] : [];
 const seqList = (x) => x.sequence.map((e) => `\`${e.replace(/\/repos\/[^/\s]+\/[^/\s]+/, '')}\``).join(', ');
 const threadsOf = (x, kind) => x.threads.filter((t) => t.endsWith(`:${kind}`)).map((t) => t.split(':')[0]);
@@ -189,7 +189,7 @@ const md = [
   ...publishRows,
   '',
   ...(pub ? [
-    `This program's first iteration: ${seqList(pub.first)}. Its first read is`,
+    `This program's first iteration: ${seqList(pub.first)}; the files' GET and the first GraphQL read go out together, and so do W3's pending status and the GraphQL read after it (P67: a read rides with the request before it; the writes stay serial and paced). Its first read is`,
     'the files (anchors are checked before posting, where the seed would lose',
     'the whole batched review to one 422); then one GraphQL query holds what',
     'the seed never reads: the comments with their edit histories (a sticky',
@@ -209,6 +209,16 @@ const md = [
     `posts another (${pub.seed.literal_stickies} stickies on the PR). Its wall time counts the`,
     'requests and one gh start per call, not the jq processes of steps 3 and 5.',
     '',
+    ...(pub.wall_pairs ? [
+      `Wall times are medians of ${pub.wall_pairs} first publishes of each, in pairs`,
+      'whose order alternates, each on a fresh copy of the PR on a warm fakehub',
+      `(this program ${pub.first_ms_each.join(', ')} ms; the seed ${pub.seed_first_ms_each.join(', ')} ms; ratio ${(f.publish_first_ms / f.seed_publish_ms).toFixed(2)}).`,
+      `The cold first run above (${ms(pub.first_cold_ms)}) met a fakehub whose GraphQL code node had`,
+      'not yet compiled, which only this program\'s queries pay. Measured the same',
+      'way on 2026-12-03 before P67 (all 9 requests serial): 992 ms against the',
+      'seed\'s 851 (1.17).',
+      '',
+    ] : []),
   ] : []),
   '## One hour on one token',
   '',

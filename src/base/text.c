@@ -105,6 +105,11 @@ bool text_contains(struct mview v, const char *needle)
 	return mem_contains(v.p, v.n, needle);
 }
 
+const char *text_find(struct mview v, const char *needle)
+{
+	return mem_find(v.p, v.n, needle);
+}
+
 bool text_all_digits(struct mview v)
 {
 	size_t i;

@@ -49,6 +49,8 @@ bool text_starts(struct mview v, const char *s);
 bool text_eq_nocase(struct mview v, const char *word);
 /* needle occurs in v. */
 bool text_contains(struct mview v, const char *needle);
+/* Where needle first occurs in v, or NULL. */
+const char *text_find(struct mview v, const char *needle);
 /* v is one or more ASCII digits. */
 bool text_all_digits(struct mview v);
 

@@ -158,14 +158,19 @@ bool mem_eq_nocase(const char *a, size_t alen, const char *b)
 	return b[alen] == '\0';
 }
 
-bool mem_contains(const char *hay, size_t n, const char *needle)
+const char *mem_find(const char *hay, size_t n, const char *needle)
 {
 	size_t k = strlen(needle), i;
 
 	for (i = 0; k <= n && i <= n - k; i++)
 		if (hay[i] == needle[0] && memcmp(hay + i, needle, k) == 0)
-			return true;
-	return false;
+			return hay + i;
+	return NULL;
+}
+
+bool mem_contains(const char *hay, size_t n, const char *needle)
+{
+	return mem_find(hay, n, needle) != NULL;
 }
 
 void strv_free(char **v, size_t n)

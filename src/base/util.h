@@ -95,6 +95,8 @@ bool str_eq_nocase(const char *a, const char *b);
 bool mem_eq_nocase(const char *a, size_t alen, const char *b);
 /* Does the n bytes at hay contain the C string needle? */
 bool mem_contains(const char *hay, size_t n, const char *needle);
+/* The first occurrence of needle (non-empty) in hay[0..n), or NULL. */
+const char *mem_find(const char *hay, size_t n, const char *needle);
 /* Free a NULL-terminated-or-counted list of strings. */
 void strv_free(char **v, size_t n);
 

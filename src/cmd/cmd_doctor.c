@@ -18,10 +18,11 @@
 /* The default environment of the examples (docs/actions.md, Adopting). */
 #define DOCTOR_ENVIRONMENT "agentic"
 
-static void note_read(struct setup_read *r, int error, struct github *gh)
+/* A failed read's message, from the err it was passed (N80). */
+static void note_read(struct setup_read *r, int error, const struct buf *err)
 {
 	if (error < 0)
-		setup_read_fail(r, error, github_error(gh));
+		setup_read_fail(r, error, err->ptr);
 }
 
 /* CODEOWNERS of `b`: the first of GitHub's paths found, and the members
@@ -30,18 +31,21 @@ static void read_codeowners(struct github *gh,
 			    const struct github_setup_ops *o,
 			    struct setup_base *b, const struct policy *p)
 {
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
 	char **teams = NULL;
 	size_t i, nteams = 0;
 	int error = AA_ENOTFOUND;
 
 	for (i = 0; i < DOCTOR_NCODEOWNERS && error == AA_ENOTFOUND; i++) {
 		error = o->file(gh, b->name, doctor_codeowners_paths[i],
-				&b->codeowners);
+		                &b->codeowners, &err);
 		b->codeowners_path = doctor_codeowners_paths[i];
 	}
-	note_read(&b->codeowners_read, error, gh);
-	if (error < 0)
+	note_read(&b->codeowners_read, error, &err);
+	if (error < 0) {
+		buf_release(&err);
 		return;
+	}
 	doctor_codeowners_teams(b->codeowners, &teams, &nteams);
 	b->teams = xcalloc(nteams + 1, sizeof(*b->teams));
 	for (i = 0; i < nteams; i++) {
@@ -53,29 +57,32 @@ static void read_codeowners(struct github *gh,
 							  "teams");
 			continue;
 		}
-		note_read(&t->read, o->team_member(gh, t->name,
-						   p->trusted_login,
-						   &t->member),
-			  gh);
+		note_read(&t->read,
+		          o->team_member(gh, t->name, p->trusted_login,
+		                         &t->member, &err),
+		          &err);
 	}
 	strv_free(teams, nteams);
+	buf_release(&err);
 }
 
 static void read_base(struct github *gh, const struct github_setup_ops *o,
 		      struct setup_base *b, const struct policy *p)
 {
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
 	int error;
 
-	note_read(&b->rules_read, o->branch_rules(gh, b->name, &b->rules,
-						  &b->nrules),
-		  gh);
-	error = o->branch_protected(gh, b->name, &b->is_protected);
-	note_read(&b->branch_read, error, gh);
+	note_read(&b->rules_read,
+	          o->branch_rules(gh, b->name, &b->rules, &b->nrules, &err),
+	          &err);
+	error = o->branch_protected(gh, b->name, &b->is_protected, &err);
+	note_read(&b->branch_read, error, &err);
 	if (error == AA_OK && b->is_protected)
 		note_read(&b->protection_read,
-			  o->protection(gh, b->name, &b->protection,
-					&b->nprotection),
-			  gh);
+		          o->protection(gh, b->name, &b->protection,
+		                        &b->nprotection, &err),
+		          &err);
+	buf_release(&err);
 	read_codeowners(gh, o, b, p);
 }
 
@@ -87,26 +94,31 @@ static int read_facts(struct session *s, struct doctor_facts *f,
 	struct github *gh = s->gh;
 	const struct github_setup_ops *o = gh->ops->setup;
 	const struct policy *p = &s->policy;
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
 	char **branches = NULL, **gated = NULL;
 	size_t nbranches = 0, ngated = 0, i;
 	int error;
 
 	f->repository = s->repository;
 	f->env_name = env_name;
-	error = o->repo(gh, &f->default_branch, &f->push);
+	error = o->repo(gh, &f->default_branch, &f->push, &err);
 	if (error == AA_ENOTFOUND) {
 		log_error("doctor: repository %s does not exist, or the token "
 			  "may not see it", s->repository);
+		buf_release(&err);
 		return EXIT_USAGE;
 	}
-	note_read(&f->repo_read, error, gh);
-	o->token(gh, &f->token);
-	o->app(gh, &f->app);
-	note_read(&f->label_read,
-		  gh->ops->label_exists(gh, 0, p->label, &f->label_exists), gh);
+	note_read(&f->repo_read, error, &err);
+	/* token, app and environment keep their message in their result */
+	o->token(gh, &f->token, &err);
+	o->app(gh, &f->app, &err);
+	note_read(
+	    &f->label_read,
+	    gh->ops->label_exists(gh, 0, p->label, &f->label_exists, &err),
+	    &err);
 	if (doctor_needs_branch_list(p))
 		note_read(&f->branches_read,
-			  o->branches(gh, &branches, &nbranches), gh);
+		          o->branches(gh, &branches, &nbranches, &err), &err);
 	doctor_gated_bases(p, f->default_branch, branches, nbranches, &gated,
 			   &ngated, &f->bases_cut);
 	f->bases = xcalloc(ngated + 1, sizeof(*f->bases));
@@ -116,7 +128,8 @@ static int read_facts(struct session *s, struct doctor_facts *f,
 	}
 	free(gated);
 	strv_free(branches, nbranches);
-	o->environment(gh, env_name, &f->env);
+	o->environment(gh, env_name, &f->env, &err);
+	buf_release(&err);
 	if (s->offline || !s->env.actions) {
 		f->runner = RUNNER_NOT_ACTIONS;
 	} else {

@@ -136,6 +136,12 @@ static const char *nh_kind_name(enum nh_line_kind k, struct mview v)
 						 : "head: NOT a 40-hex SHA";
 	case NHL_BASE:
 		return "base:";
+	case NHL_VERDICT_NEAR:
+		return "NEAR-MISS of the header (agentic:needs-human v1): "
+		       "malformed, never ignored";
+	case NHL_NEAR:
+		return "NEAR-MISS of a marker line (needs-human:, head:, "
+		       "base:): malformed, never ignored";
 	case NHL_NONE:
 		break;
 	}
@@ -410,6 +416,10 @@ static void lint_check(struct lint *l)
 	}
 	if (l->m.too_long)
 		problem(l, "longer than 65,536 characters: apply refuses it (R1)");
+	if (c->near_line)
+		problem(l, "the block's first line holds the agentic:check "
+			   "marker in another form, not the exact <!-- "
+			   "agentic:check v1 -->: apply refuses it (R1, N68)");
 	if (c->second_line)
 		lint_conflict(l, "a second <!-- agentic:check v1 --> line (before "
 				 "the block outside code fences, inside it "

@@ -17,15 +17,16 @@
 #include "gitlab/live.h"
 
 /* PUBLISH §8: the review comments and files publish reads. */
-static int record_review_parts(struct session *s, struct snap_pull *p)
+static int record_review_parts(struct session *s, struct snap_pull *p,
+                               struct buf *err)
 {
 	const struct github_review_ops *r = s->gh->ops->review;
 
 	if (!r)
 		return AA_OK;
 	if (r->review_comments(s->gh, p->number, &p->review_comments,
-			       &p->nreview_comments) < 0 ||
-	    r->files(s->gh, p->number, &p->files, &p->nfiles) < 0)
+	                       &p->nreview_comments, err) < 0 ||
+	    r->files(s->gh, p->number, &p->files, &p->nfiles, err) < 0)
 		return AA_EAPI;
 	return AA_OK;
 }
@@ -33,37 +34,44 @@ static int record_review_parts(struct session *s, struct snap_pull *p)
 /* Read one PR completely into the snapshot; 0 or AA_EAPI. */
 static int record_pull(struct session *s, struct snapshot *snap, int64_t pr)
 {
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
 	struct gh_pull g;
 	struct snap_statuses st;
 	struct snap_statuses *dst;
 	int error;
 
-	error = s->gh->ops->pull(s->gh, pr, PART_ALL, &g);
+	error = s->gh->ops->pull(s->gh, pr, PART_ALL, &g, &err);
 	if (error == AA_ENOTFOUND) {
 		log_error("record: PR #%lld not found", (long long)pr);
+		buf_release(&err);
 		return AA_ENOTFOUND;
 	}
 	if (error < 0 || g.failed) {
-		log_error("record: PR #%lld could not be read: %s", (long long)pr,
-			  github_error(s->gh));
+		log_error("record: PR #%lld could not be read: %s",
+		          (long long)pr,
+		          error == AA_OK && g.error ? g.error : err.ptr);
 		gh_pull_release(&g);
+		buf_release(&err);
 		return AA_EAPI;
 	}
 	if (s->gh->ops->statuses(s->gh, pr, g.pull.head_sha,
-				   STATUS_NEED_LOOKUPS, &st) < 0) {
+	                         STATUS_NEED_LOOKUPS, &st, &err) < 0) {
 		log_error("record: statuses of PR #%lld could not be read: %s",
-			  (long long)pr, github_error(s->gh));
+		          (long long)pr, err.ptr);
 		gh_pull_release(&g);
+		buf_release(&err);
 		return AA_EAPI;
 	}
-	if (record_review_parts(s, &g.pull) < 0) {
+	if (record_review_parts(s, &g.pull, &err) < 0) {
 		log_error("record: review comments or files of PR #%lld could "
-			  "not be read: %s", (long long)pr,
-			  github_error(s->gh));
+		          "not be read: %s",
+		          (long long)pr, err.ptr);
 		gh_pull_release(&g);
 		snap_statuses_release(&st);
+		buf_release(&err);
 		return AA_EAPI;
 	}
+	buf_release(&err);
 	/* PRs can share a head: keep the first history read. */
 	if (snapshot_statuses(snap, st.sha, false)) {
 		snap_statuses_release(&st);
@@ -153,9 +161,11 @@ static int record(struct session *s, const struct cli *c)
 	if (c->all) {
 		snap.event_name = xstrdup("schedule");
 		snap.event_payload = xstrdup("{}");
-		if (s->gh->ops->open_pulls(s->gh, LISTING_PLAIN, &list, &n) < 0) {
+		if (s->gh->ops->open_pulls(s->gh, LISTING_PLAIN, &list, &n,
+		                           &err) < 0) {
 			log_error("record: cannot list the open pull requests: "
-				  "%s", github_error(s->gh));
+			          "%s",
+			          err.ptr);
 			goto out;
 		}
 		for (i = 0; i < n; i++)
@@ -176,9 +186,9 @@ static int record(struct session *s, const struct cli *c)
 		}
 		code = EXIT_API;
 	}
-	if (s->gh->ops->label_exists(s->gh, 0, s->policy.label, &exists) < 0) {
-		log_error("record: label lookup failed: %s",
-			  github_error(s->gh));
+	if (s->gh->ops->label_exists(s->gh, 0, s->policy.label, &exists, &err) <
+	    0) {
+		log_error("record: label lookup failed: %s", err.ptr);
 		goto out;
 	}
 	if (!exists)
@@ -209,7 +219,8 @@ out:
 static int record_gitlab(struct session *s, const struct cli *c)
 {
 	struct snapshot snap;
-	struct buf text = BUF_INIT(SNAP_MAX_BYTES);
+	struct buf text = BUF_INIT(SNAP_MAX_BYTES),
+	           err = BUF_INIT(BUF_MAX_SMALL);
 	int code = EXIT_API, error;
 
 	snapshot_init(&snap);
@@ -217,9 +228,9 @@ static int record_gitlab(struct session *s, const struct cli *c)
 	snap.repository = xstrdup(s->repository);
 	snap.now = s->gh->ops->now(s->gh);
 	record_config(&snap, &s->policy);
-	error = gitlab_record(s->gh, c->pr, &snap);
+	error = gitlab_record(s->gh, c->pr, &snap, &err);
 	if (error < 0) {
-		log_error("record: %s", github_error(s->gh));
+		log_error("record: %s", err.ptr);
 		/* G4: a refused token; G5: no such MR (or no access). */
 		code = error == AA_EDENIED || error == AA_ENOTFOUND ? EXIT_USAGE
 		                                                    : EXIT_API;
@@ -237,6 +248,7 @@ static int record_gitlab(struct session *s, const struct cli *c)
 	code = write_out(c->out, &text) < 0 ? EXIT_USAGE : EXIT_OK;
 out:
 	buf_release(&text);
+	buf_release(&err);
 	snapshot_release(&snap);
 	return code;
 }

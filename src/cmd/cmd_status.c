@@ -29,9 +29,10 @@ struct fingerprint {
 	bool pending;
 };
 
-/* Read the PR and write its fingerprint line into `line`. */
+/* Read the PR and write its fingerprint line into `line`; a failed
+ * read's message in err. */
 static int fingerprint(struct session *s, int64_t pr, struct fingerprint *fp,
-		       struct buf *line)
+                       struct buf *line, struct buf *err)
 {
 	const struct snap_status *stamp;
 	struct snap_statuses st;
@@ -45,12 +46,16 @@ static int fingerprint(struct session *s, int64_t pr, struct fingerprint *fp,
 	memset(fp, 0, sizeof(*fp));
 	memset(&st, 0, sizeof(st));
 	s->gh->ops->refresh(s->gh);
-	error = s->gh->ops->pull(s->gh, pr, STATUS_PARTS, &g);
-	if (error == AA_OK && g.failed)
+	error = s->gh->ops->pull(s->gh, pr, STATUS_PARTS, &g, err);
+	if (error == AA_OK && g.failed) {
+		if (g.error)
+			buf_setf(err, "%s", g.error);
 		error = AA_EAPI;
+	}
 	if (error == AA_OK &&
 	    s->gh->ops->statuses(s->gh, pr, g.pull.head_sha,
-				 STATUS_NEED_CLEAN | STATUS_NEED_IDS, &st) < 0)
+	                         STATUS_NEED_CLEAN | STATUS_NEED_IDS, &st,
+	                         err) < 0)
 		error = AA_EAPI;
 	if (error < 0) {
 		if (error != AA_ENOTFOUND)
@@ -111,7 +116,9 @@ static void sleep_s(int64_t s)
 static int watch(struct session *s, const struct cli *c, int64_t stall_after,
 		 int64_t pending_after)
 {
-	struct buf line = BUF_INIT(BUF_MAX_SMALL), prev = BUF_INIT(BUF_MAX_SMALL);
+	struct buf line = BUF_INIT(BUF_MAX_SMALL),
+	           prev = BUF_INIT(BUF_MAX_SMALL),
+	           err = BUF_INIT(BUF_MAX_SMALL);
 	struct fingerprint fp;
 	char last_head[SHA_BUF] = "";
 	int64_t base = -1, max_seen = 0, since = 0, last_stamp = -1;
@@ -126,7 +133,7 @@ static int watch(struct session *s, const struct cli *c, int64_t stall_after,
 		 * the watch), not the watch, which runs as long as asked. */
 		github_set_deadline(s->gh, s->gh->ops->now(s->gh) +
 						   s->policy.deadline * 1000);
-		if (fingerprint(s, c->pr, &fp, &line) < 0) {
+		if (fingerprint(s, c->pr, &fp, &line, &err) < 0) {
 			if (++fails >= STATUS_MAX_FAILS) {
 				say("poll-error: state queries failing "
 				    "repeatedly");
@@ -182,6 +189,7 @@ next:
 			break;
 	}
 	buf_release(&line);
+	buf_release(&err);
 	buf_release(&prev);
 	return EXIT_OK;
 }
@@ -189,7 +197,8 @@ next:
 int cmd_status(int argc, char **argv)
 {
 	struct cli c = {.command = "status"};
-	struct buf line = BUF_INIT(BUF_MAX_SMALL);
+	struct buf line = BUF_INIT(BUF_MAX_SMALL),
+	           err = BUF_INIT(BUF_MAX_SMALL);
 	struct fingerprint fp;
 	struct session s;
 	bool malformed;
@@ -208,16 +217,16 @@ int cmd_status(int argc, char **argv)
 			c.interval = 120;
 		code = watch(&s, &c, c.stall_after ? c.stall_after : 900,
 			     c.pending_after ? c.pending_after : 2400);
-	} else if ((error = fingerprint(&s, c.pr, &fp, &line)) < 0) {
+	} else if ((error = fingerprint(&s, c.pr, &fp, &line, &err)) < 0) {
 		log_error("status: PR #%lld: %s", (long long)c.pr,
-			  error == AA_ENOTFOUND ? "not found"
-					       : github_error(s.gh));
+		          error == AA_ENOTFOUND ? "not found" : err.ptr);
 		code = error == AA_ENOTFOUND || s.gh->no_repo ? EXIT_USAGE
 							       : EXIT_API;
 	} else {
 		say(line.ptr);
 	}
 	buf_release(&line);
+	buf_release(&err);
 	session_release(&s);
 	return code;
 }

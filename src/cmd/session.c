@@ -202,20 +202,25 @@ out:
 static void start_app(struct session *s)
 {
 	struct github *gh = s->gh;
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
 	const char *bot = NULL;
 
 	while (gh && github_dryrun_inner(gh))
 		gh = github_dryrun_inner(gh);
 	if (!gh)
 		return;
-	if (github_live_app_start(gh, &bot) < 0 || !bot) {
-		report_note(&s->report, NOTE_ERROR,
-			    "GitHub App authentication failed: %s; nothing read "
-			    "or written", github_error(gh));
+	if (github_live_app_start(gh, &bot, &err) < 0 || !bot) {
+		report_note(
+		    &s->report, NOTE_ERROR,
+		    "GitHub App authentication failed: %s; nothing read "
+		    "or written",
+		    err.len ? err.ptr : "unknown error");
 		report_merge_exit(&s->report, EXIT_API);
 		s->engine.stop = true;
+		buf_release(&err);
 		return;
 	}
+	buf_release(&err);
 	if (s->policy.app_login && !str_eq_nocase(s->policy.app_login, bot)) {
 		/* app_bot names whose writes are the program's own (T3,
 		 * A10); in App mode that is this App and nothing else. */

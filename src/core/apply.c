@@ -110,7 +110,8 @@ void apply_classify(struct apply_decision *d, const struct apply_input *in)
 				 : m->nh.value == NH_YES ? "yes"
 							 : "no";
 	if (m->check.has_head && !m->check.head_conflict &&
-	    !m->check.second_line) /* N3: only a head that means one thing */
+	    !m->check.second_line &&
+	    !m->check.near_line) /* N3: only a head that means one thing */
 		memcpy(d->head, m->check.head, SHA_BUF);
 	else if (m->nh.present && !m->nh.malformed)
 		memcpy(d->head, m->nh.head, SHA_BUF);
@@ -203,6 +204,13 @@ static bool refused_early(struct apply_check *c, int64_t pr,
 	if (m->too_long)
 		refuse(c, pr, "R1",
 		       "the comment is longer than 65,536 characters", false);
+	if (m->check.near_line) {
+		buf_setf(&why, "line %zu holds the agentic:check marker in "
+			       "another form: the block opens only at the "
+			       "exact line <!-- agentic:check v1 --> (N68)",
+			 m->check.near_line);
+		refuse(c, pr, "R1", why.ptr, false);
+	}
 	if (m->check.second_line) {
 		buf_setf(&why, "two agentic:check blocks (lines %zu and %zu): "
 			       "the verdict is ambiguous",

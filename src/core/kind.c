@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "core/marker.h"
 
 /* Consume `word` (ASCII case-insensitive) at p[*i]. */
 static bool eat_word(const char *p, size_t n, size_t *i, const char *word)
@@ -23,31 +24,27 @@ static bool eat_word(const char *p, size_t n, size_t *i, const char *word)
 	return true;
 }
 
-static size_t skip_ws(const char *p, size_t n, size_t i)
-{
-	while (i < n && is_ws((unsigned char)p[i]))
-		i++;
-	return i;
-}
-
 /*
- * `<!--` ws* keyword ws+ `v1` at p[i] (BEHAVIOR §2.1's tolerance, applied
- * to both markers). What follows `v1` is not looked at: a look-alike such
- * as `v1 --!>` is still kept away from every write.
+ * A verdict marker at p[i] in any form (N67, N68): `<!--` and, before the
+ * comment closes, letters that spell the check marker (`check`), or the
+ * needs-human header or a needs-human: line, whatever stands between them
+ * — the parser reads every such line as (part of) a verdict, or refuses
+ * it, so no pr-review write may treat it as its own.
  */
-static bool marker_at(const char *p, size_t n, size_t i, const char *keyword)
+static bool marker_at(const char *p, size_t n, size_t i, bool check)
 {
-	size_t j;
+	struct mview in;
+	const char *close;
 
 	if (!eat_word(p, n, &i, "<!--"))
 		return false;
-	i = skip_ws(p, n, i);
-	if (!eat_word(p, n, &i, keyword))
-		return false;
-	j = skip_ws(p, n, i);
-	if (j == i)
-		return false;
-	return eat_word(p, n, &j, "v1");
+	in = mview_of(p + i, n - i);
+	if ((close = text_find(in, "-->")))
+		in.n = (size_t)(close - in.p);
+	if (check)
+		return marker_spells(in, "agenticcheck");
+	return marker_spells(in, "agenticneedshuman") ||
+	       marker_spells(in, "needshuman");
 }
 
 /* Which verdict markers a line [p, p+n) holds. */
@@ -58,9 +55,9 @@ static void line_markers(const char *p, size_t n, bool *check, bool *nh)
 	while ((q = memchr(q, '<', (size_t)(p + n - q))) != NULL) {
 		size_t i = (size_t)(q - p);
 
-		if (marker_at(p, n, i, "agentic:check"))
+		if (marker_at(p, n, i, true))
 			*check = true;
-		else if (marker_at(p, n, i, "agentic:needs-human"))
+		else if (marker_at(p, n, i, false))
 			*nh = true;
 		q++;
 	}

@@ -19,9 +19,19 @@
 const struct nhm_reason marker_nhm_reasons[NHM_COUNT] = {
 	{NHM_TOO_LONG, "it is longer than 65,536 characters",
 	 "longer than 65,536 characters"},
+	{NHM_BAD_HEADER,
+	 "its first line is not the exact <!-- agentic:needs-human v1 --> "
+	 "header (a near-miss is never ignored)",
+	 "the first line is a near-miss of <!-- agentic:needs-human v1 --> "
+	 "or a marker line without it: a malformed verdict, never ignored"},
 	{NHM_BOTH_VALUES, "it says both yes and no", "both yes and no"},
 	{NHM_BAD_VALUE, "a needs-human: line says neither yes nor no",
 	 "a needs-human: line says neither yes nor no"},
+	{NHM_NEAR_MISS,
+	 "a marker line of its leading run is not in its exact form",
+	 "a marker line of the leading run is a near-miss of <!-- "
+	 "needs-human: yes|no -->, <!-- head: SHA --> or <!-- base: BRANCH "
+	 "-->"},
 	{NHM_NO_VALUE, "it has no needs-human: yes/no line",
 	 "no needs-human: yes/no line in the leading marker run"},
 	{NHM_BAD_HEAD, "a head: line is not a full 40-hex SHA",
@@ -71,6 +81,8 @@ struct nh_scan {
 	enum { NH_BEFORE, NH_RUN, NH_AFTER } where;
 	bool any_header; /* the eager trigger's two halves */
 	bool any_yes;
+	bool bad_header; /* N67 */
+	bool near;
 	bool bad_head;
 	bool bad_value;
 	bool empty_base;
@@ -84,6 +96,10 @@ static void nh_run_line(struct marker_nh *nh, struct nh_scan *s,
 	switch (kind) {
 	case NHL_NONE:
 	case NHL_VERDICT:
+		break;
+	case NHL_VERDICT_NEAR:
+	case NHL_NEAR:
+		s->near = true; /* N67: a near-miss is never ignored */
 		break;
 	case NHL_VALUE_OTHER:
 		s->bad_value = true; /* a near-miss is never ignored */
@@ -131,7 +147,7 @@ static void nh_line(struct marker_nh *nh, struct nh_scan *s, struct mview line,
 	struct mview value;
 	enum nh_line_kind kind = marker_nh_line(line, &value);
 
-	if (kind == NHL_VERDICT) {
+	if (kind == NHL_VERDICT || kind == NHL_VERDICT_NEAR) {
 		s->any_header = true;
 		if (!nh->header_line)
 			nh->header_line = lineno;
@@ -139,10 +155,17 @@ static void nh_line(struct marker_nh *nh, struct nh_scan *s, struct mview line,
 		s->any_yes = true;
 	}
 	if (s->where == NH_BEFORE && !marker_is_blank(line)) {
-		s->where = kind == NHL_VERDICT && !fenced && !md_code(line)
+		/* N67: a first line near the header, or another marker line
+		 * with no header, starts a malformed verdict. */
+		s->where = kind != NHL_NONE && !fenced && !md_code(line)
 				   ? NH_RUN
 				   : NH_AFTER;
 		nh->present = s->where == NH_RUN;
+		if (nh->present && kind != NHL_VERDICT) {
+			s->bad_header = true;
+			if (kind != NHL_VERDICT_NEAR)
+				nh_run_line(nh, s, kind, value);
+		}
 		if (nh->present)
 			return;
 	} else if (s->where == NH_RUN && !marker_is_blank(line)) {
@@ -171,6 +194,10 @@ static void nh_finish(struct marker_nh *nh, const struct nh_scan *s,
 		m |= NHM_NO_VALUE;
 	if (s->bad_value)
 		m |= NHM_BAD_VALUE;
+	if (s->bad_header)
+		m |= NHM_BAD_HEADER;
+	if (s->near)
+		m |= NHM_NEAR_MISS;
 	if (s->bad_head)
 		m |= NHM_BAD_HEAD;
 	else if (nh->nheads == 0)
@@ -306,6 +333,25 @@ static void check_line(struct marker_check *c, struct key_seen *k,
 	}
 }
 
+/*
+ * N68: a line that holds `<!--` and, before that comment closes, letters
+ * spelling "agenticcheck" — the check marker in another form (a space
+ * after the colon, another case or spacing, another version).
+ */
+static bool check_near(struct mview line)
+{
+	const char *open = text_find(line, "<!--"), *close;
+	struct mview in;
+
+	if (!open)
+		return false;
+	in = mview_of(open + 4, line.n - (size_t)(open + 4 - line.p));
+	close = text_find(in, "-->");
+	if (close)
+		in.n = (size_t)(close - in.p);
+	return marker_spells(in, "agenticcheck");
+}
+
 void marker_parse(struct marker_result *out, const char *untrusted_body,
 		  size_t len)
 {
@@ -315,7 +361,7 @@ void marker_parse(struct marker_result *out, const char *untrusted_body,
 	struct key_seen seen;
 	struct mview line;
 	size_t off = 0, lineno = 0, i, line_off;
-	bool fenced, naive_fenced, opens;
+	bool fenced, naive_fenced, opens, near;
 
 	memset(out, 0, sizeof(*out));
 	memset(&scan, 0, sizeof(scan));
@@ -334,9 +380,11 @@ void marker_parse(struct marker_result *out, const char *untrusted_body,
 		naive_fenced = marker_naive_fence_line(&naive, line, lineno);
 		nh_line(&out->nh, &scan, line, lineno, fenced);
 		opens = text_contains(line, MARKER_CHECK_OPEN);
+		near = !opens && check_near(line);
 		if (out->check.present) {
-			/* A12: inside the block every line is read. */
-			if (opens && !out->check.second_line)
+			/* A12: inside the block every line is read; N68: a
+			 * near-miss is a second marker too. */
+			if ((opens || near) && !out->check.second_line)
 				out->check.second_line = lineno;
 			fenced = fenced || naive_fenced || fence.any ||
 				 shown_as_code(&seen, &fence);
@@ -350,9 +398,12 @@ void marker_parse(struct marker_result *out, const char *untrusted_body,
 			out->check.fenced_open = fence.ch ? fence.open_line
 							  : lineno;
 		}
-		if (fenced || !opens)
+		if (fenced || !(opens || near))
 			continue;
+		/* N68: a near-miss opens the block too, to be refused. */
 		out->check.present = true;
+		if (near)
+			out->check.near_line = lineno;
 		out->check.block_off = line_off;
 		out->check.block_line = lineno;
 		/* N65: the code must open after the marker line; a marker

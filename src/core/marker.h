@@ -48,7 +48,10 @@ enum nh_value { NH_MALFORMED = 0, NH_YES, NH_NO };
 #define NHM_BASE_CONFLICT (1u << 6) /* several different bases */
 #define NHM_TOO_LONG (1u << 7)      /* over MARKER_MAX_CHARS */
 #define NHM_BAD_VALUE (1u << 8)     /* a needs-human: line with another value */
-#define NHM_COUNT 9                 /* the bits above: 1u << 0 .. 1u << 8 */
+#define NHM_BAD_HEADER (1u << 9)    /* N67: the first line is a near-miss of the
+				     * header, or a marker line without it */
+#define NHM_NEAR_MISS (1u << 10)    /* N67: a run line near a marker's form */
+#define NHM_COUNT 11                /* the bits above: 1u << 0 .. 1u << 10 */
 
 /*
  * What each NHM_* bit means, in words: one row per bit, keyed by its
@@ -114,6 +117,8 @@ enum row_error {
 	ROW_OTHER_BULLET,  /* a "•", "‣", "◦", "⁃", "∙" or "·" bullet (A11) */
 	ROW_TABLE,         /* a table row, "|" first (A11) */
 	ROW_HTML_ITEM,     /* an HTML list item, "<li" first (A11) */
+	ROW_HTML_CELL,     /* N67: an HTML table row or cell, "<tr", "<td"
+	                    * or "<th" first */
 	ROW_NO_MARKER,     /* names an id: or status: without "- " (A11) */
 	ROW_BARE_CR,       /* a CR inside the line: GitHub shows two lines */
 	ROW_NO_ID,         /* the bullet is not followed by "id:" (A4) */
@@ -143,6 +148,10 @@ struct marker_check {
 	size_t block_off;   /* byte offset of that line */
 	size_t block_line;  /* its 1-based line number */
 	size_t second_line; /* A3: a second such line (ambiguous: R1), or 0 */
+	/* N68: the line that opened the block holds a near-miss of the
+	 * marker (`<!-- agentic: check v1 -->`), not the marker: refused
+	 * (R1), never skipped. 0 when the block opened at the marker. */
+	size_t near_line;
 	size_t fenced_line; /* first fenced line holding the marker, or 0 */
 	size_t fenced_open; /* ... and the line that opened its fence */
 	/* A12: the first line inside the block that GitHub renders as a
@@ -260,9 +269,19 @@ enum nh_line_kind {
 	NHL_NO,
 	NHL_VALUE_OTHER, /* <!-- needs-human: something else --> */
 	NHL_HEAD,        /* value in `value`; valid when 40 hex digits */
-	NHL_BASE         /* value in `value` (trimmed, verbatim) */
+	NHL_BASE,        /* value in `value` (trimmed, verbatim) */
+	/* N67: near-misses, never ignored. A comment line that spells the
+	 * header with other spacing or punctuation (a no-break space, a
+	 * space after the colon, none before v1) or another version: */
+	NHL_VERDICT_NEAR,
+	/* ... or a needs-human:, head: or base: line in another form
+	 * (`needs-human yes`, `<!--- needs-human: yes -->`, `head SHA`): */
+	NHL_NEAR
 };
 enum nh_line_kind marker_nh_line(struct mview line, struct mview *value);
+/* Do the ASCII letters and digits of v start with `word` (lower case),
+ * whatever else stands between them (N67's near-misses)? */
+bool marker_spells(struct mview v, const char *word);
 /* Is the line one whole HTML comment (what a marker run is made of)? */
 bool marker_is_comment_line(struct mview line);
 /* Is the line empty or whitespace only? */

@@ -45,19 +45,58 @@ bool marker_names_row_field(struct mview line)
 	return visible_names_row_field(line.p, line.n);
 }
 
+bool marker_spells(struct mview v, const char *word)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < v.n && word[k]; i++)
+		if (is_alnum((unsigned char)v.p[i])) {
+			if (to_lower((unsigned char)v.p[i]) != word[k])
+				return false;
+			k++;
+		}
+	return !word[k];
+}
+
+/*
+ * N67: what a comment line that is none of the exact forms is near to. A
+ * line whose letters and digits start with "agenticneedshuman" is a
+ * header, one whose start with "needshuman" a value line, one whose first
+ * word is "head" or "base" a key line — whatever spaces (no-break ones
+ * too), dashes, colons or invisible characters stand between them.
+ */
+static enum nh_line_kind near_miss(struct mview in)
+{
+	size_t i = 0, w;
+
+	if (marker_spells(in, "agenticneedshuman"))
+		return NHL_VERDICT_NEAR;
+	if (marker_spells(in, "needshuman"))
+		return NHL_NEAR;
+	while (i < in.n && !is_alnum((unsigned char)in.p[i]))
+		i++;
+	for (w = i; w < in.n && is_alpha((unsigned char)in.p[w]); w++)
+		;
+	if (w - i == 4 && (mem_eq_nocase(in.p + i, 4, "head") ||
+			   mem_eq_nocase(in.p + i, 4, "base")))
+		return NHL_NEAR;
+	return NHL_NONE;
+}
+
 enum nh_line_kind marker_nh_line(struct mview line, struct mview *value)
 {
-	struct mview in;
+	struct mview in, all;
 
 	*value = mview_of(NULL, 0);
 	if (!comment_inside(line, &in))
 		return NHL_NONE;
+	all = in;
 	in = text_trim_ws(in); /* only spaces and tabs inside the delimiters */
 	if (text_eat_word(&in, "agentic:needs-human")) {
 		if (!in.n || !is_ws((unsigned char)in.p[0]))
-			return NHL_NONE;
+			return near_miss(all);
 		text_skip_ws(&in);
-		return text_eq_nocase(in, "v1") ? NHL_VERDICT : NHL_NONE;
+		return text_eq_nocase(in, "v1") ? NHL_VERDICT : near_miss(all);
 	}
 	if (text_eat_key(&in, "needs-human")) {
 		*value = in;
@@ -75,7 +114,7 @@ enum nh_line_kind marker_nh_line(struct mview line, struct mview *value)
 		*value = in;
 		return NHL_BASE;
 	}
-	return NHL_NONE;
+	return near_miss(all);
 }
 
 /* --- A11: which lines are rows --- */
@@ -93,6 +132,20 @@ static const char *const other_bullets[] = {
 	"\xe2\x88\x99", /* ∙ U+2219 */
 	"\xc2\xb7",     /* · U+00B7 */
 };
+
+/* "<tr", "<td" or "<th" (any case) as a whole tag name: an HTML table's
+ * row or cell, which GitHub shows as one (N67). */
+static bool html_cell(struct mview l)
+{
+	char c;
+
+	if (l.n < 4 || l.p[0] != '<' || to_lower((unsigned char)l.p[1]) != 't')
+		return false;
+	c = to_lower((unsigned char)l.p[2]);
+	if (c != 'r' && c != 'd' && c != 'h')
+		return false;
+	return l.p[3] == '>' || l.p[3] == '/' || is_ws((unsigned char)l.p[3]);
+}
 
 /* A line's row shape: ROW_OK for "-", an error for another row marker,
  * ROW_NO_MARKER when no marker starts it (then it is a row only if it
@@ -119,6 +172,8 @@ static enum row_error row_marker(struct mview l, bool *quoted)
 	if (l.n >= 3 && l.p[0] == '<' && to_lower((unsigned char)l.p[1]) == 'l' &&
 	    to_lower((unsigned char)l.p[2]) == 'i')
 		return ROW_HTML_ITEM;
+	if (html_cell(l))
+		return ROW_HTML_CELL;
 	for (i = 0; i < ARRAY_SIZE(other_bullets); i++)
 		if (text_starts(l, other_bullets[i]))
 			return ROW_OTHER_BULLET;
@@ -220,7 +275,9 @@ static bool details_shows_row(struct mview l)
 	if (!gt)
 		return false;
 	m = row_marker(in, &quoted);
-	return m != ROW_NO_MARKER || quoted;
+	/* N67: or what it shows names a row's field ("<summary>id: …,
+	 * status: outstanding …"), as on any other line. */
+	return m != ROW_NO_MARKER || quoted || marker_names_row_field(in);
 }
 
 /* A table row without a leading pipe ("id | status", GFM): a "|" before
@@ -370,6 +427,9 @@ const char *marker_row_error_str(enum row_error e)
 		return "a table row (\"|\"): rows start with \"- \"";
 	case ROW_HTML_ITEM:
 		return "an HTML list item (\"<li\"): rows start with \"- \"";
+	case ROW_HTML_CELL:
+		return "an HTML table row or cell (\"<tr\", \"<td\", \"<th\"): "
+		       "rows start with \"- \"";
 	case ROW_BARE_CR:
 		return "a carriage return inside the line: lines end at LF, "
 		       "but GitHub shows the text after it as a line of its "

@@ -123,7 +123,7 @@ void live_prefetch(struct github *gh, const int64_t *prs, size_t n)
 		   err = BUF_INIT(BUF_MAX_SMALL);
 	char *dflt = NULL;
 
-	if (app_token(l) < 0)
+	if (app_token(l, &err) < 0)
 		nb = 0; /* nothing read ahead: each PR is read (and fails) alone */
 	vars(l, &v, 0, NULL);
 	for (b = 0; b < nb; b++) {

@@ -23,27 +23,27 @@
 
 /* A JSON answer to an App request: 0 and *root, or AA_EAPI. */
 static int app_request(struct live *l, const char *method, const char *path,
-		       long ok, cJSON **root)
+                       long ok, cJSON **root, struct buf *err)
 {
-	struct buf err = BUF_INIT(BUF_MAX_SMALL);
+	struct buf why = BUF_INIT(BUF_MAX_SMALL);
 	struct http_response r;
 	int error = AA_EAPI;
 
 	*root = NULL;
 	http_response_init(&r);
 	if (http_request(l->read_http, method, path,
-			 strcmp(method, "POST") == 0 ? "{}" : NULL,
-			 strcmp(method, "GET") == 0, &r, &err) < 0) {
-		buf_setf(&l->gh.error, "%s", err.ptr);
+	                 strcmp(method, "POST") == 0 ? "{}" : NULL,
+	                 strcmp(method, "GET") == 0, &r, &why) < 0) {
+		buf_setf(err, "%s", why.ptr);
 		goto out;
 	}
 	if (r.status != ok) {
-		buf_setf(&l->gh.error, "%s %s: HTTP %ld%s", method, path, r.status,
-			 r.status == 401 ? " (the App's JWT was refused)" : "");
+		buf_setf(err, "%s %s: HTTP %ld%s", method, path, r.status,
+		         r.status == 401 ? " (the App's JWT was refused)" : "");
 		goto out;
 	}
-	if (json_parse(root, r.body.ptr, r.body.len, &err) < 0) {
-		buf_setf(&l->gh.error, "%s %s: %s", method, path, err.ptr);
+	if (json_parse(root, r.body.ptr, r.body.len, &why) < 0) {
+		buf_setf(err, "%s %s: %s", method, path, why.ptr);
 		goto out;
 	}
 	error = AA_OK;
@@ -52,7 +52,7 @@ out:
 	if (r.body.alloc)
 		OPENSSL_cleanse(r.body.ptr, r.body.alloc);
 	http_response_release(&r);
-	buf_release(&err);
+	buf_release(&why);
 	return error;
 }
 
@@ -63,11 +63,11 @@ out:
  * carries the JWT only for these requests; on any failure it is left with
  * no usable token, so nothing is read with a stale credential.
  */
-int app_token(struct live *l)
+int app_token(struct live *l, struct buf *err)
 {
 	struct app_auth *a = l->app;
-	struct buf jwt = BUF_INIT(BUF_MAX_SMALL), err = BUF_INIT(BUF_MAX_SMALL),
-		   path = BUF_INIT(BUF_MAX_SMALL);
+	struct buf jwt = BUF_INIT(BUF_MAX_SMALL), why = BUF_INIT(BUF_MAX_SMALL),
+	           path = BUF_INIT(BUF_MAX_SMALL);
 	cJSON *root = NULL;
 	char *slug = NULL, *token = NULL;
 	int64_t now = clock_wall_ms(), at = 0;
@@ -76,22 +76,22 @@ int app_token(struct live *l)
 	if (!a || (a->token.len &&
 		   a->expires_ms - now > (int64_t)APP_REFRESH_BEFORE_S * 1000))
 		return AA_OK;
-	if (github_app_jwt(&jwt, a->id, a->key.ptr, now / 1000, &err) < 0) {
-		buf_setf(&l->gh.error, "%s", err.ptr);
+	if (github_app_jwt(&jwt, a->id, a->key.ptr, now / 1000, &why) < 0) {
+		buf_setf(err, "%s", why.ptr);
 		goto out;
 	}
 	if (http_set_token(l->read_http, jwt.ptr) < 0) {
-		buf_setf(&l->gh.error, "the App's JWT could not be set on "
-				       "the request");
+		buf_setf(err, "the App's JWT could not be set on "
+		              "the request");
 		goto out;
 	}
 	if (!a->bot_login) {
-		if (app_request(l, "GET", "/app", 200, &root) < 0)
+		if (app_request(l, "GET", "/app", 200, &root, err) < 0)
 			goto out;
-		if (jget_str(&slug, root, "app", "slug", 0, &err) < 0 ||
+		if (jget_str(&slug, root, "app", "slug", 0, &why) < 0 ||
 		    !policy_login_valid(slug)) {
-			buf_setf(&l->gh.error, "GET /app: %s",
-				 err.len ? err.ptr : "a slug that is no login");
+			buf_setf(err, "GET /app: %s",
+			         why.len ? why.ptr : "a slug that is no login");
 			goto out;
 		}
 		buf_reset(&path);
@@ -102,11 +102,11 @@ int app_token(struct live *l)
 	}
 	if (!a->installation) {
 		buf_setf(&path, "/repos/%s/%s/installation", l->owner, l->name);
-		if (app_request(l, "GET", path.ptr, 200, &root) < 0)
+		if (app_request(l, "GET", path.ptr, 200, &root, err) < 0)
 			goto out;
 		if (jget_int(&a->installation, root, "installation", "id", 0, 1,
-			     JSON_MAX_INT, &err) < 0) {
-			buf_setf(&l->gh.error, "GET %s: %s", path.ptr, err.ptr);
+		             JSON_MAX_INT, &why) < 0) {
+			buf_setf(err, "GET %s: %s", path.ptr, why.ptr);
 			goto out;
 		}
 		cJSON_Delete(root);
@@ -114,11 +114,11 @@ int app_token(struct live *l)
 	}
 	buf_setf(&path, "/app/installations/%lld/access_tokens",
 		 (long long)a->installation);
-	if (app_request(l, "POST", path.ptr, 201, &root) < 0)
+	if (app_request(l, "POST", path.ptr, 201, &root, err) < 0)
 		goto out;
-	if (jget_str(&token, root, "access token", "token", 0, &err) < 0 ||
-	    jget_time(&at, root, "access token", "expires_at", 0, &err) < 0) {
-		buf_setf(&l->gh.error, "POST %s: %s", path.ptr, err.ptr);
+	if (jget_str(&token, root, "access token", "token", 0, &why) < 0 ||
+	    jget_time(&at, root, "access token", "expires_at", 0, &why) < 0) {
+		buf_setf(err, "POST %s: %s", path.ptr, why.ptr);
 		goto out;
 	}
 	buf_wipe(&a->token);
@@ -135,8 +135,8 @@ out:
 	 * request (http_set_token), never reading with the JWT. */
 	if (http_set_token(l->read_http, error ? "-" : a->token.ptr) < 0 &&
 	    error == AA_OK) {
-		buf_setf(&l->gh.error, "the installation token could not be "
-				       "set on the request");
+		buf_setf(err, "the installation token could not be "
+		              "set on the request");
 		error = AA_EAPI;
 	}
 	if (token)
@@ -145,7 +145,7 @@ out:
 	free(slug);
 	json_delete_wiping(root, "token"); /* the answer held the token */
 	buf_wipe(&jwt);
-	buf_release(&err);
+	buf_release(&why);
 	buf_release(&path);
 	return error;
 }
@@ -156,14 +156,15 @@ struct http *label_status_client(struct live *l)
 	return l->app ? l->read_http : l->http;
 }
 
-int github_live_app_start(struct github *gh, const char **bot_login)
+int github_live_app_start(struct github *gh, const char **bot_login,
+                          struct buf *err)
 {
 	struct live *l = L(gh);
 
 	*bot_login = NULL;
 	if (!l->app)
 		return AA_OK;
-	if (app_token(l) < 0)
+	if (app_token(l, err) < 0)
 		return AA_EAPI;
 	*bot_login = l->app->bot_login;
 	return AA_OK;

@@ -117,15 +117,15 @@ int dec_default_branch(char **out, const cJSON *repo, struct buf *err)
 	return AA_OK;
 }
 
-int dec_pull_node(const cJSON **repo, const cJSON **pr, struct live *l,
-		  int64_t number, const cJSON *data, struct buf *err)
+int dec_pull_node(const cJSON **repo, const cJSON **pr, int64_t number,
+                  const cJSON *data, struct buf *err)
 {
 	if (jget_obj(repo, data, "data", "repository", 0, err) < 0 ||
 	    jget_obj(pr, *repo, "repository", "pullRequest", JNULL, err) < 0)
 		return AA_ERR;
 	if (!*pr) {
-		buf_setf(&l->gh.error, "PR #%lld: null without an error",
-			 (long long)number);
+		buf_setf(err, "PR #%lld: null without an error",
+		         (long long)number);
 		return AA_EAPI;
 	}
 	return AA_OK;

@@ -24,7 +24,6 @@ void github_live_fuzz(int which, const char *data, size_t len)
 	size_t i;
 
 	memset(&l, 0, sizeof(l));
-	buf_init(&l.gh.error, BUF_MAX_SMALL);
 	policy_init(&p);
 	l.policy = &p;
 	if (json_parse(&root, data, len, &err) < 0)
@@ -152,7 +151,6 @@ void github_live_fuzz(int which, const char *data, size_t len)
 out:
 	cJSON_Delete(root);
 	snap_statuses_release(&l.contexts.newest);
-	buf_release(&l.gh.error);
 	buf_release(&err);
 	policy_release(&p);
 }

@@ -137,10 +137,8 @@ static int edits_chunk(struct live *l, struct snap_pull *p,
 		json_quote(&v, pending[k].node, strlen(pending[k].node));
 	}
 	buf_adds(&v, "]}");
-	if (gql(l, edits_query, v.ptr, &root, &data) < 0) {
-		buf_setf(err, "%s", l->gh.error.ptr);
+	if (gql(l, edits_query, v.ptr, &root, &data, err) < 0)
 		goto out;
-	}
 	if (jget_arr(&nodes, data, "data", "nodes", 0, err) < 0)
 		goto out;
 	if ((size_t)cJSON_GetArraySize(nodes) != n) {
@@ -179,23 +177,24 @@ out:
  * AA_EAPI when any cannot be read: the comments part has failed.
  */
 int read_edits(struct live *l, int64_t number, struct snap_pull *p,
-	       const struct history_reads *pending)
+               const struct history_reads *pending, struct buf *err)
 {
-	struct buf err = BUF_INIT(BUF_MAX_SMALL);
+	struct buf why = BUF_INIT(BUF_MAX_SMALL);
 	size_t from, n;
 	int error = AA_OK;
 
 	for (from = 0; from < pending->n && !error; from += n) {
 		n = pending->n - from < LIVE_EDIT_IDS ? pending->n - from
 						   : LIVE_EDIT_IDS;
-		if (edits_chunk(l, p, pending->v + from, n, &err) < 0) {
-			buf_setf(&l->gh.error, "edit history of a comment of PR "
-					       "#%lld: %s",
-				 (long long)number, err.ptr);
+		if (edits_chunk(l, p, pending->v + from, n, &why) < 0) {
+			buf_setf(err,
+			         "edit history of a comment of PR "
+			         "#%lld: %s",
+			         (long long)number, why.ptr);
 			error = AA_EAPI;
 		}
 	}
-	buf_release(&err);
+	buf_release(&why);
 	return error;
 }
 

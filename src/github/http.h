@@ -150,6 +150,18 @@ struct http_batch_item {
 void http_request_many(struct http *h, struct http_batch_item *items, size_t n,
 		       int parallel);
 
+/*
+ * Send the idempotent read (url as http_request takes it, body NULL for a
+ * GET, else a POST) beside the next request this client sends, so the two
+ * share one round trip; the next http_request of exactly that read takes
+ * its answer instead of sending it. The answer is never older than the
+ * request it rode with, and is dropped when a later write starts; one
+ * that did not come back clean is sent again as usual. Only the latency
+ * changes: a read is made no earlier than the caller says. A second call
+ * replaces the first.
+ */
+void http_read_beside(struct http *h, const char *url, const char *body);
+
 /* Is `url` on the same scheme, host and port as the API URL? */
 bool http_same_origin(const struct http *h, const char *url);
 

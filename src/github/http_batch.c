@@ -2,7 +2,9 @@
  * http_batch.c - many reads at once (http_request_many): each on its own
  * handle, multiplexed over the client's connections through one multi
  * handle; whatever does not come back clean is sent again on its own
- * through http_request, with its retries (the careful path).
+ * through http_request, with its retries (the careful path). And one read
+ * beside the next request (http_read_beside): the two in flight together
+ * through the same multi handle, the read's answer kept for http_request.
  */
 #include "github/http.h"
 #include "github/http_int.h"
@@ -185,6 +187,19 @@ out:
 	return ok;
 }
 
+/* The client's multi handle, made on first use: false when there is none
+ * (libcurl refused it) or the client cannot send. */
+static bool multi_ready(struct http *h)
+{
+	if (!h->multi && (h->multi = curl_multi_init()) &&
+	    curl_multi_setopt(h->multi, CURLMOPT_PIPELINING,
+	                      (long)CURLPIPE_MULTIPLEX) != CURLM_OK) {
+		curl_multi_cleanup(h->multi);
+		h->multi = NULL;
+	}
+	return h->multi && !h->broken;
+}
+
 void http_request_many(struct http *h, struct http_batch_item *items, size_t n,
                        int parallel)
 {
@@ -198,14 +213,8 @@ void http_request_many(struct http *h, struct http_batch_item *items, size_t n,
 		items[i].error = 0;
 		items[i].timed_out = false;
 	}
-	if (!h->multi && (h->multi = curl_multi_init()) &&
-	    curl_multi_setopt(h->multi, CURLMOPT_PIPELINING,
-	                      (long)CURLPIPE_MULTIPLEX) != CURLM_OK) {
-		curl_multi_cleanup(h->multi);
-		h->multi = NULL;
-	}
 	h->stats.reads += (long)n;
-	if (h->multi && !h->broken)
+	if (multi_ready(h))
 		answered = batch_run(h, items, easy, n, parallel);
 	/* On every path, every handle leaves the multi handle; an item it
 	 * did not answer gets the careful path below. */
@@ -234,4 +243,135 @@ void http_request_many(struct http *h, struct http_batch_item *items, size_t n,
 		it->error = http_request(h, it->body ? "POST" : "GET", it->url,
 		                         it->body, true, &it->resp, &it->err);
 	}
+}
+
+/* --- a read beside the next request (http_read_beside) --- */
+
+void http_beside_release(struct http *h)
+{
+	struct http_beside *b = &h->beside;
+
+	if (b->state == BESIDE_ANSWERED) {
+		http_response_release(&b->item.resp);
+		buf_release(&b->item.err);
+	}
+	free(b->url);
+	free(b->body);
+	memset(b, 0, sizeof(*b));
+}
+
+void http_read_beside(struct http *h, const char *url, const char *body)
+{
+	struct http_beside *b = &h->beside;
+
+	http_beside_release(h);
+	b->url = xstrdup(url);
+	b->body = body ? xstrdup(body) : NULL;
+	b->item.url = b->url;
+	b->item.body = b->body;
+	b->state = BESIDE_WAITING;
+}
+
+/* Is the beside read the request (method, url, body)? */
+static bool beside_is(const struct http_beside *b, const char *method,
+                      const char *url, const char *body)
+{
+	return strcmp(method, b->body ? "POST" : "GET") == 0 &&
+	       strcmp(url, b->url) == 0 &&
+	       (b->body ? body && strcmp(body, b->body) == 0 : !body);
+}
+
+bool http_take_beside(struct http *h, const char *method, const char *url,
+                      const char *body, bool idempotent,
+                      struct http_response *resp)
+{
+	struct http_beside *b = &h->beside;
+	bool mine;
+
+	if (b->state == BESIDE_NONE)
+		return false;
+	if (!idempotent) {
+		/* A write carries a waiting read; an answered one predates
+		 * it. */
+		if (b->state == BESIDE_ANSWERED)
+			http_beside_release(h);
+		return false;
+	}
+	mine = beside_is(b, method, url, body);
+	if (b->state == BESIDE_WAITING) {
+		/* Nothing carried it: the read goes out as itself. */
+		if (mine)
+			http_beside_release(h);
+		return false;
+	}
+	if (!mine)
+		return false;
+	if (b->item.error || batch_retry(&b->item)) {
+		http_beside_release(h); /* sent again, with its retries */
+		return false;
+	}
+	http_response_release(resp);
+	*resp = b->item.resp;
+	http_response_init(&b->item.resp);
+	http_beside_release(h);
+	return true;
+}
+
+CURLcode http_perform_beside(struct http *h)
+{
+	struct http_beside *b = &h->beside;
+	struct buf url = BUF_INIT(BUF_MAX_SMALL);
+	CURL *c = NULL;
+	CURLcode mine = CURLE_RECV_ERROR;
+	bool mine_done = false, its_done = false, drop = false;
+
+	http_response_init(&b->item.resp);
+	buf_init(&b->item.err, BUF_MAX_SMALL);
+	b->item.error = 0;
+	b->item.timed_out = false;
+	b->state = BESIDE_ANSWERED;
+	if (!multi_ready(h) || batch_start(h, &b->item, &c, &url) < 0 ||
+	    curl_multi_add_handle(h->multi, h->curl) != CURLM_OK) {
+		/* Nothing of either went out: the request alone. */
+		if (c)
+			batch_detach(h, &c, 0, &drop);
+		if (!b->item.error)
+			batch_fail(&b->item, "not sent beside");
+		buf_release(&url);
+		return curl_easy_perform(h->curl);
+	}
+	while (!mine_done || !its_done) {
+		CURLMsg *msg;
+		int still, left;
+
+		if (curl_multi_perform(h->multi, &still) != CURLM_OK)
+			break;
+		while ((msg = curl_multi_info_read(h->multi, &left))) {
+			if (msg->msg != CURLMSG_DONE)
+				continue;
+			if (msg->easy_handle == h->curl) {
+				mine = msg->data.result;
+				mine_done = true;
+			} else if (msg->easy_handle == c && !its_done) {
+				batch_done(h, c, &b->item, msg->data.result);
+				its_done = true;
+			}
+		}
+		if ((!mine_done || !its_done) && still &&
+		    curl_multi_poll(h->multi, NULL, 0, 1000, NULL) != CURLM_OK)
+			break;
+	}
+	/* A request whose transfer libcurl lost sending may have landed: no
+	 * answer (the caller re-reads a write). */
+	if (!its_done)
+		batch_fail(&b->item, "the batch stopped before its answer");
+	batch_detach(h, &c, 0, &drop);
+	if (curl_multi_remove_handle(h->multi, h->curl) != CURLM_OK)
+		drop = true;
+	if (drop || !mine_done) {
+		curl_multi_cleanup(h->multi);
+		h->multi = NULL;
+	}
+	buf_release(&url);
+	return mine;
 }

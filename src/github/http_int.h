@@ -16,6 +16,19 @@
 /* Longest single backoff between retries. */
 #define HTTP_BACKOFF_CAP_MS 30000L
 
+/*
+ * A read sent beside the next request (http_read_beside): WAITING until a
+ * request carries it, ANSWERED until the same read takes its answer or a
+ * later write makes it stale.
+ */
+enum beside_state { BESIDE_NONE, BESIDE_WAITING, BESIDE_ANSWERED };
+struct http_beside {
+	enum beside_state state;
+	char *url;  /* as the read will ask for it */
+	char *body; /* NULL: a GET */
+	struct http_batch_item item;
+};
+
 struct http {
 	CURL *curl;
 	CURLM *multi;               /* for batches; keeps its connections */
@@ -31,6 +44,7 @@ struct http {
 	bool broken;             /* the last token could not be set: every
 	                          * request fails (never the old token) */
 	int burst;               /* writes left to send unpaced */
+	struct http_beside beside; /* http_read_beside */
 };
 
 /*
@@ -52,5 +66,20 @@ CURLcode http_set_timeouts(CURL *c, const struct http *h, long timeout);
 /* Read what an answer's headers say (rate limits, location, the token's
  * scopes and expiry, the next page) into `resp`, and count its bytes. */
 void http_answer_headers(struct http *h, CURL *c, struct http_response *resp);
+
+/* One attempt of h->curl with the waiting beside read in flight beside
+ * it: h->curl's result. The read is ANSWERED afterwards, failed when it
+ * got no clean answer. */
+CURLcode http_perform_beside(struct http *h);
+/*
+ * Before request (method, url, body) of `h`: true when it is the beside
+ * read and its clean answer is now in `resp` (nothing to send). A write
+ * drops an answered one (it would predate the write); the read itself,
+ * still waiting, is sent as usual.
+ */
+bool http_take_beside(struct http *h, const char *method, const char *url,
+                      const char *body, bool idempotent,
+                      struct http_response *resp);
+void http_beside_release(struct http *h);
 
 #endif

@@ -81,194 +81,40 @@ static void live_free(struct github *gh)
 	free(l->ahead);
 	free(l->hints);
 	edit_hints_release(l);
-	buf_release(&gh->error);
 	free(l);
 }
 
-/*
- * The table's entries: each operation that can fail starts with an empty
- * gh->error (github_op_begin), so its failure carries its own message; a
- * pull keeps the message of its failed parts; the best-effort reads ahead
- * leave the error as they found it.
- */
-static int op_user(struct github *gh, char **login, struct buf *err)
-{
-	github_op_begin(gh);
-	return live_user(gh, login, err);
-}
-
-static int op_open_pulls(struct github *gh, enum gh_listing what,
-			 struct gh_pull_brief **list, size_t *n)
-{
-	github_op_begin(gh);
-	return live_open_pulls(gh, what, list, n);
-}
-
+/* The ops' pull: a pull keeps the message of its failed parts (N80). */
 static int op_pull(struct github *gh, int64_t number, unsigned parts,
-		   struct gh_pull *out)
+                   struct gh_pull *out, struct buf *err)
 {
-	int error;
+	int error = live_pull_review(gh, number, parts, out, err);
 
-	github_op_begin(gh);
-	error = live_pull_review(gh, number, parts, out);
 	if (error == AA_OK)
-		gh_pull_keep_error(out, gh);
+		gh_pull_keep_error(out, err);
 	return error;
 }
 
-static int op_commit_in_pull(struct github *gh, int64_t number,
-			     const char *sha, bool *out)
-{
-	github_op_begin(gh);
-	return live_commit_in_pull(gh, number, sha, out);
-}
-
-static int op_statuses(struct github *gh, int64_t pr, const char *sha,
-		       unsigned need, struct snap_statuses *out)
-{
-	github_op_begin(gh);
-	return live_statuses(gh, pr, sha, need, out);
-}
-
-static int op_label_exists(struct github *gh, int64_t pr, const char *name,
-			   bool *out)
-{
-	github_op_begin(gh);
-	return live_label_exists(gh, pr, name, out);
-}
-
-static int op_create_label(struct github *gh, int64_t pr, const char *name,
-                           const char *color, const char *description,
-                           struct buf *err)
-{
-	github_op_begin(gh);
-	return live_create_label(gh, pr, name, color, description, err);
-}
-
-static int op_add_label(struct github *gh, int64_t pr, const char *name,
-                        struct buf *err)
-{
-	github_op_begin(gh);
-	return live_add_label(gh, pr, name, err);
-}
-
-static int op_create_status(struct github *gh, int64_t pr, const char *sha,
-                            const char *state, const char *context,
-                            const char *description, const char *target_url,
-                            struct buf *err)
-{
-	github_op_begin(gh);
-	return live_create_status(gh, pr, sha, state, context, description,
-	                          target_url, err);
-}
-
-static int op_approve(struct github *gh, int64_t pr, const char *commit_id,
-                      const char *text, int64_t *review_id, struct buf *err)
-{
-	github_op_begin(gh);
-	return live_approve(gh, pr, commit_id, text, review_id, err);
-}
-
-static int op_dismiss(struct github *gh, int64_t pr, int64_t review_id,
-                      const char *message, struct buf *err)
-{
-	github_op_begin(gh);
-	return live_dismiss(gh, pr, review_id, message, err);
-}
-
-static void op_prefetch(struct github *gh, const int64_t *prs, size_t n)
-{
-	struct buf kept = BUF_INIT(BUF_MAX_SMALL);
-
-	buf_add(&kept, gh->error.ptr, gh->error.len);
-	live_prefetch(gh, prs, n);
-	buf_reset(&gh->error);
-	buf_add(&gh->error, kept.ptr, kept.len);
-	buf_release(&kept);
-}
-
-static void op_details(struct github *gh, struct gh_pull_brief *const *list,
-		       size_t n)
-{
-	struct buf kept = BUF_INIT(BUF_MAX_SMALL);
-
-	buf_add(&kept, gh->error.ptr, gh->error.len);
-	live_details(gh, list, n);
-	buf_reset(&gh->error);
-	buf_add(&gh->error, kept.ptr, kept.len);
-	buf_release(&kept);
-}
-
-static int op_review_pull(struct github *gh, int64_t pr, unsigned what,
-			  struct gh_review_pull *out)
-{
-	github_op_begin(gh);
-	return live_review_ops.review_pull(gh, pr, what, out);
-}
-
-static int op_review_comments(struct github *gh, int64_t pr,
-			      struct snap_review_comment **out, size_t *n)
-{
-	github_op_begin(gh);
-	return live_review_ops.review_comments(gh, pr, out, n);
-}
-
-static int op_files(struct github *gh, int64_t pr, struct snap_file **out,
-		    size_t *n)
-{
-	github_op_begin(gh);
-	return live_review_ops.files(gh, pr, out, n);
-}
-
-static int op_compare(struct github *gh, int64_t pr, const char *base,
-		      const char *head, struct gh_compare *out)
-{
-	github_op_begin(gh);
-	return live_review_ops.compare(gh, pr, base, head, out);
-}
-
-static int op_comment_create(struct github *gh, int64_t pr, const char *body,
-                             int64_t *id, char **html_url, struct buf *err)
-{
-	github_op_begin(gh);
-	return live_review_ops.comment_create(gh, pr, body, id, html_url, err);
-}
-
-static int op_comment_update(struct github *gh, int64_t pr, int64_t id,
-                             const char *body, struct buf *err)
-{
-	github_op_begin(gh);
-	return live_review_ops.comment_update(gh, pr, id, body, err);
-}
-
-static int op_comment_delete(struct github *gh, int64_t pr, int64_t id,
-                             struct buf *err)
-{
-	github_op_begin(gh);
-	return live_review_ops.comment_delete(gh, pr, id, err);
-}
-
-static int op_review_post(struct github *gh, int64_t pr, const char *commit_id,
-                          const char *body, const struct gh_inline *inl,
-                          size_t n, struct gh_review_posted *out,
-                          struct buf *err)
-{
-	github_op_begin(gh);
-	return live_review_ops.review_post(gh, pr, commit_id, body, inl, n, out,
-	                                   err);
-}
-
-static const struct github_review_ops review_ops = {
-	op_review_pull, op_review_comments, op_files,		op_compare,	op_comment_create,
-	op_comment_update,  op_comment_delete, op_review_post, NULL, NULL, NULL, NULL,
-};
-
 static const struct github_ops live_ops = {
-	op_user,	   op_open_pulls,  op_pull,	    op_commit_in_pull,
-	op_statuses,	   op_label_exists, op_create_label, op_add_label,
-	op_create_status, op_approve,	   op_dismiss,	    op_prefetch,
-	op_details,	   live_budget,	   live_refresh,    live_now,
-	live_free,	   &review_ops,	   &live_setup_ops,
+    live_user,
+    live_open_pulls,
+    op_pull,
+    live_commit_in_pull,
+    live_statuses,
+    live_label_exists,
+    live_create_label,
+    live_add_label,
+    live_create_status,
+    live_approve,
+    live_dismiss,
+    live_prefetch,
+    live_details,
+    live_budget,
+    live_refresh,
+    live_now,
+    live_free,
+    &live_review_ops,
+    &live_setup_ops,
 };
 
 int github_live_new(struct github **out, const struct live_config *c,
@@ -280,7 +126,6 @@ int github_live_new(struct github **out, const struct live_config *c,
 
 	*out = NULL;
 	l->gh.ops = &live_ops;
-	buf_init(&l->gh.error, BUF_MAX_SMALL);
 	l->policy = p;
 	if (!slash) {
 		buf_setf(err, "repository '%s' is not OWNER/NAME", c->repository);

@@ -35,9 +35,10 @@ int github_live_new(struct github **out, const struct live_config *c,
 /*
  * App mode: get an installation token now (it is refreshed as needed
  * later), and the App's bot login ("<slug>[bot]"), whose statuses are this
- * program's own. 0, or AA_EAPI with the message in gh->error.
+ * program's own. 0, or AA_EAPI with the message in err.
  */
-int github_live_app_start(struct github *gh, const char **bot_login);
+int github_live_app_start(struct github *gh, const char **bot_login,
+                          struct buf *err);
 
 /* The next `n` writes of a live port (or of the live port a dry-run port
  * wraps) go out unpaced (http_write_burst); any other port: nothing. */

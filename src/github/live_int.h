@@ -11,8 +11,9 @@
  * other reads; ahead.c reads ahead for a sweep; writes.c every write
  * (one sender); review.c the pr-review reads (PUBLISH.md), review_trust.c
  * their trust inputs (U2); fuzz.c
- * runs the decoders without a network. Errors are AA_* codes, with the
- * message in l->gh.error unless a function says it writes `err`.
+ * runs the decoders without a network. Errors are AA_* codes; a
+ * function that can fail writes its message into the `err` it was passed
+ * (N80).
  */
 #ifndef AA_GITHUB_LIVE_INT_H
 #define AA_GITHUB_LIVE_INT_H
@@ -209,8 +210,8 @@ void details_query(struct buf *q, const int64_t *prs, size_t n);
 /* --- App mode (app_token.c) --- */
 
 /* Make sure the read client carries a current installation token (a no-op
- * outside App mode). 0, or AA_EAPI. */
-int app_token(struct live *l);
+ * outside App mode). 0, or AA_EAPI with the message in err. */
+int app_token(struct live *l, struct buf *err);
 /* The client for statuses and labels: the App's in App mode. */
 struct http *label_status_client(struct live *l);
 
@@ -220,11 +221,12 @@ struct http *label_status_client(struct live *l);
  * GET `path` (or a URL on the API origin) with `client` and parse the
  * answer: AA_OK with *root (the caller frees it) on 200; AA_ENOTFOUND on
  * 404; AA_EDENIED on 401 or 403; AA_EAPI on anything else. The message,
- * in l->gh.error, names `what`. `keep` (optional) receives the answer
- * itself (its headers, its next page), released first.
+ * in err, names `what`. `keep` (optional) receives the answer itself (its
+ * headers, its next page), released first.
  */
 int rest_get(struct live *l, struct http *client, const char *path,
-             const char *what, cJSON **root, struct http_response *keep);
+             const char *what, cJSON **root, struct http_response *keep,
+             struct buf *err);
 /* What a page callback answers: read on (the next page, if any), or stop
  * here; AA_ERR (message in err) on an answer it cannot decode. */
 #define REST_MORE 0
@@ -234,10 +236,11 @@ typedef int (*rest_page_fn)(const cJSON *root, void *ctx, struct buf *err);
  * The one REST pager: GET `path` with the read client and every next page
  * (at most `max_pages`), calling `page` on each page's JSON. rest_get's
  * codes for the first page (AA_ENOTFOUND: no such list); a later page
- * that fails, too many pages or an undecodable page are AA_EAPI.
+ * that fails, too many pages or an undecodable page are AA_EAPI; the
+ * message in err.
  */
 int rest_pages(struct live *l, const char *path, const char *what,
-               int max_pages, rest_page_fn page, void *ctx);
+               int max_pages, rest_page_fn page, void *ctx, struct buf *err);
 
 /* --- transport (transport.c) --- */
 
@@ -248,21 +251,21 @@ void http_answer_message(struct buf *out, const char *call,
 /*
  * POST a GraphQL document. On success *root is the parsed answer (the
  * caller frees it) and *data its "data" object. AA_ENOTFOUND when GitHub
- * says the pull request does not exist; AA_EAPI on any other failure.
+ * says the pull request does not exist; AA_EAPI on any other failure;
+ * the message in err.
  */
-int gql(struct live *l, const char *query, const char *vars,
-	cJSON **root, const cJSON **data);
+int gql(struct live *l, const char *query, const char *vars, cJSON **root,
+        const cJSON **data, struct buf *err);
 /* gql(), counted as a document of `kind` (gql_kind_of cannot tell). */
 int gql_as(struct live *l, enum gql_kind kind, const char *query,
-	   const char *vars, cJSON **root, const cJSON **data);
+           const char *vars, cJSON **root, const cJSON **data, struct buf *err);
 /*
  * The one GraphQL pager. While *more: ask `query` for the page after
  * *cursor (variables by vars()) and hand the answer's data object to
  * page(), which updates *more and *cursor through ctx; at most
  * LIVE_MAX_PAGES pages, counting the `read` the caller holds already.
  * AA_OK; AA_ETOOBIG past that ceiling, gql()'s codes, or AA_ERR when
- * page() fails, each with its message in err (gql's also in
- * l->gh.error).
+ * page() fails, each with its message in err.
  */
 struct gql_paging {
 	const char *query;
@@ -276,10 +279,10 @@ struct gql_paging {
 int gql_pages(struct live *l, const struct gql_paging *g, struct buf *err);
 /* One GraphQL read: ask `query` and hand the answer's data object to
  * decode(). AA_OK; gql()'s codes; AA_EAPI when decode() fails, with
- * "POST /graphql: unexpected answer: <its message>" in l->gh.error. */
+ * "POST /graphql: unexpected answer: <its message>" in err. */
 typedef int (*gql_decode_fn)(void *ctx, const cJSON *data, struct buf *err);
 int gql_read(struct live *l, const char *query, const char *vars,
-	     gql_decode_fn decode, void *ctx);
+             gql_decode_fn decode, void *ctx, struct buf *err);
 /* A document as sent: `query` asking for its own cost too (rateLimit{cost},
  * which costs nothing), unless it asks for rateLimit already. */
 void gql_document(struct buf *out, const char *query, size_t len);
@@ -309,11 +312,11 @@ int dec_conn(const cJSON **nodes, bool *more, char **cursor,
 	     const cJSON *obj, const char *key, struct buf *err);
 int dec_pull_fields(struct snap_pull *p, const cJSON *o, struct buf *err);
 /* data.repository and its pullRequest, PR `number`'s: 0; AA_ERR with the
- * message in err for an answer of another shape; AA_EAPI with the message
- * in l->gh.error for a null PR without an error (GitHub answers a missing
+ * message in err for an answer of another shape; AA_EAPI with the whole
+ * message in err for a null PR without an error (GitHub answers a missing
  * PR with a NOT_FOUND error, which gql() returns as AA_ENOTFOUND). */
-int dec_pull_node(const cJSON **repo, const cJSON **pr, struct live *l,
-		  int64_t number, const cJSON *data, struct buf *err);
+int dec_pull_node(const cJSON **repo, const cJSON **pr, int64_t number,
+                  const cJSON *data, struct buf *err);
 /* A13: repository.defaultBranchRef.name into *out (NULL when GitHub
  * says null: an empty repository has no default branch). */
 int dec_default_branch(char **out, const cJSON *repo, struct buf *err);
@@ -358,7 +361,7 @@ int cmp_edit(const void *a, const void *b);
 /* The whole edit history of every comment in `pending`, into its comment
  * of `p`. AA_EAPI when any cannot be read: the comments part has failed. */
 int read_edits(struct live *l, int64_t number, struct snap_pull *p,
-	       const struct history_reads *pending);
+               const struct history_reads *pending, struct buf *err);
 /* Remember `pending` (its first LIVE_HINT_IDS) as PR `pr`'s edit hint. */
 void hint_edits(struct live *l, int64_t pr,
 		const struct history_reads *pending);
@@ -386,17 +389,17 @@ typedef int (*conn_page_fn)(void *ctx, const cJSON *pr, struct buf *err);
  * A PR's GraphQL connection through gql_pages: while *more, ask for the
  * page of connection `c` of PR `number` after *cursor and give the PR
  * node to `page` (at most LIVE_MAX_PAGES). gql()'s codes; AA_EAPI, with
- * the message in l->gh.error, for too many pages or an answer `page`
- * cannot decode.
+ * the message in err, for too many pages or an answer `page` cannot
+ * decode.
  */
 int conn_pages(struct live *l, int64_t number, const struct conn_query *c,
                const bool *more, char *const *cursor, conn_page_fn page,
-               void *ctx);
+               void *ctx, struct buf *err);
 
 /* Read `parts` of PR `number`, every page, and the edit histories T2
  * needs. On failure nothing of `out` is kept. */
 int bundle(struct live *l, int64_t number, unsigned parts,
-	   struct snap_pull *out);
+           struct snap_pull *out, struct buf *err);
 gh_pull_op live_pull;
 
 /* --- statuses (statuses.c) --- */
@@ -407,8 +410,8 @@ void cache_drop_sha(struct live *l, const char *sha);
 /* Do two logins (with "[bot]" where GitHub gives it) name one account? */
 bool same_creator(const char *a, const char *b);
 /* GET the status history of `sha`, newest first, as far as `need` asks. */
-int fetch_statuses(struct live *l, int64_t pr, const char *sha,
-		   unsigned need, struct snap_statuses *out);
+int fetch_statuses(struct live *l, int64_t pr, const char *sha, unsigned need,
+                   struct snap_statuses *out, struct buf *err);
 gh_statuses_op live_statuses;
 
 /* --- other reads (reads.c) --- */
@@ -441,6 +444,8 @@ gh_review_comments_op live_review_comments;
  * pages, and the edit histories the first pages did not hold; when the
  * query fails, the parts one by one (review_pull.c). */
 gh_review_pull_op live_review_pull;
+/* review_pull's query, sent beside the next request (http_read_beside). */
+gh_review_pull_beside_op live_review_pull_beside;
 
 /* What a page of a pr-review read leaves to read (review_pull.c). */
 struct review_edits_more {

@@ -44,27 +44,28 @@ static int conn_page(void *ctx, const cJSON *data, struct buf *err)
 
 int conn_pages(struct live *l, int64_t number, const struct conn_query *c,
                const bool *more, char *const *cursor, conn_page_fn page,
-               void *ctx)
+               void *ctx, struct buf *err)
 {
-	struct buf q = BUF_INIT(BUF_MAX_SMALL), err = BUF_INIT(BUF_MAX_SMALL);
+	struct buf q = BUF_INIT(BUF_MAX_SMALL), why = BUF_INIT(BUF_MAX_SMALL);
 	struct conn_paging p = {l, number, page, ctx};
 	struct gql_paging g = {NULL, conn_vars, conn_page, &p, more, cursor, 1};
 	int error;
 
 	page_query(&q, c);
 	g.query = q.ptr;
-	error = gql_pages(l, &g, &err);
+	error = gql_pages(l, &g, &why);
 	if (error == AA_ETOOBIG) {
-		buf_setf(&l->gh.error, "%s of PR #%lld: %s", c->field,
-		         (long long)number, err.ptr);
+		buf_setf(err, "%s of PR #%lld: %s", c->field, (long long)number,
+		         why.ptr);
 		error = AA_EAPI;
 	} else if (error == AA_ERR) {
-		buf_setf(&l->gh.error, "POST /graphql: unexpected answer: %s",
-		         err.ptr);
+		buf_setf(err, "POST /graphql: unexpected answer: %s", why.ptr);
 		error = AA_EAPI;
+	} else if (error < 0) {
+		buf_setf(err, "%s", why.ptr); /* gql()'s own */
 	}
 	buf_release(&q);
-	buf_release(&err);
+	buf_release(&why);
 	return error;
 }
 
@@ -94,10 +95,10 @@ static int bundle_page(void *ctx, const cJSON *pr, struct buf *err)
  * `out` is kept.
  */
 int bundle(struct live *l, int64_t number, unsigned parts,
-	   struct snap_pull *out)
+           struct snap_pull *out, struct buf *err)
 {
 	struct buf q = BUF_INIT(BUF_MAX_SMALL), v = BUF_INIT(BUF_MAX_SMALL),
-		   err = BUF_INIT(BUF_MAX_SMALL);
+	           why = BUF_INIT(BUF_MAX_SMALL);
 	const cJSON *data, *repo, *pr, *nodes;
 	cJSON *root = NULL;
 	char *cursors[ARRAY_SIZE(conns)] = {NULL};
@@ -115,29 +116,31 @@ int bundle(struct live *l, int64_t number, unsigned parts,
 	vars(l, &v, number, NULL);
 	if (hint)
 		hint_vars(&v, hint);
-	if ((error = gql(l, q.ptr, v.ptr, &root, &data)) < 0)
+	if ((error = gql(l, q.ptr, v.ptr, &root, &data, err)) < 0)
 		goto out;
 	if (hint)
 		hinted = cJSON_Duplicate(json_get(data, "edits"), true);
 	error = AA_EAPI;
-	if (dec_pull_node(&repo, &pr, l, number, data, &err) == AA_ERR)
+	if (dec_pull_node(&repo, &pr, number, data, &why) == AA_ERR)
 		goto decode;
-	if (!pr)
+	if (!pr) {
+		buf_setf(err, "%s", why.ptr);
 		goto out;
+	}
 	if ((parts & PART_PULL) &&
-	    (dec_pull_fields(out, pr, &err) < 0 ||
-	     dec_default_branch(&out->default_branch, repo, &err) < 0))
+	    (dec_pull_fields(out, pr, &why) < 0 ||
+	     dec_default_branch(&out->default_branch, repo, &why) < 0))
 		goto decode;
 	for (i = 0; i < ARRAY_SIZE(conns); i++) {
 		if (!(parts & conns[i].part))
 			continue;
 		if (dec_conn(&nodes, &more[i], &cursors[i], pr, conns[i].field,
-			     &err) < 0 ||
-		    dec_nodes(l, out, conns[i].part, nodes, &pending, &err) < 0)
+		             &why) < 0 ||
+		    dec_nodes(l, out, conns[i].part, nodes, &pending, &why) < 0)
 			goto decode;
 	}
 	if ((parts & PART_HEAD_STATUS) && (parts & PART_PULL))
-		dec_head_status(l, number, out->head_sha, pr, &err);
+		dec_head_status(l, number, out->head_sha, pr, &why);
 	cJSON_Delete(root);
 	root = NULL;
 	for (i = 0; i < ARRAY_SIZE(conns); i++) {
@@ -145,29 +148,32 @@ int bundle(struct live *l, int64_t number, unsigned parts,
 		                         &conns[i], &more[i], &cursors[i]};
 
 		if ((error = conn_pages(l, number, &conns[i], &more[i],
-		                        &cursors[i], bundle_page, &bp)) < 0)
+		                        &cursors[i], bundle_page, &bp, err)) <
+		    0)
 			goto out;
 	}
 	if (pending.n) {
 		/* The next read of this PR asks for these beside it. */
 		hint_edits(l, number, &pending);
 		if (hinted &&
-		    take_hinted_edits(l, out, &pending, hinted, &err) < 0) {
+		    take_hinted_edits(l, out, &pending, hinted, &why) < 0) {
 			error = AA_EAPI;
-			buf_setf(&l->gh.error, "edit history of a comment of PR "
-					       "#%lld: %s",
-				 (long long)number, err.ptr);
+			buf_setf(err,
+			         "edit history of a comment of PR "
+			         "#%lld: %s",
+			         (long long)number, why.ptr);
 			goto out;
 		}
 	}
-	if (pending.n && (error = read_edits(l, number, out, &pending)) < 0)
+	if (pending.n &&
+	    (error = read_edits(l, number, out, &pending, err)) < 0)
 		goto out;
 	if (!(parts & PART_PULL))
 		out->number = number;
 	error = AA_OK;
 	goto out;
 decode:
-	buf_setf(&l->gh.error, "POST /graphql: unexpected answer: %s", err.ptr);
+	buf_setf(err, "POST /graphql: unexpected answer: %s", why.ptr);
 out:
 	for (i = 0; i < ARRAY_SIZE(conns); i++)
 		free(cursors[i]);
@@ -180,7 +186,7 @@ out:
 	cJSON_Delete(root);
 	buf_release(&q);
 	buf_release(&v);
-	buf_release(&err);
+	buf_release(&why);
 	if (error)
 		snap_pull_release(out);
 	return error;
@@ -228,7 +234,7 @@ static void take_parts(struct snap_pull *dst, struct snap_pull *src,
 }
 
 int live_pull(struct github *gh, int64_t number, unsigned parts,
-	      struct gh_pull *out)
+              struct gh_pull *out, struct buf *err)
 {
 	struct live *l = L(gh);
 	struct snap_pull one;
@@ -242,7 +248,7 @@ int live_pull(struct github *gh, int64_t number, unsigned parts,
 		return AA_OK;
 	if (ask & PART_PULL)
 		ask |= PART_HEAD_STATUS;
-	error = bundle(l, number, ask, &out->pull);
+	error = bundle(l, number, ask, &out->pull, err);
 	if (error == AA_OK) {
 		out->ok = parts & PART_ALL;
 		return AA_OK;
@@ -259,7 +265,7 @@ int live_pull(struct github *gh, int64_t number, unsigned parts,
 	for (part = PART_PULL; part <= PART_COMMITS; part <<= 1) {
 		if (!(parts & part))
 			continue;
-		error = bundle(l, number, part, &one);
+		error = bundle(l, number, part, &one, err);
 		if (error == AA_ENOTFOUND) {
 			http_retry_timeouts(l->read_http, true);
 			gh_pull_release(out);

@@ -27,11 +27,8 @@ int live_user(struct github *gh, char **login, struct buf *err)
 		*login = xstrdup(l->write_viewer);
 		return AA_OK;
 	}
-	if (rest_get(l, l->http, "/user", "/user", &root, NULL) < 0) {
-		/* rest_get's message, until it takes err itself (N80) */
-		buf_setf(err, "%s", github_error(gh));
+	if (rest_get(l, l->http, "/user", "/user", &root, NULL, err) < 0)
 		goto out;
-	}
 	if (jget_str(login, root, "user", "login", 0, &why) < 0) {
 		buf_setf(err, "GET /user: %s", why.ptr);
 		goto out;
@@ -114,9 +111,9 @@ static int listing_page(void *ctx, const cJSON *data, struct buf *err)
 
 /* One listing (probe or plain) to the end, by the one pager. */
 static int list_open(struct live *l, bool probe, struct gh_pull_brief **list,
-		     size_t *n)
+                     size_t *n, struct buf *err)
 {
-	struct buf err = BUF_INIT(BUF_MAX_SMALL);
+	struct buf why = BUF_INIT(BUF_MAX_SMALL);
 	struct listing o = {l, probe, NULL, 0, 0, true, NULL};
 	struct gql_paging g = {probe ? probe_query : open_pulls_query,
 			       listing_vars, listing_page, &o, &o.more,
@@ -124,14 +121,15 @@ static int list_open(struct live *l, bool probe, struct gh_pull_brief **list,
 	int error;
 
 	o.v = xcalloc(1, sizeof(*o.v));
-	error = gql_pages(l, &g, &err);
+	error = gql_pages(l, &g, &why);
 	if (error == AA_ETOOBIG)
-		buf_setf(&l->gh.error, "open pulls: %s", err.ptr);
+		buf_setf(err, "open pulls: %s", why.ptr);
 	else if (error == AA_ERR)
-		buf_setf(&l->gh.error, "POST /graphql: unexpected answer: %s",
-			 err.ptr);
+		buf_setf(err, "POST /graphql: unexpected answer: %s", why.ptr);
+	else if (error < 0)
+		buf_setf(err, "%s", why.ptr); /* gql()'s own */
 	free(o.cursor);
-	buf_release(&err);
+	buf_release(&why);
 	if (error) {
 		gh_briefs_free(o.v, o.n);
 		*list = NULL;
@@ -150,11 +148,12 @@ static int list_open(struct live *l, bool probe, struct gh_pull_brief **list,
  * reads each PR itself — the failure stays pinned to its PR.
  */
 int live_open_pulls(struct github *gh, enum gh_listing what,
-		    struct gh_pull_brief **list, size_t *n)
+                    struct gh_pull_brief **list, size_t *n, struct buf *err)
 {
-	if (what == LISTING_PROBE && list_open(L(gh), true, list, n) == AA_OK)
+	if (what == LISTING_PROBE &&
+	    list_open(L(gh), true, list, n, err) == AA_OK)
 		return AA_OK;
-	return list_open(L(gh), false, list, n);
+	return list_open(L(gh), false, list, n, err);
 }
 
 /* Remember that PR `pr` has `threads` review threads (live_prefetch). */
@@ -189,7 +188,7 @@ static void details_chunk(struct live *l, struct gh_pull_brief *const *list,
 		prs[i] = list[i]->number;
 	details_query(&q, prs, n);
 	vars(l, &v, 0, NULL);
-	if (gql_as(l, GQL_DETAILS, q.ptr, v.ptr, &root, &data) < 0 ||
+	if (gql_as(l, GQL_DETAILS, q.ptr, v.ptr, &root, &data, &err) < 0 ||
 	    jget_obj(&repo, data, "data", "repository", 0, &err) < 0)
 		goto out;
 	for (i = 0; i < n; i++) {
@@ -232,7 +231,7 @@ static int dec_label(void *ctx, const cJSON *data, struct buf *err)
 }
 
 int live_label_exists(struct github *gh, int64_t pr, const char *name,
-		      bool *out)
+                      bool *out, struct buf *err)
 {
 	struct live *l = L(gh);
 	struct buf v = BUF_INIT(BUF_MAX_SMALL);
@@ -241,35 +240,37 @@ int live_label_exists(struct github *gh, int64_t pr, const char *name,
 	(void)pr;
 	*out = false;
 	vars_kv(l, &v, 0, "label", name);
-	error = gql_read(l, label_query, v.ptr, dec_label, out);
+	error = gql_read(l, label_query, v.ptr, dec_label, out, err);
 	buf_release(&v);
 	return error < 0 ? AA_EAPI : AA_OK;
 }
 
 /* GET compare/{a}...{b}: status, ahead_by, behind_by. */
-static int compare(struct live *l, const char *a, const char *b,
-		   int64_t *ahead, int64_t *behind)
+static int compare(struct live *l, const char *a, const char *b, int64_t *ahead,
+                   int64_t *behind, struct buf *err)
 {
-	struct buf path = BUF_INIT(BUF_MAX_SMALL), err = BUF_INIT(BUF_MAX_SMALL);
+	struct buf path = BUF_INIT(BUF_MAX_SMALL),
+	           why = BUF_INIT(BUF_MAX_SMALL);
 	cJSON *root = NULL;
 	int error = AA_EAPI;
 
 	buf_addf(&path, "/repos/%s/%s/compare/%s...%s?per_page=1", l->owner,
 		 l->name, a, b);
-	if (rest_get(l, l->read_http, path.ptr, "compare", &root, NULL) < 0)
+	if (rest_get(l, l->read_http, path.ptr, "compare", &root, NULL, err) <
+	    0)
 		goto out;
 	if (jget_int(ahead, root, "compare", "ahead_by", 0, 0, JSON_MAX_INT,
-		     &err) < 0 ||
+	             &why) < 0 ||
 	    jget_int(behind, root, "compare", "behind_by", 0, 0, JSON_MAX_INT,
-		     &err) < 0) {
-		buf_setf(&l->gh.error, "GET compare: %s", err.ptr);
+	             &why) < 0) {
+		buf_setf(err, "GET compare: %s", why.ptr);
 		goto out;
 	}
 	error = AA_OK;
 out:
 	cJSON_Delete(root);
 	buf_release(&path);
-	buf_release(&err);
+	buf_release(&why);
 	return error;
 }
 
@@ -295,8 +296,8 @@ static int dec_heads(void *ctx, const cJSON *data, struct buf *err)
 	return AA_OK;
 }
 
-static int commit_in_long_pull(struct live *l, int64_t number,
-			       const char *sha, bool *out)
+static int commit_in_long_pull(struct live *l, int64_t number, const char *sha,
+                               bool *out, struct buf *err)
 {
 	struct buf v = BUF_INIT(BUF_MAX_SMALL);
 	struct heads h;
@@ -304,12 +305,12 @@ static int commit_in_long_pull(struct live *l, int64_t number,
 	int error = AA_EAPI;
 
 	vars(l, &v, number, NULL);
-	if (gql_read(l, base_query, v.ptr, dec_heads, &h) < 0 ||
-	    compare(l, sha, h.head, &ahead, &behind) < 0)
+	if (gql_read(l, base_query, v.ptr, dec_heads, &h, err) < 0 ||
+	    compare(l, sha, h.head, &ahead, &behind, err) < 0)
 		goto out;
 	*out = behind == 0; /* the head contains sha */
 	if (*out) {
-		if (compare(l, h.base, sha, &ahead, &behind) < 0)
+		if (compare(l, h.base, sha, &ahead, &behind, err) < 0)
 			goto out;
 		*out = ahead > 0; /* the base does not */
 	}
@@ -319,8 +320,8 @@ out:
 	return error;
 }
 
-int live_commit_in_pull(struct github *gh, int64_t number,
-			const char *sha, bool *out)
+int live_commit_in_pull(struct github *gh, int64_t number, const char *sha,
+                        bool *out, struct buf *err)
 {
 	struct live *l = L(gh);
 	struct snap_pull p;
@@ -328,7 +329,7 @@ int live_commit_in_pull(struct github *gh, int64_t number,
 	int error;
 
 	*out = false;
-	error = bundle(l, number, PART_PULL | PART_COMMITS, &p);
+	error = bundle(l, number, PART_PULL | PART_COMMITS, &p, err);
 	if (error < 0)
 		return AA_EAPI;
 	*out = strcmp(p.head_sha, sha) == 0;
@@ -338,5 +339,5 @@ int live_commit_in_pull(struct github *gh, int64_t number,
 	snap_pull_release(&p);
 	if (*out || i < LIVE_COMMITS_CAP)
 		return AA_OK;
-	return commit_in_long_pull(l, number, sha, out);
+	return commit_in_long_pull(l, number, sha, out, err);
 }

@@ -12,31 +12,32 @@
 #include "github/http.h"
 
 int rest_get(struct live *l, struct http *client, const char *path,
-             const char *what, cJSON **root, struct http_response *keep)
+             const char *what, cJSON **root, struct http_response *keep,
+             struct buf *err)
 {
-	struct buf err = BUF_INIT(BUF_MAX_SMALL);
+	struct buf why = BUF_INIT(BUF_MAX_SMALL);
 	struct http_response r;
 	int error = AA_EAPI;
 
 	*root = NULL;
 	http_response_init(&r);
-	if (client == l->read_http && app_token(l) < 0)
+	if (client == l->read_http && app_token(l, err) < 0)
 		goto out;
-	if (http_request(client, "GET", path, NULL, true, &r, &err) < 0) {
-		buf_setf(&l->gh.error, "%s", err.ptr);
+	if (http_request(client, "GET", path, NULL, true, &r, &why) < 0) {
+		buf_setf(err, "%s", why.ptr);
 		goto out;
 	}
 	if (r.status != 200) {
-		buf_setf(&err, "GET %s", what);
-		http_answer_message(&l->gh.error, err.ptr, &r);
+		buf_setf(&why, "GET %s", what);
+		http_answer_message(err, why.ptr, &r);
 		if (r.status == 404)
 			error = AA_ENOTFOUND;
 		else if (r.status == 401 || r.status == 403)
 			error = AA_EDENIED;
 		goto out;
 	}
-	if (json_parse(root, r.body.ptr, r.body.len, &err) < 0) {
-		buf_setf(&l->gh.error, "GET %s: %s", what, err.ptr);
+	if (json_parse(root, r.body.ptr, r.body.len, &why) < 0) {
+		buf_setf(err, "GET %s: %s", what, why.ptr);
 		goto out;
 	}
 	error = AA_OK;
@@ -47,14 +48,14 @@ out:
 		http_response_init(&r);
 	}
 	http_response_release(&r);
-	buf_release(&err);
+	buf_release(&why);
 	return error;
 }
 
 int rest_pages(struct live *l, const char *path, const char *what,
-               int max_pages, rest_page_fn page, void *ctx)
+               int max_pages, rest_page_fn page, void *ctx, struct buf *err)
 {
-	struct buf err = BUF_INIT(BUF_MAX_SMALL), url = BUF_INIT(BUF_MAX_SMALL);
+	struct buf why = BUF_INIT(BUF_MAX_SMALL), url = BUF_INIT(BUF_MAX_SMALL);
 	struct http_response r;
 	cJSON *root = NULL;
 	int pages = 0, error = AA_OK, more;
@@ -63,20 +64,21 @@ int rest_pages(struct live *l, const char *path, const char *what,
 	buf_adds(&url, path);
 	while (url.len) {
 		if (++pages > max_pages) {
-			buf_setf(&l->gh.error, "GET %s: more than %d pages",
-			         what, max_pages);
+			buf_setf(err, "GET %s: more than %d pages", what,
+			         max_pages);
 			error = AA_EAPI;
 			break;
 		}
-		error = rest_get(l, l->read_http, url.ptr, what, &root, &r);
+		error =
+		    rest_get(l, l->read_http, url.ptr, what, &root, &r, err);
 		if (error < 0) {
 			/* A later page that is gone: the list is not whole. */
 			if (error == AA_ENOTFOUND && pages > 1)
 				error = AA_EAPI;
 			break;
 		}
-		if ((more = page(root, ctx, &err)) < 0) {
-			buf_setf(&l->gh.error, "GET %s: %s", what, err.ptr);
+		if ((more = page(root, ctx, &why)) < 0) {
+			buf_setf(err, "GET %s: %s", what, why.ptr);
 			error = AA_EAPI;
 			break;
 		}
@@ -88,7 +90,7 @@ int rest_pages(struct live *l, const char *path, const char *what,
 	}
 	cJSON_Delete(root);
 	http_response_release(&r);
-	buf_release(&err);
+	buf_release(&why);
 	buf_release(&url);
 	return error;
 }

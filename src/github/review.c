@@ -55,10 +55,11 @@ static int each_item(const cJSON *root, void *ctx, struct buf *err)
  * other failure; the message names `what`.
  */
 static int get_pages(struct live *l, const char *path, const char *what,
-		     item_fn fn, void *ctx)
+                     item_fn fn, void *ctx, struct buf *err)
 {
 	struct items it = {fn, ctx};
-	int error = rest_pages(l, path, what, LIVE_MAX_PAGES, each_item, &it);
+	int error =
+	    rest_pages(l, path, what, LIVE_MAX_PAGES, each_item, &it, err);
 
 	return error == AA_OK || error == AA_ENOTFOUND ? error : AA_EAPI;
 }
@@ -115,7 +116,8 @@ static void rc_list_release(struct rc_list *list)
 }
 
 int live_review_comments(struct github *gh, int64_t pr,
-			 struct snap_review_comment **out, size_t *n)
+                         struct snap_review_comment **out, size_t *n,
+                         struct buf *err)
 {
 	struct live *l = L(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL), what = BUF_INIT(BUF_MAX_SMALL);
@@ -125,7 +127,8 @@ int live_review_comments(struct github *gh, int64_t pr,
 	buf_addf(&path, "/repos/%s/%s/pulls/%lld/comments?per_page=100",
 		 l->owner, l->name, (long long)pr);
 	buf_addf(&what, "review comments of PR #%lld", (long long)pr);
-	error = get_pages(l, path.ptr, what.ptr, dec_review_comment, &list);
+	error =
+	    get_pages(l, path.ptr, what.ptr, dec_review_comment, &list, err);
 	if (error < 0) {
 		rc_list_release(&list);
 	} else {
@@ -161,7 +164,7 @@ static int dec_file(void *ctx, const cJSON *o, struct buf *err)
 }
 
 static int live_files(struct github *gh, int64_t pr, struct snap_file **out,
-		      size_t *n)
+                      size_t *n, struct buf *err)
 {
 	struct live *l = L(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL), what = BUF_INIT(BUF_MAX_SMALL);
@@ -171,7 +174,7 @@ static int live_files(struct github *gh, int64_t pr, struct snap_file **out,
 	buf_addf(&path, "/repos/%s/%s/pulls/%lld/files?per_page=100", l->owner,
 		 l->name, (long long)pr);
 	buf_addf(&what, "files of PR #%lld", (long long)pr);
-	error = get_pages(l, path.ptr, what.ptr, dec_file, &list);
+	error = get_pages(l, path.ptr, what.ptr, dec_file, &list, err);
 	if (error < 0) {
 		for (size_t i = 0; i < list.n; i++)
 			snap_file_release(&list.v[i]);
@@ -239,11 +242,12 @@ out:
 }
 
 static int live_compare(struct github *gh, int64_t pr, const char *base,
-			const char *head, struct gh_compare *out)
+                        const char *head, struct gh_compare *out,
+                        struct buf *err)
 {
 	struct live *l = L(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL),
-	           err = BUF_INIT(BUF_MAX_SMALL),
+	           dec = BUF_INIT(BUF_MAX_SMALL),
 	           what = BUF_INIT(BUF_MAX_SMALL);
 	cJSON *root = NULL;
 	int error;
@@ -257,21 +261,21 @@ static int live_compare(struct github *gh, int64_t pr, const char *base,
 	add_ref(&path, head);
 	buf_adds(&path, "?per_page=1");
 	buf_addf(&what, "compare %.12s...%.12s", base, head);
-	error = rest_get(l, l->read_http, path.ptr, what.ptr, &root, NULL);
+	error = rest_get(l, l->read_http, path.ptr, what.ptr, &root, NULL, err);
 	if (error < 0) {
 		if (error != AA_ENOTFOUND)
 			error = AA_EAPI;
 		goto out;
 	}
-	if (dec_compare(root, out, &err) < 0) {
-		buf_setf(&gh->error, "GET %s: %s", what.ptr, err.ptr);
+	if (dec_compare(root, out, &dec) < 0) {
+		buf_setf(err, "GET %s: %s", what.ptr, dec.ptr);
 		memset(out, 0, sizeof(*out));
 		error = AA_EAPI;
 	}
 out:
 	cJSON_Delete(root);
 	buf_release(&path);
-	buf_release(&err);
+	buf_release(&dec);
 	buf_release(&what);
 	return error;
 }
@@ -285,4 +289,5 @@ const struct github_review_ops live_review_ops = {
     .comment_update = live_comment_update,
     .comment_delete = live_comment_delete,
     .review_post = live_review_post,
+    .review_pull_beside = live_review_pull_beside,
 };

@@ -253,13 +253,35 @@ static int review_page(void *ctx, const cJSON *pr, struct buf *err)
 	return review_dec_page(r->l, r->out, r->i, pr, r->rest, err);
 }
 
+/* The query of one_query and its variables. */
+static void review_request(struct live *l, int64_t number, unsigned what,
+                           struct buf *q, struct buf *v)
+{
+	review_query(q, what, (what & RV_READ_VIEWER) && l->read_http == l->http);
+	vars(l, v, number, NULL);
+}
+
+void live_review_pull_beside(struct github *gh, int64_t pr, unsigned what)
+{
+	struct live *l = L(gh);
+	struct buf q = BUF_INIT(BUF_MAX_SMALL), v = BUF_INIT(BUF_MAX_SMALL),
+		   body = BUF_INIT(BUF_MAX_DOC);
+
+	review_request(l, pr, what, &q, &v);
+	gql_body(&body, q.ptr, q.len, v.ptr);
+	http_read_beside(l->read_http, l->graphql_url, body.ptr);
+	buf_release(&q);
+	buf_release(&v);
+	buf_release(&body);
+}
+
 /* The query, its further pages, the histories left: AA_OK, AA_ENOTFOUND,
  * or AA_EAPI with nothing of out kept. */
 static int one_query(struct live *l, int64_t number, unsigned what,
-		     struct gh_review_pull *out)
+                     struct gh_review_pull *out, struct buf *err)
 {
 	struct buf q = BUF_INIT(BUF_MAX_SMALL), v = BUF_INIT(BUF_MAX_SMALL),
-		   err = BUF_INIT(BUF_MAX_SMALL);
+	           why = BUF_INIT(BUF_MAX_SMALL);
 	const cJSON *data, *repo, *pr;
 	cJSON *root = NULL;
 	struct review_more rest;
@@ -269,46 +291,50 @@ static int one_query(struct live *l, int64_t number, unsigned what,
 	int error;
 
 	review_more_init(&rest);
-	review_query(&q, what, viewer);
-	vars(l, &v, number, NULL);
-	if ((error = gql_as(l, GQL_REVIEW, q.ptr, v.ptr, &root, &data)) < 0)
+	review_request(l, number, what, &q, &v);
+	if ((error = gql_as(l, GQL_REVIEW, q.ptr, v.ptr, &root, &data, err)) <
+	    0)
 		goto out;
 	error = AA_EAPI;
-	if (viewer && dec_login(&login, data, "data", "viewer", &err) < 0)
+	if (viewer && dec_login(&login, data, "data", "viewer", &why) < 0)
 		goto decode;
-	if (dec_pull_node(&repo, &pr, l, number, data, &err) == AA_ERR)
+	if (dec_pull_node(&repo, &pr, number, data, &why) == AA_ERR)
 		goto decode;
-	if (!pr)
+	if (!pr) {
+		buf_setf(err, "%s", why.ptr);
 		goto out;
-	if (dec_pull_fields(&out->pull.pull, pr, &err) < 0)
+	}
+	if (dec_pull_fields(&out->pull.pull, pr, &why) < 0)
 		goto decode;
 	for (i = 0; i < ARRAY_SIZE(review_conns); i++)
 		if ((what & review_conns[i].part) &&
-		    review_dec_page(l, out, i, pr, &rest, &err) < 0)
+		    review_dec_page(l, out, i, pr, &rest, &why) < 0)
 			goto decode;
 	if ((what & RV_READ_STATUS) &&
-	    dec_head_status(l, number, out->pull.pull.head_sha, pr, &err) < 0)
+	    dec_head_status(l, number, out->pull.pull.head_sha, pr, &why) < 0)
 		goto decode;
 	cJSON_Delete(root);
 	root = NULL;
 	for (i = 0; i < ARRAY_SIZE(review_conns); i++) {
 		struct review_page rp = {l, out, i, &rest};
 
-		if ((error =
-		         conn_pages(l, number, &review_conns[i], &rest.more[i],
-		                    &rest.cursors[i], review_page, &rp)) < 0)
+		if ((error = conn_pages(l, number, &review_conns[i],
+		                        &rest.more[i], &rest.cursors[i],
+		                        review_page, &rp, err)) < 0)
 			goto out;
 	}
 	/* The histories longer than their first page; one the query held no
 	 * page of (none: every comment came with its own); then the threads
 	 * too long for one page. */
-	if ((error = edits_rest(l, &out->pull.pull, &rest, &err)) < 0) {
-		buf_setf(&l->gh.error, "edit history of a comment of PR #%lld: "
-				       "%s", (long long)number, err.ptr);
+	if ((error = edits_rest(l, &out->pull.pull, &rest, &why)) < 0) {
+		buf_setf(err,
+		         "edit history of a comment of PR #%lld: "
+		         "%s",
+		         (long long)number, why.ptr);
 		goto out;
 	}
 	if (rest.pending.n && (error = read_edits(l, number, &out->pull.pull,
-						  &rest.pending)) < 0)
+	                                          &rest.pending, err)) < 0)
 		goto out;
 	if ((what & RV_READ_ROOTS) && !rest.threads_whole) {
 		for (i = 0; i < out->nrc; i++)
@@ -317,7 +343,7 @@ static int one_query(struct live *l, int64_t number, unsigned what,
 		out->rc = NULL;
 		out->nrc = 0;
 		if ((error = live_review_comments(&l->gh, number, &out->rc,
-						  &out->nrc)) < 0)
+		                                  &out->nrc, err)) < 0)
 			goto out;
 	}
 	if (out->nrc > 1)
@@ -334,14 +360,14 @@ static int one_query(struct live *l, int64_t number, unsigned what,
 	error = AA_OK;
 	goto out;
 decode:
-	buf_setf(&l->gh.error, "POST /graphql: unexpected answer: %s", err.ptr);
+	buf_setf(err, "POST /graphql: unexpected answer: %s", why.ptr);
 out:
 	review_more_release(&rest);
 	cJSON_Delete(root);
 	free(login);
 	buf_release(&q);
 	buf_release(&v);
-	buf_release(&err);
+	buf_release(&why);
 	if (error && error != AA_ENOTFOUND) {
 		gh_review_pull_release(out);
 		out->pull.pull.number = number;
@@ -350,7 +376,7 @@ out:
 }
 
 int live_review_pull(struct github *gh, int64_t pr, unsigned what,
-		     struct gh_review_pull *out)
+                     struct gh_review_pull *out, struct buf *err)
 {
 	struct live *l = L(gh);
 	unsigned parts = PART_PULL | PART_FRESH;
@@ -358,7 +384,7 @@ int live_review_pull(struct github *gh, int64_t pr, unsigned what,
 
 	memset(out, 0, sizeof(*out));
 	out->pull.pull.number = pr;
-	error = one_query(l, pr, what, out);
+	error = one_query(l, pr, what, out, err);
 	if (error == AA_OK || error == AA_ENOTFOUND)
 		return error;
 	/* The parts apart, as before the one query (pull.c pins a failure
@@ -368,10 +394,10 @@ int live_review_pull(struct github *gh, int64_t pr, unsigned what,
 		parts |= PART_COMMENTS;
 	if (what & RV_READ_COMMITS)
 		parts |= PART_COMMITS;
-	if ((error = live_pull_review(gh, pr, parts, &out->pull)) < 0)
+	if ((error = live_pull_review(gh, pr, parts, &out->pull, err)) < 0)
 		return error;
 	if (what & RV_READ_ROOTS)
-		out->rc_ok = live_review_comments(gh, pr, &out->rc, &out->nrc) ==
-			     AA_OK;
+		out->rc_ok = live_review_comments(gh, pr, &out->rc, &out->nrc,
+		                                  err) == AA_OK;
 	return AA_OK;
 }

@@ -17,9 +17,11 @@
 #include "github/http.h"
 
 /* The GraphQL node id of issue comment `id` (REST's node_id). */
-static int comment_node(struct live *l, int64_t id, char **node)
+static int comment_node(struct live *l, int64_t id, char **node,
+                        struct buf *err)
 {
-	struct buf path = BUF_INIT(BUF_MAX_SMALL), err = BUF_INIT(BUF_MAX_SMALL);
+	struct buf path = BUF_INIT(BUF_MAX_SMALL),
+	           why = BUF_INIT(BUF_MAX_SMALL);
 	struct buf what = BUF_INIT(BUF_MAX_SMALL);
 	cJSON *root = NULL;
 	int error = AA_EAPI;
@@ -28,10 +30,10 @@ static int comment_node(struct live *l, int64_t id, char **node)
 	buf_addf(&path, "/repos/%s/%s/issues/comments/%lld", l->owner, l->name,
 		 (long long)id);
 	buf_addf(&what, "comment %lld", (long long)id);
-	if (rest_get(l, l->read_http, path.ptr, what.ptr, &root, NULL) < 0)
+	if (rest_get(l, l->read_http, path.ptr, what.ptr, &root, NULL, err) < 0)
 		goto out;
-	if (jget_str(node, root, "comment", "node_id", 0, &err) < 0) {
-		buf_setf(&l->gh.error, "GET %s: %s", what.ptr, err.ptr);
+	if (jget_str(node, root, "comment", "node_id", 0, &why) < 0) {
+		buf_setf(err, "GET %s: %s", what.ptr, why.ptr);
 		goto out;
 	}
 	error = AA_OK;
@@ -39,7 +41,7 @@ out:
 	cJSON_Delete(root);
 	buf_release(&what);
 	buf_release(&path);
-	buf_release(&err);
+	buf_release(&why);
 	return error;
 }
 
@@ -50,7 +52,7 @@ out:
  * comments are read here: the node id (REST), then the history (history.c).
  */
 static int review_login_edits(struct live *l, int64_t number,
-			      struct snap_pull *p)
+                              struct snap_pull *p, struct buf *err)
 {
 	struct history_reads pending = {NULL, 0, 0};
 	int error = AA_OK;
@@ -65,23 +67,23 @@ static int review_login_edits(struct live *l, int64_t number,
 			continue;
 		t = ALLOC_PUSH(pending.v, pending.n, pending.alloc);
 		t->comment = c->id;
-		error = comment_node(l, c->id, &t->node);
+		error = comment_node(l, c->id, &t->node, err);
 	}
 	if (!error && pending.n)
-		error = read_edits(l, number, p, &pending);
+		error = read_edits(l, number, p, &pending, err);
 	history_reads_release(&pending);
 	return error;
 }
 
 int live_pull_review(struct github *gh, int64_t number, unsigned parts,
-		     struct gh_pull *out)
+                     struct gh_pull *out, struct buf *err)
 {
 	struct live *l = L(gh);
 	struct snap_pull *p = &out->pull;
-	int error = live_pull(gh, number, parts, out);
+	int error = live_pull(gh, number, parts, out, err);
 
 	if (error < 0 || !(out->ok & PART_COMMENTS) ||
-	    review_login_edits(l, number, p) == AA_OK)
+	    review_login_edits(l, number, p, err) == AA_OK)
 		return error;
 	/* A history that cannot be read fails the comments part (A5). */
 	for (size_t i = 0; i < p->ncomments; i++)

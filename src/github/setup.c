@@ -41,10 +41,12 @@ static void repo_path(struct live *l, struct buf *b, const char *rest)
 	buf_addf(b, "/repos/%s/%s%s", l->owner, l->name, rest);
 }
 
-static int setup_repo(struct github *gh, char **default_branch, int *push)
+static int setup_repo(struct github *gh, char **default_branch, int *push,
+                      struct buf *err)
 {
 	struct live *l = L(gh);
-	struct buf path = BUF_INIT(BUF_MAX_SMALL), err = BUF_INIT(BUF_MAX_SMALL);
+	struct buf path = BUF_INIT(BUF_MAX_SMALL),
+	           why = BUF_INIT(BUF_MAX_SMALL);
 	const cJSON *perms;
 	cJSON *root = NULL;
 	bool can = false;
@@ -54,15 +56,17 @@ static int setup_repo(struct github *gh, char **default_branch, int *push)
 	*push = -1;
 	repo_path(l, &path, "");
 	/* The write token: whose permissions the program writes with. */
-	if ((error = rest_get(l, l->http, path.ptr, path.ptr, &root, NULL)) < 0)
+	if ((error = rest_get(l, l->http, path.ptr, path.ptr, &root, NULL,
+	                      err)) < 0)
 		goto out;
 	if (jget_str(default_branch, root, "repository", "default_branch", 0,
-		     &err) < 0 ||
-	    jget_obj(&perms, root, "repository", "permissions", JOPT, &err) < 0 ||
+	             &why) < 0 ||
+	    jget_obj(&perms, root, "repository", "permissions", JOPT, &why) <
+	        0 ||
 	    (perms && jget_bool(&can, perms, "repository.permissions", "push",
-				0, &err) < 0)) {
-		buf_setf(&gh->error, "GET %s: unexpected answer: %s", path.ptr,
-			 err.ptr);
+	                        0, &why) < 0)) {
+		buf_setf(err, "GET %s: unexpected answer: %s", path.ptr,
+		         why.ptr);
 		free(*default_branch);
 		*default_branch = NULL;
 		error = AA_EAPI;
@@ -73,7 +77,7 @@ static int setup_repo(struct github *gh, char **default_branch, int *push)
 out:
 	cJSON_Delete(root);
 	buf_release(&path);
-	buf_release(&err);
+	buf_release(&why);
 	return error;
 }
 
@@ -102,7 +106,8 @@ static int page_names(const cJSON *page, void *ctx, struct buf *err)
 	return AA_OK;
 }
 
-static int setup_branches(struct github *gh, char ***out, size_t *n)
+static int setup_branches(struct github *gh, char ***out, size_t *n,
+                          struct buf *err)
 {
 	struct live *l = L(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL);
@@ -111,7 +116,7 @@ static int setup_branches(struct github *gh, char ***out, size_t *n)
 
 	repo_path(l, &path, "/branches?per_page=100");
 	error = rest_pages(l, path.ptr, path.ptr, SETUP_MAX_PAGES, page_names,
-	                   &names);
+	                   &names, err);
 	buf_release(&path);
 	if (error < 0) {
 		strv_free(names.v, names.n);
@@ -209,7 +214,7 @@ static int page_rules(const cJSON *page, void *ctx, struct buf *err)
 }
 
 static int setup_branch_rules(struct github *gh, const char *branch,
-			      struct setup_rule **v, size_t *n)
+                              struct setup_rule **v, size_t *n, struct buf *err)
 {
 	struct live *l = L(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL);
@@ -220,7 +225,7 @@ static int setup_branch_rules(struct github *gh, const char *branch,
 	add_segment(&path, branch, false);
 	buf_adds(&path, "?per_page=100");
 	error = rest_pages(l, path.ptr, path.ptr, SETUP_MAX_PAGES, page_rules,
-	                   &rules);
+	                   &rules, err);
 	buf_release(&path);
 	if (error < 0) {
 		setup_rules_free(rules.v, rules.n);
@@ -233,26 +238,27 @@ static int setup_branch_rules(struct github *gh, const char *branch,
 }
 
 static int setup_branch_protected(struct github *gh, const char *branch,
-				  bool *out)
+                                  bool *out, struct buf *err)
 {
 	struct live *l = L(gh);
-	struct buf path = BUF_INIT(BUF_MAX_SMALL), err = BUF_INIT(BUF_MAX_SMALL);
+	struct buf path = BUF_INIT(BUF_MAX_SMALL),
+	           why = BUF_INIT(BUF_MAX_SMALL);
 	cJSON *root = NULL;
 	int error;
 
 	*out = false;
 	repo_path(l, &path, "/branches/");
 	add_segment(&path, branch, false);
-	if ((error = rest_get(l, l->read_http, path.ptr, path.ptr, &root,
-	                      NULL)) == AA_OK &&
-	    jget_bool(out, root, "branch", "protected", 0, &err) < 0) {
-		buf_setf(&gh->error, "GET %s: unexpected answer: %s", path.ptr,
-			 err.ptr);
+	if ((error = rest_get(l, l->read_http, path.ptr, path.ptr, &root, NULL,
+	                      err)) == AA_OK &&
+	    jget_bool(out, root, "branch", "protected", 0, &why) < 0) {
+		buf_setf(err, "GET %s: unexpected answer: %s", path.ptr,
+		         why.ptr);
 		error = AA_EAPI;
 	}
 	cJSON_Delete(root);
 	buf_release(&path);
-	buf_release(&err);
+	buf_release(&why);
 	return error;
 }
 
@@ -313,10 +319,11 @@ static int dec_protection(struct rules *rules, const cJSON *root,
 }
 
 static int setup_protection(struct github *gh, const char *branch,
-			    struct setup_rule **v, size_t *n)
+                            struct setup_rule **v, size_t *n, struct buf *err)
 {
 	struct live *l = L(gh);
-	struct buf path = BUF_INIT(BUF_MAX_SMALL), err = BUF_INIT(BUF_MAX_SMALL);
+	struct buf path = BUF_INIT(BUF_MAX_SMALL),
+	           why = BUF_INIT(BUF_MAX_SMALL);
 	struct rules rules = {NULL, 0, 0};
 	cJSON *root = NULL;
 	int error;
@@ -324,11 +331,11 @@ static int setup_protection(struct github *gh, const char *branch,
 	repo_path(l, &path, "/branches/");
 	add_segment(&path, branch, false);
 	buf_adds(&path, "/protection");
-	if ((error = rest_get(l, l->read_http, path.ptr, path.ptr, &root,
-	                      NULL)) == AA_OK &&
-	    dec_protection(&rules, root, &err) < 0) {
-		buf_setf(&gh->error, "GET %s: unexpected answer: %s", path.ptr,
-			 err.ptr);
+	if ((error = rest_get(l, l->read_http, path.ptr, path.ptr, &root, NULL,
+	                      err)) == AA_OK &&
+	    dec_protection(&rules, root, &why) < 0) {
+		buf_setf(err, "GET %s: unexpected answer: %s", path.ptr,
+		         why.ptr);
 		error = AA_EAPI;
 	}
 	if (error < 0) {
@@ -340,7 +347,7 @@ static int setup_protection(struct github *gh, const char *branch,
 	*n = rules.n;
 	cJSON_Delete(root);
 	buf_release(&path);
-	buf_release(&err);
+	buf_release(&why);
 	return error;
 }
 
@@ -384,10 +391,11 @@ static int base64_decode(struct buf *out, const char *s)
 }
 
 static int setup_file(struct github *gh, const char *ref, const char *path_in,
-		      char **text)
+                      char **text, struct buf *err)
 {
 	struct live *l = L(gh);
-	struct buf path = BUF_INIT(BUF_MAX_SMALL), err = BUF_INIT(BUF_MAX_SMALL);
+	struct buf path = BUF_INIT(BUF_MAX_SMALL),
+	           why = BUF_INIT(BUF_MAX_SMALL);
 	struct buf body = BUF_INIT(SETUP_MAX_FILE);
 	char *type = NULL, *encoding = NULL, *content = NULL;
 	cJSON *root = NULL;
@@ -398,24 +406,24 @@ static int setup_file(struct github *gh, const char *ref, const char *path_in,
 	add_segment(&path, path_in, true);
 	buf_adds(&path, "?ref=");
 	add_segment(&path, ref, false);
-	if ((error = rest_get(l, l->read_http, path.ptr, path.ptr, &root,
-	                      NULL)) < 0)
+	if ((error = rest_get(l, l->read_http, path.ptr, path.ptr, &root, NULL,
+	                      err)) < 0)
 		goto out;
 	error = AA_EAPI;
 	if (!cJSON_IsObject(root)) {
-		buf_setf(&gh->error, "GET %s: not a file", path.ptr);
+		buf_setf(err, "GET %s: not a file", path.ptr);
 		goto out;
 	}
-	if (jget_str(&type, root, "content", "type", 0, &err) < 0 ||
-	    jget_str(&encoding, root, "content", "encoding", 0, &err) < 0 ||
-	    jget_str(&content, root, "content", "content", 0, &err) < 0) {
-		buf_setf(&gh->error, "GET %s: unexpected answer: %s", path.ptr,
-			 err.ptr);
+	if (jget_str(&type, root, "content", "type", 0, &why) < 0 ||
+	    jget_str(&encoding, root, "content", "encoding", 0, &why) < 0 ||
+	    jget_str(&content, root, "content", "content", 0, &why) < 0) {
+		buf_setf(err, "GET %s: unexpected answer: %s", path.ptr,
+		         why.ptr);
 		goto out;
 	}
 	if (strcmp(type, "file") != 0 || strcmp(encoding, "base64") != 0 ||
 	    base64_decode(&body, content) < 0) {
-		buf_setf(&gh->error, "GET %s: not a base64 file", path.ptr);
+		buf_setf(err, "GET %s: not a base64 file", path.ptr);
 		goto out;
 	}
 	*text = buf_detach(&body, NULL);
@@ -426,13 +434,13 @@ out:
 	free(content);
 	cJSON_Delete(root);
 	buf_release(&path);
-	buf_release(&err);
+	buf_release(&why);
 	buf_release(&body);
 	return error;
 }
 
 static int setup_team_member(struct github *gh, const char *team,
-			     const char *login, bool *member)
+                             const char *login, bool *member, struct buf *err)
 {
 	struct live *l = L(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL);
@@ -443,7 +451,7 @@ static int setup_team_member(struct github *gh, const char *team,
 
 	*member = false;
 	if (!slash) {
-		buf_setf(&gh->error, "team '%s' is not ORG/SLUG", team);
+		buf_setf(err, "team '%s' is not ORG/SLUG", team);
 		return AA_EAPI;
 	}
 	org = xstrndup(team, (size_t)(slash - team));
@@ -452,14 +460,14 @@ static int setup_team_member(struct github *gh, const char *team,
 	buf_adds(&path, "/teams/");
 	add_segment(&path, slash + 1, false);
 	/* The team must be visible: a membership 404 then means "not in". */
-	if ((error = rest_get(l, l->read_http, path.ptr, path.ptr, &root,
-	                      NULL)) < 0)
+	if ((error = rest_get(l, l->read_http, path.ptr, path.ptr, &root, NULL,
+	                      err)) < 0)
 		goto out;
 	cJSON_Delete(root);
 	root = NULL;
 	buf_adds(&path, "/memberships/");
 	add_segment(&path, login, false);
-	error = rest_get(l, l->read_http, path.ptr, path.ptr, &root, NULL);
+	error = rest_get(l, l->read_http, path.ptr, path.ptr, &root, NULL, err);
 	if (error == AA_ENOTFOUND)
 		error = AA_OK;
 	else if (error == AA_OK)
@@ -471,32 +479,33 @@ out:
 	return error;
 }
 
-static int setup_token(struct github *gh, struct setup_token *out)
+static int setup_token(struct github *gh, struct setup_token *out,
+                       struct buf *err)
 {
 	struct live *l = L(gh);
-	struct buf err = BUF_INIT(BUF_MAX_SMALL);
+	struct buf why = BUF_INIT(BUF_MAX_SMALL);
 	struct http_response r;
 	cJSON *root = NULL;
 	int error;
 
 	http_response_init(&r);
 	out->kind = l->token_kind;
-	error = rest_get(l, l->http, "/user", "/user", &root, &r);
+	error = rest_get(l, l->http, "/user", "/user", &root, &r, err);
 	if (r.oauth_scopes) {
 		out->has_scopes = true;
 		out->scopes = xstrdup(r.oauth_scopes);
 	}
 	out->expiration = xstrdup_or_null(r.token_expiration);
 	if (error == AA_OK &&
-	    jget_str(&out->login, root, "user", "login", 0, &err) < 0) {
-		buf_setf(&gh->error, "GET /user: %s", err.ptr);
+	    jget_str(&out->login, root, "user", "login", 0, &why) < 0) {
+		buf_setf(err, "GET /user: %s", why.ptr);
 		error = AA_EAPI;
 	}
 	if (error < 0)
-		setup_read_fail(&out->read, error, gh->error.ptr);
+		setup_read_fail(&out->read, error, err->ptr);
 	cJSON_Delete(root);
 	http_response_release(&r);
-	buf_release(&err);
+	buf_release(&why);
 	return error;
 }
 
@@ -524,47 +533,47 @@ static int page_policies(const cJSON *page, void *ctx, struct buf *err)
 }
 
 static int setup_environment(struct github *gh, const char *name,
-			     struct setup_env *out)
+                             struct setup_env *out, struct buf *err)
 {
 	struct live *l = L(gh);
-	struct buf path = BUF_INIT(BUF_MAX_SMALL), err = BUF_INIT(BUF_MAX_SMALL);
+	struct buf path = BUF_INIT(BUF_MAX_SMALL),
+	           why = BUF_INIT(BUF_MAX_SMALL);
 	const cJSON *policy = NULL;
 	cJSON *root = NULL;
 	int error;
 
 	repo_path(l, &path, "/environments/");
 	add_segment(&path, name, false);
-	if ((error = rest_get(l, l->read_http, path.ptr, path.ptr, &root,
-	                      NULL)) < 0) {
-		setup_read_fail(&out->read, error, gh->error.ptr);
+	if ((error = rest_get(l, l->read_http, path.ptr, path.ptr, &root, NULL,
+	                      err)) < 0) {
+		setup_read_fail(&out->read, error, err->ptr);
 		goto out;
 	}
 	if (jget_obj(&policy, root, "environment", "deployment_branch_policy",
-		     JOPT | JNULL, &err) < 0 ||
-	    (policy && (jget_bool(&out->protected_branches, policy,
-				  "deployment_branch_policy",
-				  "protected_branches", 0, &err) < 0 ||
-			jget_bool(&out->custom, policy,
-				  "deployment_branch_policy",
-				  "custom_branch_policies", 0, &err) < 0))) {
-		buf_setf(&gh->error, "GET %s: unexpected answer: %s", path.ptr,
-			 err.ptr);
+	             JOPT | JNULL, &why) < 0 ||
+	    (policy &&
+	     (jget_bool(&out->protected_branches, policy,
+	                "deployment_branch_policy", "protected_branches", 0,
+	                &why) < 0 ||
+	      jget_bool(&out->custom, policy, "deployment_branch_policy",
+	                "custom_branch_policies", 0, &why) < 0))) {
+		buf_setf(err, "GET %s: unexpected answer: %s", path.ptr,
+		         why.ptr);
 		error = AA_EAPI;
-		setup_read_fail(&out->read, error, gh->error.ptr);
+		setup_read_fail(&out->read, error, err->ptr);
 		goto out;
 	}
 	out->restricted = policy != NULL;
 	if (out->custom) {
 		buf_adds(&path, "/deployment-branch-policies?per_page=100");
 		if ((error = rest_pages(l, path.ptr, path.ptr, SETUP_MAX_PAGES,
-		                        page_policies, out)) < 0)
-			setup_read_fail(&out->policies_read, error,
-					gh->error.ptr);
+		                        page_policies, out, err)) < 0)
+			setup_read_fail(&out->policies_read, error, err->ptr);
 	}
 out:
 	cJSON_Delete(root);
 	buf_release(&path);
-	buf_release(&err);
+	buf_release(&why);
 	return error;
 }
 
@@ -575,7 +584,7 @@ static char *level(const cJSON *perms, const char *key)
 	return xstrdup(v ? v : "");
 }
 
-static int setup_app(struct github *gh, struct setup_app *out)
+static int setup_app(struct github *gh, struct setup_app *out, struct buf *err)
 {
 	struct live *l = L(gh);
 
@@ -584,8 +593,8 @@ static int setup_app(struct github *gh, struct setup_app *out)
 		return AA_OK;
 	/* Every run mints an installation token: so does doctor, and reads
 	 * what the installation was granted from the answer. */
-	if (app_token(l) < 0) {
-		setup_read_fail(&out->read, AA_EAPI, gh->error.ptr);
+	if (app_token(l, err) < 0) {
+		setup_read_fail(&out->read, AA_EAPI, err->ptr);
 		return AA_EAPI;
 	}
 	out->statuses = level(l->app->permissions, "statuses");

@@ -139,8 +139,8 @@ static int history_page(const cJSON *root, void *ctx, struct buf *err)
  * what has been read holds the newest trusted round of PR `pr`, so nothing
  * older can decide (stamp_history_enough, §4), or the list ends.
  */
-int fetch_statuses(struct live *l, int64_t pr, const char *sha,
-		   unsigned need, struct snap_statuses *out)
+int fetch_statuses(struct live *l, int64_t pr, const char *sha, unsigned need,
+                   struct snap_statuses *out, struct buf *err)
 {
 	struct buf path = BUF_INIT(BUF_MAX_SMALL),
 	           what = BUF_INIT(BUF_MAX_SMALL);
@@ -153,8 +153,8 @@ int fetch_statuses(struct live *l, int64_t pr, const char *sha,
 	buf_addf(&path, "/repos/%s/%s/commits/%s/statuses?per_page=100",
 		 l->owner, l->name, sha);
 	buf_addf(&what, "statuses of %.7s", sha);
-	error =
-	    rest_pages(l, path.ptr, what.ptr, LIVE_MAX_PAGES, history_page, &h);
+	error = rest_pages(l, path.ptr, what.ptr, LIVE_MAX_PAGES, history_page,
+	                   &h, err);
 	buf_release(&path);
 	buf_release(&what);
 	if (error) {
@@ -214,8 +214,8 @@ static bool synthesize(struct live *l, int64_t pr, const char *sha,
 	return true;
 }
 
-int live_statuses(struct github *gh, int64_t pr, const char *sha,
-		  unsigned need, struct snap_statuses *out)
+int live_statuses(struct github *gh, int64_t pr, const char *sha, unsigned need,
+                  struct snap_statuses *out, struct buf *err)
 {
 	struct live *l = L(gh);
 	struct cache_entry *c = cache_find(l, pr, sha);
@@ -228,7 +228,7 @@ int live_statuses(struct github *gh, int64_t pr, const char *sha,
 		snap_statuses_copy(out, &c->st);
 		return AA_OK;
 	}
-	if ((error = fetch_statuses(l, pr, sha, need, out)) < 0)
+	if ((error = fetch_statuses(l, pr, sha, need, out, err)) < 0)
 		return error;
 	if (!c) {
 		ALLOC_GROW(l->cache, l->ncache + 1, l->acache);

@@ -80,27 +80,26 @@ void gql_count(struct live *l, enum gql_kind kind, const cJSON *data)
 	}
 }
 
-int gql(struct live *l, const char *query, const char *vars,
-	cJSON **root, const cJSON **data)
+int gql(struct live *l, const char *query, const char *vars, cJSON **root,
+        const cJSON **data, struct buf *err)
 {
-	return gql_as(l, gql_kind_of(query), query, vars, root, data);
+	return gql_as(l, gql_kind_of(query), query, vars, root, data, err);
 }
 
 int gql_read(struct live *l, const char *query, const char *vars,
-	     gql_decode_fn decode, void *ctx)
+             gql_decode_fn decode, void *ctx, struct buf *err)
 {
-	struct buf err = BUF_INIT(BUF_MAX_SMALL);
+	struct buf why = BUF_INIT(BUF_MAX_SMALL);
 	const cJSON *data;
 	cJSON *root = NULL;
-	int error = gql(l, query, vars, &root, &data);
+	int error = gql(l, query, vars, &root, &data, err);
 
-	if (error == AA_OK && decode(ctx, data, &err) < 0) {
-		buf_setf(&l->gh.error, "POST /graphql: unexpected answer: %s",
-			 err.ptr);
+	if (error == AA_OK && decode(ctx, data, &why) < 0) {
+		buf_setf(err, "POST /graphql: unexpected answer: %s", why.ptr);
 		error = AA_EAPI;
 	}
 	cJSON_Delete(root);
-	buf_release(&err);
+	buf_release(&why);
 	return error;
 }
 
@@ -119,10 +118,8 @@ int gql_pages(struct live *l, const struct gql_paging *g, struct buf *err)
 		}
 		buf_reset(&v);
 		g->vars(g->ctx, &v, *g->cursor);
-		if ((error = gql(l, g->query, v.ptr, &root, &data)) < 0) {
-			buf_setf(err, "%s", l->gh.error.ptr);
+		if ((error = gql(l, g->query, v.ptr, &root, &data, err)) < 0)
 			break;
-		}
 		if ((error = g->page(g->ctx, data, err)) < 0) {
 			error = AA_ERR;
 			break;
@@ -136,9 +133,9 @@ int gql_pages(struct live *l, const struct gql_paging *g, struct buf *err)
 }
 
 int gql_as(struct live *l, enum gql_kind kind, const char *query,
-	   const char *vars, cJSON **root, const cJSON **data)
+           const char *vars, cJSON **root, const cJSON **data, struct buf *err)
 {
-	struct buf body = BUF_INIT(BUF_MAX_DOC), err = BUF_INIT(BUF_MAX_SMALL);
+	struct buf body = BUF_INIT(BUF_MAX_DOC), why = BUF_INIT(BUF_MAX_SMALL);
 	struct http_response r;
 	const cJSON *errors, *e;
 	int error = AA_EAPI;
@@ -146,20 +143,20 @@ int gql_as(struct live *l, enum gql_kind kind, const char *query,
 	*root = NULL;
 	*data = NULL;
 	http_response_init(&r);
-	if (app_token(l) < 0)
+	if (app_token(l, err) < 0)
 		goto out;
 	gql_body(&body, query, strlen(query), vars);
-	if (http_request(l->read_http, "POST", l->graphql_url, body.ptr, true, &r,
-			 &err) < 0) {
-		buf_setf(&l->gh.error, "%s", err.ptr);
+	if (http_request(l->read_http, "POST", l->graphql_url, body.ptr, true,
+	                 &r, &why) < 0) {
+		buf_setf(err, "%s", why.ptr);
 		goto out;
 	}
 	if (r.status != 200) {
-		http_answer_message(&l->gh.error, "POST /graphql", &r);
+		http_answer_message(err, "POST /graphql", &r);
 		goto out;
 	}
-	if (json_parse(root, r.body.ptr, r.body.len, &err) < 0) {
-		buf_setf(&l->gh.error, "POST /graphql: %s", err.ptr);
+	if (json_parse(root, r.body.ptr, r.body.len, &why) < 0) {
+		buf_setf(err, "POST /graphql: %s", why.ptr);
 		goto out;
 	}
 	errors = json_get(*root, "errors");
@@ -169,26 +166,26 @@ int gql_as(struct live *l, enum gql_kind kind, const char *query,
 		cJSON_ArrayForEach(e, errors)
 			if (missing_pull(e)) {
 				error = AA_ENOTFOUND;
-				buf_setf(&l->gh.error, "pull request not found");
+				buf_setf(err, "pull request not found");
 				goto out;
 			}
 		cJSON_ArrayForEach(e, errors)
 			if (missing_repo(e)) {
 				l->gh.no_repo = true;
-				buf_setf(&l->gh.error,
-					 "the repository does not exist, or "
-					 "the token cannot see it");
+				buf_setf(err,
+				         "the repository does not exist, or "
+				         "the token cannot see it");
 				goto out;
 			}
 		/* Any other error fails the read, even with partial data. */
 		msg = json_str(cJSON_GetArrayItem(errors, 0), "message");
-		buf_setf(&l->gh.error, "POST /graphql: %s",
-			 msg ? msg : "an error without a message");
+		buf_setf(err, "POST /graphql: %s",
+		         msg ? msg : "an error without a message");
 		goto out;
 	}
 	*data = json_get(*root, "data");
 	if (!cJSON_IsObject(*data)) {
-		buf_setf(&l->gh.error, "POST /graphql: no data in the answer");
+		buf_setf(err, "POST /graphql: no data in the answer");
 		goto out;
 	}
 	gql_count(l, kind, *data);
@@ -201,7 +198,7 @@ out:
 	}
 	http_response_release(&r);
 	buf_release(&body);
-	buf_release(&err);
+	buf_release(&why);
 	return error;
 }
 

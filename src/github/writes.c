@@ -23,19 +23,19 @@
  * answered `ok`; AA_ELOST when no answer came back (a transport failure, a
  * timeout, a 5xx: it may have landed); AA_ENOTFOUND for 404; AA_EREJECTED
  * for 422 (refused for its content, nothing made); AA_EAPI for any other
- * answer, or when nothing was sent. The message is in l->gh.error.
+ * answer, or when nothing was sent. The message is in err.
  */
 static int send_write(struct live *l, struct http *client, const char *method,
                       const char *path, const char *body, long ok,
-                      struct http_response *r)
+                      struct http_response *r, struct buf *err)
 {
-	struct buf err = BUF_INIT(BUF_MAX_SMALL);
+	struct buf why = BUF_INIT(BUF_MAX_SMALL);
 	int error = AA_EAPI;
 
-	if (client == l->read_http && app_token(l) < 0)
+	if (client == l->read_http && app_token(l, err) < 0)
 		goto out;
-	if (http_request(client, method, path, body, false, r, &err) < 0) {
-		buf_setf(&l->gh.error, "%s", err.ptr);
+	if (http_request(client, method, path, body, false, r, &why) < 0) {
+		buf_setf(err, "%s", why.ptr);
 		if (r->status == 0 || r->status >= 500)
 			error = AA_ELOST;
 		goto out;
@@ -44,8 +44,8 @@ static int send_write(struct live *l, struct http *client, const char *method,
 		error = AA_OK;
 		goto out;
 	}
-	buf_setf(&err, "%s %s", method, path);
-	http_answer_message(&l->gh.error, err.ptr, r);
+	buf_setf(&why, "%s %s", method, path);
+	http_answer_message(err, why.ptr, r);
 	if (r->status == 404)
 		error = AA_ENOTFOUND;
 	else if (r->status == 422)
@@ -53,7 +53,7 @@ static int send_write(struct live *l, struct http *client, const char *method,
 	else if (r->status >= 500)
 		error = AA_ELOST;
 out:
-	buf_release(&err);
+	buf_release(&why);
 	return error;
 }
 
@@ -75,21 +75,21 @@ static void field(struct buf *b, const char *key, const char *value, bool first)
  * was made but whose answer does not say what it made lost its answer as
  * much as one that timed out: AA_ELOST, and the flow reads to find it.
  */
-static int dec_created(struct live *l, const struct http_response *r,
-                       const char *what, int64_t *id, char **html_url)
+static int dec_created(const struct http_response *r, const char *what,
+                       int64_t *id, char **html_url, struct buf *err)
 {
-	struct buf err = BUF_INIT(BUF_MAX_SMALL);
+	struct buf why = BUF_INIT(BUF_MAX_SMALL);
 	cJSON *root = NULL;
 	int error = AA_ELOST;
 
-	if (json_parse(&root, r->body.ptr, r->body.len, &err) < 0 ||
-	    jget_int(id, root, what, "id", 0, 1, JSON_MAX_INT, &err) < 0 ||
+	if (json_parse(&root, r->body.ptr, r->body.len, &why) < 0 ||
+	    jget_int(id, root, what, "id", 0, 1, JSON_MAX_INT, &why) < 0 ||
 	    (html_url &&
-	     jget_str(html_url, root, what, "html_url", 0, &err) < 0)) {
-		buf_setf(&l->gh.error,
+	     jget_str(html_url, root, what, "html_url", 0, &why) < 0)) {
+		buf_setf(err,
 		         "%s made, but its answer is unreadable: "
 		         "%s",
-		         what, err.ptr);
+		         what, why.ptr);
 		*id = 0;
 		if (html_url) {
 			free(*html_url);
@@ -100,14 +100,13 @@ static int dec_created(struct live *l, const struct http_response *r,
 	error = AA_OK;
 out:
 	cJSON_Delete(root);
-	buf_release(&err);
+	buf_release(&why);
 	return error;
 }
 
 /*
  * One write whose answer needs nothing but its status; path and body (NULL:
- * none) are released. A failure's message goes to err at the op's edge
- * (N80; the sender writes the port's until it takes err).
+ * none) are released. A failure's message is in err (N80).
  */
 static int write_simple(struct live *l, struct http *client, const char *method,
                         struct buf *path, struct buf *body, long ok,
@@ -118,12 +117,12 @@ static int write_simple(struct live *l, struct http *client, const char *method,
 
 	http_response_init(&r);
 	error = send_write(l, client, method, path->ptr,
-	                   body ? body->ptr : NULL, ok, &r);
+	                   body ? body->ptr : NULL, ok, &r, err);
 	http_response_release(&r);
 	buf_release(path);
 	if (body)
 		buf_release(body);
-	return github_op_end(&l->gh, error, err);
+	return error;
 }
 
 /* One POST that creates `what`: its id (and html_url when asked); as
@@ -136,13 +135,14 @@ static int write_created(struct live *l, struct buf *path, struct buf *body,
 	int error;
 
 	http_response_init(&r);
-	error = send_write(l, l->http, "POST", path->ptr, body->ptr, ok, &r);
+	error =
+	    send_write(l, l->http, "POST", path->ptr, body->ptr, ok, &r, err);
 	if (error == AA_OK)
-		error = dec_created(l, &r, what, id, html_url);
+		error = dec_created(&r, what, id, html_url, err);
 	http_response_release(&r);
 	buf_release(path);
 	buf_release(body);
-	return github_op_end(&l->gh, error, err);
+	return error;
 }
 
 /* --- labels, statuses, approvals, dismissals (BEHAVIOR §3, §6) --- */

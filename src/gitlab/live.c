@@ -37,31 +37,32 @@ void gl_enc(struct buf *out, const char *s)
  * (P65): the GraphQL URL is named by its path, as the REST paths are
  * named without the API base. */
 static void answer_error(struct gl_live *l, const char *method,
-                         const char *path, const struct http_response *r)
+                         const char *path, const struct http_response *r,
+                         struct buf *err)
 {
 	if (strcmp(path, l->graphql_url) == 0)
 		path = "/api/graphql";
-	gitlab_answer_text(&l->gh.error, method, path, r->status, r->body.ptr,
+	gitlab_answer_text(err, method, path, r->status, r->body.ptr,
 	                   r->body.len);
 }
 
 static int send_req(struct gl_live *l, const char *method, const char *path,
-                    const char *body, struct http_response *r)
+                    const char *body, struct http_response *r, struct buf *err)
 {
 	bool read = strcmp(method, "GET") == 0;
-	struct buf err = BUF_INIT(BUF_MAX_SMALL);
+	struct buf why = BUF_INIT(BUF_MAX_SMALL);
 	int error;
 
-	error = http_request(l->http, method, path, body, read, r, &err);
+	error = http_request(l->http, method, path, body, read, r, &why);
 	if (error < 0) {
-		buf_setf(&l->gh.error, "%s", err.ptr);
-		buf_release(&err);
+		buf_setf(err, "%s", why.ptr);
+		buf_release(&why);
 		return read ? AA_EAPI : AA_ELOST;
 	}
-	buf_release(&err);
+	buf_release(&why);
 	if (r->status >= 200 && r->status < 300)
 		return AA_OK;
-	answer_error(l, method, path, r);
+	answer_error(l, method, path, r, err);
 	if (r->status == 404)
 		return AA_ENOTFOUND;
 	if (r->status == 401 || r->status == 403)
@@ -74,23 +75,22 @@ static int send_req(struct gl_live *l, const char *method, const char *path,
 }
 
 int gl_request(struct gl_live *l, const char *method, const char *path,
-               const char *body, cJSON **root, long *status)
+               const char *body, cJSON **root, long *status, struct buf *err)
 {
 	struct http_response r;
-	struct buf err = BUF_INIT(BUF_MAX_SMALL);
+	struct buf why = BUF_INIT(BUF_MAX_SMALL);
 	int error;
 
 	http_response_init(&r);
-	error = send_req(l, method, path, body, &r);
+	error = send_req(l, method, path, body, &r, err);
 	*status = r.status;
 	if (error == AA_OK && root &&
-	    json_parse(root, r.body.ptr, r.body.len, &err) < 0) {
-		buf_setf(&l->gh.error, "%s %s: the answer is not JSON", method,
-		         path);
+	    json_parse(root, r.body.ptr, r.body.len, &why) < 0) {
+		buf_setf(err, "%s %s: the answer is not JSON", method, path);
 		/* A write's unreadable answer: it may have landed. */
 		error = strcmp(method, "GET") == 0 ? AA_EAPI : AA_ELOST;
 	}
-	buf_release(&err);
+	buf_release(&why);
 	http_response_release(&r);
 	return error;
 }
@@ -115,7 +115,7 @@ static bool has_id(const cJSON *all, int64_t id)
 /* Every page of a list (G9): per_page=100, page=<x-next-page>; a page
  * that is not the one asked, not an array, or past GL_MAX_PAGES fails
  * the read (never a partial list); items deduplicated by id. */
-int gl_list(struct gl_live *l, const char *path, cJSON **out)
+int gl_list(struct gl_live *l, const char *path, cJSON **out, struct buf *err)
 {
 	cJSON *all = cJSON_CreateArray();
 	int64_t page = 1;
@@ -123,14 +123,14 @@ int gl_list(struct gl_live *l, const char *path, cJSON **out)
 
 	for (;;) {
 		struct buf url = BUF_INIT(BUF_MAX_SMALL);
-		struct buf err = BUF_INIT(BUF_MAX_SMALL);
+		struct buf why = BUF_INIT(BUF_MAX_SMALL);
 		struct http_response r;
 		cJSON *arr = NULL, *it;
 		int64_t next = 0, n = 0;
 
 		if (page > GL_MAX_PAGES) {
-			buf_setf(&l->gh.error, "GET %s: more than %d pages",
-			         path, GL_MAX_PAGES);
+			buf_setf(err, "GET %s: more than %d pages", path,
+			         GL_MAX_PAGES);
 			error = AA_EAPI;
 			break;
 		}
@@ -138,13 +138,14 @@ int gl_list(struct gl_live *l, const char *path, cJSON **out)
 		         strchr(path, '?') ? '&' : '?', GL_PER_PAGE,
 		         (long long)page);
 		http_response_init(&r);
-		error = send_req(l, "GET", url.ptr, NULL, &r);
-		if (!error && (json_parse(&arr, r.body.ptr, r.body.len, &err) < 0 ||
-		               !cJSON_IsArray(arr) ||
-		               (r.page >= 0 && r.page != page))) {
-			buf_setf(&l->gh.error, "GET %s: page %lld is not the "
-			         "page asked, or not a list", path,
-			         (long long)page);
+		error = send_req(l, "GET", url.ptr, NULL, &r, err);
+		if (!error &&
+		    (json_parse(&arr, r.body.ptr, r.body.len, &why) < 0 ||
+		     !cJSON_IsArray(arr) || (r.page >= 0 && r.page != page))) {
+			buf_setf(err,
+			         "GET %s: page %lld is not the "
+			         "page asked, or not a list",
+			         path, (long long)page);
 			error = AA_EAPI;
 		}
 		if (!error) {
@@ -164,9 +165,10 @@ int gl_list(struct gl_live *l, const char *path, cJSON **out)
 
 				next = strtoll(r.next, &end, 10);
 				if (*end || next <= page) {
-					buf_setf(&l->gh.error, "GET %s: x-next-page "
-					         "'%s' after page %lld", path, r.next,
-					         (long long)page);
+					buf_setf(err,
+					         "GET %s: x-next-page "
+					         "'%s' after page %lld",
+					         path, r.next, (long long)page);
 					error = AA_EAPI;
 				}
 			} else if (!r.next && n >= GL_PER_PAGE) {
@@ -176,7 +178,7 @@ int gl_list(struct gl_live *l, const char *path, cJSON **out)
 		cJSON_Delete(arr);
 		http_response_release(&r);
 		buf_release(&url);
-		buf_release(&err);
+		buf_release(&why);
 		if (error || !next)
 			break;
 		page = next;
@@ -273,7 +275,7 @@ void gl_mr_clear(struct gl_live *l)
 }
 
 /* GET the MR (G5) into l->mr. */
-int gl_read_mr(struct gl_live *l, int64_t iid)
+int gl_read_mr(struct gl_live *l, int64_t iid, struct buf *err)
 {
 	struct buf path = BUF_INIT(BUF_MAX_SMALL);
 	struct merge_request *m = &l->mr;
@@ -286,7 +288,7 @@ int gl_read_mr(struct gl_live *l, int64_t iid)
 
 	buf_addf(&path, "/projects/%s/merge_requests/%lld", l->project_enc,
 	         (long long)iid);
-	error = gl_request(l, "GET", path.ptr, NULL, &o, &status);
+	error = gl_request(l, "GET", path.ptr, NULL, &o, &status, err);
 	buf_release(&path);
 	if (error == AA_EDENIED)
 		error = AA_ENOTFOUND; /* no access: as no such MR (G5) */
@@ -322,7 +324,7 @@ int gl_read_mr(struct gl_live *l, int64_t iid)
 	}
 	cJSON_Delete(o);
 	if (!m->sha[0]) {
-		buf_setf(&l->gh.error, "the merge request !%lld has no head sha",
+		buf_setf(err, "the merge request !%lld has no head sha",
 		         (long long)iid);
 		return AA_EAPI;
 	}
@@ -351,7 +353,7 @@ static void note_of(struct mr_note *n, const cJSON *o)
 }
 
 /* GET …/discussions, every page, into l->mr. */
-int gl_read_discussions(struct gl_live *l)
+int gl_read_discussions(struct gl_live *l, struct buf *err)
 {
 	struct buf path = BUF_INIT(BUF_MAX_SMALL);
 	struct merge_request *m = &l->mr;
@@ -361,7 +363,7 @@ int gl_read_discussions(struct gl_live *l)
 
 	buf_addf(&path, "/projects/%s/merge_requests/%lld/discussions",
 	         l->project_enc, (long long)m->iid);
-	error = gl_list(l, path.ptr, &all);
+	error = gl_list(l, path.ptr, &all, err);
 	buf_release(&path);
 	if (error)
 		return AA_EAPI;
@@ -398,37 +400,41 @@ int gl_read_discussions(struct gl_live *l)
 /* --- what GitLab has no part in: never called by review-plan or
  * publish (the command layer runs only those on GitLab) --- */
 
-static int gl_none(struct github *gh)
+static int gl_none(struct buf *err)
 {
-	buf_setf(&gh->error, "not available on GitLab");
+	buf_setf(err, "not available on GitLab");
 	return AA_EAPI;
 }
 
 static int gl_open_pulls(struct github *gh, enum gh_listing what,
-                         struct gh_pull_brief **list, size_t *n)
+                         struct gh_pull_brief **list, size_t *n,
+                         struct buf *err)
 {
 	(void)what;
 	*list = NULL;
 	*n = 0;
-	return gl_none(gh);
+	(void)gh;
+	return gl_none(err);
 }
 
-static int gl_commit_in_pull(struct github *gh, int64_t number,
-                             const char *sha, bool *out)
+static int gl_commit_in_pull(struct github *gh, int64_t number, const char *sha,
+                             bool *out, struct buf *err)
 {
 	(void)number;
 	(void)sha;
 	*out = false;
-	return gl_none(gh);
+	(void)gh;
+	return gl_none(err);
 }
 
 static int gl_label_exists(struct github *gh, int64_t pr, const char *name,
-                           bool *out)
+                           bool *out, struct buf *err)
 {
 	(void)pr;
 	(void)name;
 	*out = false;
-	return gl_none(gh);
+	(void)gh;
+	return gl_none(err);
 }
 
 static int gl_create_label(struct github *gh, int64_t pr, const char *name,
@@ -439,7 +445,8 @@ static int gl_create_label(struct github *gh, int64_t pr, const char *name,
 	(void)name;
 	(void)color;
 	(void)description;
-	return github_op_end(gh, gl_none(gh), err);
+	(void)gh;
+	return gl_none(err);
 }
 
 static int gl_add_label(struct github *gh, int64_t pr, const char *name,
@@ -447,7 +454,8 @@ static int gl_add_label(struct github *gh, int64_t pr, const char *name,
 {
 	(void)pr;
 	(void)name;
-	return github_op_end(gh, gl_none(gh), err);
+	(void)gh;
+	return gl_none(err);
 }
 
 static int gl_approve(struct github *gh, int64_t pr, const char *commit_id,
@@ -458,7 +466,8 @@ static int gl_approve(struct github *gh, int64_t pr, const char *commit_id,
 	(void)body;
 	*review_id = 0;
 	/* U6: nothing is ever approved on GitLab */
-	return github_op_end(gh, gl_none(gh), err);
+	(void)gh;
+	return gl_none(err);
 }
 
 static int gl_dismiss(struct github *gh, int64_t pr, int64_t review_id,
@@ -467,7 +476,8 @@ static int gl_dismiss(struct github *gh, int64_t pr, int64_t review_id,
 	(void)pr;
 	(void)review_id;
 	(void)message;
-	return github_op_end(gh, gl_none(gh), err);
+	(void)gh;
+	return gl_none(err);
 }
 
 static void gl_prefetch(struct github *gh, const int64_t *prs, size_t n)
@@ -513,7 +523,6 @@ static void gl_free(struct github *gh)
 	free(l->project_enc);
 	free(l->graphql_url);
 	free(l->viewer);
-	buf_release(&gh->error);
 	free(l);
 }
 
@@ -555,7 +564,6 @@ int gitlab_live_new(struct github **out, const struct gitlab_config *c,
 	}
 	l->gh.ops = &gl_ops;
 	l->gh.gitlab = true;
-	buf_init(&l->gh.error, BUF_MAX_SMALL);
 	l->policy = p;
 	l->host = xstrdup(c->host);
 	l->project = xstrdup(c->project);

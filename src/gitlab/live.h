@@ -31,10 +31,11 @@ int gitlab_live_new(struct github **out, const struct gitlab_config *c,
  * diffs, its commits and every status of its head in its source project
  * - into snap as a GitLab snapshot (snap->gitlab, snap->viewer).
  * Read-only. AA_OK; AA_EDENIED (401/403 on GET /user), AA_ENOTFOUND (no
- * such MR), AA_EAPI (any other failure): the message in gh->error.
+ * such MR), AA_EAPI (any other failure): the message in err (N80).
  */
 struct snapshot;
-int gitlab_record(struct github *gh, int64_t iid, struct snapshot *snap);
+int gitlab_record(struct github *gh, int64_t iid, struct snapshot *snap,
+                  struct buf *err);
 
 /* A publish's few writes go out unpaced (github_live_write_burst's
  * twin); a no-op on any other port. */

@@ -42,23 +42,24 @@ struct gl_live *gl_of(struct github *gh);
 /* One request; *status its HTTP status (0: no answer). AA_OK for 2xx with
  * the JSON in *root (when root), else AA_ENOTFOUND (404), AA_EDENIED
  * (401/403), AA_EREJECTED (400/422), AA_ELOST (a write without answer:
- * 5xx, a transport failure), AA_EAPI; the message in gh.error. */
+ * 5xx, a transport failure), AA_EAPI; the message in err (N80), as
+ * every read below writes its own. */
 int gl_request(struct gl_live *l, const char *method, const char *path,
-               const char *body, cJSON **root, long *status);
+               const char *body, cJSON **root, long *status, struct buf *err);
 
 /* live.c: helpers of the reads. */
 void gl_enc(struct buf *out, const char *s);
-int gl_list(struct gl_live *l, const char *path, cJSON **out);
+int gl_list(struct gl_live *l, const char *path, cJSON **out, struct buf *err);
 const char *gl_jstr(const cJSON *o, const char *key);
 int64_t gl_jint(const cJSON *o, const char *key);
 void gl_mr_clear(struct gl_live *l);
-int gl_read_mr(struct gl_live *l, int64_t iid);
-int gl_read_discussions(struct gl_live *l);
+int gl_read_mr(struct gl_live *l, int64_t iid, struct buf *err);
+int gl_read_discussions(struct gl_live *l, struct buf *err);
 int64_t gl_jtime(const cJSON *o, const char *key);
 char *gl_juser(const cJSON *o, const char *key);
 
 /* reads.c: the ops table's reads; the editors of every note (G11). */
-int gl_read_editors(struct gl_live *l);
+int gl_read_editors(struct gl_live *l, struct buf *err);
 extern const struct github_review_ops gl_review_ops;
 gh_user_op gl_user;
 gh_statuses_op gl_statuses;

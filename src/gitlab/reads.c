@@ -25,10 +25,9 @@ int gl_user(struct github *gh, char **login, struct buf *err)
 	long status;
 	int error;
 
-	github_op_begin(gh);
 	*login = NULL;
 	if (!l->viewer) {
-		error = gl_request(l, "GET", "/user", NULL, &o, &status);
+		error = gl_request(l, "GET", "/user", NULL, &o, &status, err);
 		if (error || !gl_jstr(o, "username")) {
 			/* The words of the in-memory port (replay == live). */
 			buf_setf(err, "GET https://%s/api/v4/user: %s", l->host,
@@ -57,7 +56,7 @@ static struct mr_note *note_by_id(struct merge_request *m, int64_t id)
 }
 
 /* The editors of every note (G10, G11): set last_edited_* in l->mr. */
-int gl_read_editors(struct gl_live *l)
+int gl_read_editors(struct gl_live *l, struct buf *err)
 {
 	char *after = NULL;
 	int error = AA_OK;
@@ -85,7 +84,7 @@ int gl_read_editors(struct gl_live *l)
 		body = cJSON_PrintUnformatted(q);
 		cJSON_Delete(q);
 		error = gl_request(l, "POST", l->graphql_url, body, &root,
-		                   &status);
+		                   &status, err);
 		cJSON_free(body);
 		if (error == AA_ELOST)
 			error = AA_EAPI;
@@ -99,8 +98,8 @@ int gl_read_editors(struct gl_live *l)
 			"notes");
 		if (!error && (cJSON_GetObjectItemCaseSensitive(root, "errors") ||
 		               !cJSON_IsObject(notes))) {
-			buf_setf(&l->gh.error, "the note editors could not be "
-			         "read (GraphQL)");
+			buf_setf(err, "the note editors could not be "
+			              "read (GraphQL)");
 			error = AA_EAPI;
 		}
 		nodes = error ? NULL
@@ -185,30 +184,29 @@ static void pull_of(const struct merge_request *m, struct snap_pull *p)
 }
 
 static int gl_review_pull(struct github *gh, int64_t pr, unsigned what,
-                          struct gh_review_pull *out)
+                          struct gh_review_pull *out, struct buf *err)
 {
 	struct gl_live *l = GL(gh);
 	int error;
 
-	github_op_begin(gh);
 	memset(out, 0, sizeof(*out));
-	error = gl_read_mr(l, pr);
+	error = gl_read_mr(l, pr, err);
 	if (error == AA_ENOTFOUND)
 		return AA_ENOTFOUND;
 	if (error < 0) {
 		out->pull.failed |= PART_PULL;
-		gh_pull_keep_error(&out->pull, gh);
+		gh_pull_keep_error(&out->pull, err);
 		return AA_OK;
 	}
 	pull_of(&l->mr, &out->pull.pull);
 	out->pull.ok |= PART_PULL;
 	if (!(what & (RV_READ_COMMENTS | RV_READ_ROOTS)))
 		return AA_OK;
-	if (gl_read_discussions(l) < 0 ||
-	    (editors_needed(l) && gl_read_editors(l) < 0)) {
+	if (gl_read_discussions(l, err) < 0 ||
+	    (editors_needed(l) && gl_read_editors(l, err) < 0)) {
 		if (what & RV_READ_COMMENTS)
 			out->pull.failed |= PART_COMMENTS;
-		gh_pull_keep_error(&out->pull, gh);
+		gh_pull_keep_error(&out->pull, err);
 		return AA_OK;
 	}
 	gitlab_notes_out(&l->mr, (what & RV_READ_COMMENTS) ? &out->pull.pull : NULL,
@@ -220,22 +218,23 @@ static int gl_review_pull(struct github *gh, int64_t pr, unsigned what,
 }
 
 int gl_pull(struct github *gh, int64_t number, unsigned parts,
-            struct gh_pull *out)
+            struct gh_pull *out, struct buf *err)
 {
 	struct gh_review_pull r;
-	int error = gl_review_pull(gh, number,
-	                           (parts & PART_COMMENTS) ? RV_READ_COMMENTS : 0,
-	                           &r);
+	int error = gl_review_pull(
+	    gh, number, (parts & PART_COMMENTS) ? RV_READ_COMMENTS : 0, &r,
+	    err);
 
 	*out = r.pull;
 	return error;
 }
 
 static int gl_review_comments(struct github *gh, int64_t pr,
-                              struct snap_review_comment **out, size_t *n)
+                              struct snap_review_comment **out, size_t *n,
+                              struct buf *err)
 {
 	struct gh_review_pull r;
-	int error = gl_review_pull(gh, pr, RV_READ_ROOTS, &r);
+	int error = gl_review_pull(gh, pr, RV_READ_ROOTS, &r, err);
 
 	*out = r.rc;
 	*n = r.nrc;
@@ -249,7 +248,7 @@ static int gl_review_comments(struct github *gh, int64_t pr,
 
 /* GET …/diffs, every page (G8), into l->mr and the shared files. */
 static int gl_files(struct github *gh, int64_t pr, struct snap_file **out,
-                    size_t *n)
+                    size_t *n, struct buf *err)
 {
 	struct gl_live *l = GL(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL);
@@ -258,7 +257,6 @@ static int gl_files(struct github *gh, int64_t pr, struct snap_file **out,
 	const cJSON *d;
 	int error;
 
-	github_op_begin(gh);
 	*out = NULL;
 	*n = 0;
 	/* Before the MR read (P38's order): the diffs wait in l->mr for
@@ -269,7 +267,7 @@ static int gl_files(struct github *gh, int64_t pr, struct snap_file **out,
 	}
 	buf_addf(&path, "/projects/%s/merge_requests/%lld/diffs",
 	         l->project_enc, (long long)pr);
-	error = gl_list(l, path.ptr, &all);
+	error = gl_list(l, path.ptr, &all, err);
 	buf_release(&path);
 	if (error)
 		return AA_EAPI;
@@ -306,17 +304,21 @@ static int gl_files(struct github *gh, int64_t pr, struct snap_file **out,
 	return AA_OK;
 }
 
-static int gl_diff_ready(struct github *gh, int64_t pr)
+static int gl_diff_ready(struct github *gh, int64_t pr, struct buf *err)
 {
 	struct gl_live *l = GL(gh);
 
-	github_op_begin(gh);
-	if (!l->have_mr || l->mr.iid != pr)
+	if (!l->have_mr || l->mr.iid != pr) {
+		buf_setf(err, "the merge request !%lld was not read",
+		         (long long)pr);
 		return AA_EAPI;
+	}
 	if (l->mr.diff_refs_null || strcmp(l->mr.head_sha, l->mr.sha) != 0) {
-		buf_setf(&gh->error, "the merge request's diff is not ready "
+		buf_setf(err,
+		         "the merge request's diff is not ready "
 		         "(diff_refs %s); rerun",
-		         l->mr.diff_refs_null ? "is null" : "name another head");
+		         l->mr.diff_refs_null ? "is null"
+		                              : "name another head");
 		return AA_EAPI;
 	}
 	return AA_OK;
@@ -324,7 +326,7 @@ static int gl_diff_ready(struct github *gh, int64_t pr)
 
 /* G7, and the MR's own merge base from diff_refs (G5). */
 static int gl_compare(struct github *gh, int64_t pr, const char *base,
-                      const char *head, struct gh_compare *out)
+                      const char *head, struct gh_compare *out, struct buf *err)
 {
 	struct gl_live *l = GL(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL);
@@ -332,14 +334,13 @@ static int gl_compare(struct github *gh, int64_t pr, const char *base,
 	long status;
 	int error;
 
-	github_op_begin(gh);
 	memset(out, 0, sizeof(*out));
-	if (!l->have_mr && gl_read_mr(l, pr) < 0)
+	if (!l->have_mr && gl_read_mr(l, pr, err) < 0)
 		return AA_EAPI;
 	if (strcmp(base, l->mr.target_branch) == 0) {
 		if (l->mr.diff_refs_null) {
-			buf_setf(&gh->error, "the merge request's diff_refs are "
-			         "null");
+			buf_setf(err, "the merge request's diff_refs are "
+			              "null");
 			return AA_EAPI;
 		}
 		out->status = CMP_AHEAD;
@@ -348,7 +349,7 @@ static int gl_compare(struct github *gh, int64_t pr, const char *base,
 	}
 	buf_addf(&path, "/projects/%s/repository/merge_base?refs%%5B%%5D=%s"
 	         "&refs%%5B%%5D=%s", l->project_enc, base, head);
-	error = gl_request(l, "GET", path.ptr, NULL, &o, &status);
+	error = gl_request(l, "GET", path.ptr, NULL, &o, &status, err);
 	buf_release(&path);
 	if (error == AA_ENOTFOUND || error == AA_EREJECTED) {
 		cJSON_Delete(o);
@@ -357,6 +358,9 @@ static int gl_compare(struct github *gh, int64_t pr, const char *base,
 	if (error || !gl_jstr(o, "id") ||
 	    !sha_parse(out->merge_base, gl_jstr(o, "id"),
 	               strlen(gl_jstr(o, "id")))) {
+		if (!error)
+			buf_setf(err, "GET merge_base: no commit id in the "
+			              "answer");
 		cJSON_Delete(o);
 		return AA_EAPI;
 	}
@@ -368,8 +372,8 @@ static int gl_compare(struct github *gh, int64_t pr, const char *base,
 	return AA_OK;
 }
 
-int gl_statuses(struct github *gh, int64_t pr, const char *sha,
-                unsigned need, struct snap_statuses *out)
+int gl_statuses(struct github *gh, int64_t pr, const char *sha, unsigned need,
+                struct snap_statuses *out, struct buf *err)
 {
 	struct gl_live *l = GL(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL);
@@ -377,11 +381,10 @@ int gl_statuses(struct github *gh, int64_t pr, const char *sha,
 	const cJSON *st;
 	int error;
 
-	github_op_begin(gh);
 	(void)need;
 	memset(out, 0, sizeof(*out));
 	memcpy(out->sha, sha, SHA_BUF);
-	if ((!l->have_mr || l->mr.iid != pr) && gl_read_mr(l, pr) < 0)
+	if ((!l->have_mr || l->mr.iid != pr) && gl_read_mr(l, pr, err) < 0)
 		return AA_EAPI;
 	buf_addf(&path, "/projects/%lld/repository/commits/%s/statuses?ref=",
 	         (long long)l->mr.source_project_id, sha);
@@ -389,7 +392,7 @@ int gl_statuses(struct github *gh, int64_t pr, const char *sha,
 	buf_adds(&path, "&name=");
 	gl_enc(&path, l->policy->review_context);
 	buf_adds(&path, "&all=true");
-	error = gl_list(l, path.ptr, &all);
+	error = gl_list(l, path.ptr, &all, err);
 	buf_release(&path);
 	if (error)
 		return AA_EAPI;
@@ -412,10 +415,11 @@ int gl_statuses(struct github *gh, int64_t pr, const char *sha,
 }
 
 static int gl_discussion_of(struct github *gh, int64_t pr, int64_t note_id,
-                            char out[41])
+                            char out[41], struct buf *err)
 {
 	struct gl_live *l = GL(gh);
 
+	(void)err; /* AA_ENOTFOUND says it all: the caller's judgement */
 	return gitlab_discussion_of(l->have_mr && l->mr.iid == pr ? &l->mr
 	                                                          : NULL,
 	                            note_id, out);

@@ -11,7 +11,7 @@
 
 /* GET …/merge_requests/:iid/commits (newest first): oldest first, the
  * head last, as the model keeps them (G7's chain). */
-static int read_commits(struct gl_live *l)
+static int read_commits(struct gl_live *l, struct buf *err)
 {
 	struct buf path = BUF_INIT(BUF_MAX_SMALL);
 	struct merge_request *m = &l->mr;
@@ -22,7 +22,7 @@ static int read_commits(struct gl_live *l)
 
 	buf_addf(&path, "/projects/%s/merge_requests/%lld/commits",
 	         l->project_enc, (long long)m->iid);
-	error = gl_list(l, path.ptr, &all);
+	error = gl_list(l, path.ptr, &all, err);
 	buf_release(&path);
 	if (error)
 		return AA_EAPI;
@@ -46,7 +46,8 @@ static int read_commits(struct gl_live *l)
 }
 
 /* Every status of the head in the source project, every name and ref. */
-static int read_statuses(struct gl_live *l, struct snap_gitlab *g)
+static int read_statuses(struct gl_live *l, struct snap_gitlab *g,
+                         struct buf *err)
 {
 	struct buf path = BUF_INIT(BUF_MAX_SMALL);
 	const struct merge_request *m = &l->mr;
@@ -57,7 +58,7 @@ static int read_statuses(struct gl_live *l, struct snap_gitlab *g)
 	buf_addf(&path,
 	         "/projects/%lld/repository/commits/%s/statuses?all=true",
 	         (long long)m->source_project_id, m->sha);
-	error = gl_list(l, path.ptr, &all);
+	error = gl_list(l, path.ptr, &all, err);
 	buf_release(&path);
 	if (error)
 		return AA_EAPI;
@@ -105,7 +106,8 @@ static bool any_edited(const struct merge_request *m)
 	return false;
 }
 
-int gitlab_record(struct github *gh, int64_t iid, struct snapshot *snap)
+int gitlab_record(struct github *gh, int64_t iid, struct snapshot *snap,
+                  struct buf *err)
 {
 	struct gl_live *l = gl_of(gh);
 	struct snap_gitlab *g;
@@ -114,20 +116,17 @@ int gitlab_record(struct github *gh, int64_t iid, struct snapshot *snap)
 	int error;
 
 	if (!l) {
-		buf_setf(&gh->error, "not a GitLab session");
+		buf_setf(err, "not a GitLab session");
 		return AA_EAPI;
 	}
-	/* gitlab_record's message is the port's (N80: a read, not yet
-	 * moved to the caller's err), the identity's included. */
-	if ((error = gl_user(gh, &snap->viewer, &gh->error)) < 0)
+	if ((error = gl_user(gh, &snap->viewer, err)) < 0)
 		return error;
-	github_op_begin(gh);
-	if ((error = gl_read_mr(l, iid)) < 0)
+	if ((error = gl_read_mr(l, iid, err)) < 0)
 		return error;
-	if (gl_read_discussions(l) < 0 ||
-	    (any_edited(&l->mr) && gl_read_editors(l) < 0) ||
-	    gl_review_ops.files(gh, iid, &files, &nfiles) < 0 ||
-	    read_commits(l) < 0) {
+	if (gl_read_discussions(l, err) < 0 ||
+	    (any_edited(&l->mr) && gl_read_editors(l, err) < 0) ||
+	    gl_review_ops.files(gh, iid, &files, &nfiles, err) < 0 ||
+	    read_commits(l, err) < 0) {
 		files_free(files, nfiles);
 		return AA_EAPI;
 	}
@@ -136,7 +135,7 @@ int gitlab_record(struct github *gh, int64_t iid, struct snapshot *snap)
 	snap->gitlab = g;
 	g->host = xstrdup(l->host);
 	g->project_id = l->mr.target_project_id ? l->mr.target_project_id : 1;
-	if (read_statuses(l, g) < 0)
+	if (read_statuses(l, g, err) < 0)
 		return AA_EAPI;
 	/* The MR moves into the snapshot: the port forgets it. */
 	g->mrs = xcalloc(1, sizeof(*g->mrs));

@@ -27,13 +27,13 @@ static char *body_json(const char *body)
 
 /* G13's guard: an answer saying a quick action ran (202, or a non-empty
  * commands_changes) stops the run. */
-static int quick_action_ran(struct gl_live *l, const cJSON *o, long status)
+static int quick_action_ran(const cJSON *o, long status, struct buf *err)
 {
 	const cJSON *c = cJSON_GetObjectItemCaseSensitive(o, "commands_changes");
 
 	if (status != 202 && !(cJSON_IsObject(c) && c->child))
 		return AA_OK;
-	buf_setf(&l->gh.error, "GitLab ran a quick action from a note");
+	buf_setf(err, "GitLab ran a quick action from a note");
 	return AA_EAPI;
 }
 
@@ -47,7 +47,7 @@ static void notes_path(struct buf *p, struct gl_live *l, int64_t pr)
  * quick action ran. *ANSWER is the note GitLab returned; a refusal is the
  * API's error (the sticky's writes have no per-item rejection). */
 static int note_write(struct github *gh, int64_t pr, int64_t id,
-                      const char *body, cJSON **answer)
+                      const char *body, cJSON **answer, struct buf *err)
 {
 	struct gl_live *l = GL(gh);
 	struct buf path = BUF_INIT(BUF_MAX_SMALL);
@@ -55,14 +55,13 @@ static int note_write(struct github *gh, int64_t pr, int64_t id,
 	long status;
 	int error;
 
-	github_op_begin(gh);
 	notes_path(&path, l, pr);
 	if (id)
 		buf_addf(&path, "/%lld", (long long)id);
 	error = gl_request(l, id ? "PUT" : "POST", path.ptr, json, answer,
-	                   &status);
+	                   &status, err);
 	if (!error)
-		error = quick_action_ran(l, *answer, status);
+		error = quick_action_ran(*answer, status, err);
 	free(json);
 	buf_release(&path);
 	return error == AA_EREJECTED || error == AA_EDENIED ? AA_EAPI : error;
@@ -76,25 +75,25 @@ int gl_comment_create(struct github *gh, int64_t pr, const char *body,
 
 	*id = 0;
 	*html_url = NULL;
-	error = note_write(gh, pr, 0, body, &o);
+	error = note_write(gh, pr, 0, body, &o, err);
 	if (!error && !(*id = gl_jint(o, "id"))) {
-		buf_setf(&gh->error, "POST note: no id in the answer");
+		buf_setf(err, "POST note: no id in the answer");
 		error = AA_ELOST;
 	}
 	if (!error)
 		*html_url = gitlab_note_url(&GL(gh)->mr, *id);
 	cJSON_Delete(o);
-	return github_op_end(gh, error, err);
+	return error;
 }
 
 int gl_comment_update(struct github *gh, int64_t pr, int64_t id,
                       const char *body, struct buf *err)
 {
 	cJSON *o = NULL;
-	int error = note_write(gh, pr, id, body, &o);
+	int error = note_write(gh, pr, id, body, &o, err);
 
 	cJSON_Delete(o);
-	return github_op_end(gh, error, err);
+	return error;
 }
 
 int gl_comment_delete(struct github *gh, int64_t pr, int64_t id,
@@ -105,14 +104,11 @@ int gl_comment_delete(struct github *gh, int64_t pr, int64_t id,
 	long status;
 	int error;
 
-	github_op_begin(gh);
 	notes_path(&path, l, pr);
 	buf_addf(&path, "/%lld", (long long)id);
-	error = gl_request(l, "DELETE", path.ptr, NULL, NULL, &status);
+	error = gl_request(l, "DELETE", path.ptr, NULL, NULL, &status, err);
 	buf_release(&path);
-	return github_op_end(
-	    gh, error == AA_EREJECTED || error == AA_EDENIED ? AA_EAPI : error,
-	    err);
+	return error == AA_EREJECTED || error == AA_EDENIED ? AA_EAPI : error;
 }
 
 int gl_discussion_payload(struct github *gh, int64_t pr,
@@ -139,36 +135,40 @@ int gl_discussion_post(struct github *gh, int64_t pr,
 	long status;
 	int error;
 
-	github_op_begin(gh);
 	memset(out, 0, sizeof(*out));
 	if (gl_discussion_payload(gh, pr, inl, &json) < 0) {
+		buf_setf(err,
+		         "POST discussion: the merge request !%lld was not "
+		         "read",
+		         (long long)pr);
 		buf_release(&json);
-		return github_op_end(gh, AA_EAPI, err);
+		return AA_EAPI;
 	}
 	buf_addf(&path, "/projects/%s/merge_requests/%lld/discussions",
 	         l->project_enc, (long long)pr);
-	error = gl_request(l, "POST", path.ptr, json.ptr, &o, &status);
+	error = gl_request(l, "POST", path.ptr, json.ptr, &o, &status, err);
 	buf_release(&path);
 	buf_release(&json);
 	if (error == AA_EDENIED)
 		error = AA_EAPI;
 	if (error) {
 		cJSON_Delete(o);
-		return github_op_end(
-		    gh, error, err); /* AA_EREJECTED: the position (G16) */
+		return error; /* AA_EREJECTED: the position (G16) */
 	}
 	first = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(o, "notes"),
 	                           0);
 	pos = cJSON_GetObjectItemCaseSensitive(first, "position");
-	error = quick_action_ran(l, first, status);
+	error = quick_action_ran(first, status, err);
 	/* G16: an anchor GitLab dropped is a failed thread. */
 	if (!error && (!gl_jstr(first, "type") ||
 	               strcmp(gl_jstr(first, "type"), "DiffNote") != 0 ||
 	               !gl_jstr(pos, "new_path") ||
 	               strcmp(gl_jstr(pos, "new_path"), inl->path) != 0 ||
 	               gl_jint(pos, "new_line") != inl->line)) {
-		buf_setf(&gh->error, "POST discussion: GitLab dropped the "
-		         "position of %s:%lld", inl->path, (long long)inl->line);
+		buf_setf(err,
+		         "POST discussion: GitLab dropped the "
+		         "position of %s:%lld",
+		         inl->path, (long long)inl->line);
 		error = AA_EAPI;
 	}
 	if (!error) {
@@ -180,7 +180,7 @@ int gl_discussion_post(struct github *gh, int64_t pr,
 		out->html_url = gitlab_note_url(&l->mr, out->note_id);
 	}
 	cJSON_Delete(o);
-	return github_op_end(gh, error, err);
+	return error;
 }
 
 int gl_create_status(struct github *gh, int64_t pr, const char *sha,
@@ -195,9 +195,13 @@ int gl_create_status(struct github *gh, int64_t pr, const char *sha,
 	struct jw j;
 	int error;
 
-	github_op_begin(gh);
-	if (!l->have_mr || l->mr.iid != pr)
-		return github_op_end(gh, AA_EAPI, err);
+	if (!l->have_mr || l->mr.iid != pr) {
+		buf_setf(err,
+		         "POST status: the merge request !%lld was not "
+		         "read",
+		         (long long)pr);
+		return AA_EAPI;
+	}
 	jw_init(&j, &b, false);
 	jw_obj_begin(&j);
 	jw_key(&j, "state");
@@ -215,10 +219,10 @@ int gl_create_status(struct github *gh, int64_t pr, const char *sha,
 	jw_obj_end(&j);
 	buf_addf(&path, "/projects/%lld/statuses/%s",
 	         (long long)l->mr.source_project_id, sha);
-	error = gl_request(l, "POST", path.ptr, b.ptr, &o, &status);
+	error = gl_request(l, "POST", path.ptr, b.ptr, &o, &status, err);
 	/* G17: pending over our own pending is refused as already so. */
 	if (error == AA_EREJECTED && strcmp(state, "pending") == 0 &&
-	    strstr(l->gh.error.ptr, "Cannot transition status"))
+	    strstr(err->ptr, "Cannot transition status"))
 		error = AA_ENOOP;
 	else if (error == AA_EREJECTED || error == AA_EDENIED ||
 	         error == AA_ENOTFOUND)
@@ -226,5 +230,5 @@ int gl_create_status(struct github *gh, int64_t pr, const char *sha,
 	cJSON_Delete(o);
 	buf_release(&path);
 	buf_release(&b);
-	return github_op_end(gh, error, err);
+	return error;
 }

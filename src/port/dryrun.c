@@ -56,12 +56,6 @@ static struct dryrun *D(struct github *gh)
 	return (struct dryrun *)gh;
 }
 
-static void copy_error(struct dryrun *d)
-{
-	buf_reset(&d->gh.error);
-	buf_add(&d->gh.error, d->inner->error.ptr, d->inner->error.len);
-}
-
 static int dr_user(struct github *gh, char **login, struct buf *err)
 {
 	struct dryrun *d = D(gh);
@@ -73,12 +67,10 @@ static int dr_user(struct github *gh, char **login, struct buf *err)
 }
 
 static int dr_open_pulls(struct github *gh, enum gh_listing what,
-			 struct gh_pull_brief **list, size_t *n)
+                         struct gh_pull_brief **list, size_t *n,
+                         struct buf *err)
 {
-	int error = D(gh)->inner->ops->open_pulls(D(gh)->inner, what, list, n);
-
-	copy_error(D(gh));
-	return error;
+	return D(gh)->inner->ops->open_pulls(D(gh)->inner, what, list, n, err);
 }
 
 static bool has_label(const struct snap_pull *p, const char *name)
@@ -125,35 +117,31 @@ static void overlay_pull(struct dryrun *d, struct gh_pull *out)
 }
 
 static int dr_pull(struct github *gh, int64_t number, unsigned parts,
-		   struct gh_pull *out)
+                   struct gh_pull *out, struct buf *err)
 {
 	struct dryrun *d = D(gh);
-	int error = d->inner->ops->pull(d->inner, number, parts, out);
+	int error = d->inner->ops->pull(d->inner, number, parts, out, err);
 
-	copy_error(d);
 	if (error == AA_OK)
 		overlay_pull(d, out);
 	return error;
 }
 
-static int dr_commit_in_pull(struct github *gh, int64_t number,
-			     const char *sha, bool *out)
+static int dr_commit_in_pull(struct github *gh, int64_t number, const char *sha,
+                             bool *out, struct buf *err)
 {
-	int error = D(gh)->inner->ops->commit_in_pull(D(gh)->inner, number,
-						      sha, out);
-
-	copy_error(D(gh));
-	return error;
+	return D(gh)->inner->ops->commit_in_pull(D(gh)->inner, number, sha, out,
+	                                         err);
 }
 
 static int dr_statuses(struct github *gh, int64_t pr, const char *sha,
-		       unsigned need, struct snap_statuses *out)
+                       unsigned need, struct snap_statuses *out,
+                       struct buf *err)
 {
 	struct dryrun *d = D(gh);
-	int error = d->inner->ops->statuses(d->inner, pr, sha, need, out);
+	int error = d->inner->ops->statuses(d->inner, pr, sha, need, out, err);
 	size_t i, alloc = 0; /* ALLOC_PUSH's */
 
-	copy_error(d);
 	if (error < 0)
 		return error;
 	for (i = 0; i < out->n; i++)
@@ -167,13 +155,12 @@ static int dr_statuses(struct github *gh, int64_t pr, const char *sha,
 }
 
 static int dr_label_exists(struct github *gh, int64_t pr, const char *name,
-			   bool *out)
+                           bool *out, struct buf *err)
 {
 	struct dryrun *d = D(gh);
-	int error = d->inner->ops->label_exists(d->inner, pr, name, out);
+	int error = d->inner->ops->label_exists(d->inner, pr, name, out, err);
 	size_t i;
 
-	copy_error(d);
 	for (i = 0; error == AA_OK && i < d->nrepo_labels; i++)
 		if (str_eq_nocase(d->repo_labels[i], name))
 			*out = true;
@@ -186,7 +173,6 @@ static int dr_create_label(struct github *gh, int64_t pr, const char *name,
 {
 	struct dryrun *d = D(gh);
 
-	github_op_begin(gh);
 	(void)err; /* planned: never fails */
 	(void)pr;
 	(void)color;
@@ -201,7 +187,6 @@ static int dr_add_label(struct github *gh, int64_t pr, const char *name,
 {
 	struct dryrun *d = D(gh);
 
-	github_op_begin(gh);
 	(void)err; /* planned: never fails */
 	ALLOC_GROW(d->labels, d->nlabels + 1, d->alabels);
 	d->labels[d->nlabels].pr = pr;
@@ -222,7 +207,6 @@ static int dr_create_status(struct github *gh, int64_t pr, const char *sha,
 	struct dryrun *d = D(gh);
 	struct planned_status *p;
 
-	github_op_begin(gh);
 	(void)err; /* planned: never fails */
 	ALLOC_GROW(d->statuses, d->nstatuses + 1, d->astatuses);
 	p = &d->statuses[d->nstatuses++];
@@ -245,7 +229,6 @@ static int dr_approve(struct github *gh, int64_t pr, const char *commit_id,
 	struct dryrun *d = D(gh);
 	struct planned_review *p;
 
-	github_op_begin(gh);
 	(void)err; /* planned: never fails */
 	(void)body;
 	ALLOC_GROW(d->reviews, d->nreviews + 1, d->areviews);
@@ -266,7 +249,6 @@ static int dr_dismiss(struct github *gh, int64_t pr, int64_t review_id,
 {
 	struct dryrun *d = D(gh);
 
-	github_op_begin(gh);
 	(void)err; /* planned: never fails */
 	(void)message;
 	ALLOC_GROW(d->dismissals, d->ndismissals + 1, d->adismissals);
@@ -319,84 +301,73 @@ static void dr_free(struct github *gh)
 		snap_review_release(&d->reviews[i].r);
 	free(d->reviews);
 	free(d->dismissals);
-	buf_release(&gh->error);
 	free(d);
 }
 
 /* --- pr-review (PUBLISH §7.4): reads pass through, writes never happen
  * (the publish flow lists them as planned and makes none). --- */
 
-static const struct github_review_ops *inner_review(struct dryrun *d)
+static const struct github_review_ops *inner_review(struct dryrun *d,
+                                                    struct buf *err)
 {
 	if (!d->inner->ops->review)
-		buf_setf(&d->gh.error, "this GitHub port cannot publish");
+		buf_setf(err, "this GitHub port cannot publish");
 	return d->inner->ops->review;
 }
 
 static int dr_review_pull(struct github *gh, int64_t pr, unsigned what,
-			  struct gh_review_pull *out)
+                          struct gh_review_pull *out, struct buf *err)
 {
 	struct dryrun *d = D(gh);
-	const struct github_review_ops *r = inner_review(d);
-	int error;
+	const struct github_review_ops *r = inner_review(d, err);
 
 	memset(out, 0, sizeof(*out));
 	if (!r)
 		return AA_EAPI;
-	error = r->review_pull(d->inner, pr, what, out);
-	copy_error(d);
-	return error;
+	return r->review_pull(d->inner, pr, what, out, err);
 }
 
 static int dr_review_comments(struct github *gh, int64_t pr,
-			      struct snap_review_comment **out, size_t *n)
+                              struct snap_review_comment **out, size_t *n,
+                              struct buf *err)
 {
 	struct dryrun *d = D(gh);
-	const struct github_review_ops *r = inner_review(d);
-	int error;
+	const struct github_review_ops *r = inner_review(d, err);
 
 	*out = NULL;
 	*n = 0;
 	if (!r)
 		return AA_EAPI;
-	error = r->review_comments(d->inner, pr, out, n);
-	copy_error(d);
-	return error;
+	return r->review_comments(d->inner, pr, out, n, err);
 }
 
 static int dr_files(struct github *gh, int64_t pr, struct snap_file **out,
-		    size_t *n)
+                    size_t *n, struct buf *err)
 {
 	struct dryrun *d = D(gh);
-	const struct github_review_ops *r = inner_review(d);
-	int error;
+	const struct github_review_ops *r = inner_review(d, err);
 
 	*out = NULL;
 	*n = 0;
 	if (!r)
 		return AA_EAPI;
-	error = r->files(d->inner, pr, out, n);
-	copy_error(d);
-	return error;
+	return r->files(d->inner, pr, out, n, err);
 }
 
 static int dr_compare(struct github *gh, int64_t pr, const char *base,
-		      const char *head, struct gh_compare *out)
+                      const char *head, struct gh_compare *out, struct buf *err)
 {
 	struct dryrun *d = D(gh);
-	const struct github_review_ops *r = inner_review(d);
-	int error;
+	const struct github_review_ops *r = inner_review(d, err);
 
 	if (!r)
 		return AA_EAPI;
-	error = r->compare(d->inner, pr, base, head, out);
-	copy_error(d);
-	return error;
+	return r->compare(d->inner, pr, base, head, out, err);
 }
 
-static int refuse_write(struct github *gh)
+static int refuse_write(struct buf *err)
 {
-	buf_setf(&gh->error, "dry run: a pr-review write was attempted");
+	buf_setf(err, "dry run: a pr-review write was attempted");
 	return AA_EAPI;
 }
 
@@ -407,7 +378,8 @@ static int dr_comment_create(struct github *gh, int64_t pr, const char *body,
 	(void)body;
 	*id = 0;
 	*html_url = NULL;
-	return github_op_end(gh, refuse_write(gh), err);
+	(void)gh;
+	return refuse_write(err);
 }
 
 static int dr_comment_update(struct github *gh, int64_t pr, int64_t id,
@@ -416,7 +388,8 @@ static int dr_comment_update(struct github *gh, int64_t pr, int64_t id,
 	(void)pr;
 	(void)id;
 	(void)body;
-	return github_op_end(gh, refuse_write(gh), err);
+	(void)gh;
+	return refuse_write(err);
 }
 
 static int dr_comment_delete(struct github *gh, int64_t pr, int64_t id,
@@ -424,7 +397,8 @@ static int dr_comment_delete(struct github *gh, int64_t pr, int64_t id,
 {
 	(void)pr;
 	(void)id;
-	return github_op_end(gh, refuse_write(gh), err);
+	(void)gh;
+	return refuse_write(err);
 }
 
 static int dr_review_post(struct github *gh, int64_t pr, const char *commit_id,
@@ -438,7 +412,8 @@ static int dr_review_post(struct github *gh, int64_t pr, const char *commit_id,
 	(void)inl;
 	(void)n;
 	memset(out, 0, sizeof(*out));
-	return github_op_end(gh, refuse_write(gh), err);
+	(void)gh;
+	return refuse_write(err);
 }
 
 static int dr_discussion_post(struct github *gh, int64_t pr,
@@ -448,35 +423,31 @@ static int dr_discussion_post(struct github *gh, int64_t pr,
 	(void)pr;
 	(void)inl;
 	memset(out, 0, sizeof(*out));
-	return github_op_end(gh, refuse_write(gh), err);
+	(void)gh;
+	return refuse_write(err);
 }
 
 /* GitLab: the payload and G8's check are reads of the inner port. */
 static int dr_discussion_payload(struct github *gh, int64_t pr,
 				 const struct gh_inline *inl, struct buf *out)
 {
-	struct dryrun *d = D(gh);
-	const struct github_review_ops *r = inner_review(d);
-	int error;
+	const struct github_review_ops *r = D(gh)->inner->ops->review;
 
+	/* A formatter: its only failure, an answer too large, is the
+	 * caller's to tell (out). */
 	if (!r || !r->discussion_payload)
 		return AA_EAPI;
-	error = r->discussion_payload(d->inner, pr, inl, out);
-	copy_error(d);
-	return error;
+	return r->discussion_payload(D(gh)->inner, pr, inl, out);
 }
 
-static int dr_diff_ready(struct github *gh, int64_t pr)
+static int dr_diff_ready(struct github *gh, int64_t pr, struct buf *err)
 {
 	struct dryrun *d = D(gh);
-	const struct github_review_ops *r = inner_review(d);
-	int error;
+	const struct github_review_ops *r = inner_review(d, err);
 
 	if (!r || !r->diff_ready)
 		return AA_EAPI;
-	error = r->diff_ready(d->inner, pr);
-	copy_error(d);
-	return error;
+	return r->diff_ready(d->inner, pr, err);
 }
 
 static const struct github_review_ops dryrun_review_ops = {
@@ -484,6 +455,7 @@ static const struct github_review_ops dryrun_review_ops = {
 	dr_compare,	   dr_comment_create,  dr_comment_update,
 	dr_comment_delete, dr_review_post,     dr_discussion_post,
 	dr_discussion_payload, dr_diff_ready,      NULL,
+	NULL, /* review_pull_beside: a dry run sends reads as asked */
 };
 
 static const struct github_ops dryrun_ops = {
@@ -505,7 +477,6 @@ struct github *github_dryrun_new(struct github *inner)
 	struct dryrun *d = xcalloc(1, sizeof(*d));
 
 	d->gh.ops = &dryrun_ops;
-	buf_init(&d->gh.error, BUF_MAX_SMALL);
 	d->inner = inner;
 	d->gh.gitlab = inner->gitlab;
 	return &d->gh;

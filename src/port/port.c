@@ -6,28 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-void github_op_begin(struct github *gh)
-{
-	buf_reset(&gh->error);
-}
-
-int github_op_end(struct github *gh, int error, struct buf *err)
-{
-	if (error < 0)
-		buf_setf(err, "%s", github_error(gh));
-	return error;
-}
-
-const char *github_error(const struct github *gh)
-{
-	return gh->error.len ? gh->error.ptr : "unknown error";
-}
-
-void gh_pull_keep_error(struct gh_pull *p, const struct github *gh)
+void gh_pull_keep_error(struct gh_pull *p, const struct buf *err)
 {
 	if (!p->failed || p->error)
 		return;
-	p->error = xstrdup(github_error(gh));
+	p->error = xstrdup(err->len ? err->ptr : "unknown error");
 }
 
 void gh_pull_release(struct gh_pull *p)

@@ -7,11 +7,12 @@
  * wraps either to plan writes without making them (port/dryrun.c).
  *
  * Every call carries the PR it is made for (0 when none) so faults and
- * logs can name it. Reads return 0, AA_ENOTFOUND, or AA_EAPI; the message
- * of the last failure is in gh->error. The writes and user() take the
- * caller's err instead, the one channel of N80 (docs/spec-notes.md) that
- * the reads join next. Results are owned by the caller and released with
- * the snapshot.h release functions.
+ * logs can name it. Reads return 0, AA_ENOTFOUND, or AA_EAPI. Every op
+ * that can fail takes the caller's `struct buf *err` as its last
+ * parameter and writes its own message there when it fails, the one
+ * channel of N80 (docs/spec-notes.md); the port keeps no message of its
+ * own. Results are owned by the caller and released with the snapshot.h
+ * release functions.
  *
  * One write contract for every write of every port: AA_OK when GitHub
  * answered that it was made; AA_ELOST when no answer came back (a
@@ -45,8 +46,9 @@ struct gh_pull {
 	struct snap_pull pull; /* only the parts in `ok` are filled */
 	unsigned ok;           /* PART_* read completely */
 	unsigned failed;       /* PART_* whose read failed */
-	/* Why the parts in `failed` failed (the port's message then), so a
-	 * flow that reports them later still has it; NULL when none did. */
+	/* Why the parts in `failed` failed (the message the read wrote
+	 * into its err), so a flow that reports them later still has it;
+	 * NULL when none did. */
 	char *error;
 };
 
@@ -160,13 +162,17 @@ void gh_review_pull_release(struct gh_review_pull *r);
  * (`gh_pull_op live_pull;`) and the signature is written once.
  */
 typedef int gh_review_pull_op(struct github *gh, int64_t pr, unsigned what,
-                              struct gh_review_pull *out);
+                              struct gh_review_pull *out, struct buf *err);
+typedef void gh_review_pull_beside_op(struct github *gh, int64_t pr,
+                                      unsigned what);
 typedef int gh_review_comments_op(struct github *gh, int64_t pr,
-                                  struct snap_review_comment **out, size_t *n);
+                                  struct snap_review_comment **out, size_t *n,
+                                  struct buf *err);
 typedef int gh_files_op(struct github *gh, int64_t pr, struct snap_file **out,
-                        size_t *n);
+                        size_t *n, struct buf *err);
 typedef int gh_compare_op(struct github *gh, int64_t pr, const char *base,
-                          const char *head, struct gh_compare *out);
+                          const char *head, struct gh_compare *out,
+                          struct buf *err);
 typedef int gh_comment_create_op(struct github *gh, int64_t pr,
                                  const char *body, int64_t *id, char **html_url,
                                  struct buf *err);
@@ -185,9 +191,9 @@ typedef int gh_discussion_post_op(struct github *gh, int64_t pr,
 typedef int gh_discussion_payload_op(struct github *gh, int64_t pr,
                                      const struct gh_inline *inl,
                                      struct buf *out);
-typedef int gh_diff_ready_op(struct github *gh, int64_t pr);
+typedef int gh_diff_ready_op(struct github *gh, int64_t pr, struct buf *err);
 typedef int gh_discussion_of_op(struct github *gh, int64_t pr, int64_t note_id,
-                                char out[41]);
+                                char out[41], struct buf *err);
 
 /*
  * The writes and reads only the pr-review commands make (PUBLISH.md §10):
@@ -209,8 +215,7 @@ struct github_review_ops {
 	gh_files_op *files;
 	/* compare/{base}...{head}; AA_ENOTFOUND when GitHub answers 404. */
 	gh_compare_op *compare;
-	/* POST an issue comment: its id and html_url. The writes take the
-	 * caller's err (N80), the reads not yet. */
+	/* POST an issue comment: its id and html_url. */
 	gh_comment_create_op *comment_create;
 	gh_comment_update_op *comment_update;
 	gh_comment_delete_op *comment_delete;
@@ -232,59 +237,73 @@ struct github_review_ops {
 	/* The id of the discussion whose first note is note_id, as last
 	 * read (G20: a lost POST's discussion, found again); AA_ENOTFOUND. */
 	gh_discussion_of_op *discussion_of;
+
+	/*
+	 * Optional (NULL: reads go out when asked). review_pull(pr, what)'s
+	 * read starts together with the next request the port sends, so the
+	 * two share a round trip; that review_pull then takes its answer.
+	 * Latency only: the read is made no earlier than this call, and an
+	 * answer a later write would make stale is dropped (P67).
+	 */
+	gh_review_pull_beside_op *review_pull_beside;
 };
 
 /*
  * What `doctor` reads (docs/actions.md, Doctor): a port without them
  * (NULL) cannot check a setup. Each returns AA_OK, AA_ENOTFOUND (404),
  * AA_EDENIED (401/403: the credential may not read it) or AA_EAPI, with
- * the message in gh->error; outputs are owned by the caller.
+ * the message in err; outputs are owned by the caller.
  */
 struct github_setup_ops {
 	/* The repository, read with the write token: its default branch and
 	 * whether that token's account may push (-1: not said). */
-	int (*repo)(struct github *gh, char **default_branch, int *push);
+	int (*repo)(struct github *gh, char **default_branch, int *push,
+	            struct buf *err);
 	/* Every branch name (all pages). */
-	int (*branches)(struct github *gh, char ***names, size_t *n);
+	int (*branches)(struct github *gh, char ***names, size_t *n,
+	                struct buf *err);
 	/* The active ruleset rules of a branch (rules/branches/{branch}). */
 	int (*branch_rules)(struct github *gh, const char *branch,
-	                    struct setup_rule **v, size_t *n);
+	                    struct setup_rule **v, size_t *n, struct buf *err);
 	/* Has the branch a (classic) branch protection rule? */
 	int (*branch_protected)(struct github *gh, const char *branch,
-	                        bool *out);
+	                        bool *out, struct buf *err);
 	/* That rule, as rules (admins only: AA_EDENIED otherwise). */
 	int (*protection)(struct github *gh, const char *branch,
-	                  struct setup_rule **v, size_t *n);
+	                  struct setup_rule **v, size_t *n, struct buf *err);
 	/* The text of file `path` at `ref`. */
 	int (*file)(struct github *gh, const char *ref, const char *path,
-	            char **text);
+	            char **text, struct buf *err);
 	/* Is `login` in team "org/slug"? AA_ENOTFOUND: the team is not
 	 * visible to the reader. */
 	int (*team_member)(struct github *gh, const char *team,
-	                   const char *login, bool *member);
+	                   const char *login, bool *member, struct buf *err);
 	/* GET /user with the write token, and what the answer says about the
 	 * token (out->read is filled too). */
-	int (*token)(struct github *gh, struct setup_token *out);
+	int (*token)(struct github *gh, struct setup_token *out,
+	             struct buf *err);
 	/* Environment `name` and its deployment branch rules. */
 	int (*environment)(struct github *gh, const char *name,
-	                   struct setup_env *out);
+	                   struct setup_env *out, struct buf *err);
 	/* GitHub App mode: the installation's permissions (out->enabled
 	 * false outside App mode). */
-	int (*app)(struct github *gh, struct setup_app *out);
+	int (*app)(struct github *gh, struct setup_app *out, struct buf *err);
 };
 
 /* The ops' types of struct github_ops, as above. */
 typedef int gh_user_op(struct github *gh, char **login, struct buf *err);
 typedef int gh_open_pulls_op(struct github *gh, enum gh_listing what,
-                             struct gh_pull_brief **list, size_t *n);
+                             struct gh_pull_brief **list, size_t *n,
+                             struct buf *err);
 typedef int gh_pull_op(struct github *gh, int64_t number, unsigned parts,
-                       struct gh_pull *out);
+                       struct gh_pull *out, struct buf *err);
 typedef int gh_commit_in_pull_op(struct github *gh, int64_t number,
-                                 const char *sha, bool *out);
+                                 const char *sha, bool *out, struct buf *err);
 typedef int gh_statuses_op(struct github *gh, int64_t pr, const char *sha,
-                           unsigned need, struct snap_statuses *out);
+                           unsigned need, struct snap_statuses *out,
+                           struct buf *err);
 typedef int gh_label_exists_op(struct github *gh, int64_t pr, const char *name,
-                               bool *out);
+                               bool *out, struct buf *err);
 typedef int gh_create_label_op(struct github *gh, int64_t pr, const char *name,
                                const char *color, const char *description,
                                struct buf *err);
@@ -306,10 +325,7 @@ typedef void gh_budget_op(struct github *gh, int64_t *graphql, int64_t *rest);
 typedef void gh_refresh_op(struct github *gh);
 
 struct github_ops {
-	/* GET /user: the login of the write token (T4). A failure's
-	 * message is in err (N80), not in gh->error, as for the gate's
-	 * writes (create_label, add_label, create_status, approve,
-	 * dismiss). */
+	/* GET /user: the login of the write token (T4). */
 	gh_user_op *user;
 	/* Every open pull request, ascending by number: what `what` asks
 	 * for at least. */
@@ -366,13 +382,6 @@ struct github_ops {
 
 struct github {
 	const struct github_ops *ops;
-	/* The message of the last operation's failure, for the ops that do
-	 * not take the caller's err yet (N80). Every operation that
-	 * can fail starts with it empty (github_op_begin), so a failure is
-	 * never reported with the message of an earlier one; best-effort
-	 * operations (prefetch, details) leave it as it was. Read it right
-	 * after the failed call, or keep a copy. */
-	struct buf error;
 	/* The run's deadline on this port's clock (ms), 0 = none (A6): no
 	 * read, retry or wait goes past it; a read cut off by it fails. Set
 	 * it with github_set_deadline(). */
@@ -386,17 +395,9 @@ struct github {
 	bool gitlab;
 };
 
-/* The start of every port operation that can fail: gh->error empty. */
-void github_op_begin(struct github *gh);
-/* An op whose adapter still leaves its message in gh->error hands it to
- * the caller's err at the op's edge (N80): error itself, the message
- * copied when it is a failure. */
-int github_op_end(struct github *gh, int error, struct buf *err);
-/* The message of the port's last failure: every caller reads it here
- * ("unknown error" when an implementation left none). */
-const char *github_error(const struct github *gh);
-/* Copy the port's message into a pull whose parts failed (gh_pull.error). */
-void gh_pull_keep_error(struct gh_pull *p, const struct github *gh);
+/* Copy the message of its failed parts, in the err its read was passed,
+ * into a pull (gh_pull.error). */
+void gh_pull_keep_error(struct gh_pull *p, const struct buf *err);
 /* Release a gh_pull's contents. */
 void gh_pull_release(struct gh_pull *p);
 /* Free a listing. */

@@ -19,15 +19,15 @@
 #include "base/util.h"
 
 static int fault_hit(struct world *w, enum fault_op op, int kind, int64_t pr,
-		     const char *sha)
+                     const char *sha, struct buf *err)
 {
-	return world_fault(w, op, kind, pr, sha, 0, NULL);
+	return world_fault(w, op, kind, pr, sha, 0, NULL, err);
 }
 
 static int write_fault(struct world *w, enum gh_write kind, int64_t pr,
-                       const char *sha, bool *lost)
+                       const char *sha, bool *lost, struct buf *err)
 {
-	return world_fault(w, FAULT_WRITE, (int)kind, pr, sha, 0, lost);
+	return world_fault(w, FAULT_WRITE, (int)kind, pr, sha, 0, lost, err);
 }
 
 /* A timeout or a 5xx: the program cannot tell the write was not made. */
@@ -37,7 +37,8 @@ static bool no_answer(const struct snap_fault *f)
 }
 
 int world_fault(struct world *w, enum fault_op op, int kind, int64_t pr,
-		const char *sha, int64_t comment_id, bool *lost)
+                const char *sha, int64_t comment_id, bool *lost,
+                struct buf *err)
 {
 	const char *name = op == FAULT_READ ? gh_read_names[kind]
 					    : gh_write_names[kind];
@@ -53,11 +54,11 @@ int world_fault(struct world *w, enum fault_op op, int kind, int64_t pr,
 
 		if (f->op == FAULT_CALL && f->call == w->calls) {
 			w->last_by_call = true;
-			buf_setf(&w->gh.error, "%s %s%s%.0lld: %s (call %lld)",
-				 op == FAULT_READ ? "read" : "write", name,
-				 pr ? " of PR #" : "", (long long)pr,
-				 f->timeout ? "timed out" : "HTTP error",
-				 (long long)w->calls);
+			buf_setf(err, "%s %s%s%.0lld: %s (call %lld)",
+			         op == FAULT_READ ? "read" : "write", name,
+			         pr ? " of PR #" : "", (long long)pr,
+			         f->timeout ? "timed out" : "HTTP error",
+			         (long long)w->calls);
 			if (f->status == 404)
 				return AA_ENOTFOUND;
 			return op == FAULT_WRITE && no_answer(f) ? AA_ELOST
@@ -86,18 +87,19 @@ int world_fault(struct world *w, enum fault_op op, int kind, int64_t pr,
 		if (f->lost_response && lost) {
 			/* Applied by the caller, then answered with an error. */
 			*lost = true;
-			buf_setf(&w->gh.error, "write %s%s%.0lld: HTTP %d after "
-				 "the write was made (response lost)", name,
-				 pr ? " of PR #" : "", (long long)pr,
-				 f->status ? f->status : 502);
+			buf_setf(err,
+			         "write %s%s%.0lld: HTTP %d after "
+			         "the write was made (response lost)",
+			         name, pr ? " of PR #" : "", (long long)pr,
+			         f->status ? f->status : 502);
 			return AA_OK;
 		}
 		if (f->timeout)
-			buf_setf(&w->gh.error, "%s %s%s%.0lld: timed out",
-				 op == FAULT_READ ? "read" : "write", name,
-				 pr ? " of PR #" : "", (long long)pr);
+			buf_setf(err, "%s %s%s%.0lld: timed out",
+			         op == FAULT_READ ? "read" : "write", name,
+			         pr ? " of PR #" : "", (long long)pr);
 		else
-			buf_setf(&w->gh.error, "%s %s%s%.0lld: HTTP %d",
+			buf_setf(err, "%s %s%s%.0lld: HTTP %d",
 			         op == FAULT_READ ? "read" : "write", name,
 			         pr ? " of PR #" : "", (long long)pr,
 			         f->status);
@@ -124,14 +126,10 @@ static int world_user(struct github *gh, char **login, struct buf *err)
 {
 	int error;
 
-	github_op_begin(gh);
 	*login = NULL;
 	if (!W(gh)->viewer_read &&
-	    (error = fault_hit(W(gh), FAULT_READ, READ_USER, 0, NULL)) < 0) {
-		/* the fault's message, until fault_hit takes err (N80) */
-		buf_setf(err, "%s", github_error(gh));
+	    (error = fault_hit(W(gh), FAULT_READ, READ_USER, 0, NULL, err)) < 0)
 		return error == AA_ENOTFOUND ? AA_EAPI : error;
-	}
 	*login = xstrdup(world_viewer(W(gh)));
 	return AA_OK;
 }
@@ -144,16 +142,16 @@ static int cmp_brief(const void *a, const void *b)
 }
 
 static int world_open_pulls(struct github *gh, enum gh_listing what,
-			    struct gh_pull_brief **list, size_t *n)
+                            struct gh_pull_brief **list, size_t *n,
+                            struct buf *err)
 {
 	struct world *w = W(gh);
 	size_t i;
 
-	github_op_begin(gh);
 	(void)what; /* memory has it all */
 	*list = NULL;
 	*n = 0;
-	if (fault_hit(w, FAULT_READ, READ_PULLS, 0, NULL) < 0)
+	if (fault_hit(w, FAULT_READ, READ_PULLS, 0, NULL, err) < 0)
 		return AA_EAPI;
 	*list = xcalloc(w->s->npulls ? w->s->npulls : 1, sizeof(**list));
 	for (i = 0; i < w->s->npulls; i++) {
@@ -185,17 +183,16 @@ static const struct {
 };
 
 static int world_pull(struct github *gh, int64_t number, unsigned parts,
-		      struct gh_pull *out)
+                      struct gh_pull *out, struct buf *err)
 {
 	struct world *w = W(gh);
 	struct snap_pull *p = snapshot_pull(w->s, number);
 	unsigned ok = 0, failed = 0;
 	size_t i;
 
-	github_op_begin(gh);
 	memset(out, 0, sizeof(*out));
 	if (!p) {
-		buf_setf(&gh->error, "PR #%lld not found", (long long)number);
+		buf_setf(err, "PR #%lld not found", (long long)number);
 		return AA_ENOTFOUND;
 	}
 	for (i = 0; i < ARRAY_SIZE(part_reads); i++) {
@@ -204,7 +201,7 @@ static int world_pull(struct github *gh, int64_t number, unsigned parts,
 		if (!(parts & part_reads[i].part))
 			continue;
 		error = fault_hit(w, FAULT_READ, (int)part_reads[i].read,
-				  number, NULL);
+		                  number, NULL, err);
 		if (error == AA_ENOTFOUND && part_reads[i].part == PART_PULL)
 			return AA_ENOTFOUND;
 		if (error < 0)
@@ -220,23 +217,22 @@ static int world_pull(struct github *gh, int64_t number, unsigned parts,
 	}
 	out->ok = ok;
 	out->failed = failed;
-	gh_pull_keep_error(out, gh);
+	gh_pull_keep_error(out, err);
 	return AA_OK;
 }
 
 static int world_commit_in_pull(struct github *gh, int64_t number,
-				const char *sha, bool *out)
+                                const char *sha, bool *out, struct buf *err)
 {
 	struct world *w = W(gh);
 	const struct snap_pull *p = snapshot_pull(w->s, number);
 	size_t i;
 
-	github_op_begin(gh);
 	*out = false;
-	if (fault_hit(w, FAULT_READ, READ_COMMITS, number, NULL) < 0)
+	if (fault_hit(w, FAULT_READ, READ_COMMITS, number, NULL, err) < 0)
 		return AA_EAPI;
 	if (!p) {
-		buf_setf(&gh->error, "PR #%lld not found", (long long)number);
+		buf_setf(err, "PR #%lld not found", (long long)number);
 		return AA_EAPI;
 	}
 	if (strcmp(p->head_sha, sha) == 0)
@@ -248,15 +244,15 @@ static int world_commit_in_pull(struct github *gh, int64_t number,
 }
 
 static int world_statuses(struct github *gh, int64_t pr, const char *sha,
-			  unsigned need, struct snap_statuses *out)
+                          unsigned need, struct snap_statuses *out,
+                          struct buf *err)
 {
 	struct world *w = W(gh);
 	const struct snap_statuses *st;
 
-	github_op_begin(gh);
 	(void)need; /* memory holds the whole history anyway */
 	memset(out, 0, sizeof(*out));
-	if (fault_hit(w, FAULT_READ, READ_STATUSES, pr, sha) < 0)
+	if (fault_hit(w, FAULT_READ, READ_STATUSES, pr, sha, err) < 0)
 		return AA_EAPI;
 	st = snapshot_statuses(w->s, sha, false);
 	if (st) {
@@ -279,13 +275,12 @@ static bool has_name(char *const *v, size_t n, const char *name)
 }
 
 static int world_label_exists(struct github *gh, int64_t pr, const char *name,
-			      bool *out)
+                              bool *out, struct buf *err)
 {
 	struct world *w = W(gh);
 
-	github_op_begin(gh);
 	*out = false;
-	if (fault_hit(w, FAULT_READ, READ_LABELS, pr, NULL) < 0)
+	if (fault_hit(w, FAULT_READ, READ_LABELS, pr, NULL, err) < 0)
 		return AA_EAPI;
 	*out = !w->s->has_labels || has_name(w->s->labels, w->s->nlabels, name);
 	return AA_OK;
@@ -297,13 +292,6 @@ static void add_name(char ***v, size_t *n, size_t *alloc, const char *name)
 	(*v)[(*n)++] = xstrdup(name);
 }
 
-/* A write's answer: AA_ELOST when the fault lost it (the fault's message
- * in err, N80), else AA_OK. */
-static int written(struct github *gh, bool lost, struct buf *err)
-{
-	return lost ? github_op_end(gh, AA_ELOST, err) : AA_OK;
-}
-
 static int world_create_label(struct github *gh, int64_t pr, const char *name,
                               const char *color, const char *description,
                               struct buf *err)
@@ -312,11 +300,10 @@ static int world_create_label(struct github *gh, int64_t pr, const char *name,
 	bool lost = false;
 	int error;
 
-	github_op_begin(gh);
 	(void)color;
 	(void)description;
-	if ((error = write_fault(w, WRITE_LABEL, pr, NULL, &lost)) < 0)
-		return github_op_end(gh, error, err);
+	if ((error = write_fault(w, WRITE_LABEL, pr, NULL, &lost, err)) < 0)
+		return error;
 	if (w->s->has_labels && has_name(w->s->labels, w->s->nlabels, name)) {
 		/* GitHub's 422 "already_exists" */
 		buf_setf(err, "label \"%s\" already exists", name);
@@ -324,7 +311,7 @@ static int world_create_label(struct github *gh, int64_t pr, const char *name,
 	}
 	if (w->s->has_labels)
 		add_name(&w->s->labels, &w->s->nlabels, &w->s->alabels, name);
-	return written(gh, lost, err);
+	return lost ? AA_ELOST : AA_OK;
 }
 
 /* GitHub records the label write in the PR's timeline, by the token's
@@ -359,9 +346,8 @@ static int world_add_label(struct github *gh, int64_t pr, const char *name,
 	bool lost = false;
 	int error;
 
-	github_op_begin(gh);
-	if ((error = write_fault(w, WRITE_LABEL, pr, NULL, &lost)) < 0)
-		return github_op_end(gh, error, err);
+	if ((error = write_fault(w, WRITE_LABEL, pr, NULL, &lost, err)) < 0)
+		return error;
 	if (!p) {
 		buf_setf(err, "PR #%lld not found", (long long)pr);
 		return AA_ENOTFOUND;
@@ -373,7 +359,7 @@ static int world_add_label(struct github *gh, int64_t pr, const char *name,
 		add_name(&p->labels, &p->nlabels, &p->alabels, name);
 		labeled_event(w, p, name);
 	}
-	return written(gh, lost, err);
+	return lost ? AA_ELOST : AA_OK;
 }
 
 static int64_t max_status_id(const struct snapshot *s)
@@ -400,9 +386,8 @@ static int world_create_status(struct github *gh, int64_t pr, const char *sha,
 	int64_t id;
 	int error;
 
-	github_op_begin(gh);
-	if ((error = write_fault(w, WRITE_STATUS, pr, sha, &lost)) < 0)
-		return github_op_end(gh, error, err);
+	if ((error = write_fault(w, WRITE_STATUS, pr, sha, &lost, err)) < 0)
+		return error;
 	id = max_status_id(w->s) + 1;
 	st = snapshot_statuses(w->s, sha, true);
 	ALLOC_GROW(st->v, st->n + 1, st->alloc);
@@ -415,7 +400,7 @@ static int world_create_status(struct github *gh, int64_t pr, const char *sha,
 	x->creator = xstrdup(world_viewer(w));
 	x->created_at = w->now;
 	x->target_url = xstrdup_or_null(target_url);
-	return written(gh, lost, err);
+	return lost ? AA_ELOST : AA_OK;
 }
 
 static int world_approve(struct github *gh, int64_t pr, const char *commit_id,
@@ -429,11 +414,10 @@ static int world_approve(struct github *gh, int64_t pr, const char *commit_id,
 	size_t i, j;
 	int error;
 
-	github_op_begin(gh);
 	(void)body;
 	*review_id = 0;
-	if ((error = write_fault(w, WRITE_APPROVE, pr, NULL, &lost)) < 0)
-		return github_op_end(gh, error, err);
+	if ((error = write_fault(w, WRITE_APPROVE, pr, NULL, &lost, err)) < 0)
+		return error;
 	if (!p) {
 		buf_setf(err, "PR #%lld not found", (long long)pr);
 		return AA_ENOTFOUND;
@@ -451,7 +435,7 @@ static int world_approve(struct github *gh, int64_t pr, const char *commit_id,
 	memcpy(r->commit_id, commit_id, SHA_BUF);
 	r->submitted_at = w->now;
 	if (lost) /* the id came with the lost answer */
-		return written(gh, lost, err);
+		return AA_ELOST;
 	*review_id = r->id;
 	return AA_OK;
 }
@@ -465,16 +449,15 @@ static int world_dismiss(struct github *gh, int64_t pr, int64_t review_id,
 	size_t i;
 	int error;
 
-	github_op_begin(gh);
 	(void)message;
-	if ((error = write_fault(w, WRITE_DISMISS, pr, NULL, &lost)) < 0)
-		return github_op_end(gh, error, err);
+	if ((error = write_fault(w, WRITE_DISMISS, pr, NULL, &lost, err)) < 0)
+		return error;
 	for (i = 0; p && i < p->nreviews; i++) {
 		if (p->reviews[i].id != review_id)
 			continue;
 		free(p->reviews[i].state);
 		p->reviews[i].state = xstrdup("DISMISSED");
-		return written(gh, lost, err);
+		return lost ? AA_ELOST : AA_OK;
 	}
 	buf_setf(err, "review %lld of PR #%lld not found", (long long)review_id,
 	         (long long)pr);
@@ -516,7 +499,6 @@ static void world_free(struct github *gh)
 {
 	struct world *w = W(gh);
 
-	buf_release(&gh->error);
 	free(w->fault_used);
 	free(w->fault_seen);
 	free(w);
@@ -587,7 +569,6 @@ struct github *github_world_new(struct snapshot *s, const struct policy *p)
 	struct world *w = xcalloc(1, sizeof(*w));
 
 	w->gh.ops = &world_ops;
-	buf_init(&w->gh.error, BUF_MAX_SMALL);
 	w->s = s;
 	w->policy = p;
 	w->fault_used = xcalloc(s->nfaults ? s->nfaults : 1, sizeof(int64_t));

@@ -30,7 +30,7 @@ struct github_ops world_gitlab_ops;
 
 void world_gitlab_words(struct world *w, enum fault_op op, int kind, int64_t pr,
                         int64_t id, const char *sha, long status,
-                        const char *message)
+                        const char *message, struct buf *err)
 {
 	const struct snap_gitlab *g = w->s->gitlab;
 	const struct merge_request *mr = snap_gitlab_mr(w->s->gitlab, pr);
@@ -109,8 +109,8 @@ void world_gitlab_words(struct world *w, enum fault_op op, int kind, int64_t pr,
 		    path.len > 12 &&
 		        !strcmp(path.ptr + path.len - 12, "/discussions"),
 		    message);
-		gitlab_answer_text(&w->gh.error, method, path.ptr, status,
-		                   body.ptr, body.len);
+		gitlab_answer_text(err, method, path.ptr, status, body.ptr,
+		                   body.len);
 	}
 	buf_release(&mrp);
 	buf_release(&path);
@@ -118,10 +118,12 @@ void world_gitlab_words(struct world *w, enum fault_op op, int kind, int64_t pr,
 }
 
 int world_gitlab_fault(struct world *w, enum fault_op op, int kind, int64_t pr,
-                       int64_t comment_id, const char *sha, bool *lost)
+                       int64_t comment_id, const char *sha, bool *lost,
+                       struct buf *err)
 {
 	for (;;) {
-		int error = world_fault(w, op, kind, pr, NULL, comment_id, lost);
+		int error =
+		    world_fault(w, op, kind, pr, NULL, comment_id, lost, err);
 		int64_t wait;
 
 		if (error == AA_OK) {
@@ -131,7 +133,7 @@ int world_gitlab_fault(struct world *w, enum fault_op op, int kind, int64_t pr,
 				world_gitlab_words(
 				    w, op, kind, pr, comment_id, sha,
 				    w->last_status > 0 ? w->last_status : 502,
-				    NULL);
+				    NULL, err);
 			return AA_OK;
 		}
 		if (w->last_status != 429 &&
@@ -139,14 +141,16 @@ int world_gitlab_fault(struct world *w, enum fault_op op, int kind, int64_t pr,
 		      kind == WRITE_STATUS)) {
 			if (!w->last_by_call && w->last_status >= 100)
 				world_gitlab_words(w, op, kind, pr, comment_id,
-				                   sha, w->last_status, NULL);
+				                   sha, w->last_status, NULL,
+				                   err);
 			return error == AA_ELOST ? AA_EAPI : error;
 		}
 		/* Not applied: wait and send again, never past the run's
 		 * deadline (a replay judges the numbers, never sleeps). */
 		wait = w->last_retry_after * 1000;
 		if (w->gh.deadline && w->now + wait > w->gh.deadline) {
-			buf_addf(&w->gh.error, " (Retry-After %llds is past the "
+			buf_addf(err,
+			         " (Retry-After %llds is past the "
 			         "run's deadline)",
 			         (long long)w->last_retry_after);
 			return AA_EAPI;
@@ -155,13 +159,14 @@ int world_gitlab_fault(struct world *w, enum fault_op op, int kind, int64_t pr,
 	}
 }
 
-struct merge_request *world_gitlab_mr(struct world *w, int64_t pr)
+struct merge_request *world_gitlab_mr(struct world *w, int64_t pr,
+                                      struct buf *err)
 {
 	struct merge_request *mr = snap_gitlab_mr(w->s->gitlab, pr);
 
 	if (!mr)
 		world_gitlab_words(w, FAULT_READ, READ_PULL, pr, 0, NULL, 404,
-		                   NULL);
+		                   NULL, err);
 	return mr;
 }
 
@@ -170,11 +175,10 @@ static int gl_user(struct github *gh, char **login, struct buf *err)
 	struct world *w = W(gh);
 	int error;
 
-	github_op_begin(gh);
 	*login = NULL;
 	if (!w->viewer_read) {
 		error = world_gitlab_fault(w, FAULT_READ, READ_USER, 0, 0, NULL,
-		                           NULL);
+		                           NULL, err);
 		if (error < 0) {
 			buf_setf(err, "GET https://%s/api/v4/user: %s",
 			         w->s->gitlab->host,
@@ -211,7 +215,8 @@ static bool editors_needed(struct world *w, const struct merge_request *mr)
 }
 
 /* GET …/discussions, every page, then the editors G11 needs. */
-static int read_discussions(struct world *w, const struct merge_request *mr)
+static int read_discussions(struct world *w, const struct merge_request *mr,
+                            struct buf *err)
 {
 	size_t pages = (mr->ndiscussions + GL_PER_PAGE - 1) / GL_PER_PAGE;
 	int error = AA_OK;
@@ -219,25 +224,26 @@ static int read_discussions(struct world *w, const struct merge_request *mr)
 	for (size_t p = 1; p <= (pages ? pages : 1) && !error; p++) {
 		w->page = (int64_t)p;
 		error = world_gitlab_fault(w, FAULT_READ, READ_COMMENTS,
-		                           mr->iid, 0, NULL, NULL);
+		                           mr->iid, 0, NULL, NULL, err);
 	}
 	w->page = 0;
 	if (!error && editors_needed(w, mr))
 		error = world_gitlab_fault(w, FAULT_READ, READ_EDITORS, mr->iid,
-		                           0, NULL, NULL);
+		                           0, NULL, NULL, err);
 	return error;
 }
 
 /* GET the MR (G5): AA_OK, AA_ENOTFOUND, or the part failed. */
-static int read_mr(struct world *w, int64_t pr, struct gh_pull *out)
+static int read_mr(struct world *w, int64_t pr, struct gh_pull *out,
+                   struct buf *err)
 {
-	int error =
-	    world_gitlab_fault(w, FAULT_READ, READ_PULL, pr, 0, NULL, NULL);
+	int error = world_gitlab_fault(w, FAULT_READ, READ_PULL, pr, 0, NULL,
+	                               NULL, err);
 	struct snap_pull *p = snapshot_pull(w->s, pr);
 
 	if (error == AA_ENOTFOUND || (!error && !p)) {
 		if (!error)
-			world_gitlab_mr(w, pr);
+			world_gitlab_mr(w, pr, err);
 		return AA_ENOTFOUND;
 	}
 	if (error < 0) {
@@ -250,26 +256,25 @@ static int read_mr(struct world *w, int64_t pr, struct gh_pull *out)
 }
 
 static int gl_review_pull(struct github *gh, int64_t pr, unsigned what,
-                          struct gh_review_pull *out)
+                          struct gh_review_pull *out, struct buf *err)
 {
 	struct world *w = W(gh);
 	const struct merge_request *mr;
 	int error;
 
-	github_op_begin(gh);
 	memset(out, 0, sizeof(*out));
-	error = read_mr(w, pr, &out->pull);
+	error = read_mr(w, pr, &out->pull, err);
 	if (error == AA_ENOTFOUND)
 		return AA_ENOTFOUND;
 	if (error < 0 || !(what & (RV_READ_COMMENTS | RV_READ_ROOTS))) {
-		gh_pull_keep_error(&out->pull, gh);
+		gh_pull_keep_error(&out->pull, err);
 		return AA_OK;
 	}
 	mr = snap_gitlab_mr(w->s->gitlab, pr);
-	if (read_discussions(w, mr) < 0) {
+	if (read_discussions(w, mr, err) < 0) {
 		if (what & RV_READ_COMMENTS)
 			out->pull.failed |= PART_COMMENTS;
-		gh_pull_keep_error(&out->pull, gh);
+		gh_pull_keep_error(&out->pull, err);
 		return AA_OK;
 	}
 	gitlab_notes_out(mr, (what & RV_READ_COMMENTS) ? &out->pull.pull : NULL,
@@ -281,43 +286,41 @@ static int gl_review_pull(struct github *gh, int64_t pr, unsigned what,
 }
 
 static int gl_review_comments(struct github *gh, int64_t pr,
-                              struct snap_review_comment **out, size_t *n)
+                              struct snap_review_comment **out, size_t *n,
+                              struct buf *err)
 {
 	struct world *w = W(gh);
 	const struct merge_request *mr;
 
-	github_op_begin(gh);
 	*out = NULL;
 	*n = 0;
-	if (!(mr = world_gitlab_mr(w, pr)))
+	if (!(mr = world_gitlab_mr(w, pr, err)))
 		return AA_ENOTFOUND;
-	if (read_discussions(w, mr) < 0)
+	if (read_discussions(w, mr, err) < 0)
 		return AA_EAPI;
 	gitlab_notes_out(mr, NULL, out, n);
 	return AA_OK;
 }
 
 static int gl_pull(struct github *gh, int64_t number, unsigned parts,
-                   struct gh_pull *out)
+                   struct gh_pull *out, struct buf *err)
 {
 	struct gh_review_pull r;
-	int error = gl_review_pull(gh, number,
-	                           (parts & PART_COMMENTS) ? RV_READ_COMMENTS
-	                                                   : 0,
-	                           &r);
+	int error = gl_review_pull(
+	    gh, number, (parts & PART_COMMENTS) ? RV_READ_COMMENTS : 0, &r,
+	    err);
 
 	*out = r.pull;
 	return error;
 }
 
 static int gl_files(struct github *gh, int64_t pr, struct snap_file **out,
-                    size_t *n)
+                    size_t *n, struct buf *err)
 {
 	struct world *w = W(gh);
 	struct snap_pull *p = snapshot_pull(w->s, pr);
 	int error;
 
-	github_op_begin(gh);
 	*out = NULL;
 	*n = 0;
 	if (!p)
@@ -326,7 +329,7 @@ static int gl_files(struct github *gh, int64_t pr, struct snap_file **out,
 	     pg++) {
 		w->page = (int64_t)pg;
 		error = world_gitlab_fault(w, FAULT_READ, READ_FILES, pr, 0,
-		                           NULL, NULL);
+		                           NULL, NULL, err);
 		w->page = 0;
 		if (error < 0)
 			return AA_EAPI;
@@ -341,16 +344,15 @@ static int gl_files(struct github *gh, int64_t pr, struct snap_file **out,
 	return AA_OK;
 }
 
-static int gl_diff_ready(struct github *gh, int64_t pr)
+static int gl_diff_ready(struct github *gh, int64_t pr, struct buf *err)
 {
-	struct world *w = W(gh);
-	const struct merge_request *mr = world_gitlab_mr(w, pr);
+	const struct merge_request *mr = world_gitlab_mr(W(gh), pr, err);
 
-	github_op_begin(gh);
 	if (!mr)
 		return AA_EAPI;
 	if (mr->diff_refs_null || strcmp(mr->head_sha, mr->sha) != 0) {
-		buf_setf(&gh->error, "the merge request's diff is not ready "
+		buf_setf(err,
+		         "the merge request's diff is not ready "
 		         "(diff_refs %s); rerun",
 		         mr->diff_refs_null ? "is null" : "name another head");
 		return AA_EAPI;
@@ -416,7 +418,7 @@ static const char *chain_base(const struct snap_gitlab *g, const char *a,
  * (G7): 400 (an unknown ref) and 404 (no merge base) are AA_ENOTFOUND.
  */
 static int gl_compare(struct github *gh, int64_t pr, const char *base,
-                      const char *head, struct gh_compare *out)
+                      const char *head, struct gh_compare *out, struct buf *err)
 {
 	struct world *w = W(gh);
 	const struct merge_request *mr;
@@ -424,14 +426,13 @@ static int gl_compare(struct github *gh, int64_t pr, const char *base,
 	const char *mb;
 	int error;
 
-	github_op_begin(gh);
 	memset(out, 0, sizeof(*out));
-	if (!(mr = world_gitlab_mr(w, pr)))
+	if (!(mr = world_gitlab_mr(w, pr, err)))
 		return AA_ENOTFOUND;
 	if (strcmp(base, mr->target_branch) == 0) {
 		if (mr->diff_refs_null) {
-			buf_setf(&gh->error, "the merge request's diff_refs "
-			         "are null");
+			buf_setf(err, "the merge request's diff_refs "
+			              "are null");
 			return AA_EAPI;
 		}
 		out->status = CMP_AHEAD;
@@ -439,16 +440,16 @@ static int gl_compare(struct github *gh, int64_t pr, const char *base,
 		return AA_OK;
 	}
 	if ((error = world_gitlab_fault(w, FAULT_READ, READ_COMPARE, pr, 0,
-	                                NULL, NULL)) < 0)
+	                                NULL, NULL, err)) < 0)
 		return error == AA_ENOTFOUND ? AA_EAPI : error;
 	if (!known_commit(g, base) || !known_commit(g, head)) {
-		buf_setf(&gh->error, "merge_base: HTTP 400 (Could not find "
-		         "ref)");
+		buf_setf(err, "merge_base: HTTP 400 (Could not find "
+		              "ref)");
 		return AA_ENOTFOUND;
 	}
 	if (!(mb = chain_base(g, base, head))) {
-		buf_setf(&gh->error, "merge_base: HTTP 404 (404 Merge Base "
-		         "Not Found)");
+		buf_setf(err, "merge_base: HTTP 404 (404 Merge Base "
+		              "Not Found)");
 		return AA_ENOTFOUND;
 	}
 	memcpy(out->merge_base, mb, SHA_BUF);
@@ -462,23 +463,24 @@ static int gl_compare(struct github *gh, int64_t pr, const char *base,
 /* GET …/repository/commits/:sha/statuses?ref=&name=&all=true of the
  * source project (G12, G17). */
 static int gl_statuses(struct github *gh, int64_t pr, const char *sha,
-                       unsigned need, struct snap_statuses *out)
+                       unsigned need, struct snap_statuses *out,
+                       struct buf *err)
 {
 	struct world *w = W(gh);
 	const struct snap_gitlab *g = w->s->gitlab;
 	const struct merge_request *mr;
 
-	github_op_begin(gh);
 	(void)need;
 	memset(out, 0, sizeof(*out));
 	memcpy(out->sha, sha, SHA_BUF);
-	if (world_fault(w, FAULT_READ, READ_STATUSES, pr, sha, 0, NULL) < 0) {
+	if (world_fault(w, FAULT_READ, READ_STATUSES, pr, sha, 0, NULL, err) <
+	    0) {
 		if (!w->last_by_call && w->last_status >= 100)
 			world_gitlab_words(w, FAULT_READ, READ_STATUSES, pr, 0,
-			                   sha, w->last_status, NULL);
+			                   sha, w->last_status, NULL, err);
 		return AA_EAPI;
 	}
-	if (!(mr = world_gitlab_mr(w, pr)))
+	if (!(mr = world_gitlab_mr(w, pr, err)))
 		return AA_EAPI;
 	out->v = xcalloc(g->nstatuses + 1, sizeof(*out->v));
 	for (size_t i = 0; i < g->nstatuses; i++) {
@@ -504,8 +506,9 @@ static int gl_statuses(struct github *gh, int64_t pr, const char *sha,
 }
 
 static int gl_discussion_of(struct github *gh, int64_t pr, int64_t note_id,
-                            char out[41])
+                            char out[41], struct buf *err)
 {
+	(void)err; /* AA_ENOTFOUND says it all: the caller's judgement */
 	return gitlab_discussion_of(snap_gitlab_mr(W(gh)->s->gitlab, pr),
 	                            note_id, out);
 }

@@ -60,17 +60,16 @@ int world_gitlab_comment_create(struct github *gh, int64_t pr, const char *body,
 	bool lost = false;
 	int error;
 
-	github_op_begin(gh);
 	*id = 0;
 	*html_url = NULL;
 	if ((error = world_gitlab_fault(w, FAULT_WRITE, WRITE_COMMENT, pr, 0,
-	                                NULL, &lost)) < 0)
-		return github_op_end(gh, error, err);
-	if (!(mr = world_gitlab_mr(w, pr)))
-		return github_op_end(gh, AA_ENOTFOUND, err);
+	                                NULL, &lost, err)) < 0)
+		return error;
+	if (!(mr = world_gitlab_mr(w, pr, err)))
+		return AA_ENOTFOUND;
 	n = new_note(w, mr, body, NULL);
 	if (lost)
-		return github_op_end(gh, AA_ELOST, err);
+		return AA_ELOST;
 	*id = n->id;
 	*html_url = gitlab_note_url(mr, n->id);
 	return AA_OK;
@@ -86,16 +85,15 @@ int world_gitlab_comment_update(struct github *gh, int64_t pr, int64_t id,
 	bool lost = false;
 	int error;
 
-	github_op_begin(gh);
 	if ((error = world_gitlab_fault(w, FAULT_WRITE, WRITE_COMMENT, pr, id,
-	                                NULL, &lost)) < 0)
-		return github_op_end(gh, error, err);
-	if (!(mr = world_gitlab_mr(w, pr)))
-		return github_op_end(gh, AA_ENOTFOUND, err);
+	                                NULL, &lost, err)) < 0)
+		return error;
+	if (!(mr = world_gitlab_mr(w, pr, err)))
+		return AA_ENOTFOUND;
 	if (!(n = find_note(mr, id, &d))) {
 		world_gitlab_words(w, FAULT_WRITE, WRITE_COMMENT, pr, id, NULL,
-		                   404, "404 Note Not Found");
-		return github_op_end(gh, AA_ENOTFOUND, err);
+		                   404, "404 Note Not Found", err);
+		return AA_ENOTFOUND;
 	}
 	/* Notes::UpdateService: only a changed body is an edit. */
 	if (strcmp(n->body, body) != 0) {
@@ -105,7 +103,7 @@ int world_gitlab_comment_update(struct github *gh, int64_t pr, int64_t id,
 		n->last_edited_by = xstrdup(world_viewer(w));
 		n->last_edited_at = n->updated_at = w->now;
 	}
-	return github_op_end(gh, lost ? AA_ELOST : AA_OK, err);
+	return lost ? AA_ELOST : AA_OK;
 }
 
 int world_gitlab_comment_delete(struct github *gh, int64_t pr, int64_t id,
@@ -119,16 +117,15 @@ int world_gitlab_comment_delete(struct github *gh, int64_t pr, int64_t id,
 	size_t k;
 	int error;
 
-	github_op_begin(gh);
 	if ((error = world_gitlab_fault(w, FAULT_WRITE, WRITE_COMMENT_DELETE,
-	                                pr, id, NULL, &lost)) < 0)
-		return github_op_end(gh, error, err);
-	if (!(mr = world_gitlab_mr(w, pr)))
-		return github_op_end(gh, AA_ENOTFOUND, err);
+	                                pr, id, NULL, &lost, err)) < 0)
+		return error;
+	if (!(mr = world_gitlab_mr(w, pr, err)))
+		return AA_ENOTFOUND;
 	if (!(n = find_note(mr, id, &d))) {
 		world_gitlab_words(w, FAULT_WRITE, WRITE_COMMENT_DELETE, pr, id,
-		                   NULL, 404, "404 Note Not Found");
-		return github_op_end(gh, AA_ENOTFOUND, err);
+		                   NULL, 404, "404 Note Not Found", err);
+		return AA_ENOTFOUND;
 	}
 	k = (size_t)(n - d->notes);
 	mr_note_release(n);
@@ -141,15 +138,14 @@ int world_gitlab_comment_delete(struct github *gh, int64_t pr, int64_t id,
 		memmove(d, d + 1, (mr->ndiscussions - i - 1) * sizeof(*d));
 		mr->ndiscussions--;
 	}
-	return github_op_end(gh, lost ? AA_ELOST : AA_OK, err);
+	return lost ? AA_ELOST : AA_OK;
 }
 
 int world_gitlab_discussion_payload(struct github *gh, int64_t pr,
                                     const struct gh_inline *inl,
                                     struct buf *out)
 {
-	struct world *w = W(gh);
-	const struct merge_request *mr = world_gitlab_mr(w, pr);
+	const struct merge_request *mr = snap_gitlab_mr(W(gh)->s->gitlab, pr);
 	struct jw j;
 
 	if (!mr)
@@ -171,24 +167,22 @@ int world_gitlab_discussion_post(struct github *gh, int64_t pr,
 	bool lost = false;
 	int error;
 
-	github_op_begin(gh);
 	memset(out, 0, sizeof(*out));
 	if ((error = world_gitlab_fault(w, FAULT_WRITE, WRITE_REVIEW, pr, 0,
-	                                NULL, &lost)) < 0) {
+	                                NULL, &lost, err)) < 0) {
 		if (w->last_status == 400 || w->last_status == 422)
-			return github_op_end(gh, AA_EREJECTED, err); /* in the fake's words (P65) */
-		return github_op_end(gh, error, err);
+			return AA_EREJECTED; /* in the fake's words (P65) */
+		return error;
 	}
-	if (!(mr = world_gitlab_mr(w, pr)))
-		return github_op_end(gh, AA_ENOTFOUND, err);
+	if (!(mr = world_gitlab_mr(w, pr, err)))
+		return AA_ENOTFOUND;
 	if (!gitlab_position_ok(mr, inl)) {
 		world_gitlab_words(w, FAULT_WRITE, WRITE_REVIEW, pr, 0, NULL,
-		                   400, NULL);
-		return github_op_end(gh, AA_EREJECTED, err);
+		                   400, NULL, err);
+		return AA_EREJECTED;
 	}
 	if (!(d = gitlab_diff_of(mr, inl->path)))
-		return github_op_end(gh, AA_EREJECTED,
-		                     err); /* position_ok() found it */
+		return AA_EREJECTED; /* position_ok() found it */
 	n = new_note(w, mr, inl->body, "DiffNote");
 	n->new_path = xstrdup(inl->path);
 	n->old_path = xstrdup(d->old_path);
@@ -196,7 +190,7 @@ int world_gitlab_discussion_post(struct github *gh, int64_t pr,
 	mr_diff_line(d->diff, inl->line, &n->old_line);
 	memcpy(n->commit_id, mr->head_sha, SHA_BUF);
 	if (lost)
-		return github_op_end(gh, AA_ELOST, err);
+		return AA_ELOST;
 	out->note_id = n->id;
 	memcpy(out->discussion_id, mr->discussions[mr->ndiscussions - 1].id,
 	       sizeof(out->discussion_id));
@@ -242,17 +236,18 @@ int world_gitlab_create_status(struct github *gh, int64_t pr, const char *sha,
 	int64_t max = 0;
 	int error;
 
-	github_op_begin(gh);
 	if ((error = world_gitlab_fault(w, FAULT_WRITE, WRITE_STATUS, pr, 0,
-	                                sha, &lost)) < 0)
-		return github_op_end(gh, error, err);
-	if (!(mr = world_gitlab_mr(w, pr)))
-		return github_op_end(gh, AA_ENOTFOUND, err);
+	                                sha, &lost, err)) < 0)
+		return error;
+	if (!(mr = world_gitlab_mr(w, pr, err)))
+		return AA_ENOTFOUND;
 	st = open_job(w, mr, sha, context);
 	if (st && strcmp(st->status, state) == 0) {
-		buf_setf(&gh->error, "POST status: HTTP 400 (Cannot transition "
-		         "status via :enqueue from :%s)", st->status);
-		return github_op_end(gh, lost ? AA_ELOST : AA_ENOOP, err);
+		buf_setf(err,
+		         "POST status: HTTP 400 (Cannot transition "
+		         "status via :enqueue from :%s)",
+		         st->status);
+		return lost ? AA_ELOST : AA_ENOOP;
 	}
 	if (!st) {
 		for (size_t i = 0; i < g->nstatuses; i++)
@@ -275,5 +270,5 @@ int world_gitlab_create_status(struct github *gh, int64_t pr, const char *sha,
 	st->description = xstrdup_or_null(description);
 	free(st->target_url);
 	st->target_url = xstrdup_or_null(target_url);
-	return github_op_end(gh, lost ? AA_ELOST : AA_OK, err);
+	return lost ? AA_ELOST : AA_OK;
 }

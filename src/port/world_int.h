@@ -40,13 +40,14 @@ static inline struct world *W(struct github *gh)
  * Does a fault hit this call? Returns 0 (no), AA_ENOTFOUND (a 404) or
  * AA_EAPI, and for a write AA_EREJECTED (a 422) or AA_ELOST (a 5xx or a
  * timeout: not made, but the program cannot tell), with the message in
- * gh->error. `comment_id` narrows faults
+ * err. `comment_id` narrows faults
  * that name one (0: the call is not about a comment). With `lost` (a
  * write), a lost_response fault returns 0 and sets *lost: the caller makes
  * the write, then fails with the message already set.
  */
 int world_fault(struct world *w, enum fault_op op, int kind, int64_t pr,
-		const char *sha, int64_t comment_id, bool *lost);
+                const char *sha, int64_t comment_id, bool *lost,
+                struct buf *err);
 /* The login of the write token. */
 const char *world_viewer(struct world *w);
 
@@ -57,22 +58,23 @@ extern const struct github_ops world_ops;
 void world_gitlab_init(struct world *w);
 /* world_fault for GitLab: a 429 (or a 409 on a status) is retried after
  * its Retry-After unless the wait would pass the deadline (G21). */
-int world_gitlab_fault(struct world *w, enum fault_op op, int kind,
-                       int64_t pr, int64_t comment_id, const char *sha,
-                       bool *lost);
+int world_gitlab_fault(struct world *w, enum fault_op op, int kind, int64_t pr,
+                       int64_t comment_id, const char *sha, bool *lost,
+                       struct buf *err);
 /* The words the live port prints for the request a GitLab call stands
  * for, answered `status` with the fake's error body (`message` or its
- * default), into gh.error (P65). `id` is a note's (0: none), `sha` a
+ * default), into err (P65). `id` is a note's (0: none), `sha` a
  * status call's. */
-void world_gitlab_words(struct world *w, enum fault_op op, int kind,
-                        int64_t pr, int64_t id, const char *sha, long status,
-                        const char *message);
+void world_gitlab_words(struct world *w, enum fault_op op, int kind, int64_t pr,
+                        int64_t id, const char *sha, long status,
+                        const char *message, struct buf *err);
 extern const struct github_review_ops world_gitlab_review_ops;
 extern struct github_ops world_gitlab_ops;
 
 struct merge_request;
-/* The MR of IID pr (a 404's message in gh.error when none). */
-struct merge_request *world_gitlab_mr(struct world *w, int64_t pr);
+/* The MR of IID pr (a 404's message in err when none). */
+struct merge_request *world_gitlab_mr(struct world *w, int64_t pr,
+                                      struct buf *err);
 
 /* world_gitlab_writes.c: the writes, as the fake GitLab makes them. */
 gh_comment_create_op world_gitlab_comment_create;

@@ -14,17 +14,18 @@
 
 #define HOST "https://github.com/"
 
-static int read_fault(struct world *w, enum gh_read kind, int64_t pr)
+static int read_fault(struct world *w, enum gh_read kind, int64_t pr,
+                      struct buf *err)
 {
-	return world_fault(w, FAULT_READ, (int)kind, pr, NULL, 0, NULL);
+	return world_fault(w, FAULT_READ, (int)kind, pr, NULL, 0, NULL, err);
 }
 
-static struct snap_pull *find_pull(struct world *w, int64_t pr)
+static struct snap_pull *find_pull(struct world *w, int64_t pr, struct buf *err)
 {
 	struct snap_pull *p = snapshot_pull(w->s, pr);
 
 	if (!p)
-		buf_setf(&w->gh.error, "PR #%lld not found", (long long)pr);
+		buf_setf(err, "PR #%lld not found", (long long)pr);
 	return p;
 }
 
@@ -36,27 +37,27 @@ static int cmp_review_comment(const void *a, const void *b)
 }
 
 /* A read of PR pr's `kind`: the fault first, then the pull (*p). */
-static int pull_read(struct snap_pull **p, struct github *gh,
-		     enum gh_read kind, int64_t pr)
+static int pull_read(struct snap_pull **p, struct github *gh, enum gh_read kind,
+                     int64_t pr, struct buf *err)
 {
 	struct world *w = W(gh);
 	int error;
 
-	github_op_begin(gh);
-	if ((error = read_fault(w, kind, pr)) < 0)
+	if ((error = read_fault(w, kind, pr, err)) < 0)
 		return error;
-	return (*p = find_pull(w, pr)) ? AA_OK : AA_ENOTFOUND;
+	return (*p = find_pull(w, pr, err)) ? AA_OK : AA_ENOTFOUND;
 }
 
 static int wr_review_comments(struct github *gh, int64_t pr,
-			      struct snap_review_comment **out, size_t *n)
+                              struct snap_review_comment **out, size_t *n,
+                              struct buf *err)
 {
 	struct snap_pull *p;
 	int error;
 
 	*out = NULL;
 	*n = 0;
-	if ((error = pull_read(&p, gh, READ_REVIEW_COMMENTS, pr)) < 0)
+	if ((error = pull_read(&p, gh, READ_REVIEW_COMMENTS, pr, err)) < 0)
 		return error;
 	*out = xcalloc(p->nreview_comments ? p->nreview_comments : 1,
 		       sizeof(**out));
@@ -68,14 +69,14 @@ static int wr_review_comments(struct github *gh, int64_t pr,
 }
 
 static int wr_files(struct github *gh, int64_t pr, struct snap_file **out,
-		    size_t *n)
+                    size_t *n, struct buf *err)
 {
 	struct snap_pull *p;
 	int error;
 
 	*out = NULL;
 	*n = 0;
-	if ((error = pull_read(&p, gh, READ_FILES, pr)) < 0)
+	if ((error = pull_read(&p, gh, READ_FILES, pr, err)) < 0)
 		return error;
 	*out = xcalloc(p->nfiles ? p->nfiles : 1, sizeof(**out));
 	for (size_t i = 0; i < p->nfiles; i++) {
@@ -127,19 +128,18 @@ static bool commit_known(const struct snapshot *s, const char *sha)
  * unknown one is a 404.
  */
 static int wr_compare(struct github *gh, int64_t pr, const char *base,
-		      const char *head, struct gh_compare *out)
+                      const char *head, struct gh_compare *out, struct buf *err)
 {
 	struct world *w = W(gh);
 	struct snap_pull *p;
 	long bi, hi;
 	int error;
 
-	github_op_begin(gh);
 	memset(out, 0, sizeof(*out));
-	if ((error = read_fault(w, READ_COMPARE, pr)) < 0 ||
-	    (error = read_fault(w, READ_COMMITS, pr)) < 0)
+	if ((error = read_fault(w, READ_COMPARE, pr, err)) < 0 ||
+	    (error = read_fault(w, READ_COMMITS, pr, err)) < 0)
 		return error;
-	if (!(p = find_pull(w, pr)))
+	if (!(p = find_pull(w, pr, err)))
 		return AA_ENOTFOUND;
 	hi = chain_index(p, head);
 	if (strcmp(base, p->base_ref) == 0 ||
@@ -164,7 +164,7 @@ static int wr_compare(struct github *gh, int64_t pr, const char *base,
 		return AA_OK;
 	}
 unknown:
-	buf_setf(&gh->error, "compare %.7s...%.7s: HTTP 404", base, head);
+	buf_setf(err, "compare %.7s...%.7s: HTTP 404", base, head);
 	return AA_ENOTFOUND;
 }
 
@@ -194,7 +194,8 @@ static int64_t max_id(const struct snapshot *s, enum id_kind k)
 
 /* The comment `id` of PR pr (its pull in *pp), or NULL. */
 static struct snap_comment *find_comment(struct world *w, int64_t pr,
-					 int64_t id, struct snap_pull **pp)
+                                         int64_t id, struct snap_pull **pp,
+                                         struct buf *err)
 {
 	struct snap_pull *p = snapshot_pull(w->s, pr);
 
@@ -202,28 +203,44 @@ static struct snap_comment *find_comment(struct world *w, int64_t pr,
 	for (size_t i = 0; p && i < p->ncomments; i++)
 		if (p->comments[i].id == id)
 			return &p->comments[i];
-	buf_setf(&w->gh.error, "comment %lld of PR #%lld: HTTP 404",
-		 (long long)id, (long long)pr);
+	buf_setf(err, "comment %lld of PR #%lld: HTTP 404", (long long)id,
+	         (long long)pr);
 	return NULL;
 }
 
-static bool body_fits(struct world *w, const char *body)
+static bool body_fits(const char *body, struct buf *err)
 {
 	if (rv_codepoints(body, strlen(body)) <= RV_BODY_LIMIT)
 		return true;
-	buf_setf(&w->gh.error, "HTTP 422: body is too long (maximum is %d "
-		 "characters)", RV_BODY_LIMIT);
+	buf_setf(err,
+	         "HTTP 422: body is too long (maximum is %d "
+	         "characters)",
+	         RV_BODY_LIMIT);
 	return false;
 }
 
 /* A pr-review write's start: its fault, if the snapshot plants one
  * (world_fault's codes; *lost: applied, then its answer lost). */
 static int write_fault(struct github *gh, enum gh_write kind, int64_t pr,
-		       int64_t comment_id, bool *lost)
+                       int64_t comment_id, bool *lost, struct buf *err)
 {
-	github_op_begin(gh);
-	return world_fault(W(gh), FAULT_WRITE, kind, pr, NULL, comment_id,
-			   lost);
+	return world_fault(W(gh), FAULT_WRITE, kind, pr, NULL, comment_id, lost,
+	                   err);
+}
+
+/* A new comment's or review's start: its fault, its pull (*p), its body
+ * within GitHub's limit. */
+static int write_start(struct github *gh, enum gh_write kind, int64_t pr,
+                       const char *body, bool *lost, struct snap_pull **p,
+                       struct buf *err)
+{
+	int error = write_fault(gh, kind, pr, 0, lost, err);
+
+	if (error < 0)
+		return error;
+	if (!(*p = find_pull(W(gh), pr, err)))
+		return AA_ENOTFOUND;
+	return body_fits(body, err) ? AA_OK : AA_EREJECTED;
 }
 
 static int wr_comment_create(struct github *gh, int64_t pr, const char *body,
@@ -237,12 +254,9 @@ static int wr_comment_create(struct github *gh, int64_t pr, const char *body,
 
 	*id = 0;
 	*html_url = NULL;
-	if ((error = write_fault(gh, WRITE_COMMENT, pr, 0, &lost)) < 0)
-		return github_op_end(gh, error, err);
-	if (!(p = find_pull(w, pr)))
-		return github_op_end(gh, AA_ENOTFOUND, err);
-	if (!body_fits(w, body))
-		return github_op_end(gh, AA_EREJECTED, err);
+	if ((error = write_start(gh, WRITE_COMMENT, pr, body, &lost, &p, err)) <
+	    0)
+		return error;
 	ALLOC_GROW(p->comments, p->ncomments + 1, p->acomments);
 	c = &p->comments[p->ncomments++];
 	memset(c, 0, sizeof(*c));
@@ -259,7 +273,7 @@ static int wr_comment_create(struct github *gh, int64_t pr, const char *body,
 		c->html_url = buf_detach(&url, NULL);
 	}
 	if (lost)
-		return github_op_end(gh, AA_ELOST, err);
+		return AA_ELOST;
 	*id = c->id;
 	*html_url = xstrdup(c->html_url);
 	return AA_OK;
@@ -274,12 +288,12 @@ static int wr_comment_update(struct github *gh, int64_t pr, int64_t id,
 	bool lost = false;
 	int error;
 
-	if ((error = write_fault(gh, WRITE_COMMENT, pr, id, &lost)) < 0)
-		return github_op_end(gh, error, err);
-	if (!(c = find_comment(w, pr, id, &p)))
-		return github_op_end(gh, AA_ENOTFOUND, err);
-	if (!body_fits(w, body))
-		return github_op_end(gh, AA_EREJECTED, err);
+	if ((error = write_fault(gh, WRITE_COMMENT, pr, id, &lost, err)) < 0)
+		return error;
+	if (!(c = find_comment(w, pr, id, &p, err)))
+		return AA_ENOTFOUND;
+	if (!body_fits(body, err))
+		return AA_EREJECTED;
 	free(c->body);
 	c->body = xstrdup(body);
 	c->body_len = strlen(body);
@@ -291,7 +305,7 @@ static int wr_comment_update(struct github *gh, int64_t pr, int64_t id,
 	ALLOC_GROW(c->edits, c->nedits + 1, c->aedits);
 	c->edits[c->nedits].editor = xstrdup(world_viewer(w));
 	c->edits[c->nedits++].edited_at = w->now;
-	return github_op_end(gh, lost ? AA_ELOST : AA_OK, err);
+	return lost ? AA_ELOST : AA_OK;
 }
 
 static int wr_comment_delete(struct github *gh, int64_t pr, int64_t id,
@@ -304,15 +318,16 @@ static int wr_comment_delete(struct github *gh, int64_t pr, int64_t id,
 	size_t i;
 	int error;
 
-	if ((error = write_fault(gh, WRITE_COMMENT_DELETE, pr, id, &lost)) < 0)
-		return github_op_end(gh, error, err);
-	if (!(c = find_comment(w, pr, id, &p)))
-		return github_op_end(gh, AA_ENOTFOUND, err);
+	if ((error =
+	         write_fault(gh, WRITE_COMMENT_DELETE, pr, id, &lost, err)) < 0)
+		return error;
+	if (!(c = find_comment(w, pr, id, &p, err)))
+		return AA_ENOTFOUND;
 	i = (size_t)(c - p->comments);
 	snap_comment_release(c);
 	memmove(c, c + 1, (p->ncomments - i - 1) * sizeof(*c));
 	p->ncomments--;
-	return github_op_end(gh, lost ? AA_ELOST : AA_OK, err);
+	return lost ? AA_ELOST : AA_OK;
 }
 
 /* May a line comment sit on (start_line..)line of path, side RIGHT? Only
@@ -366,20 +381,18 @@ static int wr_review_post(struct github *gh, int64_t pr, const char *commit_id,
 	int error;
 
 	memset(out, 0, sizeof(*out));
-	if ((error = write_fault(gh, WRITE_REVIEW, pr, 0, &lost)) < 0)
-		return github_op_end(gh, error, err);
-	if (!(p = find_pull(w, pr)))
-		return github_op_end(gh, AA_ENOTFOUND, err);
-	if (!body_fits(w, body))
-		return github_op_end(gh, AA_EREJECTED, err);
+	if ((error = write_start(gh, WRITE_REVIEW, pr, body, &lost, &p, err)) <
+	    0)
+		return error;
 	for (size_t i = 0; i < n; i++) {
-		if (!body_fits(w, inl[i].body))
-			return github_op_end(gh, AA_EREJECTED, err);
+		if (!body_fits(inl[i].body, err))
+			return AA_EREJECTED;
 		if (!anchor_ok(p, &inl[i])) {
-			buf_setf(&gh->error, "HTTP 422: Line could not be "
-				 "resolved (%s:%lld)", inl[i].path,
-				 (long long)inl[i].line);
-			return github_op_end(gh, AA_EREJECTED, err);
+			buf_setf(err,
+			         "HTTP 422: Line could not be "
+			         "resolved (%s:%lld)",
+			         inl[i].path, (long long)inl[i].line);
+			return AA_EREJECTED;
 		}
 	}
 	ALLOC_GROW(p->reviews, p->nreviews + 1, p->areviews);
@@ -416,7 +429,7 @@ static int wr_review_post(struct github *gh, int64_t pr, const char *commit_id,
 	out->html_url = urlf(w, pr, "pullrequestreview-", r->id);
 	if (lost) {
 		gh_review_posted_release(out);
-		return github_op_end(gh, AA_ELOST, err);
+		return AA_ELOST;
 	}
 	return AA_OK;
 }
@@ -427,7 +440,7 @@ static int wr_review_post(struct github *gh, int64_t pr, const char *commit_id,
  * read with it (a `user` fault that lets it pass) answers the next user().
  */
 static int wr_review_pull(struct github *gh, int64_t pr, unsigned what,
-			  struct gh_review_pull *out)
+                          struct gh_review_pull *out, struct buf *err)
 {
 	struct world *w = W(gh);
 	unsigned parts = PART_PULL;
@@ -438,14 +451,15 @@ static int wr_review_pull(struct github *gh, int64_t pr, unsigned what,
 		parts |= PART_COMMENTS;
 	if (what & RV_READ_COMMITS)
 		parts |= PART_COMMITS;
-	error = w->gh.ops->pull(gh, pr, parts | PART_FRESH, &out->pull);
+	error = w->gh.ops->pull(gh, pr, parts | PART_FRESH, &out->pull, err);
 	if (error < 0)
 		return error;
 	if (what & RV_READ_ROOTS)
-		out->rc_ok = wr_review_comments(gh, pr, &out->rc,
-						&out->nrc) == AA_OK;
+		out->rc_ok = wr_review_comments(gh, pr, &out->rc, &out->nrc,
+		                                err) == AA_OK;
 	if ((what & RV_READ_VIEWER) && !w->viewer_read &&
-	    world_fault(w, FAULT_READ, READ_USER, 0, NULL, 0, NULL) == AA_OK)
+	    world_fault(w, FAULT_READ, READ_USER, 0, NULL, 0, NULL, err) ==
+	        AA_OK)
 		w->viewer_read = true;
 	return AA_OK;
 }

@@ -22,10 +22,11 @@ static const char *default_branch(struct world *w)
 }
 
 /* A setup read: the fault check, 401/403 as AA_EDENIED. */
-static int fault(struct world *w, enum gh_read kind)
+static int fault(struct world *w, enum gh_read kind, struct buf *err)
 {
 	size_t i;
-	int error = world_fault(w, FAULT_READ, (int)kind, 0, NULL, 0, NULL);
+	int error =
+	    world_fault(w, FAULT_READ, (int)kind, 0, NULL, 0, NULL, err);
 
 	if (error != AA_EAPI)
 		return error;
@@ -44,7 +45,7 @@ static const char *role(struct world *w)
 	return S(w) && S(w)->permission ? S(w)->permission : "write";
 }
 
-static int ws_repo(struct github *gh, char **branch, int *push)
+static int ws_repo(struct github *gh, char **branch, int *push, struct buf *err)
 {
 	struct world *w = W(gh);
 	const char *r;
@@ -52,7 +53,7 @@ static int ws_repo(struct github *gh, char **branch, int *push)
 
 	*branch = NULL;
 	*push = -1;
-	if ((error = fault(w, READ_REPOSITORY)) < 0)
+	if ((error = fault(w, READ_REPOSITORY, err)) < 0)
 		return error;
 	r = role(w);
 	*branch = xstrdup(default_branch(w));
@@ -103,14 +104,15 @@ static void all_branches(struct world *w, char ***v, size_t *n)
 		qsort(*v, *n, sizeof(**v), cmp_str);
 }
 
-static int ws_branches(struct github *gh, char ***names, size_t *n)
+static int ws_branches(struct github *gh, char ***names, size_t *n,
+                       struct buf *err)
 {
 	struct world *w = W(gh);
 	int error;
 
 	*names = NULL;
 	*n = 0;
-	if ((error = fault(w, READ_BRANCHES)) < 0)
+	if ((error = fault(w, READ_BRANCHES, err)) < 0)
 		return error;
 	all_branches(w, names, n);
 	return AA_OK;
@@ -161,7 +163,7 @@ static const struct snap_branch_rules *find(const struct snap_branch_rules *v,
 }
 
 static int ws_branch_rules(struct github *gh, const char *branch,
-			   struct setup_rule **v, size_t *n)
+                           struct setup_rule **v, size_t *n, struct buf *err)
 {
 	struct world *w = W(gh);
 	const struct snap_branch_rules *b;
@@ -169,7 +171,7 @@ static int ws_branch_rules(struct github *gh, const char *branch,
 
 	*v = NULL;
 	*n = 0;
-	if ((error = fault(w, READ_RULES)) < 0)
+	if ((error = fault(w, READ_RULES, err)) < 0)
 		return error;
 	/* GitHub lists the rules that would apply, even for a branch that
 	 * does not exist yet. */
@@ -179,17 +181,17 @@ static int ws_branch_rules(struct github *gh, const char *branch,
 	return AA_OK;
 }
 
-static int ws_branch_protected(struct github *gh, const char *branch,
-			       bool *out)
+static int ws_branch_protected(struct github *gh, const char *branch, bool *out,
+                               struct buf *err)
 {
 	struct world *w = W(gh);
 	int error;
 
 	*out = false;
-	if ((error = fault(w, READ_BRANCHES)) < 0)
+	if ((error = fault(w, READ_BRANCHES, err)) < 0)
 		return error;
 	if (!branch_exists(w, branch)) {
-		buf_setf(&gh->error, "branch %s: HTTP 404", branch);
+		buf_setf(err, "branch %s: HTTP 404", branch);
 		return AA_ENOTFOUND;
 	}
 	*out = S(w) && find(S(w)->protection, S(w)->nprotection, branch);
@@ -197,7 +199,7 @@ static int ws_branch_protected(struct github *gh, const char *branch,
 }
 
 static int ws_protection(struct github *gh, const char *branch,
-			 struct setup_rule **v, size_t *n)
+                         struct setup_rule **v, size_t *n, struct buf *err)
 {
 	struct world *w = W(gh);
 	const struct snap_branch_rules *b;
@@ -205,18 +207,21 @@ static int ws_protection(struct github *gh, const char *branch,
 
 	*v = NULL;
 	*n = 0;
-	if ((error = fault(w, READ_BRANCHES)) < 0)
+	if ((error = fault(w, READ_BRANCHES, err)) < 0)
 		return error;
 	if (strcmp(role(w), "admin") != 0) {
-		buf_setf(&gh->error, "branch protection of %s: HTTP 403 (Must "
-				     "have admin rights to Repository.)",
-			 branch);
+		buf_setf(err,
+		         "branch protection of %s: HTTP 403 (Must "
+		         "have admin rights to Repository.)",
+		         branch);
 		return AA_EDENIED;
 	}
 	b = S(w) ? find(S(w)->protection, S(w)->nprotection, branch) : NULL;
 	if (!b) {
-		buf_setf(&gh->error, "branch protection of %s: HTTP 404 (Branch "
-				     "not protected)", branch);
+		buf_setf(err,
+		         "branch protection of %s: HTTP 404 (Branch "
+		         "not protected)",
+		         branch);
 		return AA_ENOTFOUND;
 	}
 	copy_rules(b, v, n);
@@ -224,7 +229,7 @@ static int ws_protection(struct github *gh, const char *branch,
 }
 
 static int ws_file(struct github *gh, const char *ref, const char *path,
-		   char **text)
+                   char **text, struct buf *err)
 {
 	struct world *w = W(gh);
 	size_t i;
@@ -232,26 +237,26 @@ static int ws_file(struct github *gh, const char *ref, const char *path,
 
 	(void)ref; /* the snapshot's files are the same on every branch */
 	*text = NULL;
-	if ((error = fault(w, READ_CONTENTS)) < 0)
+	if ((error = fault(w, READ_CONTENTS, err)) < 0)
 		return error;
 	for (i = 0; S(w) && i < S(w)->ncontents; i++)
 		if (strcmp(S(w)->contents[i].path, path) == 0) {
 			*text = xstrdup(S(w)->contents[i].text);
 			return AA_OK;
 		}
-	buf_setf(&gh->error, "contents %s: HTTP 404", path);
+	buf_setf(err, "contents %s: HTTP 404", path);
 	return AA_ENOTFOUND;
 }
 
 static int ws_team_member(struct github *gh, const char *team,
-			  const char *login, bool *member)
+                          const char *login, bool *member, struct buf *err)
 {
 	struct world *w = W(gh);
 	size_t i, j;
 	int error;
 
 	*member = false;
-	if ((error = fault(w, READ_TEAMS)) < 0)
+	if ((error = fault(w, READ_TEAMS, err)) < 0)
 		return error;
 	for (i = 0; S(w) && i < S(w)->nteams; i++) {
 		const struct snap_team *t = &S(w)->teams[i];
@@ -262,11 +267,11 @@ static int ws_team_member(struct github *gh, const char *team,
 			*member |= str_eq_nocase(t->members[j], login);
 		return AA_OK;
 	}
-	buf_setf(&gh->error, "team %s: HTTP 404", team);
+	buf_setf(err, "team %s: HTTP 404", team);
 	return AA_ENOTFOUND;
 }
 
-static int ws_token(struct github *gh, struct setup_token *out)
+static int ws_token(struct github *gh, struct setup_token *out, struct buf *err)
 {
 	struct world *w = W(gh);
 	const struct snap_setup *s = S(w);
@@ -288,15 +293,15 @@ static int ws_token(struct github *gh, struct setup_token *out)
 		memcpy(t + 19, " UTC", 5);
 		out->expiration = xstrdup(t);
 	}
-	if ((error = world_fault(w, FAULT_READ, READ_USER, 0, NULL, 0, NULL)) <
-	    0) {
-		setup_read_fail(&out->read, error, gh->error.ptr);
+	if ((error = world_fault(w, FAULT_READ, READ_USER, 0, NULL, 0, NULL,
+	                         err)) < 0) {
+		setup_read_fail(&out->read, error, err->ptr);
 		return error;
 	}
 	if (kind == TOKEN_INSTALLATION) {
-		buf_setf(&gh->error, "GET /user: HTTP 403 (Resource not "
-				     "accessible by integration)");
-		setup_read_fail(&out->read, AA_EDENIED, gh->error.ptr);
+		buf_setf(err, "GET /user: HTTP 403 (Resource not "
+		              "accessible by integration)");
+		setup_read_fail(&out->read, AA_EDENIED, err->ptr);
 		return AA_EDENIED;
 	}
 	out->login = xstrdup(world_viewer(w));
@@ -304,14 +309,14 @@ static int ws_token(struct github *gh, struct setup_token *out)
 }
 
 static int ws_environment(struct github *gh, const char *name,
-			  struct setup_env *out)
+                          struct setup_env *out, struct buf *err)
 {
 	struct world *w = W(gh);
 	size_t i, j;
 	int error;
 
-	if ((error = fault(w, READ_ENVIRONMENTS)) < 0) {
-		setup_read_fail(&out->read, error, gh->error.ptr);
+	if ((error = fault(w, READ_ENVIRONMENTS, err)) < 0) {
+		setup_read_fail(&out->read, error, err->ptr);
 		return error;
 	}
 	for (i = 0; S(w) && i < S(w)->nenvs; i++) {
@@ -334,14 +339,15 @@ static int ws_environment(struct github *gh, const char *name,
 		out->npolicies = e->npolicies;
 		return AA_OK;
 	}
-	buf_setf(&gh->error, "environment %s: HTTP 404", name);
-	setup_read_fail(&out->read, AA_ENOTFOUND, gh->error.ptr);
+	buf_setf(err, "environment %s: HTTP 404", name);
+	setup_read_fail(&out->read, AA_ENOTFOUND, err->ptr);
 	return AA_ENOTFOUND;
 }
 
-static int ws_app(struct github *gh, struct setup_app *out)
+static int ws_app(struct github *gh, struct setup_app *out, struct buf *err)
 {
 	(void)gh;
+	(void)err;
 	out->enabled = false; /* a replay has no App mode */
 	return AA_OK;
 }

@@ -67,15 +67,17 @@ static void label(struct engine *e, size_t step, int64_t pr,
                   struct engine_result *res)
 {
 	struct apply_label_input in;
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
 	enum apply_label act;
 	struct gh_pull g;
 	int error;
 
 	memset(&in, 0, sizeof(in));
 	in.policy = e->policy;
-	error = e->gh->ops->pull(e->gh, pr, PART_LABELS, &g);
+	error = e->gh->ops->pull(e->gh, pr, PART_LABELS, &g, &err);
 	if (error == AA_ENOTFOUND) {
 		not_found(e, &e->report->steps[step], pr, res);
+		buf_release(&err);
 		return;
 	}
 	if (error == AA_OK && (g.ok & PART_LABELS))
@@ -84,18 +86,20 @@ static void label(struct engine *e, size_t step, int64_t pr,
 		report_note(e->report, NOTE_WARNING,
 		            "PR #%lld: the labels could not be read (%s); "
 		            "adding %s anyway",
-		            (long long)pr, engine_error(e), e->policy->label);
+		            (long long)pr, engine_pull_error(error, &g, &err),
+		            e->policy->label);
 	act = apply_label_decide(&in);
 	if (act == LABEL_READ_EXISTS) {
 		/* N5: the repository lookup is part of the labels read; if
 		 * it fails, add anyway (GitHub creates a missing label). */
 		in.exists_known = true;
 		if (e->gh->ops->label_exists(e->gh, pr, e->policy->label,
-					     &in.exists) < 0)
+		                             &in.exists, &err) < 0)
 			in.exists = true;
 		act = apply_label_decide(&in);
 	}
 	gh_pull_release(&g);
+	buf_release(&err);
 	if (act == LABEL_PRESENT)
 		return;
 	if (act == LABEL_CREATE_ADD &&
@@ -108,7 +112,7 @@ static void label(struct engine *e, size_t step, int64_t pr,
 }
 
 /* A read the check step needs failed: nothing written, exit 3. `why` is
- * the failure's message, NULL when it is the port's last one. */
+ * the failure's message (NULL or "" when none was given). */
 static void unread(struct engine *e, struct report_step *s, const char *what,
                    const char *why, struct engine_result *res)
 {
@@ -116,7 +120,8 @@ static void unread(struct engine *e, struct report_step *s, const char *what,
 	report_note(e->report, NOTE_ERROR,
 	            "PR #%lld: the %s could not be read (%s); the verdict was "
 	            "not judged",
-	            (long long)s->pr, what, why ? why : engine_error(e));
+	            (long long)s->pr, what,
+	            why && *why ? why : "unknown error");
 	engine_result_merge(res, OUT_ERROR, EXIT_API);
 }
 
@@ -131,6 +136,7 @@ static void check(struct engine *e, size_t step, int64_t pr,
 	struct apply_check_input in;
 	struct apply_check c;
 	struct snap_statuses st, history;
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
 	struct gh_pull g;
 	bool in_pull;
 	int error;
@@ -158,47 +164,47 @@ static void check(struct engine *e, size_t step, int64_t pr,
 				in.threads_ok = (read->ok & PART_THREADS) != 0;
 				continue;
 			}
-			error = e->gh->ops->pull(e->gh, pr,
-						 PART_PULL | PART_THREADS, &g);
+			error = e->gh->ops->pull(
+			    e->gh, pr, PART_PULL | PART_THREADS, &g, &err);
 			if (error == AA_ENOTFOUND) {
 				not_found(e, &e->report->steps[step], pr, res);
 				goto out;
 			}
 			if (error < 0 || !(g.ok & PART_PULL)) {
 				unread(e, &e->report->steps[step],
-				       "pull request", g.error, res);
+				       "pull request",
+				       engine_pull_error(error, &g, &err), res);
 				goto out;
 			}
 			in.pull = &g.pull;
 			in.threads_ok = (g.ok & PART_THREADS) != 0;
 			continue;
 		case CHECK_READ_COMMITS:
-			if (e->gh->ops->commit_in_pull(e->gh, pr,
-						       m->check.head,
-						       &in_pull) < 0) {
+			if (e->gh->ops->commit_in_pull(e->gh, pr, m->check.head,
+			                               &in_pull, &err) < 0) {
 				unread(e, &e->report->steps[step], "commits",
-				       NULL, res);
+				       err.ptr, res);
 				goto out;
 			}
 			in.head_in_pull = in_pull ? TRI_YES : TRI_NO;
 			continue;
 		case CHECK_READ_STATUSES:
 			if (e->gh->ops->statuses(e->gh, pr, m->check.head,
-						 STATUS_NEED_CLEAN |
-							 STATUS_NEED_ROUND,
-						 &st) < 0) {
+			                         STATUS_NEED_CLEAN |
+			                             STATUS_NEED_ROUND,
+			                         &st, &err) < 0) {
 				unread(e, &e->report->steps[step], "statuses",
-				       NULL, res);
+				       err.ptr, res);
 				goto out;
 			}
 			in.statuses = &st;
 			continue;
 		case CHECK_READ_HISTORY:
 			if (e->gh->ops->statuses(e->gh, pr, m->check.head,
-						 STATUS_NEED_HISTORY,
-						 &history) < 0) {
+			                         STATUS_NEED_HISTORY, &history,
+			                         &err) < 0) {
 				unread(e, &e->report->steps[step], "statuses",
-				       NULL, res);
+				       err.ptr, res);
 				goto out;
 			}
 			in.history = &history;
@@ -240,6 +246,7 @@ out:
 	snap_statuses_release(&history);
 	snap_statuses_release(&st);
 	gh_pull_release(&g);
+	buf_release(&err);
 }
 
 /* §3: apply comment `c`; `read` as for check(). */
@@ -291,6 +298,7 @@ struct engine_result engine_apply(struct engine *e, int64_t pr,
 struct engine_result engine_apply_id(struct engine *e, int64_t pr, int64_t id)
 {
 	struct engine_result res = {OUT_SKIPPED, EXIT_OK};
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
 	struct report_step *s;
 	struct gh_pull g;
 	size_t i, step;
@@ -300,14 +308,15 @@ struct engine_result engine_apply_id(struct engine *e, int64_t pr, int64_t id)
 		return res;
 	/* The comment, and the PR and threads its check block is judged
 	 * against: one read (one GraphQL query live). */
-	error = e->gh->ops->pull(e->gh, pr,
-				 PART_COMMENTS | PART_PULL | PART_THREADS, &g);
+	error = e->gh->ops->pull(
+	    e->gh, pr, PART_COMMENTS | PART_PULL | PART_THREADS, &g, &err);
 	if (error == AA_OK && (g.ok & PART_COMMENTS)) {
 		for (i = 0; i < g.pull.ncomments; i++)
 			if (g.pull.comments[i].id == id) {
 				res =
 				    apply(e, pr, &g.pull.comments[i], true, &g);
 				gh_pull_release(&g);
+				buf_release(&err);
 				return res;
 			}
 	}
@@ -319,7 +328,7 @@ struct engine_result engine_apply_id(struct engine *e, int64_t pr, int64_t id)
 		step_reason(s, "the comments could not be read");
 		report_note(e->report, NOTE_ERROR,
 		            "PR #%lld: the comments could not be read: %s",
-		            (long long)pr, engine_error(e));
+		            (long long)pr, engine_pull_error(error, &g, &err));
 		res.outcome = OUT_ERROR;
 		res.exit = EXIT_API;
 	} else {
@@ -329,5 +338,6 @@ struct engine_result engine_apply_id(struct engine *e, int64_t pr, int64_t id)
 	}
 	engine_finish(e, step, res);
 	gh_pull_release(&g);
+	buf_release(&err);
 	return res;
 }

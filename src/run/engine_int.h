@@ -3,8 +3,8 @@
  * event.c, and the pr-review flows) share: how a step ends (engine.c:
  * each flow records its step's result once), the gate's and apply's
  * writes (writes.c), each preceded by the identity check (T4) and
- * recorded in the report, and the port's last error in words. Private to
- * run/; one prefix, engine_, like engine.h.
+ * recorded in the report, and a failed pull's message in words. Private
+ * to run/; one prefix, engine_, like engine.h.
  */
 #ifndef AA_ENGINE_INT_H
 #define AA_ENGINE_INT_H
@@ -35,8 +35,10 @@ struct engine_result engine_missing(struct engine *e, struct report_step *s,
                                     const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* The port's last error, for a log line. */
-const char *engine_error(const struct engine *e);
+/* Why a pull() passed `err` failed (`error` < 0) or came back with parts
+ * failed (g->error): the message to record (N80). */
+const char *engine_pull_error(int error, const struct gh_pull *g,
+                              const struct buf *err);
 
 /*
  * The one identity check (T4, U5), keyed by login: is the write token's

@@ -36,6 +36,7 @@ static void run_status(struct engine *e, const struct event *ev)
 	struct gh_pull_brief *list = NULL;
 	int64_t pr = stamp_desc_pr(ev->description), match = 0;
 	size_t n = 0, i, matches = 0;
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
 	struct gh_pull g;
 	int error;
 
@@ -45,30 +46,33 @@ static void run_status(struct engine *e, const struct event *ev)
 		return;
 	}
 	if (pr) {
-		error = e->gh->ops->pull(e->gh, pr, PART_PULL, &g);
+		error = e->gh->ops->pull(e->gh, pr, PART_PULL, &g, &err);
 		if (error == AA_OK && !(g.ok & PART_PULL)) {
 			/* Unknown state: let the gate read again and fail
 			 * closed on its own. */
 			gh_pull_release(&g);
+			buf_release(&err);
 			engine_gate(e, pr);
 			return;
 		}
 		if (error == AA_OK && snap_pull_is_open(&g.pull)) {
 			gh_pull_release(&g);
+			buf_release(&err);
 			engine_gate(e, pr);
 			return;
 		}
 		if (error == AA_OK)
 			gh_pull_release(&g);
 	}
-	if (e->gh->ops->open_pulls(e->gh, LISTING_PLAIN, &list, &n) < 0) {
+	if (e->gh->ops->open_pulls(e->gh, LISTING_PLAIN, &list, &n, &err) < 0) {
 		report_note(e->report, NOTE_ERROR,
-		            "cannot list the open pull requests: %s",
-		            engine_error(e));
+		            "cannot list the open pull requests: %s", err.ptr);
 		report_merge_exit(e->report, EXIT_API);
 		gh_briefs_free(list, n);
+		buf_release(&err);
 		return;
 	}
+	buf_release(&err);
 	for (i = 0; i < n; i++)
 		if (strcmp(list[i].head_sha, ev->sha) == 0) {
 			matches++;

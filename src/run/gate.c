@@ -52,32 +52,33 @@ static void keep_error(struct evaluation *ev, const char *message)
 static void evaluate_reads(struct engine *e, int64_t pr, unsigned fresh,
                            struct evaluation *ev)
 {
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
 	struct gate_input in;
 
 	memset(ev, 0, sizeof(*ev));
 	buf_init(&ev->skip_why, BUF_MAX_SMALL);
 	gate_decision_init(&ev->d);
 	e->gh->ops->refresh(e->gh);
-	ev->status = e->gh->ops->pull(e->gh, pr, GATE_PARTS | fresh, &ev->g);
+	ev->status =
+	    e->gh->ops->pull(e->gh, pr, GATE_PARTS | fresh, &ev->g, &err);
 	if (ev->status == AA_ENOTFOUND)
-		return;
-	if (ev->status != AA_OK)
-		keep_error(ev, engine_error(e));
-	else if (ev->g.error)
-		keep_error(ev, ev->g.error);
+		goto out;
+	if (ev->status != AA_OK || ev->g.error)
+		keep_error(ev, engine_pull_error(ev->status, &ev->g, &err));
 	if (ev->status == AA_OK && (ev->g.ok & PART_PULL)) {
 		ev->skip = gate_skip(&ev->g.pull, e->repository, &ev->skip_why);
 		if (ev->skip)
-			return;
+			goto out;
 		ev->ungated = !policy_base_gated(e->policy, ev->g.pull.base_ref,
 						 ev->g.pull.default_branch);
 		if (ev->ungated)
-			return;
-		ev->st_ok = e->gh->ops->statuses(e->gh, pr, ev->g.pull.head_sha,
-						 STATUS_NEED_CLEAN | STATUS_NEED_SKIP,
-						 &ev->st) == AA_OK;
+			goto out;
+		ev->st_ok =
+		    e->gh->ops->statuses(e->gh, pr, ev->g.pull.head_sha,
+		                         STATUS_NEED_CLEAN | STATUS_NEED_SKIP,
+		                         &ev->st, &err) == AA_OK;
 		if (!ev->st_ok)
-			keep_error(ev, engine_error(e));
+			keep_error(ev, err.ptr);
 	} else {
 		ev->g.failed |= PART_PULL;
 	}
@@ -90,6 +91,8 @@ static void evaluate_reads(struct engine *e, int64_t pr, unsigned fresh,
 	in.statuses = ev->st_ok ? &ev->st : NULL;
 	in.label_write_failed = engine_label_failed(e, pr);
 	gate_decide(&ev->d, &in, e->policy);
+out:
+	buf_release(&err);
 }
 
 /* Read the gate's inputs (`fresh`: PART_FRESH before a write), decide,
@@ -341,7 +344,7 @@ static struct engine_result gate(struct engine *e, size_t step, int64_t pr,
 		report_note(e->report, NOTE_ERROR,
 		            "PR #%lld: a read failed (%s); not approved",
 		            (long long)pr,
-		            ev->read_error ? ev->read_error : engine_error(e));
+		            ev->read_error ? ev->read_error : "unknown error");
 		return withhold(e, step, pr, ev, true, engine_dismiss_message);
 	default:
 		return withhold(e, step, pr, ev, false, engine_dismiss_message);

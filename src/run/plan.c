@@ -380,7 +380,7 @@ static bool commit_of_pull(const struct snap_pull *pull, const char *sha)
  * sent only when the commits do not tell, or when the merge base read
  * failed (a failing compare API still fails H3, exit 3).
  */
-static int decide_ancestry(struct plan *pl)
+static int decide_ancestry(struct plan *pl, struct buf *err)
 {
 	const struct snap_pull *pull = &pl->p.pull.pull;
 	const struct github_review_ops *r = pl->e->gh->ops->review;
@@ -394,7 +394,7 @@ static int decide_ancestry(struct plan *pl)
 					    "reviewed %.7s", last);
 		return AA_OK;
 	}
-	error = r->compare(pl->e->gh, pl->pr, last, pull->head_sha, &cmp);
+	error = r->compare(pl->e->gh, pl->pr, last, pull->head_sha, &cmp, err);
 	if (error == AA_OK && cmp.status == CMP_AHEAD) {
 		set_mode(pl, "incremental", "the head is ahead of the last "
 					    "reviewed %.7s", last);
@@ -525,8 +525,9 @@ static void finish(struct plan *pl, enum step_outcome out, int code)
 /* Read what H1 names; AA_OK, or the step is finished. */
 static int plan_reads(struct plan *pl)
 {
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
 	int error = rv_pr_read(pl->e, pl->pr, RV_READ_ROOTS | RV_READ_COMMITS,
-			       &pl->p);
+	                       &pl->p, &err);
 
 	if (error == AA_ENOTFOUND) {
 		/* review-plan names its PR: exit 2 in replay too. */
@@ -534,6 +535,7 @@ static int plan_reads(struct plan *pl)
 			    (long long)pl->pr);
 		STEP(pl)->missing = true;
 		finish(pl, OUT_ERROR, EXIT_USAGE);
+		buf_release(&err);
 		return error;
 	}
 	if (error < 0) {
@@ -542,13 +544,15 @@ static int plan_reads(struct plan *pl)
 			memcpy(STEP(pl)->head, pl->p.head, SHA_BUF);
 		step_reason(STEP(pl), "the PR could not be read");
 		report_note(pl->e->report, NOTE_ERROR, "PR #%lld: %s",
-			    (long long)pl->pr, github_error(pl->e->gh));
+		            (long long)pl->pr, err.ptr);
 		finish(pl, OUT_ERROR, EXIT_API);
+		buf_release(&err);
 		return AA_EAPI;
 	}
 	/* H4: review comments unreadable → the plan says replies: null,
 	 * exit 3 (L511). */
 	pl->rc_ok = pl->p.rc_ok;
+	buf_release(&err);
 	return AA_OK;
 }
 
@@ -557,7 +561,7 @@ struct engine_plan engine_review_plan(struct engine *e, int64_t pr,
 {
 	struct engine_plan res;
 	struct plan pl = {0};
-	struct buf doc = BUF_INIT(BUF_MAX_DOC);
+	struct buf doc = BUF_INIT(BUF_MAX_DOC), err = BUF_INIT(BUF_MAX_SMALL);
 	const struct snap_pull *pull;
 	bool decided, merge_base_failed = false;
 	int code = EXIT_OK;
@@ -603,16 +607,17 @@ struct engine_plan engine_review_plan(struct engine *e, int64_t pr,
 		struct gh_compare cmp;
 
 		if (e->gh->ops->review->compare(e->gh, pr, pull->base_ref,
-						pull->head_sha, &cmp) == AA_OK)
+		                                pull->head_sha, &cmp,
+		                                &err) == AA_OK)
 			memcpy(pl.merge_base, cmp.merge_base, SHA_BUF);
 		else
 			merge_base_failed = true;
 	}
-	if (!decided && decide_ancestry(&pl) < 0) {
+	if (!decided && decide_ancestry(&pl, &err) < 0) {
 		step_reason(STEP(&pl), "comparing the last reviewed commit "
 				       "with the head failed");
 		report_note(e->report, NOTE_ERROR, "PR #%lld: %s",
-			    (long long)pr, github_error(e->gh));
+		            (long long)pr, err.ptr);
 		finish(&pl, OUT_ERROR, EXIT_API);
 		goto out;
 	}
@@ -660,6 +665,7 @@ out:
 	rv_pr_release(&pl.p);
 	buf_release(&pl.reason);
 	buf_release(&doc);
+	buf_release(&err);
 	free(pl.known);
 	return res;
 }

@@ -46,10 +46,8 @@ static int read_files(struct pub *u)
 	struct snap_file *files = NULL;
 	size_t n = 0;
 
-	if (r->files(u->e->gh, u->pr, &files, &n) < 0) {
-		buf_setf(&u->files_error, "%s", github_error(u->e->gh));
+	if (r->files(u->e->gh, u->pr, &files, &n, &u->files_error) < 0)
 		return AA_EAPI;
-	}
 	u->files = xcalloc(n ? n : 1, sizeof(*u->files));
 	for (size_t i = 0; i < n; i++) {
 		/* A patch that does not parse anchors nothing (fail closed):
@@ -149,11 +147,18 @@ static int plan_inline(struct pub *u)
 		return AA_EAPI;
 	}
 	/* G8: positions need the head's diff. */
-	if (any && u->e->gh->gitlab &&
-	    u->e->gh->ops->review->diff_ready(u->e->gh, u->pr) < 0) {
-		step_reason(STEP(u), "%s", github_error(u->e->gh));
-		pub_finish(u, OUT_ERROR, EXIT_API);
-		return AA_EAPI;
+	if (any && u->e->gh->gitlab) {
+		struct buf err = BUF_INIT(BUF_MAX_SMALL);
+		int error =
+		    u->e->gh->ops->review->diff_ready(u->e->gh, u->pr, &err);
+
+		if (error < 0) {
+			step_reason(STEP(u), "%s", err.ptr);
+			pub_finish(u, OUT_ERROR, EXIT_API);
+		}
+		buf_release(&err);
+		if (error < 0)
+			return AA_EAPI;
 	}
 	{
 		struct inline_params ip = {
@@ -359,9 +364,10 @@ static enum reconciled reconcile(struct pub *u)
 	enum reconciled out = RECONCILED;
 
 	/* The roots too: the links of the threads W4 posted. */
-	if (rv_pr_refresh(u->e, &u->p, RV_READ_COMMENTS | RV_READ_ROOTS) < 0) {
-		pub_api_failure(u, "re-reading the comments",
-		                github_error(u->e->gh));
+	if (rv_pr_refresh(u->e, &u->p, RV_READ_COMMENTS | RV_READ_ROOTS, &err) <
+	    0) {
+		pub_api_failure(u, "re-reading the comments", err.ptr);
+		buf_release(&err);
 		return RECONCILE_FAILED;
 	}
 	/* Without the review comments the posted threads keep their
@@ -370,8 +376,7 @@ static enum reconciled reconcile(struct pub *u)
 	if (u->p.rc_ok)
 		pub_link_posted(u);
 	else
-		pub_api_failure(u, "re-reading the review comments",
-		                github_error(u->e->gh));
+		pub_api_failure(u, "re-reading the review comments", err.ptr);
 	newest = u->p.canonical;
 	if (newest && u->p.info.markers_ok &&
 	    strcmp(u->p.info.sha, u->in->head) != 0) {
@@ -380,6 +385,7 @@ static enum reconciled reconcile(struct pub *u)
 			    u->p.info.sha);
 		pub_finish_extra(u, RV_PARTIAL, NULL);
 		pub_finish(u, OUT_SUPERSEDED, EXIT_REFUSED);
+		buf_release(&err);
 		return RECONCILE_SUPERSEDED;
 	}
 	/* Same-head runs converge on the newest trusted sticky (§7.3). */
@@ -481,7 +487,7 @@ static void publish_writes(struct pub *u, struct buf *dry_out)
 	canon = NULL;
 	/* G: the PR read was the last read (P38), unless the files came
 	 * after it. */
-	if (u->head_stale && pub_head_unmoved(u, 0) < 0)
+	if (u->head_stale && pub_head_unmoved(u, 0, &err) < 0)
 		goto out;
 	if (unchanged) {
 		u->sticky_action = "unchanged";
@@ -502,17 +508,17 @@ static void publish_writes(struct pub *u, struct buf *dry_out)
 		final_status(u, u->ndropped > 0);
 		goto out;
 	}
-	/* W3: pending until R is written. */
+	/* W3: pending until R is written; W4's G rides with it (P67). */
+	rv_pr_beside(u->e, u->pr, RV_READ_ROOTS);
 	pub_status_fields(u, tier, true, &state, &desc);
 	if (pub_set_status(u, state, desc.ptr, &err) < 0)
 		pub_api_failure(u, "setting the pending pr-review status",
 		                err.ptr);
 	/* W4: G and the re-list of the review comments, one read. */
-	if (pub_head_unmoved(u, RV_READ_ROOTS) < 0)
+	if (pub_head_unmoved(u, RV_READ_ROOTS, &err) < 0)
 		goto out;
 	if (!u->p.rc_ok) {
-		pub_api_failure(u, "re-reading the review comments",
-		                github_error(u->e->gh));
+		pub_api_failure(u, "re-reading the review comments", err.ptr);
 		for (size_t i = 0; i < u->plan.n; i++)
 			pub_thread_failed(u, i);
 		u->nfailed += u->plan.n;
@@ -549,11 +555,15 @@ out:
 	buf_release(&err);
 }
 
+/* The first read of a publish (§7.1 step 2), beside the comments. */
+#define PUB_FIRST_READ (RV_READ_ROOTS | RV_READ_STATUS | RV_READ_VIEWER)
+
 struct engine_result engine_publish(struct engine *e, int64_t pr,
                                     struct review_input *in, bool dry,
                                     struct buf *dry_out)
 {
 	struct engine_result res;
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
 	struct pub u = {0};
 	const struct snap_pull *pull;
 	int error;
@@ -600,11 +610,12 @@ struct engine_result engine_publish(struct engine *e, int64_t pr,
 	}
 	/* The files first when the input may post inline: the PR read is
 	 * then the last read before W1, and serves as its G (P-note P38). */
-	if (publish_may_post(in) && !e->gh->gitlab) /* G5: diffs last */
+	if (publish_may_post(in) && !e->gh->gitlab) { /* G5: diffs last */
+		/* The PR read rides with the files' (P67). */
+		rv_pr_beside(e, pr, PUB_FIRST_READ | RV_READ_COMMENTS);
 		u.files_read = read_files(&u) == AA_OK ? 1 : -1;
-	error = rv_pr_read(e, pr,
-			   RV_READ_ROOTS | RV_READ_STATUS | RV_READ_VIEWER,
-			   &u.p);
+	}
+	error = rv_pr_read(e, pr, PUB_FIRST_READ, &u.p, &err);
 	if (error == AA_OK && !u.p.rc_ok)
 		error = AA_EAPI;
 	if (e->gh->gitlab)
@@ -617,7 +628,7 @@ struct engine_result engine_publish(struct engine *e, int64_t pr,
 		goto out;
 	}
 	if (error < 0) {
-		pub_api_failure(&u, "reading the PR", github_error(e->gh));
+		pub_api_failure(&u, "reading the PR", err.ptr);
 		pub_finish(&u, OUT_ERROR, EXIT_API);
 		goto out;
 	}
@@ -637,10 +648,9 @@ struct engine_result engine_publish(struct engine *e, int64_t pr,
 		pub_finish(&u, OUT_SKIPPED, EXIT_OK);
 		goto out;
 	}
-	if (e->gh->ops->statuses(e->gh, pr, in->head, STATUS_NEED_REVIEW,
-				 &u.st) < 0) {
-		pub_api_failure(&u, "reading the head's statuses",
-		                github_error(e->gh));
+	if (e->gh->ops->statuses(e->gh, pr, in->head, STATUS_NEED_REVIEW, &u.st,
+	                         &err) < 0) {
+		pub_api_failure(&u, "reading the head's statuses", err.ptr);
 		pub_finish(&u, OUT_ERROR, EXIT_API);
 		goto out;
 	}
@@ -664,5 +674,6 @@ out:
 	res.exit = u.outcome_exit;
 	engine_finish(e, u.step, res);
 	pub_release(&u);
+	buf_release(&err);
 	return res;
 }

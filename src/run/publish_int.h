@@ -88,7 +88,7 @@ void pub_api_failure(struct pub *u, const char *what, const char *msg);
 /* The writes: AA_OK, or the failure's kind with its own message in err
  * (N80), a lost answer's judged by reading again. */
 int pub_delete_comment(struct pub *u, int64_t id, struct buf *err);
-int pub_head_unmoved(struct pub *u, unsigned what);
+int pub_head_unmoved(struct pub *u, unsigned what, struct buf *err);
 void pub_link_posted(struct pub *u);
 void pub_record_comment(struct pub *u, enum write_kind kind, int64_t id,
 			const struct buf *body);

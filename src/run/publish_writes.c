@@ -67,11 +67,10 @@ void pub_api_failure(struct pub *u, const char *what, const char *msg)
 /* G: the PR's head read now, with `what` (RV_READ_*) the caller re-reads
  * beside it. AA_OK when unchanged; otherwise the step is finished
  * (superseded, or the read failed). */
-int pub_head_unmoved(struct pub *u, unsigned what)
+int pub_head_unmoved(struct pub *u, unsigned what, struct buf *err)
 {
-	if (rv_pr_refresh(u->e, &u->p, what) < 0) {
-		pub_api_failure(u, "re-reading the PR's head",
-		                github_error(u->e->gh));
+	if (rv_pr_refresh(u->e, &u->p, what, err) < 0) {
+		pub_api_failure(u, "re-reading the PR's head", err->ptr);
 		pub_finish(u, OUT_ERROR, EXIT_API);
 		return AA_EAPI;
 	}
@@ -277,12 +276,14 @@ int pub_set_status(struct pub *u, const char *state, const char *desc,
 
 	if (error == AA_ELOST) {
 		struct landed_seen seen = {0};
+		struct buf why = BUF_INIT(BUF_MAX_SMALL); /* not kept */
 
 		snap_statuses_release(&u->st);
 		u->has_st = u->e->gh->ops->statuses(
-				    u->e->gh, u->pr, u->in->head,
-				    STATUS_NEED_HISTORY | STATUS_NEED_IDS,
-				    &u->st) == AA_OK;
+		                u->e->gh, u->pr, u->in->head,
+		                STATUS_NEED_HISTORY | STATUS_NEED_IDS, &u->st,
+		                &why) == AA_OK;
+		buf_release(&why);
 		if (u->has_st) {
 			seen.statuses = u->st.v;
 			seen.nstatuses = u->st.n;
@@ -586,12 +587,15 @@ static int post_discussion(struct pub *u, size_t i, struct buf *err)
 		if (rv_pr_reread_roots(u->e, &u->p) == AA_OK)
 			root = root_now(u, i);
 		if (root) {
+			struct buf why = BUF_INIT(BUF_MAX_SMALL); /* not kept */
+
 			out.html_url = xstrdup_or_null(root->html_url);
 			out.note_id = root->comment_id;
 			if (!r->discussion_of ||
 			    r->discussion_of(u->e->gh, u->pr, root->comment_id,
-					     out.discussion_id) < 0)
+			                     out.discussion_id, &why) < 0)
 				root = NULL; /* it cannot be named: failed */
+			buf_release(&why);
 		}
 		error = judged(root != NULL);
 	}

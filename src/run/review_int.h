@@ -44,24 +44,34 @@ void rv_pr_release(struct rv_pr *p);
  * Read PR `pr` fresh (the port's review_pull): the pull with its comments
  * (and their edit histories) and what `what` (RV_READ_*) adds. Returns
  * AA_OK, AA_ENOTFOUND (no such PR), or AA_EAPI (the pull or its comments
- * could not be read; the port's error says why). With RV_READ_ROOTS,
- * out->rc_ok says whether the review comments could be read.
+ * could not be read; err says why). With RV_READ_ROOTS,
+ * out->rc_ok says whether the review comments could be read (err says
+ * why not).
  */
-int rv_pr_read(struct engine *e, int64_t pr, unsigned what,
-	       struct rv_pr *out);
+int rv_pr_read(struct engine *e, int64_t pr, unsigned what, struct rv_pr *out,
+               struct buf *err);
 /*
  * Read `what` of the PR again: p->head always (G); with RV_READ_COMMENTS
  * the pull and its comments replace p's (U1/U2 redone); with
  * RV_READ_ROOTS the review comments (U3 redone; p->rc_ok says whether
  * they could be read). AA_OK, AA_ENOTFOUND, or AA_EAPI when the pull or
- * its comments could not be read (what failed is kept as it was), the
- * port's message saying why. The port has review ops: the flows
- * (review-plan, publish) end their step before any read when it has not.
+ * its comments could not be read (what failed is kept as it was), err
+ * saying why (and why the review comments could not be read). The port
+ * has review ops: the flows (review-plan, publish) end their step before
+ * any read when it has not.
  */
-int rv_pr_refresh(struct engine *e, struct rv_pr *p, unsigned what);
-/* Read the comments again (a lost answer) and redo U1/U2 over them. */
+int rv_pr_refresh(struct engine *e, struct rv_pr *p, unsigned what,
+                  struct buf *err);
+/*
+ * Start what rv_pr_refresh(e, …, what) of PR `pr` will read (rv_pr_read's
+ * is `what | RV_READ_COMMENTS`) beside the port's next request, where the
+ * port can: that request and the read share one round trip (P67).
+ */
+void rv_pr_beside(struct engine *e, int64_t pr, unsigned what);
+/* Read the comments again (a lost answer) and redo U1/U2 over them; a
+ * failure's message is not kept (the lost write's is the one to tell). */
 int rv_pr_reread_comments(struct engine *e, struct rv_pr *p);
-/* Read the review comments again (a lost answer) and redo U3. */
+/* Read the review comments again (a lost answer) and redo U3, the same. */
 int rv_pr_reread_roots(struct engine *e, struct rv_pr *p);
 
 /*

@@ -140,7 +140,8 @@ static void take_roots(struct engine *e, struct rv_pr *p,
 	find_roots(e, p);
 }
 
-int rv_pr_refresh(struct engine *e, struct rv_pr *p, unsigned what)
+int rv_pr_refresh(struct engine *e, struct rv_pr *p, unsigned what,
+                  struct buf *err)
 {
 	const struct github_review_ops *ops = e->gh->ops->review;
 	unsigned want = PART_PULL, got;
@@ -150,7 +151,7 @@ int rv_pr_refresh(struct engine *e, struct rv_pr *p, unsigned what)
 	assert(ops); /* the flows check it first */
 	if (what & RV_READ_COMMENTS)
 		want |= PART_COMMENTS;
-	error = ops->review_pull(e->gh, p->number, what, &r);
+	error = ops->review_pull(e->gh, p->number, what, &r, err);
 	if (error < 0) {
 		gh_review_pull_release(&r);
 		if (what & RV_READ_ROOTS)
@@ -179,24 +180,37 @@ int rv_pr_refresh(struct engine *e, struct rv_pr *p, unsigned what)
 	return (got & want) == want ? AA_OK : AA_EAPI;
 }
 
-int rv_pr_read(struct engine *e, int64_t pr, unsigned what, struct rv_pr *out)
+void rv_pr_beside(struct engine *e, int64_t pr, unsigned what)
+{
+	const struct github_review_ops *ops = e->gh->ops->review;
+
+	if (ops && ops->review_pull_beside)
+		ops->review_pull_beside(e->gh, pr, what);
+}
+
+int rv_pr_read(struct engine *e, int64_t pr, unsigned what, struct rv_pr *out,
+               struct buf *err)
 {
 	memset(out, 0, sizeof(*out));
 	out->number = pr;
-	return rv_pr_refresh(e, out, what | RV_READ_COMMENTS);
+	return rv_pr_refresh(e, out, what | RV_READ_COMMENTS, err);
 }
 
 int rv_pr_reread_comments(struct engine *e, struct rv_pr *p)
 {
-	int error = rv_pr_refresh(e, p, RV_READ_COMMENTS);
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
+	int error = rv_pr_refresh(e, p, RV_READ_COMMENTS, &err);
 
+	buf_release(&err);
 	return error == AA_ENOTFOUND ? AA_EAPI : error;
 }
 
 int rv_pr_reread_roots(struct engine *e, struct rv_pr *p)
 {
-	int error = rv_pr_refresh(e, p, RV_READ_ROOTS);
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
+	int error = rv_pr_refresh(e, p, RV_READ_ROOTS, &err);
 
+	buf_release(&err);
 	return error < 0 || !p->rc_ok ? AA_EAPI : AA_OK;
 }
 

@@ -34,6 +34,7 @@ static enum sweep_plan sweep_selects(struct engine *e,
 {
 	struct select_input in;
 	struct snap_statuses st;
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
 	struct gh_pull g;
 	enum sweep_plan plan = PLAN_FAILED;
 
@@ -56,13 +57,14 @@ static enum sweep_plan sweep_selects(struct engine *e,
 			goto out;
 		case SELECT_READ_STATUSES:
 			if (e->gh->ops->statuses(e->gh, b->number, b->head_sha,
-						 STATUS_NEED_CLEAN, &st) < 0)
+			                         STATUS_NEED_CLEAN, &st,
+			                         &err) < 0)
 				goto out;
 			in.statuses = &st;
 			break;
 		case SELECT_READ_REVIEWS:
-			if (e->gh->ops->pull(e->gh, b->number, PART_REVIEWS,
-					     &g) != AA_OK ||
+			if (e->gh->ops->pull(e->gh, b->number, PART_REVIEWS, &g,
+			                     &err) != AA_OK ||
 			    !(g.ok & PART_REVIEWS))
 				goto out;
 			in.reviews = &g.pull;
@@ -73,9 +75,12 @@ out:
 	/* This PR's own message: the sweep may report it after other PRs'
 	 * reads (sweep_failed). */
 	if (plan == PLAN_FAILED)
-		*why = xstrdup(g.error ? g.error : engine_error(e));
+		*why = xstrdup(g.error   ? g.error
+		               : err.len ? err.ptr
+		                         : "unknown error");
 	snap_statuses_release(&st);
 	gh_pull_release(&g);
+	buf_release(&err);
 	return plan;
 }
 
@@ -226,10 +231,9 @@ void engine_sweep(struct engine *e)
 			    e->repository ? e->repository : "the repository");
 		goto out;
 	}
-	if (e->gh->ops->open_pulls(e->gh, LISTING_PROBE, &list, &n) < 0) {
+	if (e->gh->ops->open_pulls(e->gh, LISTING_PROBE, &list, &n, &why) < 0) {
 		report_note(e->report, NOTE_ERROR,
-		            "cannot list the open pull requests: %s",
-		            engine_error(e));
+		            "cannot list the open pull requests: %s", why.ptr);
 		report_merge_exit(e->report, EXIT_API);
 		goto out;
 	}

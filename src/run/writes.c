@@ -16,9 +16,12 @@ static const char label_color[] = "b60205";
 static const char label_description[] =
 	"A human must sign off before merge (agentic escalation)";
 
-const char *engine_error(const struct engine *e)
+const char *engine_pull_error(int error, const struct gh_pull *g,
+                              const struct buf *err)
 {
-	return github_error(e->gh);
+	if (error == AA_OK && g->error)
+		return g->error;
+	return err->len ? err->ptr : "unknown error";
 }
 
 enum identity_state engine_identity(const struct engine *e,
@@ -91,28 +94,27 @@ int engine_identity_check(struct engine *e, size_t step)
  * A write's answer, settled: a lost one (AA_ELOST) is judged by reading
  * again what the write changes and asking core/landed.h whether its effect
  * shows — AA_OK when it does, AA_EAPI when it does not or the read failed.
- * A failed write's own message is in `err` (N80), whatever the re-read
- * said. `*review_id` (when not NULL) is the approval that shows.
+ * A failed write's own message stays in the err its caller passed (N80),
+ * whatever the re-read said. `*review_id` (when not NULL) is the approval that
+ * shows.
  */
 static int settle(struct engine *e, int error, int64_t pr, const char *sha,
-                  const struct landed_write *w, int64_t *review_id,
-                  struct buf *err)
+                  const struct landed_write *w, int64_t *review_id)
 {
 	struct landed_seen seen = {0};
 	struct snap_statuses st = {0};
+	struct buf why = BUF_INIT(BUF_MAX_SMALL); /* the re-read's: not kept */
 	struct gh_pull p = {0};
 	char *label = NULL;
 	bool exists = false;
 	ptrdiff_t at = -1;
 
-	if (error < 0 && !err->len) /* an op not taking err yet (N80) */
-		buf_setf(err, "%s", engine_error(e));
 	if (error != AA_ELOST)
 		return error;
 	switch (w->kind) {
 	case LANDED_CREATE_LABEL:
-		if (e->gh->ops->label_exists(e->gh, pr, w->label, &exists) ==
-		        AA_OK &&
+		if (e->gh->ops->label_exists(e->gh, pr, w->label, &exists,
+		                             &why) == AA_OK &&
 		    exists) {
 			label = xstrdup(w->label);
 			seen.labels = &label;
@@ -120,23 +122,23 @@ static int settle(struct engine *e, int error, int64_t pr, const char *sha,
 		}
 		break;
 	case LANDED_ADD_LABEL:
-		if (e->gh->ops->pull(e->gh, pr, PART_LABELS | PART_FRESH, &p) ==
-		        AA_OK &&
+		if (e->gh->ops->pull(e->gh, pr, PART_LABELS | PART_FRESH, &p,
+		                     &why) == AA_OK &&
 		    (p.ok & PART_LABELS)) {
 			seen.labels = p.pull.labels;
 			seen.nlabels = p.pull.nlabels;
 		}
 		break;
 	case LANDED_STATUS:
-		if (e->gh->ops->statuses(e->gh, pr, sha, STATUS_NEED_CLEAN,
-		                         &st) == AA_OK) {
+		if (e->gh->ops->statuses(e->gh, pr, sha, STATUS_NEED_CLEAN, &st,
+		                         &why) == AA_OK) {
 			seen.statuses = st.v;
 			seen.nstatuses = st.n;
 		}
 		break;
 	default: /* LANDED_APPROVE, LANDED_DISMISS */
-		if (e->gh->ops->pull(e->gh, pr, PART_REVIEWS | PART_FRESH,
-		                     &p) == AA_OK &&
+		if (e->gh->ops->pull(e->gh, pr, PART_REVIEWS | PART_FRESH, &p,
+		                     &why) == AA_OK &&
 		    (p.ok & PART_REVIEWS)) {
 			seen.reviews = p.pull.reviews;
 			seen.nreviews = p.pull.nreviews;
@@ -149,6 +151,7 @@ static int settle(struct engine *e, int error, int64_t pr, const char *sha,
 	free(label);
 	gh_pull_release(&p);
 	snap_statuses_release(&st);
+	buf_release(&why);
 	return at >= 0 ? AA_OK : AA_EAPI;
 }
 
@@ -189,7 +192,7 @@ int engine_create_label(struct engine *e, size_t step, int64_t pr)
 	/* 422 "already_exists": someone created it meanwhile, which is what
 	 * this write was for — judged like a lost answer, by looking. */
 	if (error < 0 && settle(e, error == AA_EREJECTED ? AA_ELOST : error, pr,
-	                        NULL, &lw, NULL, &err) < 0) {
+	                        NULL, &lw, NULL) < 0) {
 		label_missing(e, pr); /* so is the label it was to carry */
 		error = failed(e, step, "creating the label", &err);
 	} else {
@@ -213,7 +216,7 @@ int engine_add_label(struct engine *e, size_t step, int64_t pr)
 	if ((error = engine_identity_check(e, step)) < 0)
 		return error;
 	error = e->gh->ops->add_label(e->gh, pr, e->policy->label, &err);
-	if (settle(e, error, pr, NULL, &lw, NULL, &err) < 0) {
+	if (settle(e, error, pr, NULL, &lw, NULL) < 0) {
 		label_missing(e, pr);
 		error = failed(e, step, "adding the label", &err);
 	} else {
@@ -247,7 +250,7 @@ int engine_set_status(struct engine *e, size_t step, int64_t pr,
 	error = e->gh->ops->create_status(e->gh, pr, sha, state,
 	                                  e->policy->clean_context, description,
 	                                  target_url, &err);
-	if (settle(e, error, pr, sha, &lw, NULL, &err) < 0) {
+	if (settle(e, error, pr, sha, &lw, NULL) < 0) {
 		error = failed(e, step, "writing the status", &err);
 	} else {
 		w = report_add_write(e->report, W_STATUS, pr);
@@ -276,7 +279,7 @@ int engine_write_approval(struct engine *e, size_t step, int64_t pr,
 		return error;
 	error = e->gh->ops->approve(e->gh, pr, head, engine_approval_body,
 	                            review_id, &err);
-	if (settle(e, error, pr, NULL, &lw, review_id, &err) < 0) {
+	if (settle(e, error, pr, NULL, &lw, review_id) < 0) {
 		error = failed(e, step, "approving", &err);
 	} else {
 		w = report_add_write(e->report, W_APPROVE, pr);
@@ -319,7 +322,7 @@ int engine_dismiss_approvals(struct engine *e, size_t step, int64_t pr,
 		}
 		buf_reset(&err);
 		r = e->gh->ops->dismiss(e->gh, pr, mine[i]->id, message, &err);
-		if (settle(e, r, pr, NULL, &lw, NULL, &err) < 0) {
+		if (settle(e, r, pr, NULL, &lw, NULL) < 0) {
 			struct report_step *s = &e->report->steps[step];
 
 			step_reason(s, "dismissing review %lld failed",

@@ -917,6 +917,8 @@ static bool starts_like_row(struct mview v)
  * lines): the tags alone, or <summary>…</summary> after an optional
  * <details>. The program keeps it unless what the summary says starts
  * like a row: then GitHub shows a row and the program reads an invalid one.
+ * N67: nor when what it shows holds id: or status: — row_line then asks
+ * for a row like on any other line.
  */
 static bool spec_details_line(struct mview raw)
 {
@@ -938,7 +940,16 @@ static bool spec_details_line(struct mview raw)
 	    !mem_eq_nocase(v.p + v.n - 10, 10, "</summary>"))
 		return false;
 	v.n -= 10;
-	return !starts_like_row(v);
+	return !starts_like_row(v) && !gfmdiff_has_key(v.p, v.n, true);
+}
+
+/* N67: "<tr", "<td" or "<th" first, a whole tag name: GitHub shows an
+ * HTML table's row or cell, which must be a row whatever it holds (as a
+ * GFM table's row under an id or status column). */
+static bool html_table_line(struct mview v)
+{
+	skip_blank(&v);
+	return eat_tag(&v, "tr") || eat_tag(&v, "td") || eat_tag(&v, "th");
 }
 
 static void leaf_rows(struct walk *w, const struct leaf *lf)
@@ -964,7 +975,10 @@ static void leaf_rows(struct walk *w, const struct leaf *lf)
 		for (cm = lf->start; cm <= lf->end; cm++) {
 			v = cm_line(w->l, cm);
 			html_shown(w, v, &st);
-			if (!spec_details_line(v))
+			if (html_table_line(v))
+				row_like(w, cm, "an HTML table row or cell",
+				         lf->node);
+			else if (!spec_details_line(v))
 				row_line(w, cm, w->text, w->ntext,
 					 "shown HTML text", lf->node);
 		}

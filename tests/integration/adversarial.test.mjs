@@ -297,7 +297,7 @@ function injectedLines(text) {
 }
 
 describe('untrusted text never forms a workflow command (adversarial fixtures)', () => {
-  const fixtures = allFixtures().filter((fx) => /^2\d\d-/.test(fx.name));
+  const fixtures = allFixtures().filter((fx) => /^(2\d\d|3[0-6]\d)-/.test(fx.name));
 
   it('there are adversarial fixtures to scan', () => assert.ok(fixtures.length >= 30, `${fixtures.length}`));
 
@@ -316,6 +316,10 @@ describe('untrusted text never forms a workflow command (adversarial fixtures)',
         // that approve by design (their expect files say which).
         if (/^2[0-3]\d-/.test(fx.name))
           assert.ok(!report.steps.some((s) => s.outcome === 'approve'), 'no adversarial fixture approves');
+        // f_adv4's 300-369: only a pair whose comment starts "Boundary case"
+        // may approve; every other one is an attack that must fail closed.
+        if (/^3[0-6]\d-/.test(fx.name) && !/^Boundary case/.test(fx.expect.comment ?? ''))
+          assert.ok(!report.steps.some((s) => s.outcome === 'approve'), 'an adversarial IV attack approves');
         const bad = [
           ...injectedLines(r.stdout).map((l) => `stdout: ${l}`),
           ...injectedLines(r.stderr).map((l) => `stderr: ${l}`),

@@ -11,12 +11,13 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
-import { HubPool, isWrite, requestLines } from './lib/fakehub.mjs';
+import { Hub, HubPool, isWrite, requestLines } from './lib/fakehub.mjs';
 import { FIXTURES } from './lib/paths.mjs';
 import { explainDiff } from './lib/differential.mjs';
 import { REVIEW_OPERATIONS, openapiSubset } from './lib/openapi.mjs';
 import { PrismStack, prismFindings } from './lib/prism.mjs';
 import { loadFixture, runLive, runReplay, scratch } from './lib/run.mjs';
+import { haveOpenssl, testCerts } from './lib/tls.mjs';
 
 const CONCURRENCY = 3;
 const DIR = path.join(FIXTURES, 'publish');
@@ -268,3 +269,46 @@ describe('publish through Prism: coverage', () => {
     assert.deepEqual(templates.map((t) => t.op).filter((op) => !exercised.has(op)), []);
   });
 });
+
+// P67: a read that rides with the request before it (the PR read beside
+// the files' first page, W4's G beside W3's pending status) over HTTPS
+// with HTTP/2 negotiated, as GitHub serves it: live = replay, the writes
+// fakehub applied are the report's, every request went over HTTP/2. With
+// a failed read (the comments: the bundle read fails and is read in parts;
+// the files), and W3's pending status failing under the read beside it.
+describe('publish over HTTPS (HTTP/2 by ALPN): reads beside requests (P67)',
+  { skip: haveOpenssl() ? false : 'openssl is not installed' }, () => {
+    let hub;
+    let certs;
+    before(async () => {
+      certs = testCerts();
+      hub = await Hub.start({ tls: { cert: certs.cert, key: certs.key, ca: certs.ca } });
+    });
+    after(async () => { await hub?.stop(); });
+    for (const name of ['1000-first-publish-creates-sticky-review-status', '1040-read-comments-fails-exit-3',
+      '1043-read-files-fails-exit-3', '1051-w3-pending-fails-continue']) {
+      it(name, async () => {
+        const fx = fixtures.find((f) => f.name === name);
+        assert.ok(fx, `no fixture ${name}`);
+        await hub.load(fx.snapshot);
+        await hub.control('POST', 'writes/clear', {});
+        await hub.clearLog();
+        const { dir, cleanup } = scratch('aa-pub-');
+        try {
+          const [l, replay] = await Promise.all([
+            runLive(fx.snapshot, hub, { command: commandLine(fx.snapshot.command, dir), env: { SSL_CERT_FILE: certs.ca } }),
+            runReplay(fx.file),
+          ]);
+          if (l.stdout !== replay.stdout || l.code !== replay.code) {
+            assert.fail(`${name}: live over HTTPS and replay differ\n  ${explainDiff(l, replay)}`);
+          }
+          const applied = (await hub.control('GET', 'writes')).map(writeKey);
+          assert.deepEqual(applied, (l.report?.writes ?? []).filter((w) => !w.planned).map(writeKey));
+          const log = await hub.log({ headers: true });
+          assert.ok(log.length > 0 && log.every((e) => typeof e.headers?.[':method'] === 'string'), 'HTTP/2 over TLS');
+        } finally {
+          cleanup();
+        }
+      });
+    }
+  });

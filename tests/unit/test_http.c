@@ -1,6 +1,6 @@
 /*
- * test_http.c - http_request_many when libcurl itself fails (issue 20,
- * item 5). The test binary defines curl_multi_perform,
+ * test_http.c - http_request_many and a read beside a request
+ * (http_read_beside) when libcurl itself fails (issue 20, item 5; P67). The test binary defines curl_multi_perform,
  * curl_multi_add_handle and curl_multi_remove_handle itself: the library
  * objects linked into it call these, which count the handles in the multi
  * handle and fail on demand, and otherwise call libcurl's own.
@@ -208,6 +208,102 @@ static void test_http__batch_without_failures_leaves_no_handle(void **state)
 	http_free(h);
 }
 
+/* --- a read beside the next request (http_read_beside) --- */
+
+static const char beside_url[] = "/graphql-beside";
+static const char beside_body[] = "{\"query\":\"{viewer{login}}\"}";
+
+static long requests(const struct http *h)
+{
+	return http_stats(h)->requests;
+}
+
+/* One request of h (a write when `write`, else the beside read itself):
+ * nothing listens, so it fails; its response holds no status. */
+static void send_one(struct http *h, bool write)
+{
+	struct http_response r;
+	struct buf err = BUF_INIT(BUF_MAX_SMALL);
+
+	http_response_init(&r);
+	assert_int_equal(write ? http_request(h, "POST", "/repos/o/r/statuses/x",
+	                                      "{}", false, &r, &err)
+	                       : http_request(h, "POST", beside_url,
+	                                      beside_body, true, &r, &err),
+	                 AA_EAPI);
+	assert_int_equal(r.status, 0);
+	assert_true(err.len > 0);
+	http_response_release(&r);
+	buf_release(&err);
+}
+
+/* A client with the beside read waiting, the shim reset. */
+static struct http *beside_client(void)
+{
+	struct http *h = client();
+
+	reset_shim();
+	http_read_beside(h, beside_url, beside_body);
+	return h;
+}
+
+/* The read itself comes first: it goes out once, as itself. */
+static void test_http__beside_read_sent_as_itself(void **state)
+{
+	struct http *h = beside_client();
+
+	(void)state;
+	send_one(h, false);
+	assert_int_equal(requests(h), 1);
+	assert_int_equal(shim.live, 0);
+	http_free(h);
+}
+
+/* A write carries it: two exchanges, no handle left in the multi handle;
+ * an answer that is not clean (here refused) is sent again. */
+static void test_http__beside_rides_with_a_write(void **state)
+{
+	struct http *h = beside_client();
+
+	(void)state;
+	send_one(h, true);
+	assert_true(shim.performs > 0);
+	assert_int_equal(shim.live, 0);
+	assert_int_equal(requests(h), 2);
+	send_one(h, false);
+	assert_int_equal(requests(h), 3);
+	http_free(h);
+}
+
+/* libcurl fails under the pair: the write has no answer (the caller
+ * re-reads), no handle is left, the read is sent again later. */
+static void test_http__beside_failed_perform(void **state)
+{
+	struct http *h = beside_client();
+
+	(void)state;
+	shim.fail_perform = true;
+	send_one(h, true);
+	assert_int_equal(shim.live, 0);
+	shim.fail_perform = false;
+	send_one(h, false);
+	assert_int_equal(shim.live, 0);
+	http_free(h);
+}
+
+/* The multi handle refuses the read: the write goes alone, once. */
+static void test_http__beside_refused_write_alone(void **state)
+{
+	struct http *h = beside_client();
+
+	(void)state;
+	shim.fail_add = true;
+	send_one(h, true);
+	assert_int_equal(requests(h), 1);
+	assert_int_equal(shim.live, 0);
+	http_free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -215,6 +311,10 @@ int main(void)
 		cmocka_unit_test(test_http__refused_add_handle_fails_the_item),
 		cmocka_unit_test(
 			test_http__batch_without_failures_leaves_no_handle),
+		cmocka_unit_test(test_http__beside_read_sent_as_itself),
+		cmocka_unit_test(test_http__beside_rides_with_a_write),
+		cmocka_unit_test(test_http__beside_failed_perform),
+		cmocka_unit_test(test_http__beside_refused_write_alone),
 	};
 	int rc;
 

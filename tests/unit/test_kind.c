@@ -49,11 +49,24 @@ static const struct kind_row rows[] = {
     {PLACE_ISSUE, "Quote:\n> " STK "\n" CHECK, KIND_CHECK_VERDICT},
     {PLACE_ISSUE, "x\n<!--agentic:needs-human\tv1-->", KIND_NEEDS_HUMAN},
     {PLACE_ISSUE, "x\n<!--Agentic:Check v1-->", KIND_CHECK_VERDICT},
-    /* Not markers: no delimiter, no version, no separator. */
+    /* Not a marker: no delimiter. N68: a check marker in another form
+     * (no separator, no version) is one: apply refuses it. */
     {PLACE_ISSUE, STK "\nagentic:check v1", KIND_STICKY},
-    {PLACE_ISSUE, STK "\n<!-- agentic:checkv1 -->", KIND_STICKY},
-    {PLACE_ISSUE, STK "\n<!-- agentic:check -->", KIND_STICKY},
-    {PLACE_ISSUE, STK "\n<!-- agentic:needs-human: yes -->", KIND_STICKY},
+    {PLACE_ISSUE, STK "\n<!-- agentic:checkv1 -->", KIND_OTHER},
+    {PLACE_ISSUE, STK "\n<!-- agentic:check -->", KIND_OTHER},
+    {PLACE_ISSUE, "x\n<!-- agentic: check v1 -->", KIND_CHECK_VERDICT},
+    {PLACE_ISSUE, STK "\n<!-- agentic --> check", KIND_STICKY},
+    /* N67: a needs-human marker near its form is one too (the parser
+     * reads it as a malformed verdict): never a sticky. */
+    {PLACE_ISSUE, STK "\n<!-- agentic:needs-human: yes -->", KIND_OTHER},
+    {PLACE_ISSUE, STK "\n<!-- agentic:needs-human\xc2\xa0v1 -->", KIND_OTHER},
+    {PLACE_ISSUE, STK "\n<!-- needs human yes -->", KIND_OTHER},
+    {PLACE_ISSUE, "x\n<!-- agentic: needs-human v1 -->", KIND_NEEDS_HUMAN},
+    {PLACE_ISSUE, "<!-- needs-human: yes -->\nx", KIND_NEEDS_HUMAN},
+    {PLACE_ISSUE, "<!--- needs-human: yes -->", KIND_NEEDS_HUMAN},
+    /* ... but only inside the comment. */
+    {PLACE_ISSUE, STK "\n<!-- x --> needs-human", KIND_STICKY},
+    {PLACE_ISSUE, STK "\n<!-- humans needed -->", KIND_STICKY},
     /* Both verdicts: the check marker decides. */
     {PLACE_ISSUE, NH "\n" CHECK, KIND_CHECK_VERDICT},
     {PLACE_ISSUE, NH "\n<!-- needs-human: no -->", KIND_NEEDS_HUMAN},

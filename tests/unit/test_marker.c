@@ -129,21 +129,21 @@ static const struct nh_line_row nh_line_rows[] = {
     {"<!-- agentic:needs-human v1 --> \r", NHL_VERDICT, NULL},
     /* Inside the delimiters only spaces and tabs are ws: a CR is not. */
     {"<!-- needs-human: no\r-->", NHL_VALUE_OTHER, "no\r"},
-    {"<!-- agentic:needs-human v1\r -->", NHL_NONE, NULL},
+    {"<!-- agentic:needs-human v1\r -->", NHL_VERDICT_NEAR, NULL},
     {"<!--  \t agentic:needs-human v1 \t -->", NHL_VERDICT, NULL},
     {"<!-- AGENTIC:NEEDS-HUMAN V1 -->", NHL_VERDICT, NULL},
     {"<!-- Agentic:Needs-Human v1 -->", NHL_VERDICT, NULL},
     {"<!-- agentic:needs-human\tv1 -->", NHL_VERDICT, NULL},
     {"<!-- agentic:needs-human    v1 -->", NHL_VERDICT, NULL},
-    {"<!-- agentic:needs-humanv1 -->", NHL_NONE, NULL},
-    {"<!-- agentic:needs-human v2 -->", NHL_NONE, NULL},
-    {"<!-- agentic:needs-human v10 -->", NHL_NONE, NULL},
-    {"<!-- agentic:needs-human v -->", NHL_NONE, NULL},
-    {"<!-- agentic:needs-human -->", NHL_NONE, NULL},
-    {"<!-- agentic:needs-human v1 extra -->", NHL_NONE, NULL},
-    {"<!-- agentic: needs-human v1 -->", NHL_NONE, NULL},
-    {"<!-- agentic :needs-human v1 -->", NHL_NONE, NULL},
-    {"<!-- agentic-needs-human v1 -->", NHL_NONE, NULL},
+    {"<!-- agentic:needs-humanv1 -->", NHL_VERDICT_NEAR, NULL},
+    {"<!-- agentic:needs-human v2 -->", NHL_VERDICT_NEAR, NULL},
+    {"<!-- agentic:needs-human v10 -->", NHL_VERDICT_NEAR, NULL},
+    {"<!-- agentic:needs-human v -->", NHL_VERDICT_NEAR, NULL},
+    {"<!-- agentic:needs-human -->", NHL_VERDICT_NEAR, NULL},
+    {"<!-- agentic:needs-human v1 extra -->", NHL_VERDICT_NEAR, NULL},
+    {"<!-- agentic: needs-human v1 -->", NHL_VERDICT_NEAR, NULL},
+    {"<!-- agentic :needs-human v1 -->", NHL_VERDICT_NEAR, NULL},
+    {"<!-- agentic-needs-human v1 -->", NHL_VERDICT_NEAR, NULL},
     /* anything else on the line: not a marker */
     {"<!-- agentic:needs-human v1 --> and more", NHL_NONE, NULL},
     {"text <!-- agentic:needs-human v1 -->", NHL_NONE, NULL},
@@ -171,20 +171,20 @@ static const struct nh_line_row nh_line_rows[] = {
     /* homoglyphs, zero-width and non-ASCII spaces, full-width colon */
     {"<!-- \xd0\xb0gentic:needs-human v1 -->", NHL_NONE, NULL},
     {"<!-- agentic:needs-hum\xd0\xb0n v1 -->", NHL_NONE, NULL},
-    {"<!-- agentic:needs-human v\xef\xbc\x91 -->", NHL_NONE, NULL},
-    {"<!-- agentic:needs\xe2\x80\x8b-human v1 -->", NHL_NONE, NULL},
-    {"<!--\xe2\x80\x8b agentic:needs-human v1 -->", NHL_NONE, NULL},
+    {"<!-- agentic:needs-human v\xef\xbc\x91 -->", NHL_VERDICT_NEAR, NULL},
+    {"<!-- agentic:needs\xe2\x80\x8b-human v1 -->", NHL_VERDICT_NEAR, NULL},
+    {"<!--\xe2\x80\x8b agentic:needs-human v1 -->", NHL_VERDICT_NEAR, NULL},
     {"\xe2\x80\x8b<!-- agentic:needs-human v1 -->", NHL_NONE, NULL},
-    {"<!-- agentic:needs-human\xc2\xa0v1 -->", NHL_NONE, NULL},
-    {"<!-- needs-human\xef\xbc\x9a yes -->", NHL_NONE, NULL},
-    {"<!-- needs\xe2\x80\x91human: yes -->", NHL_NONE, NULL},
+    {"<!-- agentic:needs-human\xc2\xa0v1 -->", NHL_VERDICT_NEAR, NULL},
+    {"<!-- needs-human\xef\xbc\x9a yes -->", NHL_NEAR, NULL},
+    {"<!-- needs\xe2\x80\x91human: yes -->", NHL_NEAR, NULL},
     {"<!-- needs-human: y\xd0\xb5s -->", NHL_VALUE_OTHER, NULL},
     {"<!-- needs-human: n\xd0\xbe -->", NHL_VALUE_OTHER, NULL},
     {"<!-- needs-human: yes\xe2\x80\x8b -->", NHL_VALUE_OTHER, NULL},
     {"\xef\xbc\x9c!-- needs-human: yes -->", NHL_NONE, NULL},
     /* a NUL read as U+FFFD (N23) never forms a marker */
-    {"<!--\xef\xbf\xbd needs-human: yes -->", NHL_NONE, NULL},
-    {"<!-- needs-human\xef\xbf\xbd: yes -->", NHL_NONE, NULL},
+    {"<!--\xef\xbf\xbd needs-human: yes -->", NHL_NEAR, NULL},
+    {"<!-- needs-human\xef\xbf\xbd: yes -->", NHL_NEAR, NULL},
     {"<!-- needs-human: yes\xef\xbf\xbd -->", NHL_VALUE_OTHER, NULL},
     {"\xef\xbf\xbd<!-- needs-human: yes -->", NHL_NONE, NULL},
     {"<!-- needs-human: yes -->\xef\xbf\xbd", NHL_NONE, NULL},
@@ -206,10 +206,10 @@ static const struct nh_line_row nh_line_rows[] = {
     {"<!-- needs-human: y -->", NHL_VALUE_OTHER, "y"},
     {"<!-- needs-human: true -->", NHL_VALUE_OTHER, "true"},
     {"<!-- needs-human: yes --> x", NHL_NONE, NULL},
-    {"<!-- needs-human yes -->", NHL_NONE, NULL},
-    {"<!-- needs-human = yes -->", NHL_NONE, NULL},
-    {"<!-- needs-humans: yes -->", NHL_NONE, NULL},
-    {"<!-- agentic:needs-human: yes -->", NHL_NONE, NULL},
+    {"<!-- needs-human yes -->", NHL_NEAR, NULL},
+    {"<!-- needs-human = yes -->", NHL_NEAR, NULL},
+    {"<!-- needs-humans: yes -->", NHL_NEAR, NULL},
+    {"<!-- agentic:needs-human: yes -->", NHL_VERDICT_NEAR, NULL},
     /* head and base */
     {"<!-- head: " HA " -->", NHL_HEAD, HA},
     {"<!--head:" HA "-->", NHL_HEAD, HA},
@@ -217,7 +217,7 @@ static const struct nh_line_row nh_line_rows[] = {
     {"<!-- head: " HA_SHORT " -->", NHL_HEAD, HA_SHORT},
     {"<!-- head: -->", NHL_HEAD, ""},
     {"<!-- head: " HA " --> ", NHL_HEAD, HA},
-    {"<!-- head " HA " -->", NHL_NONE, NULL},
+    {"<!-- head " HA " -->", NHL_NEAR, NULL},
     {"<!-- base: main -->", NHL_BASE, "main"},
     {"<!-- base:main-->", NHL_BASE, "main"},
     {"<!-- BASE :  release/1.x  -->", NHL_BASE, "release/1.x"},
@@ -346,7 +346,21 @@ static const struct check_line_row check_line_rows[] = {
     {"<details>", CKL_NONE, NULL},
     {"</details>", CKL_NONE, NULL},
     {"<summary>Machine ledger (conductor state)</summary>", CKL_NONE, NULL},
-    {"<summary>Legend: id: thread, status: what</summary>", CKL_NONE, NULL},
+    /* N67: a summary that shows a row's fields is a row (adv4 352, 358),
+     * an invalid one: a legend too, never silently skipped. */
+    {"<summary>Legend: id: thread, status: what</summary>", CKL_ROW, NULL},
+    {"<summary>id: PRRT_kwDOAbc2, status: outstanding, severity: high, "
+     "reason: x</summary>", CKL_ROW, NULL},
+    {"<details><summary>Blocking: id: PRRT_2, status: outstanding, "
+     "reason: x</summary>", CKL_ROW, NULL},
+    {"<summary>The reason: id: is fine</summary>", CKL_NONE, NULL},
+    /* N67: HTML table rows and cells are rows (adv4 357). */
+    {"<tr><td>PRRT_kwDOAbc2</td><td>outstanding</td></tr>", CKL_ROW, NULL},
+    {"<td>PRRT_kwDOAbc2</td>", CKL_ROW, NULL},
+    {"<TH>id</TH>", CKL_ROW, NULL},
+    {"<tr>", CKL_ROW, NULL},
+    {"<table>", CKL_NONE, NULL},
+    {"<track src=x>", CKL_NONE, NULL},
     {"<DETAILS open>", CKL_NONE, NULL},
     {"<detailsx id: x", CKL_ROW, NULL},
     {"<!-- agentic:check v1 -->", CKL_NONE, NULL},
@@ -623,14 +637,18 @@ static const struct nh_row nh_rows[] = {
      "<!-- HEAD: " HA " -->\n<!-- BASE: main -->\n",
      true, false, true, NH_NO, 0, HA, "main", 1, false, 0},
     /* A2: without the header nothing is read (any_yes, heads: none) */
-    {"no verdict line: yes alone is not a verdict", YES HEAD(HA) BASE("m"),
-     false, false, false, 0, 0, "", "", 0, false, 1},
-    {"v2 verdict line is not v1",
-     "<!-- agentic:needs-human v2 -->\n" NO HEAD(HA) BASE("main"), false, false,
-     false, 0, 0, "", "", 0, false, 2},
+    /* N67: marker lines without the header, or under a header that is a
+     * near-miss, are a malformed verdict (was: no verdict, so an older
+     * no counted). */
+    {"no verdict line: yes alone is a malformed verdict",
+     YES HEAD(HA) BASE("m"), true, true, false, NH_MALFORMED, NHM_BAD_HEADER,
+     "", "m", 1, false, 0},
+    {"v2 verdict line is a near-miss of v1",
+     "<!-- agentic:needs-human v2 -->\n" NO HEAD(HA) BASE("main"), true, false,
+     true, NH_MALFORMED, NHM_BAD_HEADER, "", "main", 1, false, 0},
     {"verdict line without ws before v1",
-     "<!-- agentic:needs-humanv1 -->\n" NO HEAD(HA) BASE("main"), false, false,
-     false, 0, 0, "", "", 0, false, 2},
+     "<!-- agentic:needs-humanv1 -->\n" NO HEAD(HA) BASE("main"), true, false,
+     true, NH_MALFORMED, NHM_BAD_HEADER, "", "main", 1, false, 0},
     {"verdict line with trailing text",
      "<!-- agentic:needs-human v1 --> ok\n" NO HEAD(HA) BASE("main"), false,
      false, false, 0, 0, "", "", 0, false, 2},
@@ -674,12 +692,28 @@ static const struct nh_row nh_rows[] = {
     {"homoglyph yes is a bad value",
      NHV "<!-- needs-human: y\xd0\xb5s -->\n" NO HEAD(HA) BASE("main"), true,
      false, true, NH_MALFORMED, NHM_BAD_VALUE, "", "main", 1, false, 0},
-    {"full-width colon yes does not count",
+    /* N67: a near-miss yes beside a no is malformed (was: a plain no). */
+    {"full-width colon yes is a near-miss",
      NHV "<!-- needs-human\xef\xbc\x9a yes -->\n" NO HEAD(HA) BASE("main"),
-     true, false, true, NH_NO, 0, HA, "main", 1, false, 0},
-    {"zero-width space in yes line does not count",
+     true, false, true, NH_MALFORMED, NHM_NEAR_MISS, "", "main", 1, false, 0},
+    {"zero-width space in yes line is a near-miss",
      NHV "<!-- needs\xe2\x80\x8b-human: yes -->\n" NO HEAD(HA) BASE("main"),
-     true, false, true, NH_NO, 0, HA, "main", 1, false, 0},
+     true, false, true, NH_MALFORMED, NHM_NEAR_MISS, "", "main", 1, false, 0},
+    {"needs-human yes without its colon is a near-miss (adv4 366)",
+     NHV NO HEAD(HA) BASE("main") "<!-- needs-human yes -->\n", true, false,
+     true, NH_MALFORMED, NHM_NEAR_MISS, "", "main", 1, false, 0},
+    {"a three-dash opener is a near-miss (adv4 367)",
+     NHV NO HEAD(HA) BASE("main") "<!--- needs-human: yes -->\n", true, false,
+     true, NH_MALFORMED, NHM_NEAR_MISS, "", "main", 1, false, 0},
+    {"a head line without its colon is a near-miss",
+     NHV NO HEAD(HA) "<!-- head " HB " -->\n" BASE("main"), true, false,
+     true, NH_MALFORMED, NHM_NEAR_MISS, "", "main", 1, false, 0},
+    {"a no-break space in the header: malformed, a yes still triggers (adv4 363)",
+     "<!-- agentic:needs-human\xc2\xa0v1 -->\n" YES HEAD(HA) BASE("main"),
+     true, true, false, NH_MALFORMED, NHM_BAD_HEADER, "", "main", 1, true, 0},
+    {"a headline comment is no key line",
+     NHV NO HEAD(HA) BASE("main") "<!-- headline: x -->\n", true, false,
+     true, NH_NO, 0, HA, "main", 1, false, 0},
     {"homoglyph no does not count",
      NHV "<!-- needs-human: n\xd0\xbe -->\n" HEAD(HA) BASE("main"), true, false,
      false, NH_MALFORMED, NHM_NO_VALUE | NHM_BAD_VALUE, "", "main", 1, false,
@@ -741,7 +775,7 @@ static const struct nh_row nh_rows[] = {
      false, true, NH_NO, 0, HA, "main", 1, false, 0},
     {"A2: other HTML comments belong to the run",
      NHV "<!-- written by the conductor -->\n" NO HEAD(HA)
-         "<!-- agentic:check v0 -->\n" BASE("main"),
+         "<!-- agentic:note v0 -->\n" BASE("main"),
      true, false, true, NH_NO, 0, HA, "main", 1, false, 0},
     {"A2: the header repeated in the run is harmless",
      NHV NHV NO HEAD(HA) BASE("main"), true, false, true, NH_NO, 0, HA, "main",
@@ -847,6 +881,43 @@ static void test_marker__nh_table(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/* --- N68: the check marker in another form --- */
+
+static const struct {
+	const char *body;
+	size_t near, second;
+} near_rows[] = {
+    {"<!-- agentic: check v1 -->\nhead: " HA "\n", 1, 0},
+    {"<!--agentic:check v1-->\n", 1, 0},
+    {"<!-- Agentic:Check V1 -->\n", 1, 0},
+    {"<!-- agentic:check  v1 -->\n", 1, 0},
+    {"<!-- agentic:checkv1 -->\n", 1, 0},
+    {"<!-- agentic_check v2 -->\n", 1, 0},
+    {"prose\n<!-- agentic: check v1 -->\n<!-- agentic:check v1 -->\n", 2, 3},
+    {"<!-- agentic:check v1 -->\nhead: x\n<!-- agentic:check v2 -->\n", 0, 3},
+    {"<!-- agentic:check v1 -->\n", 0, 0},
+    {"```\n<!-- agentic: check v1 -->\n```\n", 0, 0},
+    {"<!-- agentic --> check\n", 0, 0},
+    {"agentic:check v1\n", 0, 0},
+};
+
+static void test_marker__check_near(void **state)
+{
+	struct marker_result m;
+	size_t i;
+	int bad = 0;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(near_rows); i++) {
+		marker_parse(&m, near_rows[i].body, strlen(near_rows[i].body));
+		EXPECT_INT(i, near_rows[i].body, m.check.near_line,
+			   near_rows[i].near);
+		EXPECT_INT(i, near_rows[i].body, m.check.second_line,
+			   near_rows[i].second);
+	}
+	assert_int_equal(bad, 0);
+}
+
 /* --- check blocks, whole comments --- */
 
 struct ck_row {
@@ -895,12 +966,14 @@ static const struct ck_row ck_rows[] = {
     {"block opener in a block quote still opens (line contains it)",
      "> <!-- agentic:check v1 -->\n" CK_HEAD CK_ROUND, true, 1, true, HA, true,
      true, 901, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
-    {"opener with other spacing is not the opener",
-     "<!--agentic:check v1-->\n" CK_HEAD CK_ROUND, false, 0, false, "", false,
-     false, 0, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
-    {"v2 opener is not the opener",
-     "<!-- agentic:check v2 -->\n" CK_HEAD CK_ROUND, false, 0, false, "", false,
-     false, 0, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
+    /* N68: an opener in another form opens a block that apply refuses
+     * (near_line, test_marker__check_near), never a skipped comment. */
+    {"opener with other spacing opens a block to refuse",
+     "<!--agentic:check v1-->\n" CK_HEAD CK_ROUND, true, 1, true, HA, true,
+     true, 901, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"v2 opener opens a block to refuse",
+     "<!-- agentic:check v2 -->\n" CK_HEAD CK_ROUND, true, 1, true, HA, true,
+     true, 901, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
     {"opener in a code span opens (contains it)",
      "`<!-- agentic:check v1 -->`\n" CK_HEAD, true, 1, true, HA, false, false,
      0, false, false, 0, 0, 0, 0, 0, 0, 0, 0},
@@ -1997,6 +2070,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_marker__nh_line_table),
+	    cmocka_unit_test(test_marker__check_near),
 	    cmocka_unit_test(test_marker__check_line_table),
 	    cmocka_unit_test(test_marker__row_table),
 	    cmocka_unit_test(test_marker__nh_table),

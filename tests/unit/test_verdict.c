@@ -522,8 +522,8 @@ static const struct cm lookup_comments[] = {
     {504, TR, "10:08:00", NHB("yes", H2, "main"), NULL},
     {505, TR, "10:09:00", "<!-- agentic:check v1 -->\nhead: " H "\nround: 1\n",
      NULL},
-    {506, TR, "10:10:00", "<!-- needs-human: yes -->\n<!-- head: " H " -->\n",
-     NULL},
+    {506, TR, "10:10:00",
+     "> <!-- needs-human: yes -->\n> <!-- head: " H " -->\n", NULL},
     {500, TR, "10:11:00", NHB("yes", H, "main"), NULL},
 };
 
@@ -552,6 +552,41 @@ static void test_verdict__lookup_picks_trusted_newest_for_head(void **state)
 	verdict_lookup(&lk, &p, "1111111111111111111111111111111111111111",
 	               &pol);
 	assert_null(lk.comment);
+	snap_pull_release(&p);
+	policy_release(&pol);
+}
+
+/* N67: a newer trusted comment whose markers have no header, or a header
+ * near its form, is a malformed verdict for the head: it is the newest,
+ * so the older no is not what the gate reads. */
+static const struct cm near_comments[] = {
+    {601, TR, "10:05:00", NHB("no", H, "main"), NULL},
+    {602, TR, "10:06:00",
+     "<!-- agentic:needs-human\xc2\xa0v1 -->\n<!-- needs-human: yes -->\n"
+     "<!-- head: " H " -->\n<!-- base: main -->\n",
+     NULL},
+    {603, TR, "10:07:00", "<!-- needs-human: yes -->\n<!-- head: " H2 " -->\n",
+     NULL},
+};
+
+static void test_verdict__lookup_near_miss_is_newest(void **state)
+{
+	struct snap_pull p;
+	struct policy pol;
+	struct nh_lookup lk;
+
+	(void)state;
+	policy_init(&pol);
+	pull_with(&p, near_comments, ARRAY_SIZE(near_comments), NULL, NULL);
+	verdict_lookup(&lk, &p, H, &pol);
+	assert_non_null(lk.comment);
+	assert_int_equal(lk.comment->id, 602);
+	assert_int_equal(lk.marker.nh.value, NH_MALFORMED);
+	assert_true(lk.marker.nh.malformed & NHM_BAD_HEADER);
+	verdict_lookup(&lk, &p, H2, &pol);
+	assert_non_null(lk.comment);
+	assert_int_equal(lk.comment->id, 603);
+	assert_int_equal(lk.marker.nh.value, NH_MALFORMED);
 	snap_pull_release(&p);
 	policy_release(&pol);
 }
@@ -912,6 +947,7 @@ int main(void)
 	    cmocka_unit_test(
 	        test_verdict__lookup_picks_trusted_newest_for_head),
 	    cmocka_unit_test(test_verdict__lookup_retarget),
+	    cmocka_unit_test(test_verdict__lookup_near_miss_is_newest),
 	    cmocka_unit_test(test_verdict__names_head),
 	    cmocka_unit_test(test_verdict__lookup_hold_table),
 	};
