@@ -130,6 +130,18 @@ static int cmp_rc(const void *a, const void *b)
 }
 
 /* The notes in the shared shapes (above), ascending id. */
+int gitlab_pull_by_review(gh_review_pull_op *rp, struct github *gh,
+                          int64_t number, unsigned parts, struct gh_pull *out,
+                          struct buf *err)
+{
+	struct gh_review_pull r;
+	int error = rp(gh, number,
+	               (parts & PART_COMMENTS) ? RV_READ_COMMENTS : 0, &r, err);
+
+	*out = r.pull;
+	return error;
+}
+
 void gitlab_notes_out(const struct merge_request *mr, struct snap_pull *p,
                       struct snap_review_comment **rc, size_t *nrc)
 {

@@ -28,6 +28,12 @@ char *gitlab_note_url(const struct merge_request *mr, int64_t note_id);
 void gitlab_notes_out(const struct merge_request *mr, struct snap_pull *p,
                       struct snap_review_comment **rc, size_t *nrc);
 
+/* pull() of a GitLab port through its review_pull `rp`: an MR is read
+ * whole, so `parts` asks only whether the notes come too. */
+int gitlab_pull_by_review(gh_review_pull_op *rp, struct github *gh,
+                          int64_t number, unsigned parts, struct gh_pull *out,
+                          struct buf *err);
+
 /* The id of the discussion whose first note is note_id: AA_OK, or
  * AA_ENOTFOUND. */
 int gitlab_discussion_of(const struct merge_request *mr, int64_t note_id,

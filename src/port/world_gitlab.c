@@ -305,13 +305,8 @@ static int gl_review_comments(struct github *gh, int64_t pr,
 static int gl_pull(struct github *gh, int64_t number, unsigned parts,
                    struct gh_pull *out, struct buf *err)
 {
-	struct gh_review_pull r;
-	int error = gl_review_pull(
-	    gh, number, (parts & PART_COMMENTS) ? RV_READ_COMMENTS : 0, &r,
-	    err);
-
-	*out = r.pull;
-	return error;
+	return gitlab_pull_by_review(gl_review_pull, gh, number, parts, out,
+	                             err);
 }
 
 static int gl_files(struct github *gh, int64_t pr, struct snap_file **out,
