@@ -443,16 +443,7 @@ static bool cond_escalation(const struct gate_input *in,
 	if (!lk.comment) {
 		ok = esc_no_verdict(st, round, skip, &lk, u, why);
 		ok = ok && esc_hold_lifted(&lk, u, p, why);
-		/*@ assert hold_nv: ok &&
-		      NhHeld(\at(in->pull, Pre), (struct policy *)p) ==>
-		      \at(AuthAfter(in->pull, (struct policy *)p,
-				    NhHoldAt(in->pull, (struct policy *)p)),
-			  Pre); */
-		/*@ assert esc_a1: ok ==>
-		      \at(EscA1((struct gate_input *)in, (struct policy *)p), Pre); */
-		/*@ assert esc_a10: ok ==>
-		      \at(EscA10((struct gate_input *)in, (struct policy *)p), Pre); */
-		/*@ assert esc_ok: ok ==>
+		/*@ assert esc_ok_nv: ok ==>
 		      \at(EscalationOK((struct gate_input *)in, (struct policy *)p), Pre); */
 		return ok;
 	}
