@@ -3,11 +3,12 @@
 #   make prove          install Frama-C, why3, z3 and cvc4 when missing
 #                       (scripts/bootstrap --prove; test-only), then
 #                       prove-gate and prove-eva; fails on any unproved goal
-#                       or any alarm not in tests/prove/alarms.expected
+#                       or any alarm not in tests/prove/alarms*.expected
 #   make prove-gate     the WP proofs of gate_decide and of the sweep's
 #                       selection, select_decide (tests/prove/wp.sh)
 #   make prove-eva      EVA over the verdict and ledger parsers and the
-#                       findings reader (tests/prove/eva.sh)
+#                       findings reader (tests/prove/eva.sh; EVA_RUNS=json
+#                       or findings runs one part)
 #   make prove-mutants  weaken gate_decide three ways, one at a time in a
 #                       copy: prove-gate must fail on each
 #                       (tests/prove/weaken.sh)
