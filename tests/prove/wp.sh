@@ -12,8 +12,9 @@
 # weakened copy. Output: build/prove/wp.log (and wp-select.log: the
 # sweep's selection, src/core/select.c; wp-apply.log and
 # wp-apply-literals.log: apply's decisions, src/core/apply.c;
-# wp-approval.log: the approval protocol, src/core/approval.c) of the
-# checkout that runs it.
+# wp-approval.log: the approval protocol, src/core/approval.c;
+# wp-stamp.log and wp-policy.log: the stamp selection and the label's
+# words the gate trusts) of the checkout that runs it.
 #
 # PROVE_EXTRA: more frama-c options (e.g. "-wp-prop NAME" while iterating).
 # Deterministic: each goal gets a fixed number of prover steps
@@ -95,6 +96,12 @@ literal_steps=${PROVE_LITERAL_STEPS:-15000000}
 approval_fcts=trusted_of,approval_exists,approval_recheck,approval_unlisted
 approval_fcts=$approval_fcts,approval_withheld
 
+# The stamp selection and the label's words, which gate_spec.h's
+# contracts state and the gate's proof trusts (stamp.c's matches and
+# base/util.c's str_eq_nocase stay trusted).
+stamp_fcts=newest,stamp_round,stamp_clean,stamp_skip
+policy_fcts=policy_is_label,policy_is_unlabeler
+
 # PROVE_ONLY=apply or approval: that file's functions alone (PROVE_FCTS
 # of them; weaken.sh); otherwise gate.c's (PROVE_FCTS of them), then, in
 # a whole run, the sweep's selection, apply's decisions and the approval
@@ -123,4 +130,8 @@ if [ -z "${PROVE_FCTS:-}" ]; then
 		"${log%.log}-apply-literals.log" "$literal_steps"
 	prove_one approval approval_spec.h src/core/approval.c \
 		"$approval_fcts" "${log%.log}-approval.log"
+	prove_one stamp stamp_spec.h src/core/stamp.c "$stamp_fcts" \
+		"${log%.log}-stamp.log"
+	prove_one policy policy_spec.h src/core/policy.c "$policy_fcts" \
+		"${log%.log}-policy.log"
 fi
