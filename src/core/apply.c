@@ -425,6 +425,21 @@ static void row_details(struct buf *t, const struct check_judgement *j)
 			 j->foreign_id.p);
 }
 
+/* Whether the status says clean (or not) with this description. */
+/*@ requires \valid_read(s) && valid_read_string(s->state);
+    requires valid_read_string(s->description) &&
+      valid_read_string(description);
+    assigns \nothing; */
+static bool status_says(const struct snap_status *s, bool clean,
+			const char *description)
+{
+	if (strcmp(s->description, description) != 0)
+		return false;
+	if (clean)
+		return strcmp(s->state, "success") == 0;
+	return strcmp(s->state, "failure") == 0;
+}
+
 /* §3.3: judge the rows; the status to write, or that it already says so. */
 /*@ requires CheckInputOK((struct apply_check_input *)in);
     requires in->pull != \null && in->statuses != \null;
@@ -451,9 +466,16 @@ static void judge(struct apply_check *c, const struct apply_check_input *in)
 	 * the proof's frame). */
 	const struct snap_status *cur = stamp_clean(in->statuses, p, in->pr);
 	long long pr = (long long)in->pr;
+	bool same;
 
 	verdict_judge_check(&j, in->comment->body, in->comment->body_len, k,
 			    in->pull->threads, in->pull->nthreads, p);
+	/* What to write, and whether the newest clean status says it
+	 * already: compared before anything of c is written (the proof's
+	 * frame: nothing written yet can touch the description's bytes). */
+	buf_setf(&c->description, "conductor pr=#%lld: clean=%s", pr,
+		 j.clean ? "true" : "false");
+	same = cur && status_says(cur, j.clean, c->description.ptr);
 	c->clean = j.clean;
 	if (k->clean_conflict)
 		buf_setf(&t, "PR #%lld: two clean: lines disagree (lines %zu "
@@ -488,10 +510,7 @@ static void judge(struct apply_check *c, const struct apply_check_input *in)
 	if (t.len)
 		CSAY(c, SAY_INFO, t.ptr, NULL);
 	c->state = j.clean ? "success" : "failure";
-	buf_setf(&c->description, "conductor pr=#%lld: clean=%s", pr,
-		 j.clean ? "true" : "false");
-	if (cur && strcmp(cur->state, c->state) == 0 &&
-	    strcmp(cur->description, c->description.ptr) == 0) {
+	if (same) {
 		buf_setf(&t, "PR #%lld: %s is already %s on %.7s", pr,
 			 p->clean_context, c->state, k->head);
 		CSAY(c, SAY_INFO, NULL, t.ptr);

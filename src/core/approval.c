@@ -10,6 +10,11 @@
 #include "core/exit.h"
 #include "core/verdict.h"
 
+/*@ requires \valid_read(r) && \valid_read(p);
+    requires valid_read_string(&r->commit_id[0]) && valid_read_string(head);
+    assigns \nothing;
+    ensures \result <==> TrustedApproval((struct snap_review *)r,
+      (struct policy *)p) && strcmp(&r->commit_id[0], head) == 0; */
 static bool trusted_of(const struct snap_review *r, const struct policy *p,
                        const char *head)
 {
@@ -21,6 +26,12 @@ bool approval_exists(const struct approval_eval *ev, const struct policy *p)
 {
 	size_t i;
 
+	/*@ loop invariant 0 <= i <= ev->nreviews || !ev->reviews_read;
+	    loop invariant ev->reviews_read ==> \forall integer k; 0 <= k < i ==>
+	      !(TrustedApproval(&ev->reviews[k], (struct policy *)p) &&
+		strcmp(&ev->reviews[k].commit_id[0], ev->head) == 0);
+	    loop assigns i;
+	    loop variant ev->nreviews - i; */
 	for (i = 0; ev->reviews_read && i < ev->nreviews; i++)
 		if (trusted_of(&ev->reviews[i], p, ev->head))
 			return true;
@@ -57,6 +68,12 @@ bool approval_unlisted(const struct approval_eval *after, int64_t mine,
 	bool listed = false;
 	size_t i;
 
+	/*@ loop invariant 0 <= i <= after->nreviews || !after->reviews_read;
+	    loop invariant listed <==> after->reviews_read &&
+	      \exists integer k; 0 <= k < i && after->reviews[k].id == mine &&
+		TrustedApproval(&after->reviews[k], (struct policy *)p);
+	    loop assigns i, listed;
+	    loop variant after->nreviews - i; */
 	for (i = 0; after->reviews_read && i < after->nreviews; i++)
 		if (after->reviews[i].id == mine &&
 		    verdict_trusted_approval(&after->reviews[i], p))

@@ -39,8 +39,28 @@ struct approval_eval {
 	size_t nreviews;
 };
 
+/*@ // The reviews an evaluation read are readable, their commits and the
+  // head strings (tests/prove/approval_spec.h; docs/proof.md).
+  predicate EvalOK{L}(struct approval_eval *ev) =
+    \valid_read(ev) && valid_read_string(ev->head) &&
+    (ev->reviews_read ==>
+      \valid_read(ev->reviews + (0 .. ev->nreviews - 1)) &&
+      \forall integer i; 0 <= i < ev->nreviews ==>
+	valid_read_string(&ev->reviews[i].commit_id[0]));
+
+  // A trusted APPROVED review of this head among those read.
+  predicate ApprovedHead{L}(struct approval_eval *ev, struct policy *p) =
+    ev->reviews_read && \exists integer i; 0 <= i < ev->nreviews &&
+      TrustedApproval(&ev->reviews[i], p) &&
+      strcmp(&ev->reviews[i].commit_id[0], ev->head) == 0;
+*/
+
 /* §6.1 step 1: does an APPROVED review of the trusted login for the
  * evaluation's head already exist? */
+/*@ requires EvalOK((struct approval_eval *)ev) && \valid_read(p);
+    assigns \nothing;
+    ensures exists: \result <==>
+      ApprovedHead((struct approval_eval *)ev, (struct policy *)p); */
 bool approval_exists(const struct approval_eval *ev, const struct policy *p);
 
 enum approval_recheck {
@@ -50,7 +70,20 @@ enum approval_recheck {
 };
 
 /* §6.1 step 2 (and step 4): did the re-check `again` come out as
- * `first` did? */
+ * `first` did? Holds only when the fresh evaluation read the pull, gated
+ * it, approves, and on the head the first one decided on. */
+/*@ requires \valid_read(first) && \valid_read(again);
+    requires again->read ==> valid_read_string(again->head) &&
+      valid_read_string(first->head);
+    assigns \nothing;
+    ensures holds: \result == APPROVAL_HOLDS ==> again->read &&
+      !again->skip && !again->ungated && again->outcome == GATE_APPROVE &&
+      strcmp(again->head, first->head) == 0;
+    ensures unread: !again->read ==> \result == APPROVAL_UNREADABLE;
+    ensures error: again->read && !again->skip && !again->ungated &&
+      again->outcome == GATE_ERROR ==> \result == APPROVAL_UNREADABLE;
+    ensures \result == APPROVAL_HOLDS || \result == APPROVAL_CHANGED ||
+      \result == APPROVAL_UNREADABLE; */
 enum approval_recheck approval_recheck(const struct approval_eval *first,
                                        const struct approval_eval *again);
 
@@ -64,6 +97,14 @@ approval_reviews_from(const struct approval_eval *first,
 /* §6.1 step 4: must the approval `mine` just posted be dismissed on its
  * own, because the fresh list does not show it among the trusted
  * approvals (unread, or not there yet)? False when mine is 0. */
+/*@ requires \valid_read(after) && \valid_read(p);
+    requires after->reviews_read ==>
+      \valid_read(after->reviews + (0 .. after->nreviews - 1));
+    assigns \nothing;
+    ensures unlisted: \result <==> mine != 0 &&
+      !(after->reviews_read && \exists integer i; 0 <= i < after->nreviews &&
+	after->reviews[i].id == mine &&
+	TrustedApproval(&after->reviews[i], (struct policy *)p)); */
 bool approval_unlisted(const struct approval_eval *after, int64_t mine,
                        const struct policy *p);
 
@@ -86,6 +127,11 @@ struct approval_end {
  * could not be read); `dismissed`: AA_OK, AA_EAPI (a dismissal failed)
  * or the identity check's error (AA_EUSAGE: another login, exit 2).
  */
+/*@ assigns \nothing;
+    ensures never_approves: \result.outcome == kept ||
+      \result.outcome == GATE_ERROR;
+    ensures failed: read_failed || dismissed < 0 ==>
+      \result.outcome == GATE_ERROR && \result.exit != EXIT_OK; */
 struct approval_end approval_withheld(enum gate_outcome kept, bool read_failed,
                                       int dismissed);
 
