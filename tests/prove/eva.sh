@@ -92,8 +92,12 @@ status=0
 for r in ${EVA_RUNS:-parsers json findings}; do
 	case $r in
 	parsers)
+		# stamp.c's and policy.c's ACSL is the WP runs' (wp.sh),
+		# written in models this run does not include: dropped here
+		# (annot-error), EVA needs none of it.
 		# shellcheck disable=SC2086 # lists of files and options
 		run parsers alarms.expected -cpp-extra-args="$cpp" \
+			-kernel-warn-key annot-error=active \
 			tests/prove/eva_parsers.c src/core/marker.c \
 			src/core/marker_fence.c src/core/marker_line.c \
 			src/core/mdblock.c src/core/mdblock_line.c \
