@@ -24,6 +24,10 @@ static char text[EVA_TEXT_MAX];
 int json_parse_at(cJSON **out, const char *text_, size_t len, struct buf *err,
                   struct buf *where)
 {
+	/* the tree first, on both paths: EVA would otherwise join the
+	 * failing path's empty pool (all NULL) into the tree's nodes */
+	cJSON *tree = eva_any_tree();
+
 	(void)text_;
 	*out = NULL;
 	if (Frama_C_nondet(0, 1)) {
@@ -32,7 +36,7 @@ int json_parse_at(cJSON **out, const char *text_, size_t len, struct buf *err,
 			buf_addf(where, "/%s", "any pointer");
 		return AA_ERR;
 	}
-	*out = eva_any_tree();
+	*out = tree;
 	return AA_OK;
 }
 

@@ -140,6 +140,10 @@ cJSON *cJSON_ParseWithLengthOpts(const char *value, size_t buffer_length,
                                  const char **return_parse_end,
                                  cJSON_bool require_null_terminated)
 {
+	/* the tree first, on both paths: EVA would otherwise join the
+	 * failing path's empty pool (all NULL) into the tree's nodes */
+	cJSON *tree = eva_any_tree();
+
 	(void)require_null_terminated;
 	if (Frama_C_nondet(0, 1)) {
 		if (return_parse_end)
@@ -149,7 +153,7 @@ cJSON *cJSON_ParseWithLengthOpts(const char *value, size_t buffer_length,
 			                  : value;
 		return NULL;
 	}
-	return eva_any_tree();
+	return tree;
 }
 
 void cJSON_Delete(cJSON *item)
