@@ -4,12 +4,14 @@
 #                       (scripts/bootstrap --prove; test-only), then
 #                       prove-gate and prove-eva; fails on any unproved goal
 #                       or any alarm not in tests/prove/alarms.expected
-#   make prove-gate     the WP proofs of gate_decide and of the sweep's
-#                       selection, select_decide (tests/prove/wp.sh)
+#   make prove-gate     the WP proofs of gate_decide, of the sweep's
+#                       selection (select_decide), of apply's decisions
+#                       and of the approval protocol (tests/prove/wp.sh)
 #   make prove-eva      EVA over the verdict and ledger parsers and the
 #                       findings reader (tests/prove/eva.sh)
-#   make prove-mutants  weaken gate_decide three ways, one at a time in a
-#                       copy: prove-gate must fail on each
+#   make prove-mutants  weaken gate_decide three ways, apply's decisions
+#                       two and the approval protocol one, one at a time
+#                       in a copy: prove-gate must fail on each
 #                       (tests/prove/weaken.sh)
 
 .PHONY: prove prove-deps prove-gate prove-eva prove-mutants

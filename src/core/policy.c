@@ -379,6 +379,11 @@ bool policy_is_unlabeler(const struct policy *p, const char *login)
 
 	if (!login)
 		return false;
+	/*@ loop invariant 0 <= i <= p->nunlabelers;
+	    loop invariant \forall integer k; 0 <= k < i ==>
+	      !SameName((char *)login, p->unlabelers[k]);
+	    loop assigns i;
+	    loop variant p->nunlabelers - i; */
 	for (i = 0; i < p->nunlabelers; i++)
 		if (str_eq_nocase(login, p->unlabelers[i]))
 			return true;

@@ -62,6 +62,10 @@ bool stamp_trusted(const struct snap_status *st, const struct policy *p)
 
 enum pick { PICK_ROUND, PICK_CLEAN, PICK_SKIP };
 
+/*@ requires \valid_read(x) && \valid_read(p);
+    assigns \nothing;
+    ensures \result <==> Stamp((struct snap_status *)x, (struct policy *)p,
+      pr, what); */
 static bool matches(const struct snap_status *x, const struct policy *p,
 		    int64_t pr, enum pick what)
 {
@@ -83,6 +87,16 @@ static bool matches(const struct snap_status *x, const struct policy *p,
 	return false;
 }
 
+/* The first of the highest id among the statuses that match. */
+/*@ requires st == \null || StatusesOK((struct snap_statuses *)st);
+    requires \valid_read(p);
+    assigns \nothing;
+    ensures st == \null ==> \result == \null;
+    ensures st != \null && \result == \null ==>
+      NoStamp((struct snap_statuses *)st, (struct policy *)p, pr, what);
+    ensures \result != \null ==> \exists integer b;
+      NewestStamp((struct snap_statuses *)st, (struct policy *)p, pr, what, b)
+      && \result == &st->v[b]; */
 static const struct snap_status *newest(const struct snap_statuses *st,
 					const struct policy *p, int64_t pr,
 					enum pick what)
@@ -92,6 +106,19 @@ static const struct snap_status *newest(const struct snap_statuses *st,
 
 	if (!st)
 		return NULL;
+	/*@ loop invariant 0 <= i <= st->n;
+	    loop invariant best == \null ==> \forall integer j; 0 <= j < i ==>
+	      !Stamp(&st->v[j], (struct policy *)p, pr, what);
+	    loop invariant best != \null ==> \exists integer b; 0 <= b < i &&
+	      best == &st->v[b] && Stamp(&st->v[b], (struct policy *)p, pr, what)
+	      && (\forall integer j; 0 <= j < i &&
+		  Stamp(&st->v[j], (struct policy *)p, pr, what) ==>
+		  st->v[j].id <= st->v[b].id)
+	      && (\forall integer j; 0 <= j < b &&
+		  Stamp(&st->v[j], (struct policy *)p, pr, what) ==>
+		  st->v[j].id < st->v[b].id);
+	    loop assigns i, best;
+	    loop variant st->n - i; */
 	for (i = 0; i < st->n; i++)
 		if (matches(&st->v[i], p, pr, what) &&
 		    (!best || st->v[i].id > best->id))

@@ -2,19 +2,26 @@
 # tests/prove/weaken.sh - a mutation check of the gate's proof (make
 # prove-mutants; docs/proof.md).
 #
-# Weakens gate_decide three ways and apply's decisions one, one at a time,
-# in a copy of src/, and runs the WP proof (tests/prove/wp.sh) on each
-# copy: each must fail, and the unweakened tree must pass. Each weakened copy also compiles (gcc
-# -fsyntax-only), so what fails is the proof, not the build.
+# Weakens gate_decide three ways, apply's decisions two and the approval
+# protocol one, one at a time, in a copy of src/, and runs the WP proof
+# (tests/prove/wp.sh) on each copy: each must fail, and the unweakened
+# tree must pass. Each weakened copy also compiles (gcc -fsyntax-only), so
+# what fails is the proof, not the build.
 #
 #   drop-condition    condition 3 (every thread answered) no longer counts
 #   wrong-head        the escalation verdict is looked up for the base SHA,
 #                     not the head
 #   unauthorized-unlabel  a yes is lifted by an unlabel whoever made it
 #
-# and apply's decisions one way:
+# and apply's decisions two ways:
 #
 #   untrusted-author  a comment not by the trusted login is applied (T1)
+#   threads-unread    the clean status is judged and written though the
+#                     review threads were not read (§3.3)
+#
+# and the approval protocol one way:
+#
+#   recheck-head      §6.1's re-check holds though the head moved
 set -eu
 
 here=$(cd "$(dirname "$0")/../.." && pwd)
@@ -69,11 +76,17 @@ weaken unauthorized-unlabel esc_verdict_yes \
 	'	if (0 && !u.authorized) {'
 
 # Apply's decisions (§3): applied for an author who is not the trusted
-# login (T1). (A status written though the review threads were not read
-# waits for apply_check_decide's proof: docs/proof.md.)
+# login (T1); a status judged though the review threads were not read.
 weaken untrusted-author apply_classify \
 	'	if (!verdict_author_trusted(c, in->policy)) { /* T1 */' \
 	'	if (0 && !verdict_author_trusted(c, in->policy)) { /* T1 */' apply
+weaken threads-unread apply_check_decide \
+	'	if (!in->threads_ok) {' \
+	'	if (0 && !in->threads_ok) {' apply
+# The approval protocol (§6.1): a re-check holds on another head.
+weaken recheck-head approval_recheck \
+	'	    strcmp(again->head, first->head) != 0)' \
+	'	    (0 && strcmp(again->head, first->head) != 0))' approval
 
 if PROVE_FCTS=gate_decide,cond_escalation,esc_verdict_yes PROVE_LOG=$out/unweakened.log \
 	"$here/tests/prove/wp.sh" >"$out/unweakened.txt" 2>&1; then
@@ -82,12 +95,20 @@ else
 	echo "prove-mutants: the unweakened gate does not prove ($out/unweakened.log)" >&2
 	fail=1
 fi
-if PROVE_ONLY=apply PROVE_FCTS=apply_classify \
+if PROVE_ONLY=apply PROVE_FCTS=apply_classify,apply_check_decide \
 	PROVE_LOG=$out/unweakened-apply.log "$here/tests/prove/wp.sh" \
 	>"$out/unweakened-apply.txt" 2>&1; then
 	echo "prove-mutants: unweakened: $(cat "$out/unweakened-apply.txt")"
 else
 	echo "prove-mutants: the unweakened apply does not prove ($out/unweakened-apply.log)" >&2
+	fail=1
+fi
+if PROVE_ONLY=approval PROVE_FCTS=approval_recheck \
+	PROVE_LOG=$out/unweakened-approval.log "$here/tests/prove/wp.sh" \
+	>"$out/unweakened-approval.txt" 2>&1; then
+	echo "prove-mutants: unweakened: $(cat "$out/unweakened-approval.txt")"
+else
+	echo "prove-mutants: the unweakened approval protocol does not prove ($out/unweakened-approval.log)" >&2
 	fail=1
 fi
 exit $fail

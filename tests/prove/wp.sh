@@ -1,15 +1,20 @@
 #!/bin/sh
 # tests/prove/wp.sh [ROOT] - the WP proof of gate_decide, of the sweep's
-# selection and of apply's decisions (docs/proof.md).
+# selection, of apply's decisions and of the approval protocol
+# (docs/proof.md).
 #
 # Proves the contracts of src/core/gate.c (gate_decide and the helpers it
 # calls) under the model of tests/prove/gate_spec.h, then those of
-# src/core/select.c under tests/prove/select_spec.h, with the provers z3
+# src/core/select.c, src/core/apply.c and src/core/approval.c under their
+# models (tests/prove/*_spec.h), with the provers z3
 # and cvc4 through why3, and fails unless every goal is proved. ROOT is the
 # tree to prove (default: this checkout): tests/prove/weaken.sh passes a
 # weakened copy. Output: build/prove/wp.log (and wp-select.log: the
-# sweep's selection, src/core/select.c; wp-apply.log: apply's decisions,
-# src/core/apply.c) of the checkout that runs it.
+# sweep's selection, src/core/select.c; wp-apply.log and
+# wp-apply-literals.log: apply's decisions, src/core/apply.c;
+# wp-approval.log: the approval protocol, src/core/approval.c;
+# wp-stamp.log and wp-policy.log: the stamp selection and the label's
+# words the gate trusts) of the checkout that runs it.
 #
 # PROVE_EXTRA: more frama-c options (e.g. "-wp-prop NAME" while iterating).
 # Deterministic: each goal gets a fixed number of prover steps
@@ -47,17 +52,18 @@ fcts=$fcts,esc_hold_lifted,cond_escalation,part_name,gate_decide
 fcts=${PROVE_FCTS:-$fcts}
 
 cd "$root"
-# prove_one NAME SPEC FILE FCTS LOG: WP over FILE's functions FCTS, under
-# the model SPEC (force-included); fails unless every goal is proved.
+# prove_one NAME SPEC FILE FCTS LOG [STEPS]: WP over FILE's functions
+# FCTS, under the model SPEC (force-included), with STEPS per goal
+# (default PROVE_STEPS); fails unless every goal is proved.
 # -wp-literals: the contents of "success" are known to the provers.
 prove_one() {
-	name=$1 spec=$2 file=$3 fns=$4 plog=$5
+	name=$1 spec=$2 file=$3 fns=$4 plog=$5 nsteps=${6:-$steps}
 	# shellcheck disable=SC2086 # PROVE_EXTRA: frama-c options, split
 	nice -n 19 frama-c \
 		-cpp-extra-args="-Isrc -D_POSIX_C_SOURCE=200809L -include $here/tests/prove/$spec" \
 		"$file" \
 		-wp -wp-fct "$fns" -wp-literals -wp-prover cvc4,z3 \
-		-wp-steps "$steps" -wp-timeout "$timeout" -wp-par "$par" -wp-cache none \
+		-wp-steps "$nsteps" -wp-timeout "$timeout" -wp-par "$par" -wp-cache none \
 		-wp-warn-key pedantic-assigns=inactive \
 		-kernel-warn-key annot:missing-spec=inactive \
 		${PROVE_EXTRA:-} \
@@ -74,23 +80,42 @@ prove_one() {
 	echo "prove-gate: $name: $proved of $total goals proved ($(echo "$fns" | tr ',' ' '); $plog)"
 }
 
-# Apply's decisions (apply.h): apply_classify and apply_label_decide and
-# what they call but say, which is trusted (its contract names only the
-# count). apply_check_decide's contract is written but not yet proved
-# (docs/proof.md): PROVE_FCTS=$apply_check_fcts PROVE_ONLY=apply tries it.
+# Apply's decisions (apply.h): apply_classify, apply_label_decide and
+# apply_check_decide, and what they call but say, which is trusted (its
+# contract names only the count). status_says is proved on its own, with
+# more steps: that "success" and "failure" are strings (strcmp's
+# precondition) takes Z3 about 10 million steps (docs/proof.md).
 apply_fcts=decision_zero,no_verdict,apply_classify,apply_label_decide
-apply_check_fcts=refuse,refused_early,refuse_early,stamp_not_ours
-apply_check_fcts=$apply_check_fcts,round_holds,round_lost,row_details,judge
-apply_check_fcts=$apply_check_fcts,apply_check_decide
+apply_fcts=$apply_fcts,refuse,refused_early,refuse_early,stamp_not_ours
+apply_fcts=$apply_fcts,round_holds,round_lost,row_details,judge
+apply_fcts=$apply_fcts,apply_check_decide
+literal_steps=${PROVE_LITERAL_STEPS:-15000000}
+# The approval protocol (approval.h, §6): what run/gate.c asks before and
+# after it approves (approval_older, which only picks a duplicate to
+# dismiss, has no contract).
+approval_fcts=trusted_of,approval_exists,approval_recheck,approval_unlisted
+approval_fcts=$approval_fcts,approval_withheld
 
-# PROVE_ONLY=apply: apply.c's functions alone (PROVE_FCTS of them;
-# weaken.sh); otherwise gate.c's (PROVE_FCTS of them), then, in a whole
-# run, the sweep's selection and apply's decisions.
-if [ "${PROVE_ONLY:-}" = apply ]; then
+# The stamp selection and the label's words, which gate_spec.h's
+# contracts state and the gate's proof trusts (stamp.c's matches and
+# base/util.c's str_eq_nocase stay trusted).
+stamp_fcts=newest,stamp_round,stamp_clean,stamp_skip
+policy_fcts=policy_is_label,policy_is_unlabeler
+
+# PROVE_ONLY=apply or approval: that file's functions alone (PROVE_FCTS
+# of them; weaken.sh); otherwise gate.c's (PROVE_FCTS of them), then, in
+# a whole run, the sweep's selection, apply's decisions and the approval
+# protocol.
+case ${PROVE_ONLY:-} in
+apply)
 	prove_one apply apply_spec.h src/core/apply.c \
 		"${PROVE_FCTS:-$apply_fcts}" "$log"
-	exit
-fi
+	exit ;;
+approval)
+	prove_one approval approval_spec.h src/core/approval.c \
+		"${PROVE_FCTS:-$approval_fcts}" "$log"
+	exit ;;
+esac
 prove_one gate gate_spec.h src/core/gate.c "$fcts" "$log"
 # The sweep's selection (§7; select.h) and apply's decisions (§3;
 # apply.h): only in a whole run (weaken.sh proves gate.c's functions
@@ -101,4 +126,12 @@ if [ -z "${PROVE_FCTS:-}" ]; then
 		"${log%.log}-select.log"
 	prove_one apply apply_spec.h src/core/apply.c "$apply_fcts" \
 		"${log%.log}-apply.log"
+	prove_one apply-literals apply_spec.h src/core/apply.c status_says \
+		"${log%.log}-apply-literals.log" "$literal_steps"
+	prove_one approval approval_spec.h src/core/approval.c \
+		"$approval_fcts" "${log%.log}-approval.log"
+	prove_one stamp stamp_spec.h src/core/stamp.c "$stamp_fcts" \
+		"${log%.log}-stamp.log"
+	prove_one policy policy_spec.h src/core/policy.c "$policy_fcts" \
+		"${log%.log}-policy.log"
 fi
