@@ -70,7 +70,8 @@ static void nh_add_head(struct marker_nh *nh, struct mview v)
 	for (i = 0; i < nh->nheads; i++)
 		if (memcmp(nh->heads[i], sha, SHA_BUF) == 0)
 			return;
-	if (nh->nheads == MARKER_MAX_HEADS) {
+	/* >=, not ==: the bound EVA needs for heads[] (docs/proof-alarms.md) */
+	if (nh->nheads >= MARKER_MAX_HEADS) {
 		nh->heads_overflow = true;
 		return;
 	}
@@ -257,7 +258,7 @@ static void check_line(struct marker_check *c, struct key_seen *k,
 	struct marker_row row;
 	struct mview value;
 	char sha[SHA_BUF];
-	int64_t v;
+	int64_t v = 0; /* copied to round_v even when invalid */
 	bool valid, b;
 	enum check_line_kind kind = marker_check_line(line, &value);
 

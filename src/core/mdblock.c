@@ -22,7 +22,8 @@
 
 static bool push(struct md_block *b, char kind, unsigned need)
 {
-	if (b->depth == MD_MAX_DEPTH) {
+	/* >=, not ==: the bound EVA needs for c[] (docs/proof-alarms.md) */
+	if (b->depth >= MD_MAX_DEPTH) {
 		b->overflow = true;
 		return false;
 	}

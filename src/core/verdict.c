@@ -94,6 +94,7 @@ void verdict_judge_check(struct check_judgement *out,
 	size_t nai = 0, i;
 
 	memset(out, 0, sizeof(*out));
+	memset(&row, 0, sizeof(row)); /* for EVA: set when read */
 	for (i = 0; i < nthreads; i++) {
 		/* X21 (PUBLISH §11): a pr-review finding's thread, opened by
 		 * review_login, is an AI reviewer's thread too. */
