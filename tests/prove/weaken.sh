@@ -88,27 +88,20 @@ weaken recheck-head approval_recheck \
 	'	    strcmp(again->head, first->head) != 0)' \
 	'	    (0 && strcmp(again->head, first->head) != 0))' approval
 
-if PROVE_FCTS=gate_decide,cond_escalation,esc_verdict_yes PROVE_LOG=$out/unweakened.log \
-	"$here/tests/prove/wp.sh" >"$out/unweakened.txt" 2>&1; then
-	echo "prove-mutants: unweakened: $(cat "$out/unweakened.txt")"
-else
-	echo "prove-mutants: the unweakened gate does not prove ($out/unweakened.log)" >&2
-	fail=1
-fi
-if PROVE_ONLY=apply PROVE_FCTS=apply_classify,apply_check_decide \
-	PROVE_LOG=$out/unweakened-apply.log "$here/tests/prove/wp.sh" \
-	>"$out/unweakened-apply.txt" 2>&1; then
-	echo "prove-mutants: unweakened: $(cat "$out/unweakened-apply.txt")"
-else
-	echo "prove-mutants: the unweakened apply does not prove ($out/unweakened-apply.log)" >&2
-	fail=1
-fi
-if PROVE_ONLY=approval PROVE_FCTS=approval_recheck \
-	PROVE_LOG=$out/unweakened-approval.log "$here/tests/prove/wp.sh" \
-	>"$out/unweakened-approval.txt" 2>&1; then
-	echo "prove-mutants: unweakened: $(cat "$out/unweakened-approval.txt")"
-else
-	echo "prove-mutants: the unweakened approval protocol does not prove ($out/unweakened-approval.log)" >&2
-	fail=1
-fi
+# unweakened NAME ONLY FCTS: the weakened functions, as they are, prove
+# (ONLY: wp.sh's PROVE_ONLY, empty for gate.c).
+unweakened() {
+	name=$1 only=$2 fcts=$3
+	if PROVE_ONLY=$only PROVE_FCTS=$fcts PROVE_LOG=$out/unweakened-$name.log \
+		"$here/tests/prove/wp.sh" >"$out/unweakened-$name.txt" 2>&1; then
+		echo "prove-mutants: unweakened: $(cat "$out/unweakened-$name.txt")"
+	else
+		echo "prove-mutants: the unweakened $name does not prove ($out/unweakened-$name.log)" >&2
+		fail=1
+	fi
+}
+
+unweakened gate '' gate_decide,cond_escalation,esc_verdict_yes
+unweakened apply apply apply_classify,apply_check_decide
+unweakened approval approval approval_recheck
 exit $fail
