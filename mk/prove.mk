@@ -6,7 +6,8 @@
 #                       or any alarm not in tests/prove/alarms*.expected
 #   make prove-gate     the WP proofs of gate_decide, of the sweep's
 #                       selection (select_decide), of apply's decisions
-#                       and of the approval protocol (tests/prove/wp.sh)
+#                       and of the approval protocol, and with -wp-rte
+#                       the text views' cursors (tests/prove/wp.sh)
 #   make prove-eva      EVA over the verdict and ledger parsers and the
 #                       findings reader (tests/prove/eva.sh; EVA_RUNS=json
 #                       or findings runs one part)

@@ -9,10 +9,19 @@
 
 struct mview text_trim(struct mview v)
 {
+	/*@ loop invariant Tail((char *)v.p, v.n, (char *)\at(v.p, Pre),
+			       \at(v.n, Pre));
+	    loop assigns v;
+	    loop variant v.n; */
 	while (v.n && is_ws((unsigned char)v.p[0])) {
 		v.p++;
 		v.n--;
 	}
+	/*@ loop invariant SubView((char *)v.p, v.n, (char *)\at(v.p, Pre),
+				  \at(v.n, Pre));
+	    loop invariant v.p == \at(v.p, LoopEntry);
+	    loop assigns v.n;
+	    loop variant v.n; */
 	while (v.n && (is_ws((unsigned char)v.p[v.n - 1]) ||
 		       v.p[v.n - 1] == '\r'))
 		v.n--;
@@ -21,10 +30,19 @@ struct mview text_trim(struct mview v)
 
 struct mview text_trim_ws(struct mview v)
 {
+	/*@ loop invariant Tail((char *)v.p, v.n, (char *)\at(v.p, Pre),
+			       \at(v.n, Pre));
+	    loop assigns v;
+	    loop variant v.n; */
 	while (v.n && is_ws((unsigned char)v.p[0])) {
 		v.p++;
 		v.n--;
 	}
+	/*@ loop invariant SubView((char *)v.p, v.n, (char *)\at(v.p, Pre),
+				  \at(v.n, Pre));
+	    loop invariant v.p == \at(v.p, LoopEntry);
+	    loop assigns v.n;
+	    loop variant v.n; */
 	while (v.n && is_ws((unsigned char)v.p[v.n - 1]))
 		v.n--;
 	return v;
@@ -32,6 +50,11 @@ struct mview text_trim_ws(struct mview v)
 
 struct mview text_rstrip(struct mview v)
 {
+	/*@ loop invariant SubView((char *)v.p, v.n, (char *)\at(v.p, Pre),
+				  \at(v.n, Pre));
+	    loop invariant v.p == \at(v.p, LoopEntry);
+	    loop assigns v.n;
+	    loop variant v.n; */
 	while (v.n && (is_ws((unsigned char)v.p[v.n - 1]) ||
 		       v.p[v.n - 1] == '\r'))
 		v.n--;
@@ -40,6 +63,10 @@ struct mview text_rstrip(struct mview v)
 
 void text_skip_ws(struct mview *v)
 {
+	/*@ loop invariant Tail((char *)v->p, v->n, (char *)\at(v->p, Pre),
+			       \at(v->n, Pre));
+	    loop assigns *v;
+	    loop variant v->n; */
 	while (v->n && is_ws((unsigned char)v->p[0])) {
 		v->p++;
 		v->n--;
@@ -52,9 +79,14 @@ bool text_eat_word(struct mview *v, const char *word)
 
 	if (v->n < n)
 		return false;
+	/*@ loop invariant 0 <= i <= n;
+	    loop invariant ViewOK((char *)v->p, v->n);
+	    loop assigns i;
+	    loop variant n - i; */
 	for (i = 0; i < n; i++)
 		if (to_lower((unsigned char)v->p[i]) != word[i])
 			return false;
+	/*@ assert ViewOK((char *)v->p + n, v->n - n); */
 	v->p += n;
 	v->n -= n;
 	return true;
@@ -116,6 +148,10 @@ bool text_all_digits(struct mview v)
 
 	if (!v.n)
 		return false;
+	/*@ loop invariant 0 <= i <= v.n;
+	    loop invariant ViewOK((char *)v.p, v.n);
+	    loop assigns i;
+	    loop variant v.n - i; */
 	for (i = 0; i < v.n; i++)
 		if (!is_digit((unsigned char)v.p[i]))
 			return false;

@@ -24,6 +24,10 @@ void mdl_first_nonspace(struct cur *c)
 	size_t i = c->off;
 	unsigned col = c->col;
 
+	/*@ loop invariant CurOK(c);
+	    loop invariant c->off <= c->n ==> c->off <= i <= c->n;
+	    loop invariant c->off > c->n ==> i == c->off;
+	    loop assigns i, col, to_tab; */
 	while (i < c->n) {
 		if (c->p[i] == ' ') {
 			i++;
@@ -47,6 +51,12 @@ void mdl_first_nonspace(struct cur *c)
 /* Advance by `count` columns (a tab may be taken in part) or bytes. */
 void mdl_advance(struct cur *c, size_t count, bool columns)
 {
+	/*@ loop invariant CurW(c);
+	    loop invariant \at(c->off, Pre) <= c->n ==>
+	      \at(c->off, Pre) <= c->off <= c->n;
+	    loop invariant \at(c->off, Pre) > c->n ==>
+	      c->off == \at(c->off, Pre);
+	    loop assigns count, c->off, c->col; */
 	while (count > 0 && c->off < c->n) {
 		if (c->p[c->off] == '\t') {
 			unsigned to_tab = TAB_STOP - (c->col % TAB_STOP);
@@ -79,6 +89,8 @@ static bool word_at(const struct cur *c, size_t i, const char *w)
 
 	if (i > c->n || c->n - i < n)
 		return false;
+	/*@ loop invariant CurOK(c) && 0 <= k <= n;
+	    loop assigns k; */
 	for (k = 0; k < n; k++)
 		if (to_lower((unsigned char)c->p[i + k]) != w[k])
 			return false;
@@ -90,6 +102,8 @@ static bool contains_from(const struct cur *c, size_t from, const char *w)
 {
 	size_t i;
 
+	/*@ loop invariant CurOK(c);
+	    loop assigns i; */
 	for (i = from; i < c->n; i++)
 		if (word_at(c, i, w))
 			return true;
@@ -101,6 +115,10 @@ size_t mdl_run_len(const struct cur *c, size_t i, char ch)
 {
 	size_t k = i;
 
+	/*@ loop invariant CurOK(c) && i <= k;
+	    loop invariant i <= c->n ==> k <= c->n;
+	    loop invariant i > c->n ==> k == i;
+	    loop assigns k; */
 	while (k < c->n && c->p[k] == ch)
 		k++;
 	return k - i;
@@ -108,6 +126,8 @@ size_t mdl_run_len(const struct cur *c, size_t i, char ch)
 
 bool mdl_rest_blank(const struct cur *c, size_t i)
 {
+	/*@ loop invariant CurOK(c);
+	    loop assigns i; */
 	for (; i < c->n; i++)
 		if (!space_or_tab((unsigned char)c->p[i]))
 			return false;
@@ -127,6 +147,8 @@ size_t mdl_fence_open(const struct cur *c)
 	if (n < 3)
 		return 0;
 	if (ch == '`')
+		/*@ loop invariant CurOK(c);
+		    loop assigns i; */
 		for (i = c->fns + n; i < c->n; i++)
 			if (c->p[i] == '`')
 				return 0;
@@ -152,6 +174,10 @@ static bool spacechar(int ch)
 
 static size_t skip_space(const struct cur *c, size_t i)
 {
+	/*@ loop invariant CurOK(c) && \at(i, Pre) <= i;
+	    loop invariant \at(i, Pre) <= c->n ==> i <= c->n;
+	    loop invariant \at(i, Pre) > c->n ==> i == \at(i, Pre);
+	    loop assigns i; */
 	while (i < c->n && spacechar((unsigned char)c->p[i]))
 		i++;
 	return i;
@@ -162,6 +188,8 @@ static size_t tagname(const struct cur *c, size_t i)
 {
 	if (!is_alpha(at(c, i)))
 		return 0;
+	/*@ loop invariant CurOK(c) && i <= c->n;
+	    loop assigns i; */
 	while (is_alnum(at(c, i)) || at(c, i) == '-')
 		i++;
 	return i;
@@ -174,11 +202,17 @@ static size_t attr_value(const struct cur *c, size_t i)
 	size_t k;
 
 	if (q == '\'' || q == '"') {
+		/*@ loop invariant CurOK(c);
+		    loop assigns k; */
 		for (k = i + 1; k < c->n; k++)
 			if (c->p[k] == q)
 				return k + 1;
 		return 0;
 	}
+	/*@ loop invariant CurOK(c);
+	    loop invariant i <= c->n ==> k <= c->n;
+	    loop invariant i > c->n ==> k == i;
+	    loop assigns k; */
 	for (k = i; k < c->n; k++)
 		if (spacechar((unsigned char)c->p[k]) ||
 		    strchr("\"'=<>`", c->p[k]))
@@ -198,11 +232,15 @@ static bool html7(const struct cur *c)
 	} else {
 		if (!(i = tagname(c, i)))
 			return false;
+		/*@ loop invariant CurOK(c);
+		    loop assigns i, k, v; */
 		for (;;) { /* attribute* */
 			k = skip_space(c, i);
 			if (k == i || !(is_alpha(at(c, k)) || at(c, k) == '_' ||
 					 at(c, k) == ':'))
 				break;
+			/*@ loop invariant CurOK(c);
+			    loop assigns k; */
 			while (is_alnum(at(c, k)) ||
 			       (at(c, k) > 0 && strchr("_.:-", at(c, k))))
 				k++;
@@ -221,6 +259,8 @@ static bool html7(const struct cur *c)
 	}
 	if (at(c, i) != '>')
 		return false;
+	/*@ loop invariant CurOK(c);
+	    loop assigns i; */
 	for (i++; i < c->n; i++)
 		if (c->p[i] != ' ' && c->p[i] != '\t' && c->p[i] != '\f')
 			return false;
@@ -303,6 +343,8 @@ bool mdl_thematic_break(const struct cur *c)
 
 	if (ch != '*' && ch != '-' && ch != '_')
 		return false;
+	/*@ loop invariant CurOK(c);
+	    loop assigns i, count; */
 	for (i = c->fns; i < c->n; i++) {
 		if (c->p[i] == ch)
 			count++;
@@ -340,6 +382,8 @@ size_t mdl_list_marker(const struct cur *c, bool interrupts)
 		unsigned long v = 0;
 		int digits = 0;
 
+		/*@ loop invariant CurOK(c) && 0 <= digits <= 8;
+		    loop assigns v, i, digits; */
 		do {
 			v = v * 10 + (unsigned long)(at(c, i) - '0');
 			i++;
@@ -367,6 +411,8 @@ bool mdl_plain_prefix(const struct cur *c)
 
 	if (c->fns > 3)
 		return false;
+	/*@ loop invariant CurOK(c) && 0 <= i <= c->fns;
+	    loop assigns i; */
 	for (i = 0; i < c->fns; i++)
 		if (c->p[i] != ' ')
 			return false;

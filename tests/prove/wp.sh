@@ -14,7 +14,9 @@
 # wp-apply-literals.log: apply's decisions, src/core/apply.c;
 # wp-approval.log: the approval protocol, src/core/approval.c;
 # wp-stamp.log and wp-policy.log: the stamp selection and the label's
-# words the gate trusts) of the checkout that runs it.
+# words the gate trusts; wp-text-lemma.log, wp-text.log, wp-mdline.log and
+# wp-mdline-literals.log: the text views, V, with -wp-rte) of the
+# checkout that runs it.
 #
 # PROVE_EXTRA: more frama-c options (e.g. "-wp-prop NAME" while iterating).
 # Deterministic: each goal gets a fixed number of prover steps
@@ -102,6 +104,67 @@ approval_fcts=$approval_fcts,approval_withheld
 stamp_fcts=newest,stamp_round,stamp_clean,stamp_skip
 policy_fcts=policy_is_label,policy_is_unlabeler
 
+# --- V: the text views (docs/proof-alarms.md §2) -----------------------
+# base/text.c's cursors (and util.h's character tests they call), then
+# core/mdblock_line.c's line helpers, under tests/prove/text_spec.h and
+# mdline_spec.h, with -wp-rte: every read inside its view, no signed
+# overflow; each function hands back views inside the ones it was given.
+# Left out (-wp-prop; docs/spec-notes.md N70-N72): the libc's
+# danglingness preconditions (\dangling is not implemented in this WP),
+# its initialization preconditions (the views' bytes being set is not
+# modelled), and, in attr_value and html7, strchr's precondition that
+# its literal is a string. PROVE_ONLY=text runs this alone.
+text_fcts=is_ws,is_digit,to_lower,mview_of,text_trim,text_trim_ws
+text_fcts=$text_fcts,text_rstrip,text_skip_ws,text_eat_word,text_eat_char
+text_fcts=$text_fcts,text_eat_key,text_eq,text_starts,text_eq_nocase
+text_fcts=$text_fcts,text_contains,text_find,text_all_digits,text_next_line
+mdline_fcts=at,space_or_tab,is_alpha,is_alnum,space_or_end,spacechar
+mdline_fcts=$mdline_fcts,mdl_first_nonspace,mdl_advance,word_at
+mdline_fcts=$mdline_fcts,contains_from,mdl_run_len,mdl_rest_blank
+mdline_fcts=$mdline_fcts,mdl_fence_open,skip_space,tagname
+mdline_fcts=$mdline_fcts,mdl_atx_heading,mdl_thematic_break,mdl_setext_line
+mdline_fcts=$mdline_fcts,mdl_list_marker,mdl_plain_prefix
+# prove_rte NAME SPEC FILE FCTS LOG [WP-PROP]: prove_one with -wp-rte;
+# WP-PROP (",-name...") leaves out more properties.
+prove_rte() {
+	saved_extra=${PROVE_EXTRA:-}
+	PROVE_EXTRA="-wp-rte -wp-no-filter-init -wp-prop=-danglingness,-initialization${6:-} $saved_extra"
+	rc=0
+	prove_one "$1" "$2" "$3" "$4" "$5" || rc=1
+	PROVE_EXTRA=$saved_extra
+	return $rc
+}
+# prove_text_lemma: text_spec.h's lemma sub_ok (a part of a view is a
+# view), which the functions' proofs use; a lemma belongs to no function
+# (no -wp-fct).
+prove_text_lemma() {
+	plog=${log%.log}-text-lemma.log
+	nice -n 19 frama-c \
+		-cpp-extra-args="-Isrc -D_POSIX_C_SOURCE=200809L -include $here/tests/prove/text_spec.h" \
+		src/base/text.c -wp -wp-prop sub_ok -wp-prover cvc4,z3 \
+		-wp-steps "$steps" -wp-timeout "$timeout" -wp-cache none \
+		>"$plog" 2>&1 || { tail -n 30 "$plog" >&2; echo "prove: frama-c failed ($plog)" >&2; return 1; }
+	grep -q 'Proved goals: *1 / 1' "$plog" || {
+		echo "prove-gate: text-lemma: FAILED ($plog)" >&2
+		return 1
+	}
+	echo "prove-gate: text-lemma: 1 of 1 goals proved (sub_ok; $plog)"
+}
+prove_text() {
+	prove_text_lemma &&
+		prove_rte text text_spec.h src/base/text.c "$text_fcts" \
+			"${log%.log}-text.log" &&
+		prove_rte mdline mdline_spec.h src/core/mdblock_line.c \
+			"$mdline_fcts" "${log%.log}-mdline.log" &&
+		prove_rte mdline-literals mdline_spec.h \
+			src/core/mdblock_line.c attr_value,html7 \
+			"${log%.log}-mdline-literals.log" ,-valid_string_s
+}
+if [ "${PROVE_ONLY:-}" = text ]; then
+	prove_text
+	exit
+fi
+
 # PROVE_ONLY=apply or approval: that file's functions alone (PROVE_FCTS
 # of them; weaken.sh); otherwise gate.c's (PROVE_FCTS of them), then, in
 # a whole run, the sweep's selection, apply's decisions and the approval
@@ -134,4 +197,8 @@ if [ -z "${PROVE_FCTS:-}" ]; then
 		"${log%.log}-stamp.log"
 	prove_one policy policy_spec.h src/core/policy.c "$policy_fcts" \
 		"${log%.log}-policy.log"
+fi
+# V (above): only in a whole run.
+if [ -z "${PROVE_FCTS:-}" ]; then
+	prove_text
 fi
