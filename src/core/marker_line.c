@@ -49,6 +49,9 @@ bool marker_spells(struct mview v, const char *word)
 {
 	size_t i, k = 0;
 
+	/*@ loop invariant ViewOK((char *)v.p, v.n) && 0 <= i <= v.n;
+	    loop invariant 0 <= k <= strlen(word);
+	    loop assigns i, k; */
 	for (i = 0; i < v.n && word[k]; i++)
 		if (is_alnum((unsigned char)v.p[i])) {
 			if (to_lower((unsigned char)v.p[i]) != word[k])
@@ -73,8 +76,12 @@ static enum nh_line_kind near_miss(struct mview in)
 		return NHL_VERDICT_NEAR;
 	if (marker_spells(in, "needshuman"))
 		return NHL_NEAR;
+	/*@ loop invariant ViewOK((char *)in.p, in.n) && 0 <= i <= in.n;
+	    loop assigns i; */
 	while (i < in.n && !is_alnum((unsigned char)in.p[i]))
 		i++;
+	/*@ loop invariant ViewOK((char *)in.p, in.n) && i <= w <= in.n;
+	    loop assigns w; */
 	for (w = i; w < in.n && is_alpha((unsigned char)in.p[w]); w++)
 		;
 	if (w - i == 4 && (mem_eq_nocase(in.p + i, 4, "head") ||
@@ -155,6 +162,10 @@ static enum row_error row_marker(struct mview l, bool *quoted)
 	size_t i;
 
 	*quoted = false;
+	/*@ loop invariant Tail((char *)l.p, l.n, (char *)\at(l.p, Pre),
+			       \at(l.n, Pre));
+	    loop invariant ViewOK((char *)l.p, l.n);
+	    loop assigns l, *quoted; */
 	while (l.n && l.p[0] == '>') {
 		*quoted = true;
 		l.p++;
@@ -174,9 +185,13 @@ static enum row_error row_marker(struct mview l, bool *quoted)
 		return ROW_HTML_ITEM;
 	if (html_cell(l))
 		return ROW_HTML_CELL;
+	/*@ loop invariant ViewOK((char *)l.p, l.n);
+	    loop assigns i; */
 	for (i = 0; i < ARRAY_SIZE(other_bullets); i++)
 		if (text_starts(l, other_bullets[i]))
 			return ROW_OTHER_BULLET;
+	/*@ loop invariant ViewOK((char *)l.p, l.n) && 0 <= i <= l.n;
+	    loop assigns i; */
 	for (i = 0; i < l.n && is_digit((unsigned char)l.p[i]); i++)
 		;
 	if (i && i < l.n && (l.p[i] == '.' || l.p[i] == ')'))
@@ -265,6 +280,10 @@ static bool details_shows_row(struct mview l)
 	bool quoted;
 	enum row_error m;
 
+	/*@ loop invariant ViewOK((char *)l.p, l.n);
+	    loop invariant gt == \null ||
+	      SubView((char *)gt, 1, (char *)l.p, l.n);
+	    loop assigns gt, in; */
 	while (gt) {
 		in = mview_of(gt + 1, l.n - (size_t)(gt + 1 - l.p));
 		text_skip_ws(&in);
@@ -286,6 +305,8 @@ static bool has_pipe(struct mview l)
 {
 	size_t i;
 
+	/*@ loop invariant ViewOK((char *)l.p, l.n) && 0 <= i <= l.n;
+	    loop assigns i; */
 	for (i = 0; i < l.n; i++) {
 		if (l.p[i] == '|')
 			return true;
@@ -340,6 +361,8 @@ static bool delimiter_row(struct mview l)
 	size_t i;
 	bool pipe = false, dash = false;
 
+	/*@ loop invariant ViewOK((char *)l.p, l.n) && 0 <= i <= l.n;
+	    loop assigns i, pipe, dash; */
 	for (i = 0; i < l.n; i++) {
 		if (l.p[i] == '|')
 			pipe = true;
@@ -469,6 +492,8 @@ static struct mview take_token(struct mview *v)
 	size_t i = 0;
 	struct mview tok;
 
+	/*@ loop invariant ViewW(v) && 0 <= i <= v->n;
+	    loop assigns i; */
 	while (i < v->n) {
 		unsigned char c = (unsigned char)v->p[i];
 

@@ -37,14 +37,6 @@ static inline int at(const struct cur *c, size_t i);
     ensures \result <==> (ch == ' ' || ch == '\t'); */
 static inline bool space_or_tab(int ch);
 
-/*@ assigns \nothing;
-    ensures \result ==> c >= 0; */
-static inline bool is_alpha(int c);
-
-/*@ assigns \nothing;
-    ensures \result ==> c >= 0; */
-static inline bool is_alnum(int c);
-
 /*@ assigns \nothing; */
 static bool space_or_end(int ch);
 
@@ -65,12 +57,14 @@ void mdl_first_nonspace(struct cur *c);
     ensures \old(c->off) > c->n ==> c->off == \old(c->off); */
 void mdl_advance(struct cur *c, size_t count, bool columns);
 
-/*@ requires CurOK(c) && StrOK((char *)w);
+/*@ requires CurOK(c);
+    requires string: StrOK((char *)w);
     assigns \nothing;
     ensures \result ==> i + strlen(w) <= c->n; */
 static bool word_at(const struct cur *c, size_t i, const char *w);
 
-/*@ requires CurOK(c) && StrOK((char *)w);
+/*@ requires CurOK(c);
+    requires string: StrOK((char *)w);
     assigns \nothing; */
 static bool contains_from(const struct cur *c, size_t from, const char *w);
 

@@ -31,8 +31,10 @@
     // memcmp's and memchr's preconditions also ask, is not stated: WP
     // would have to carry it across every write to a cursor;
     // docs/spec-notes.md N71.)
+    // And no view is longer than the largest object (PTRDIFF_MAX), so
+    // i + k below its length does not wrap.
     predicate ViewOK{L}(char *p, integer n) =
-      0 <= n && \valid_read(p + (0 .. n - 1));
+      0 <= n <= 9223372036854775807 && \valid_read(p + (0 .. n - 1));
 
     // [p, p + n) lies inside [P, P + N): p is P moved forward by p - P
     // (so in the same block; written so, the provers find the offset).
@@ -74,25 +76,36 @@ static inline bool is_ws(int c);
 static inline bool is_digit(int c);
 
 /*@ assigns \nothing;
+    ensures \result ==> c >= 0; */
+static inline bool is_alpha(int c);
+
+/*@ assigns \nothing;
+    ensures \result ==> c >= 0; */
+static inline bool is_alnum(int c);
+
+/*@ assigns \nothing;
     ensures 'A' <= c <= 'Z' ==> \result == c + ('a' - 'A');
     ensures !('A' <= c <= 'Z') ==> \result == c; */
 static inline int to_lower(int c);
 
 /* --- base/util.c's counted-string helpers, which text.c calls ---------- */
 
-/*@ requires ViewOK((char *)a, alen) && StrOK((char *)b);
+/*@ requires ViewOK((char *)a, alen);
+    requires string: StrOK((char *)b);
     assigns \nothing; */
 bool mem_eq_nocase(const char *a, size_t alen, const char *b);
 
-/*@ requires ViewOK((char *)hay, n) && StrOK((char *)needle);
-    requires strlen(needle) > 0;
+/*@ requires ViewOK((char *)hay, n);
+    requires string: StrOK((char *)needle);
+    requires string: strlen(needle) > 0;
     assigns \nothing;
     ensures \result == \null ||
       SubView((char *)\result, strlen(needle), (char *)hay, n); */
 const char *mem_find(const char *hay, size_t n, const char *needle);
 
-/*@ requires ViewOK((char *)hay, n) && StrOK((char *)needle);
-    requires strlen(needle) > 0;
+/*@ requires ViewOK((char *)hay, n);
+    requires string: StrOK((char *)needle);
+    requires string: strlen(needle) > 0;
     assigns \nothing; */
 bool mem_contains(const char *hay, size_t n, const char *needle);
 
@@ -128,7 +141,8 @@ struct mview text_rstrip(struct mview v);
 void text_skip_ws(struct mview *v);
 
 /*@ requires \valid(v) && ViewOK((char *)v->p, v->n);
-    requires \separated(v, v->p + (0 .. v->n - 1)) && StrOK((char *)word);
+    requires \separated(v, v->p + (0 .. v->n - 1));
+    requires string: StrOK((char *)word);
     assigns *v;
     ensures Tail((char *)v->p, v->n, (char *)\old(v->p), \old(v->n));
     ensures ViewOK((char *)v->p, v->n);
@@ -144,34 +158,40 @@ bool text_eat_word(struct mview *v, const char *word);
 bool text_eat_char(struct mview *v, char c);
 
 /*@ requires \valid(v) && ViewOK((char *)v->p, v->n);
-    requires \separated(v, v->p + (0 .. v->n - 1)) && StrOK((char *)key);
+    requires \separated(v, v->p + (0 .. v->n - 1));
+    requires string: StrOK((char *)key);
     assigns *v;
     ensures Tail((char *)v->p, v->n, (char *)\old(v->p), \old(v->n));
     ensures ViewOK((char *)v->p, v->n);
     ensures !\result ==> *v == \old(*v); */
 bool text_eat_key(struct mview *v, const char *key);
 
-/*@ requires ViewOK((char *)v.p, v.n) && StrOK((char *)s);
-    requires strlen(s) > 0;
+/*@ requires ViewOK((char *)v.p, v.n);
+    requires string: StrOK((char *)s);
+    requires string: strlen(s) > 0;
     assigns \nothing; */
 bool text_eq(struct mview v, const char *s);
 
-/*@ requires ViewOK((char *)v.p, v.n) && StrOK((char *)s);
-    requires strlen(s) > 0;
+/*@ requires ViewOK((char *)v.p, v.n);
+    requires string: StrOK((char *)s);
+    requires string: strlen(s) > 0;
     assigns \nothing; */
 bool text_starts(struct mview v, const char *s);
 
-/*@ requires ViewOK((char *)v.p, v.n) && StrOK((char *)word);
+/*@ requires ViewOK((char *)v.p, v.n);
+    requires string: StrOK((char *)word);
     assigns \nothing; */
 bool text_eq_nocase(struct mview v, const char *word);
 
-/*@ requires ViewOK((char *)v.p, v.n) && StrOK((char *)needle);
-    requires strlen(needle) > 0;
+/*@ requires ViewOK((char *)v.p, v.n);
+    requires string: StrOK((char *)needle);
+    requires string: strlen(needle) > 0;
     assigns \nothing; */
 bool text_contains(struct mview v, const char *needle);
 
-/*@ requires ViewOK((char *)v.p, v.n) && StrOK((char *)needle);
-    requires strlen(needle) > 0;
+/*@ requires ViewOK((char *)v.p, v.n);
+    requires string: StrOK((char *)needle);
+    requires string: strlen(needle) > 0;
     assigns \nothing;
     ensures \result == \null ||
       SubView((char *)\result, strlen(needle), (char *)v.p, v.n); */

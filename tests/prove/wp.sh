@@ -15,7 +15,8 @@
 # wp-approval.log: the approval protocol, src/core/approval.c;
 # wp-stamp.log and wp-policy.log: the stamp selection and the label's
 # words the gate trusts; wp-text-lemma.log, wp-text.log, wp-mdline.log and
-# wp-mdline-literals.log: the text views, V, with -wp-rte) of the
+# wp-mdline-literals.log, wp-markerline.log, wp-markerline-memchr.log: the
+# text views, V, with -wp-rte) of the
 # checkout that runs it.
 #
 # PROVE_EXTRA: more frama-c options (e.g. "-wp-prop NAME" while iterating).
@@ -124,6 +125,14 @@ mdline_fcts=$mdline_fcts,contains_from,mdl_run_len,mdl_rest_blank
 mdline_fcts=$mdline_fcts,mdl_fence_open,skip_space,tagname
 mdline_fcts=$mdline_fcts,mdl_atx_heading,mdl_thematic_break,mdl_setext_line
 mdline_fcts=$mdline_fcts,mdl_list_marker,mdl_plain_prefix
+# marker_line.c's view readers (their callers pass literals: the string
+# preconditions at those calls are left out, N72); in eat_tag, bare_cr
+# and details_shows_row memchr's valid precondition too (N74: Frama-C's
+# libc asks a valid pointer even for 0 bytes, and a view of 0 bytes may
+# point one past the body).
+markerline_fcts=marker_names_row_field,comment_inside,marker_spells
+markerline_fcts=$markerline_fcts,near_miss,marker_nh_line,html_cell,row_marker
+markerline_fcts=$markerline_fcts,has_pipe,delimiter_row,take_token,field_end
 # prove_rte NAME SPEC FILE FCTS LOG [WP-PROP]: prove_one with -wp-rte;
 # WP-PROP (",-name...") leaves out more properties.
 prove_rte() {
@@ -158,7 +167,12 @@ prove_text() {
 			"$mdline_fcts" "${log%.log}-mdline.log" &&
 		prove_rte mdline-literals mdline_spec.h \
 			src/core/mdblock_line.c attr_value,html7 \
-			"${log%.log}-mdline-literals.log" ,-valid_string_s
+			"${log%.log}-mdline-literals.log" ,-valid_string_s &&
+		prove_rte markerline markerline_spec.h src/core/marker_line.c \
+			"$markerline_fcts" "${log%.log}-markerline.log" ,-string &&
+		prove_rte markerline-memchr markerline_spec.h \
+			src/core/marker_line.c eat_tag,bare_cr,details_shows_row \
+			"${log%.log}-markerline-memchr.log" ,-string,-valid
 }
 if [ "${PROVE_ONLY:-}" = text ]; then
 	prove_text
