@@ -8,16 +8,18 @@
  * are dropped there (annot-error), as stamp.c's are.
  *
  * V (docs/proof-alarms.md §2): a view is a pointer and a length, and
- * every byte of it is readable and set (ViewOK). Each function below
+ * every byte of it is readable (ViewOK). Each function below
  * requires its views ViewOK and hands back views that lie inside them
  * (SubView: the same block, at or after the start, ending at or before
  * the end), so its callers' reads inside a view are inside the text the
  * first view was cut from. Proved with -wp-rte: no read outside a view,
- * no read of an unset byte, no signed overflow.
+ * no signed overflow. Not checked (docs/spec-notes.md N71): that the
+ * bytes are set, and the libc's danglingness preconditions.
  *
- * Trusted here, and only here: memchr's result lies inside the n bytes it
- * searched (C11 7.24.5.1; Frama-C's libc says only that it is at or before
- * the first match, in the same block).
+ * Trusted here: memchr's result lies inside the n bytes it searched (C11
+ * 7.24.5.1; Frama-C's libc says only that it is at or before the first
+ * match, in the same block); and the string preconditions, named
+ * `string`, are left out where a caller passes a literal (N72).
  */
 #ifndef AA_TEXT_SPEC_H
 #define AA_TEXT_SPEC_H
