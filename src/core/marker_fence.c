@@ -15,11 +15,17 @@ static bool fence_run(struct mview line, char *ch, size_t *len,
 {
 	size_t i = 0, n;
 
+	/*@ loop invariant ViewOK((char *)line.p, line.n);
+	    loop invariant 0 <= i <= 4 && i <= line.n;
+	    loop assigns i; */
 	while (i < line.n && i < 4 && line.p[i] == ' ')
 		i++;
 	if (i == 4 || i == line.n || (line.p[i] != '`' && line.p[i] != '~'))
 		return false;
 	*ch = line.p[i];
+	/*@ loop invariant ViewOK((char *)line.p, line.n);
+	    loop invariant i + n <= line.n;
+	    loop assigns n; */
 	for (n = 0; i + n < line.n && line.p[i + n] == *ch; n++)
 		;
 	if (n < 3)

@@ -15,8 +15,8 @@
 # wp-approval.log: the approval protocol, src/core/approval.c;
 # wp-stamp.log and wp-policy.log: the stamp selection and the label's
 # words the gate trusts; wp-text-lemma.log, wp-text.log, wp-mdline.log and
-# wp-mdline-literals.log, wp-markerline.log, wp-markerline-memchr.log: the
-# text views, V, with -wp-rte) of the
+# wp-mdline-literals.log, wp-markerline.log, wp-markerline-memchr.log,
+# wp-markerfence.log: the text views, V, with -wp-rte) of the
 # checkout that runs it.
 #
 # PROVE_EXTRA: more frama-c options (e.g. "-wp-prop NAME" while iterating).
@@ -125,8 +125,9 @@ mdline_fcts=$mdline_fcts,contains_from,mdl_run_len,mdl_rest_blank
 mdline_fcts=$mdline_fcts,mdl_fence_open,skip_space,tagname
 mdline_fcts=$mdline_fcts,mdl_atx_heading,mdl_thematic_break,mdl_setext_line
 mdline_fcts=$mdline_fcts,mdl_list_marker,mdl_plain_prefix
-# marker_line.c's view readers (their callers pass literals: the string
-# preconditions at those calls are left out, N72); in eat_tag, bare_cr
+# marker_line.c's view readers, then marker_fence.c's fence_run (the
+# readers' callers pass literals: the string preconditions at those
+# calls are left out, N72); in eat_tag, bare_cr
 # and details_shows_row memchr's valid precondition too (N74: Frama-C's
 # libc asks a valid pointer even for 0 bytes, and a view of 0 bytes may
 # point one past the body).
@@ -172,7 +173,9 @@ prove_text() {
 			"$markerline_fcts" "${log%.log}-markerline.log" ,-string &&
 		prove_rte markerline-memchr markerline_spec.h \
 			src/core/marker_line.c eat_tag,bare_cr,details_shows_row \
-			"${log%.log}-markerline-memchr.log" ,-string,-valid
+			"${log%.log}-markerline-memchr.log" ,-string,-valid &&
+		prove_rte markerfence markerfence_spec.h src/core/marker_fence.c \
+			fence_run "${log%.log}-markerfence.log"
 }
 if [ "${PROVE_ONLY:-}" = text ]; then
 	prove_text
