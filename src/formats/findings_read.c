@@ -167,9 +167,10 @@ int fi_get_text(struct fi_ctx *c, const cJSON *v, void *dst, const void *arg)
 {
 	const struct text_rule *r = arg;
 	char **out = dst;
-	char *s = fi_normalise(json_string(v), r->flags & T_RAW);
+	char *s;
 
 	free(*out);
+	s = fi_normalise(json_string(v), r->flags & T_RAW);
 	*out = s;
 	return fi_check_text(c, s, r);
 }
