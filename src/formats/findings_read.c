@@ -283,7 +283,7 @@ static const char *type_name(int type)
 /* The member m of the row f: null where the row allows it, or its getter
  * on it. */
 static int walk_member(struct fi_ctx *c, const cJSON *m, const struct field *f,
-                       void *obj)
+		       void *obj)
 {
 	size_t mark;
 
@@ -292,7 +292,7 @@ static int walk_member(struct fi_ctx *c, const cJSON *m, const struct field *f,
 	mark = fi_ptr_key(c, f->key);
 	if (!(m->type & f->type))
 		return fi_fail(c, "expected %s%s", type_name(f->type),
-		               (f->flags & F_NULL) ? " or null" : "");
+			       (f->flags & F_NULL) ? " or null" : "");
 	if (f->get(c, m, (char *)obj + f->off, f->arg) < 0)
 		return AA_ERR;
 	fi_ptr_pop(c, mark);
