@@ -2,8 +2,9 @@
 # tests/prove/weaken.sh - a mutation check of the gate's proof (make
 # prove-mutants; docs/proof.md).
 #
-# Weakens gate_decide three ways, apply's decisions two and the approval
-# protocol one, one at a time, in a copy of src/, and runs the WP proof
+# Weakens gate_decide three ways, apply's decisions two, the approval
+# protocol two and the gate's model two (str_eq_nocase, stamp.c's
+# matches), one at a time, in a copy of src/, and runs the WP proof
 # (tests/prove/wp.sh) on each copy: each must fail, and the unweakened
 # tree must pass. Each weakened copy also compiles (gcc -fsyntax-only), so
 # what fails is the proof, not the build.
@@ -19,16 +20,17 @@
 #   threads-unread    the clean status is judged and written though the
 #                     review threads were not read (§3.3)
 #
-# and the approval protocol one way:
+# and the approval protocol two ways:
 #
 #   recheck-head      §6.1's re-check holds though the head moved
+#   newest-duplicate  approval_older picks the newest older approval, not
+#                     the oldest (N82)
 #
 # and two of the functions the gate's model rests on:
 #
 #   case-sensitive    str_eq_nocase (the label's words, logins) compares
 #                     case-sensitively
-#   newest-duplicate  approval_older picks the newest older approval, not
-#                     the oldest
+#   skip-any-state    stamp.c's matches takes a skip marker in any state
 #
 # WEAKEN_ONLY="NAME ...": only those mutants (and "unweakened": the
 # unweakened runs), e.g. WEAKEN_ONLY=case-sensitive.
@@ -112,10 +114,14 @@ weaken recheck-head approval_recheck \
 	'	    (0 && strcmp(again->head, first->head) != 0))' approval
 
 # What the gate's model rests on: the label and the unlabelers compared
-# case-sensitively (SameName); the duplicate to dismiss is not the oldest.
+# case-sensitively (SameName); a skip marker whose state is not success
+# (Stamp); the duplicate to dismiss is not the oldest.
 weaken case-sensitive str_eq_nocase \
 	'		if (to_lower((unsigned char)*a) != to_lower((unsigned char)*b))' \
 	'		if (*a != *b)' base/util
+weaken skip-any-state matches \
+	'strcmp(x->state, state_success) == 0 &&' \
+	'1 &&' stamp
 weaken newest-duplicate approval_older \
 	'(!oldest || r->id < oldest))' \
 	'(!oldest || r->id > oldest))' approval approval-older
@@ -138,5 +144,6 @@ unweakened gate '' gate_decide,cond_escalation,esc_verdict_yes
 unweakened apply apply apply_classify,apply_check_decide
 unweakened approval approval approval_recheck
 unweakened util util str_eq_nocase
+unweakened stamp stamp matches
 unweakened approval-older approval-older approval_older
 exit $fail
