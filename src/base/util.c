@@ -144,8 +144,8 @@ bool str_eq_nocase(const char *a, const char *b)
 	    loop invariant a - \at(a, Pre) <= strlen(\at(b, Pre));
 	    loop invariant \base_addr(a) == \base_addr(\at(a, Pre));
 	    loop invariant \base_addr(b) == \base_addr(\at(b, Pre));
-	    loop invariant NoCasePrefix((char *)\at(a, Pre), (char *)\at(b, Pre),
-	      a - \at(a, Pre));
+	    loop invariant NoCasePrefix((char *)\at(a, Pre),
+	      (char *)\at(b, Pre), a - \at(a, Pre));
 	    loop assigns a, b;
 	    loop variant strlen(\at(a, Pre)) - (a - \at(a, Pre)); */
 	for (; *a && *b; a++, b++)

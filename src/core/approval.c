@@ -90,13 +90,13 @@ int64_t approval_older(const struct approval_eval *after, int64_t mine,
 	/*@ loop invariant 0 <= i <= after->nreviews || !after->reviews_read;
 	    loop invariant oldest == 0 ==> \forall integer k; 0 <= k < i ==>
 	      !OlderApproval((struct approval_eval *)after, (struct policy *)p,
-			     mine, k);
+	                     mine, k);
 	    loop invariant oldest != 0 ==> \exists integer b; 0 <= b < i &&
 	      OlderApproval((struct approval_eval *)after, (struct policy *)p,
-			    mine, b) && after->reviews[b].id == oldest;
+	                    mine, b) && after->reviews[b].id == oldest;
 	    loop invariant oldest != 0 ==> \forall integer k; 0 <= k < i &&
 	      OlderApproval((struct approval_eval *)after, (struct policy *)p,
-			    mine, k) ==> oldest <= after->reviews[k].id;
+	                    mine, k) ==> oldest <= after->reviews[k].id;
 	    loop assigns i, oldest;
 	    loop variant after->nreviews - i; */
 	for (i = 0; after->reviews_read && i < after->nreviews; i++) {

@@ -113,7 +113,7 @@ bool approval_unlisted(const struct approval_eval *after, int64_t mine,
  * oldest stays; `mine` is dismissed. */
 /*@ // Review i, read, is a trusted approval of the head older than mine.
   predicate OlderApproval{L}(struct approval_eval *ev, struct policy *p,
-			     integer mine, integer i) =
+                             integer mine, integer i) =
     ev->reviews_read && 0 <= i < ev->nreviews && ev->reviews[i].id < mine &&
     TrustedApproval(&ev->reviews[i], p) &&
     strcmp(&ev->reviews[i].commit_id[0], ev->head) == 0;
@@ -124,13 +124,13 @@ bool approval_unlisted(const struct approval_eval *after, int64_t mine,
     assigns \nothing;
     ensures kept: \result != 0 ==> \result < mine && \exists integer i;
       OlderApproval((struct approval_eval *)after, (struct policy *)p, mine,
-		    i) && after->reviews[i].id == \result;
+                    i) && after->reviews[i].id == \result;
     ensures oldest: \result != 0 ==> \forall integer i;
       OlderApproval((struct approval_eval *)after, (struct policy *)p, mine,
-		    i) ==> \result <= after->reviews[i].id;
+                    i) ==> \result <= after->reviews[i].id;
     ensures none: \result == 0 <==> !\exists integer i;
       OlderApproval((struct approval_eval *)after, (struct policy *)p, mine,
-		    i); */
+                    i); */
 int64_t approval_older(const struct approval_eval *after, int64_t mine,
                        const struct policy *p);
 

@@ -112,21 +112,24 @@ policy_fcts=policy_is_label,policy_is_unlabeler
 # duplicate approval to dismiss). A subshell each: PROVE_EXTRA gets
 # -wp-rte for that run only.
 util_fcts=to_lower,str_eq_nocase
+# shellcheck disable=SC2030,SC2031 # PROVE_EXTRA: that run's only
 prove_util() {
 	(PROVE_EXTRA="${PROVE_EXTRA:-} -wp-rte"
 	prove_one util util_spec.h src/base/util.c \
 		"${PROVE_FCTS:-$util_fcts}" "$1")
 }
+# shellcheck disable=SC2030,SC2031 # PROVE_EXTRA: that run's only
 prove_older() {
 	(PROVE_EXTRA="${PROVE_EXTRA:-} -wp-rte"
 	prove_one approval-older approval_spec.h src/core/approval.c \
 		"${PROVE_FCTS:-approval_older}" "$1")
 }
 
-# PROVE_ONLY=apply, approval, util (str_eq_nocase) or approval-older:
-# those functions alone (PROVE_FCTS of them; weaken.sh); otherwise gate.c's (PROVE_FCTS of them), then, in
-# a whole run, the sweep's selection, apply's decisions and the approval
-# protocol.
+# PROVE_ONLY=apply, approval, stamp, util (str_eq_nocase) or
+# approval-older: those functions alone (PROVE_FCTS of them; weaken.sh);
+# otherwise gate.c's (PROVE_FCTS of them), then, in a whole run, the
+# sweep's selection, apply's decisions, the approval protocol and the
+# functions the gate's model rests on.
 case ${PROVE_ONLY:-} in
 apply)
 	prove_one apply apply_spec.h src/core/apply.c \
@@ -135,6 +138,10 @@ apply)
 approval)
 	prove_one approval approval_spec.h src/core/approval.c \
 		"${PROVE_FCTS:-$approval_fcts}" "$log"
+	exit ;;
+stamp)
+	prove_one stamp stamp_spec.h src/core/stamp.c \
+		"${PROVE_FCTS:-$stamp_fcts}" "$log" "$literal_steps"
 	exit ;;
 util)
 	prove_util "$log"
