@@ -86,7 +86,7 @@ weaken() {
 		return
 	fi
 	goals=$(grep -c '^\[wp\] \[Failed\]' "$dir/wp.log" || true)
-	echo "prove-mutants: $name: caught ($(tail -n 1 "$dir/out.txt" | sed 's/^prove-gate: [a-z]*: FAILED: //'); $goals failed:"
+	echo "prove-mutants: $name: caught ($(tail -n 1 "$dir/out.txt" | sed 's/^prove-gate: [a-z-]*: FAILED: //'); $goals failed:"
 	grep '^\[wp\] \[Failed\]' "$dir/wp.log" | sed 's/.*Goal typed_/    /' | head -n 8
 }
 
