@@ -22,9 +22,12 @@ void buf_init(struct buf *b, size_t max)
 	b->error = 0;
 }
 
+/* A buf owns its block when alloc is not 0; ptr is then never buf_empty_.
+ * buf_release and buf_grow test both, for the EVA run of make prove, which
+ * does not relate the two fields (docs/proof-alarms-json.md). */
 void buf_release(struct buf *b)
 {
-	if (b->alloc)
+	if (b->alloc && b->ptr != buf_empty_)
 		free(b->ptr);
 	buf_init(b, b->max);
 }
@@ -64,7 +67,7 @@ int buf_grow(struct buf *b, size_t extra)
 		n = st_mult(n, 2);
 	if (n > b->max + 1 && want <= b->max + 1)
 		n = b->max + 1;
-	if (b->alloc) {
+	if (b->alloc && b->ptr != buf_empty_) {
 		b->ptr = xrealloc(b->ptr, n);
 	} else {
 		b->ptr = xmalloc(n);

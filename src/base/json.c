@@ -52,7 +52,7 @@ static size_t utf8_seq(const unsigned char *s, size_t n)
 static int prescan(char *text, size_t len, struct buf *err)
 {
 	bool in_str = false;
-	int depth = 0;
+	size_t opens = 0, closes = 0; /* the depth is opens - closes */
 	size_t i, k;
 
 	for (i = 0; i < len; i++) {
@@ -84,13 +84,13 @@ static int prescan(char *text, size_t len, struct buf *err)
 		if (c == '"') {
 			in_str = true;
 		} else if (c == '[' || c == '{') {
-			if (++depth > JSON_MAX_DEPTH) {
+			if (++opens > closes + JSON_MAX_DEPTH) {
 				buf_setf(err, "JSON nested deeper than %d levels",
 					 JSON_MAX_DEPTH);
 				return AA_ERR;
 			}
 		} else if (c == ']' || c == '}') {
-			depth--;
+			closes++;
 		}
 	}
 	return AA_OK;

@@ -121,6 +121,8 @@ for r in ${EVA_RUNS:-parsers json findings}; do
 			|| status=1
 		;;
 	json)
+		# Its settings measured, and each alarm's reason:
+		# docs/proof-alarms-json.md.
 		# shellcheck disable=SC2086
 		run json alarms-json.expected -cpp-extra-args="$tcpp" $tree \
 			tests/prove/eva_json.c tests/prove/eva_stubs.c \

@@ -81,8 +81,9 @@ cJSON *eva_any_tree(void)
 
 /*
  * vsnprintf is trusted (libc): the formatted text is any bytes of some
- * length up to EVA_FMT_MAX, the same for the sizing call (s NULL) and the
- * writing call that buf_vaddf makes after it. Its arguments are not read:
+ * length up to EVA_FMT_MAX, the same for the sizing call (n 0: nothing is
+ * written, whatever s is, C11 7.21.6.12) and the writing call that
+ * buf_vaddf makes after it (n the length + 1). Its arguments are not read:
  * Frama-C's own specification of vsnprintf does not read them either, and
  * it makes the text depend on the va_list, i.e. on the addresses of the
  * caller's arguments, which then escape their scope.
@@ -96,9 +97,9 @@ int vsnprintf(char *restrict s, size_t n, const char *restrict format,
 
 	(void)format;
 	(void)arg;
-	if (!s)
+	if (!n)
 		fmt_len = Frama_C_interval(0, EVA_FMT_MAX);
-	if (s && n) {
+	if (n) {
 		k = (size_t)fmt_len < n - 1 ? (size_t)fmt_len : n - 1;
 		Frama_C_make_unknown(s, k);
 		s[k] = '\0';
