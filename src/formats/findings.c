@@ -85,6 +85,7 @@ static int get_strings(struct fi_ctx *c, const cJSON *v, void *dst,
 	struct review_input *in = dst;
 	const cJSON *m;
 	size_t k, mark;
+	char *s;
 
 	(void)arg;
 	cJSON_ArrayForEach(m, v) {
@@ -98,10 +99,10 @@ static int get_strings(struct fi_ctx *c, const cJSON *v, void *dst,
 			return fi_fail(c, "not a string of I7");
 		if (!json_string(m))
 			return fi_fail(c, "expected a string");
-		in->strings[k] = fi_normalise(json_string(m), false);
-		if (fi_check_text(c, in->strings[k], &fi_override_rule) < 0 ||
-		    check_placeholders(c, in->strings[k],
-				       rv_string_defaults[k]) < 0)
+		s = fi_normalise(json_string(m), false);
+		in->strings[k] = s;
+		if (fi_check_text(c, s, &fi_override_rule) < 0 ||
+		    check_placeholders(c, s, rv_string_defaults[k]) < 0)
 			return AA_ERR;
 		fi_ptr_pop(c, mark);
 	}
@@ -285,7 +286,7 @@ int findings_parse(struct review_input *out, const char *text, size_t len,
 	struct fi_ctx c;
 	struct buf jerr = BUF_INIT(BUF_MAX_SMALL);
 	cJSON *root = NULL;
-	size_t k;
+	size_t k = 0; /* set by find_nul_escape when it answers true */
 	int error = AA_ERR;
 
 	memset(out, 0, sizeof(*out));

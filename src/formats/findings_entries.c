@@ -57,7 +57,7 @@ int fi_get_mode(struct fi_ctx *c, const cJSON *v, void *dst,
 	/* RV_LOCAL is the last mode: review-local's only */
 	struct choice modes = { rv_mode_names,
 				c->local ? RV_MODE_COUNT : RV_LOCAL };
-	size_t k;
+	size_t k = 0; /* set by fi_read_choice when it answers AA_OK */
 
 	(void)arg;
 	if (fi_read_choice(c, v, &modes, &k) < 0)
@@ -98,7 +98,7 @@ static int get_enum(struct fi_ctx *c, const cJSON *v, void *dst,
 		    const void *arg)
 {
 	const struct enum_member *m = arg;
-	size_t k;
+	size_t k = 0; /* as in fi_get_mode */
 
 	if (fi_read_choice(c, v, m->choice, &k) < 0)
 		return AA_ERR;
@@ -110,7 +110,7 @@ static int get_enum(struct fi_ctx *c, const cJSON *v, void *dst,
 static int get_emoji(struct fi_ctx *c, const cJSON *v, void *dst,
 		     const void *arg)
 {
-	size_t k;
+	size_t k = 0; /* as in fi_get_mode */
 
 	(void)dst;
 	(void)arg;
@@ -365,18 +365,20 @@ static int get_questions(struct fi_ctx *c, const cJSON *v, void *dst,
 	struct rv_gap *g = dst;
 	const cJSON *e;
 	size_t count = fi_array_size(v), i = 0, mark;
+	char **questions, *s;
 
 	(void)arg;
 	if (!count)
 		return fi_fail(c, "empty");
-	g->questions = xcalloc(count, sizeof(*g->questions));
+	g->questions = questions = xcalloc(count, sizeof(*g->questions));
 	cJSON_ArrayForEach(e, v) {
 		mark = fi_ptr_index(c, i);
 		if (!json_string(e))
 			return fi_fail(c, "expected a string");
-		g->questions[i] = fi_normalise(json_string(e), false);
+		s = fi_normalise(json_string(e), false);
+		questions[i] = s;
 		g->nquestions = ++i;
-		if (fi_check_text(c, g->questions[i - 1], &fi_text_rule) < 0)
+		if (fi_check_text(c, s, &fi_text_rule) < 0)
 			return AA_ERR;
 		fi_ptr_pop(c, mark);
 	}

@@ -12,7 +12,8 @@
 #             (tests/prove/alarms-json.expected)
 #   findings  tests/prove/eva_findings.c: formats/findings*.c over any text
 #             up to 8 MiB + 1 and any tree, json_parse_at stubbed
-#             (tests/prove/alarms-findings.expected)
+#             (tests/prove/alarms-findings.expected; each line's reason
+#             in docs/proof-alarms-findings.md)
 # Each fails when an alarm is not in its list, and says when one listed
 # there is gone (then shorten the list: ALARMS_UPDATE=1 writes it).
 # EVA_RUNS picks the runs (default: all three); EVA_PRECISION the
