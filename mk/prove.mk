@@ -12,9 +12,10 @@
 #                       findings reader (tests/prove/eva.sh; EVA_RUNS=json
 #                       or findings runs one part)
 #   make prove-mutants  weaken gate_decide three ways, apply's decisions
-#                       two and the approval protocol one, one at a time
-#                       in a copy: prove-gate must fail on each
-#                       (tests/prove/weaken.sh)
+#                       two, the approval protocol two and the gate's
+#                       model two, one at a time in a copy: prove-gate
+#                       must fail on each (tests/prove/weaken.sh;
+#                       WEAKEN_ONLY=NAME runs one)
 
 .PHONY: prove prove-deps prove-gate prove-eva prove-mutants
 

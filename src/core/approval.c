@@ -87,6 +87,18 @@ int64_t approval_older(const struct approval_eval *after, int64_t mine,
 	int64_t oldest = 0;
 	size_t i;
 
+	/*@ loop invariant 0 <= i <= after->nreviews || !after->reviews_read;
+	    loop invariant oldest == 0 ==> \forall integer k; 0 <= k < i ==>
+	      !OlderApproval((struct approval_eval *)after, (struct policy *)p,
+	                     mine, k);
+	    loop invariant oldest != 0 ==> \exists integer b; 0 <= b < i &&
+	      OlderApproval((struct approval_eval *)after, (struct policy *)p,
+	                    mine, b) && after->reviews[b].id == oldest;
+	    loop invariant oldest != 0 ==> \forall integer k; 0 <= k < i &&
+	      OlderApproval((struct approval_eval *)after, (struct policy *)p,
+	                    mine, k) ==> oldest <= after->reviews[k].id;
+	    loop assigns i, oldest;
+	    loop variant after->nreviews - i; */
 	for (i = 0; after->reviews_read && i < after->nreviews; i++) {
 		const struct snap_review *r = &after->reviews[i];
 

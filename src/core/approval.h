@@ -111,6 +111,26 @@ bool approval_unlisted(const struct approval_eval *after, int64_t mine,
 /* No stacked approvals: the oldest trusted approval of after's head
  * older than `mine` (another run approved at the same time), or 0. The
  * oldest stays; `mine` is dismissed. */
+/*@ // Review i, read, is a trusted approval of the head older than mine.
+  predicate OlderApproval{L}(struct approval_eval *ev, struct policy *p,
+                             integer mine, integer i) =
+    ev->reviews_read && 0 <= i < ev->nreviews && ev->reviews[i].id < mine &&
+    TrustedApproval(&ev->reviews[i], p) &&
+    strcmp(&ev->reviews[i].commit_id[0], ev->head) == 0;
+*/
+/*@ requires EvalOK((struct approval_eval *)after) && \valid_read(p);
+    requires ids: after->reviews_read ==> \forall integer i;
+      0 <= i < after->nreviews ==> after->reviews[i].id != 0;
+    assigns \nothing;
+    ensures kept: \result != 0 ==> \result < mine && \exists integer i;
+      OlderApproval((struct approval_eval *)after, (struct policy *)p, mine,
+                    i) && after->reviews[i].id == \result;
+    ensures oldest: \result != 0 ==> \forall integer i;
+      OlderApproval((struct approval_eval *)after, (struct policy *)p, mine,
+                    i) ==> \result <= after->reviews[i].id;
+    ensures none: \result == 0 <==> !\exists integer i;
+      OlderApproval((struct approval_eval *)after, (struct policy *)p, mine,
+                    i); */
 int64_t approval_older(const struct approval_eval *after, int64_t mine,
                        const struct policy *p);
 

@@ -62,7 +62,14 @@ bool stamp_trusted(const struct snap_status *st, const struct policy *p)
 
 enum pick { PICK_ROUND, PICK_CLEAN, PICK_SKIP };
 
+/* The two states matches compares with: arrays, not literals, because the
+ * proof (docs/proof.md) knows a const array's bytes at once, where a
+ * literal's being a string costs the provers millions of steps. */
+static const char state_pending[] = "pending";
+static const char state_success[] = "success";
+
 /*@ requires \valid_read(x) && \valid_read(p);
+    requires StampReadable((struct snap_status *)x, (struct policy *)p);
     assigns \nothing;
     ensures \result <==> Stamp((struct snap_status *)x, (struct policy *)p,
       pr, what); */
@@ -74,14 +81,14 @@ static bool matches(const struct snap_status *x, const struct policy *p,
 	switch (what) {
 	case PICK_ROUND:
 		return strcmp(x->context, p->clean_context) == 0 &&
-		       strcmp(x->state, "pending") == 0 &&
+		       strcmp(x->state, state_pending) == 0 &&
 		       stamp_desc_has_pr(x->description, pr);
 	case PICK_CLEAN:
 		return strcmp(x->context, p->clean_context) == 0 &&
 		       stamp_desc_has_pr(x->description, pr);
 	case PICK_SKIP:
 		return strcmp(x->context, p->escalation_context) == 0 &&
-		       strcmp(x->state, "success") == 0 &&
+		       strcmp(x->state, state_success) == 0 &&
 		       stamp_desc_has_skip(x->description, pr);
 	}
 	return false;
@@ -90,6 +97,8 @@ static bool matches(const struct snap_status *x, const struct policy *p,
 /* The first of the highest id among the statuses that match. */
 /*@ requires st == \null || StatusesOK((struct snap_statuses *)st);
     requires \valid_read(p);
+    requires st != \null ==> StampsReadable((struct snap_statuses *)st,
+      (struct policy *)p);
     assigns \nothing;
     ensures st == \null ==> \result == \null;
     ensures st != \null && \result == \null ==>

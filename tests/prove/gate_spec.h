@@ -27,20 +27,35 @@ struct gate_decision;
 
 /* --- the words of the policy (BEHAVIOR §1), left abstract ------------------
  * IsLabel: the name is the escalation label, case-insensitively (NULL is
- * not). IsUnlabeler: the login is in the unlabelers list (NULL is not). */
+ * not). IsUnlabeler: the login is in the unlabelers list (NULL is not).
+ * policy_spec.h, the model of their proof, defines the two instead
+ * (AA_POLICY_WORDS). */
+#ifndef AA_POLICY_WORDS
 /*@ axiomatic Policy {
   predicate IsLabel{L}(struct policy *p, char *name);
   predicate IsUnlabeler{L}(struct policy *p, char *login);
+  }
+*/
+/* That the strings compared are readable: policy_spec.h says which; here
+ * (the gate's, the selection's, apply's models) nothing is assumed or
+ * shown of them (docs/proof.md, "Not proved": memory safety). */
+/*@ predicate LabelReadable{L}(struct policy *p, char *name) = \true;
+    predicate UnlabelersReadable{L}(struct policy *p, char *login) = \true;
+*/
+#endif
+/*@ axiomatic OwnWriter {
   predicate IsOwnWriter{L}(struct policy *p, char *login);
   }
 */
 
 /*@ requires \valid_read(p);
+    requires LabelReadable(p, (char *)name);
     assigns \nothing;
     ensures \result <==> IsLabel(p, (char *)name); */
 bool policy_is_label(const struct policy *p, const char *name);
 
 /*@ requires \valid_read(p);
+    requires UnlabelersReadable(p, (char *)login);
     assigns \nothing;
     ensures \result <==> IsUnlabeler(p, (char *)login);
     ensures login == \null ==> !\result; */
@@ -50,10 +65,21 @@ bool policy_is_unlabeler(const struct policy *p, const char *login);
  * Stamp(s, p, N, what): s is trusted (T3) and is, by its context, state
  * and "pr=#N:", a round stamp (what 0), a clean-state status (1) or a skip
  * marker (2). Newest: the first of the highest id among them. */
+#ifndef AA_STAMP_WORDS
 /*@ axiomatic Stamps {
   predicate Stamp{L}(struct snap_status *s, struct policy *p, integer pr,
 		     integer what);
   }
+*/
+/* That the strings Stamp compares are readable: stamp_spec.h, the model
+ * of stamp.c's proof, says which (and defines Stamp: AA_STAMP_WORDS);
+ * here nothing is assumed or shown of them (docs/proof.md, "Not
+ * proved": memory safety). */
+/*@ predicate StampsReadable{L}(struct snap_statuses *st, struct policy *p) =
+    \true;
+*/
+#endif
+/*@
   logic integer STAMP_ROUND = 0;
   logic integer STAMP_CLEAN = 1;
   logic integer STAMP_SKIP = 2;
@@ -82,6 +108,7 @@ bool policy_is_unlabeler(const struct policy *p, const char *login);
 
 /*@ requires st == \null || StatusesOK((struct snap_statuses *)st);
     requires \valid_read(p);
+    requires st != \null ==> StampsReadable((struct snap_statuses *)st, (struct policy *)p);
     assigns \nothing;
     ensures st == \null ==> \result == \null;
     ensures st != \null && NoStamp((struct snap_statuses *)st, (struct policy *)p, pr, STAMP_ROUND) ==> \result == \null;
@@ -92,6 +119,7 @@ const struct snap_status *stamp_round(const struct snap_statuses *st,
 
 /*@ requires st == \null || StatusesOK((struct snap_statuses *)st);
     requires \valid_read(p);
+    requires st != \null ==> StampsReadable((struct snap_statuses *)st, (struct policy *)p);
     assigns \nothing;
     ensures st == \null ==> \result == \null;
     ensures st != \null && NoStamp((struct snap_statuses *)st, (struct policy *)p, pr, STAMP_CLEAN) ==> \result == \null;
@@ -103,6 +131,7 @@ const struct snap_status *stamp_clean(const struct snap_statuses *st,
 
 /*@ requires st == \null || StatusesOK((struct snap_statuses *)st);
     requires \valid_read(p);
+    requires st != \null ==> StampsReadable((struct snap_statuses *)st, (struct policy *)p);
     assigns \nothing;
     ensures st == \null ==> \result == \null;
     ensures st != \null && NoStamp((struct snap_statuses *)st, (struct policy *)p, pr, STAMP_SKIP) ==> \result == \null;

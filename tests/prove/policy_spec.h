@@ -15,23 +15,32 @@
 #ifndef AA_POLICY_SPEC_H
 #define AA_POLICY_SPEC_H
 
-#include "gate_spec.h"
+#include "core/policy.h"
+#include "util_spec.h"
 
-/*@ axiomatic PolicyWords {
-  predicate SameName{L}(char *a, char *b);
+/*@ predicate IsLabel{L}(struct policy *p, char *name) =
+    name != \null && SameName(name, p->label);
 
-  axiom is_label{L}: \forall struct policy *p, char *name;
-    IsLabel(p, name) <==> name != \null && SameName(name, p->label);
+  predicate IsUnlabeler{L}(struct policy *p, char *login) =
+    login != \null && \exists integer i; 0 <= i < p->nunlabelers &&
+      SameName(login, p->unlabelers[i]);
 
-  axiom is_unlabeler{L}: \forall struct policy *p, char *login;
-    IsUnlabeler(p, login) <==> login != \null &&
-      \exists integer i; 0 <= i < p->nunlabelers &&
-	SameName(login, p->unlabelers[i]);
-  }
+  // What str_eq_nocase reads is readable: the name (when not NULL) and
+  // the policy's label; the login (when not NULL) and every unlabeler.
+  // The gate's model assumes nothing of the strings it passes (gate_spec.h).
+  predicate LabelReadable{L}(struct policy *p, char *name) =
+    name != \null ==> valid_read_string(name) && valid_read_string(p->label);
+
+  predicate UnlabelersReadable{L}(struct policy *p, char *login) =
+    login != \null ==> valid_read_string(login) &&
+      \valid_read(p->unlabelers + (0 .. p->nunlabelers - 1)) &&
+      \forall integer i; 0 <= i < p->nunlabelers ==>
+	valid_read_string(p->unlabelers[i]);
 */
 
-/*@ assigns \nothing;
-    ensures \result <==> SameName((char *)a, (char *)b); */
-bool str_eq_nocase(const char *a, const char *b);
+/* gate_spec.h's contracts of policy_is_label and policy_is_unlabeler,
+ * over the two definitions above. */
+#define AA_POLICY_WORDS
+#include "gate_spec.h"
 
 #endif

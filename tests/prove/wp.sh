@@ -14,10 +14,11 @@
 # wp-apply-literals.log: apply's decisions, src/core/apply.c;
 # wp-approval.log: the approval protocol, src/core/approval.c;
 # wp-stamp.log and wp-policy.log: the stamp selection and the label's
-# words the gate trusts; wp-text-lemma.log, wp-text.log, wp-mdline.log and
-# wp-mdline-literals.log, wp-markerline.log, wp-markerline-memchr.log,
-# wp-markerfence.log: the text views, V, with -wp-rte) of the
-# checkout that runs it.
+# words the gate trusts; wp-util.log: str_eq_nocase, which those words
+# compare with; wp-approval-older.log: approval_older; wp-text-lemma.log,
+# wp-text.log, wp-mdline.log and wp-mdline-literals.log, wp-markerline.log,
+# wp-markerline-memchr.log, wp-markerfence.log: the text views, V, with
+# -wp-rte) of the checkout that runs it.
 #
 # PROVE_EXTRA: more frama-c options (e.g. "-wp-prop NAME" while iterating).
 # Deterministic: each goal gets a fixed number of prover steps
@@ -63,7 +64,7 @@ prove_one() {
 	name=$1 spec=$2 file=$3 fns=$4 plog=$5 nsteps=${6:-$steps}
 	# shellcheck disable=SC2086 # PROVE_EXTRA: frama-c options, split
 	nice -n 19 frama-c \
-		-cpp-extra-args="-Isrc -D_POSIX_C_SOURCE=200809L -include $here/tests/prove/$spec" \
+		-cpp-extra-args="-Isrc -I$here/tests/prove/shim -D_POSIX_C_SOURCE=200809L -include $here/tests/prove/$spec" \
 		"$file" \
 		-wp -wp-fct "$fns" -wp-literals -wp-prover cvc4,z3 \
 		-wp-steps "$nsteps" -wp-timeout "$timeout" -wp-par "$par" -wp-cache none \
@@ -94,15 +95,17 @@ apply_fcts=$apply_fcts,round_holds,round_lost,row_details,judge
 apply_fcts=$apply_fcts,apply_check_decide
 literal_steps=${PROVE_LITERAL_STEPS:-15000000}
 # The approval protocol (approval.h, §6): what run/gate.c asks before and
-# after it approves (approval_older, which only picks a duplicate to
-# dismiss, has no contract).
+# after it approves (approval_older, which picks a duplicate to dismiss,
+# is proved on its own, below).
 approval_fcts=trusted_of,approval_exists,approval_recheck,approval_unlisted
 approval_fcts=$approval_fcts,approval_withheld
 
 # The stamp selection and the label's words, which gate_spec.h's
-# contracts state and the gate's proof trusts (stamp.c's matches and
-# base/util.c's str_eq_nocase stay trusted).
-stamp_fcts=newest,stamp_round,stamp_clean,stamp_skip
+# contracts state and the gate's proof trusts. The stamp run gets
+# literal_steps: that a status's state equals "success" (stamp.c's
+# state_success) takes CVC4 about 1.9 million steps, too close to
+# PROVE_STEPS (docs/proof.md).
+stamp_fcts=matches,newest,stamp_round,stamp_clean,stamp_skip
 policy_fcts=policy_is_label,policy_is_unlabeler
 
 # --- V: the text views (docs/proof-alarms.md §2) -----------------------
@@ -182,10 +185,30 @@ if [ "${PROVE_ONLY:-}" = text ]; then
 	exit
 fi
 
-# PROVE_ONLY=apply or approval: that file's functions alone (PROVE_FCTS
-# of them; weaken.sh); otherwise gate.c's (PROVE_FCTS of them), then, in
-# a whole run, the sweep's selection, apply's decisions and the approval
-# protocol.
+# With -wp-rte (no undefined behaviour either): base/util.c's
+# str_eq_nocase, the SameName policy_spec.h defines the label's words by
+# (util_spec.h), with the to_lower it calls; and approval_older (§6.1: the
+# duplicate approval to dismiss). A subshell each: PROVE_EXTRA gets
+# -wp-rte for that run only.
+util_fcts=to_lower,str_eq_nocase
+# shellcheck disable=SC2030,SC2031 # PROVE_EXTRA: that run's only
+prove_util() {
+	(PROVE_EXTRA="${PROVE_EXTRA:-} -wp-rte"
+	prove_one util util_spec.h src/base/util.c \
+		"${PROVE_FCTS:-$util_fcts}" "$1")
+}
+# shellcheck disable=SC2030,SC2031 # PROVE_EXTRA: that run's only
+prove_older() {
+	(PROVE_EXTRA="${PROVE_EXTRA:-} -wp-rte"
+	prove_one approval-older approval_spec.h src/core/approval.c \
+		"${PROVE_FCTS:-approval_older}" "$1")
+}
+
+# PROVE_ONLY=apply, approval, stamp, util (str_eq_nocase) or
+# approval-older: those functions alone (PROVE_FCTS of them; weaken.sh);
+# otherwise gate.c's (PROVE_FCTS of them), then, in a whole run, the
+# sweep's selection, apply's decisions, the approval protocol and the
+# functions the gate's model rests on.
 case ${PROVE_ONLY:-} in
 apply)
 	prove_one apply apply_spec.h src/core/apply.c \
@@ -194,6 +217,16 @@ apply)
 approval)
 	prove_one approval approval_spec.h src/core/approval.c \
 		"${PROVE_FCTS:-$approval_fcts}" "$log"
+	exit ;;
+stamp)
+	prove_one stamp stamp_spec.h src/core/stamp.c \
+		"${PROVE_FCTS:-$stamp_fcts}" "$log" "$literal_steps"
+	exit ;;
+util)
+	prove_util "$log"
+	exit ;;
+approval-older)
+	prove_older "$log"
 	exit ;;
 esac
 prove_one gate gate_spec.h src/core/gate.c "$fcts" "$log"
@@ -211,9 +244,11 @@ if [ -z "${PROVE_FCTS:-}" ]; then
 	prove_one approval approval_spec.h src/core/approval.c \
 		"$approval_fcts" "${log%.log}-approval.log"
 	prove_one stamp stamp_spec.h src/core/stamp.c "$stamp_fcts" \
-		"${log%.log}-stamp.log"
+		"${log%.log}-stamp.log" "$literal_steps"
 	prove_one policy policy_spec.h src/core/policy.c "$policy_fcts" \
 		"${log%.log}-policy.log"
+	prove_util "${log%.log}-util.log"
+	prove_older "${log%.log}-approval-older.log"
 fi
 # V (above): only in a whole run.
 if [ -z "${PROVE_FCTS:-}" ]; then
