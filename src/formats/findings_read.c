@@ -358,10 +358,11 @@ int fi_read_names(struct fi_ctx *c, const cJSON *v, char ***out, size_t *n)
 {
 	const cJSON *e;
 	size_t count = fi_array_size(v), i = 0, j, mark;
-	char **names = NULL, *s;
+	char **names, *s;
 
-	if (count)
-		*out = names = xcalloc(count, sizeof(**out));
+	if (!count)
+		return AA_OK; /* an empty list: nothing to read */
+	*out = names = xcalloc(count, sizeof(**out));
 	cJSON_ArrayForEach(e, v) {
 		mark = fi_ptr_index(c, i);
 		if (!json_string(e))
